@@ -1,0 +1,119 @@
+// npm run bench:ingest [-- --json] [-- --dir <folder>]
+// Ingests every PDF of the regulatory corpus into a fresh database and prints throughput, peak
+// memory and search latency. Figures, not assertions: speed goals live here, never in tests.
+import { mkdtemp, readdir, rm } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import { fileURLToPath } from "node:url";
+import { createEngine } from "../core/engine.ts";
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const { values } = parseArgs({
+  options: {
+    json: { type: "boolean", default: false },
+    dir: { type: "string", default: path.resolve(here, "../../shared/corpus/regulatory") },
+  },
+});
+
+const QUERIES = [
+  "incident reporting deadline",
+  "notification of a personal data breach to the supervisory authority",
+  "ICT risk management framework",
+  "administrative safeguards security management process",
+  "access control limit system access to authorized users",
+  "risk assessment likelihood and impact",
+  "right to erasure",
+  "data protection officer tasks",
+  "third-party ICT service providers contractual arrangements",
+  "audit logs and accountability",
+  "termine di presentazione delle offerte",
+  "garanzia provvisoria",
+  "airworthiness directive unsafe condition",
+  "encryption of electronic protected health information",
+  "digital operational resilience testing",
+  "penalties and fines",
+  "security awareness and training",
+  "contingency plan data backup",
+  "transfer of personal data to third countries",
+  "requisiti di capacità economica e finanziaria",
+];
+
+function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return 0;
+  const idx = Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1);
+  return sorted[Math.max(0, idx)] ?? 0;
+}
+
+let peakRss = process.memoryUsage().rss;
+const sampler = setInterval(() => {
+  peakRss = Math.max(peakRss, process.memoryUsage().rss);
+}, 20);
+
+const files = (await readdir(values.dir)).filter((f) => f.toLowerCase().endsWith(".pdf")).sort().map((f) => path.join(values.dir, f));
+if (files.length === 0) {
+  console.error(`no PDFs in ${values.dir}`);
+  process.exit(1);
+}
+const dataDir = await mkdtemp(path.join(os.tmpdir(), "clausegraph-bench-"));
+const engine = await createEngine({ dataDir });
+const log = (line: string): void => {
+  if (!values.json) console.log(line);
+};
+
+log(`Ingesting ${files.length} files into ${dataDir}`);
+log(`${"file".padEnd(62)} ${"pages".padStart(5)} ${"sections".padStart(8)} ${"sec".padStart(6)} ${"pages/s".padStart(8)} ${"sect/s".padStart(8)} ${"rss MB".padStart(7)}`);
+let pages = 0;
+let sections = 0;
+let failed = 0;
+const started = performance.now();
+for (const file of files) {
+  const t0 = performance.now();
+  const [result] = await engine.importFiles([file]);
+  const secs = (performance.now() - t0) / 1000;
+  if (!result || result.status === "error") {
+    failed++;
+    log(`${path.basename(file).padEnd(62)} ERROR ${result?.error?.code ?? "?"}: ${result?.error?.message ?? ""}`);
+    continue;
+  }
+  pages += result.pages;
+  sections += result.sections;
+  const rss = process.memoryUsage().rss / 2 ** 20;
+  log(
+    `${path.basename(file).slice(0, 62).padEnd(62)} ${String(result.pages).padStart(5)} ${String(result.sections).padStart(8)} ${secs.toFixed(2).padStart(6)} ${(result.pages / secs).toFixed(1).padStart(8)} ${(result.sections / secs).toFixed(0).padStart(8)} ${rss.toFixed(0).padStart(7)}`,
+  );
+}
+const seconds = (performance.now() - started) / 1000;
+
+// Warm up once, then time every query several times.
+await engine.search(QUERIES[0] ?? "test", { k: 10 });
+const latencies: number[] = [];
+for (let round = 0; round < 5; round++) {
+  for (const q of QUERIES) {
+    const t0 = performance.now();
+    await engine.search(q, { k: 10 });
+    latencies.push(performance.now() - t0);
+  }
+}
+latencies.sort((a, b) => a - b);
+clearInterval(sampler);
+peakRss = Math.max(peakRss, process.memoryUsage().rss, process.resourceUsage().maxRSS * 1024);
+await engine.close();
+await rm(dataDir, { recursive: true, force: true });
+
+const summary = {
+  files: files.length,
+  failed,
+  pages,
+  sections,
+  seconds: Number(seconds.toFixed(2)),
+  pagesPerSecond: Number((pages / seconds).toFixed(1)),
+  sectionsPerSecond: Number((sections / seconds).toFixed(1)),
+  peakRssMb: Number((peakRss / 2 ** 20).toFixed(0)),
+  searchP50Ms: Number(percentile(latencies, 50).toFixed(2)),
+  searchP95Ms: Number(percentile(latencies, 95).toFixed(2)),
+};
+log("");
+log(`total: ${pages} pages, ${sections} sections in ${summary.seconds} s → ${summary.pagesPerSecond} pages/s, ${summary.sectionsPerSecond} sections/s`);
+log(`peak RSS ${summary.peakRssMb} MB; search p50 ${summary.searchP50Ms} ms, p95 ${summary.searchP95Ms} ms over ${latencies.length} queries`);
+if (values.json) console.log(JSON.stringify(summary));

@@ -1,0 +1,7 @@
+#!/usr/bin/env node
+// `npx clausegraph …`: loads the TypeScript CLI through tsx (no build step needed after `npm ci`).
+import { register } from "tsx/esm/api";
+
+register();
+const { main } = await import(new URL("../core/cli/main.ts", import.meta.url).href);
+process.exitCode = await main(process.argv.slice(2));

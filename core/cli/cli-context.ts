@@ -1,0 +1,27 @@
+import type { Engine } from "../engine-types.ts";
+
+export interface CliIo {
+  stdout: NodeJS.WriteStream;
+  stderr: NodeJS.WriteStream;
+}
+
+export interface CliArgs {
+  positionals: string[];
+  json: boolean;
+  db: string;
+  k: number;
+  password: string | undefined;
+}
+
+export interface CliContext {
+  args: CliArgs;
+  io: CliIo;
+  openEngine: () => Promise<Engine>;
+}
+
+/** Exit codes: 0 all good, 1 some work failed (details printed), 2 the command line was wrong. */
+export type ExitCode = 0 | 1 | 2;
+
+export function printJson(io: CliIo, value: unknown): void {
+  io.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+}

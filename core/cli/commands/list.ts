@@ -1,0 +1,23 @@
+import { type CliContext, type ExitCode, printJson } from "../cli-context.ts";
+import { table } from "../format.ts";
+
+export async function listCommand(ctx: CliContext): Promise<ExitCode> {
+  const { args, io } = ctx;
+  const engine = await ctx.openEngine();
+  try {
+    const documents = await engine.listDocuments();
+    if (args.json) {
+      printJson(io, { documents });
+      return 0;
+    }
+    if (documents.length === 0) {
+      io.stdout.write("No documents imported yet.\n");
+      return 0;
+    }
+    const rows = documents.map((d) => [d.id, d.fileName, String(d.pages), String(d.sections), d.language, d.title]);
+    io.stdout.write(`${table(["document", "file", "pages", "sections", "lang", "title"], rows, [16, 48, 5, 8, 4, 60])}\n`);
+    return 0;
+  } finally {
+    await engine.close();
+  }
+}

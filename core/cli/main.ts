@@ -1,0 +1,99 @@
+import { parseArgs } from "node:util";
+import { createEngine } from "../engine.ts";
+import { toErrorInfo } from "../errors.ts";
+import { defaultDataDir } from "../host/data-dir.ts";
+import { type CliContext, type CliIo, type ExitCode, printJson } from "./cli-context.ts";
+import { deleteCommand } from "./commands/delete.ts";
+import { ingestCommand } from "./commands/ingest.ts";
+import { listCommand } from "./commands/list.ts";
+import { searchCommand } from "./commands/search.ts";
+import { statsCommand } from "./commands/stats.ts";
+
+const COMMANDS = ["ingest", "search", "stats", "list", "delete", "help"] as const;
+type Command = (typeof COMMANDS)[number];
+
+const USAGE = `clausegraph — offline regulatory library from the command line
+
+Usage:
+  clausegraph ingest <files…> [--db <dir>] [--password <pw>] [--json]
+  clausegraph search "<query>" [--db <dir>] [--k 10] [--json]
+  clausegraph list [--db <dir>] [--json]
+  clausegraph stats [--db <dir>] [--json]
+  clausegraph delete <documentId|file> [--db <dir>] [--json]
+
+--db       data directory (default: ${defaultDataDir()})
+--json     machine-readable output on stdout
+Exit code: 0 success, 1 when any file or target failed (details still printed), 2 bad usage.
+`;
+
+function isCommand(value: string | undefined): value is Command {
+  return value !== undefined && (COMMANDS as readonly string[]).includes(value);
+}
+
+export async function main(argv: string[], io: CliIo = { stdout: process.stdout, stderr: process.stderr }): Promise<ExitCode> {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: {
+        db: { type: "string" },
+        json: { type: "boolean", default: false },
+        k: { type: "string", default: "10" },
+        password: { type: "string" },
+        help: { type: "boolean", short: "h", default: false },
+      },
+    });
+  } catch (err) {
+    io.stderr.write(`${err instanceof Error ? err.message : String(err)}\n\n${USAGE}`);
+    return 2;
+  }
+  const [command, ...positionals] = parsed.positionals;
+  if (parsed.values.help || command === "help" || command === undefined) {
+    io.stdout.write(USAGE);
+    return command === undefined && !parsed.values.help ? 2 : 0;
+  }
+  if (!isCommand(command)) {
+    io.stderr.write(`unknown command "${command}"\n\n${USAGE}`);
+    return 2;
+  }
+  const k = Number.parseInt(parsed.values.k, 10);
+  if (!Number.isFinite(k) || k < 1 || k > 100) {
+    io.stderr.write("--k must be a whole number from 1 to 100\n");
+    return 2;
+  }
+  const json = parsed.values.json;
+  const db = parsed.values.db ?? defaultDataDir();
+  const ctx: CliContext = {
+    args: { positionals, json, db, k, password: parsed.values.password },
+    io,
+    openEngine: () => createEngine({ dataDir: db }),
+  };
+  try {
+    switch (command) {
+      case "ingest":
+        return await ingestCommand(ctx);
+      case "search":
+        return await searchCommand(ctx);
+      case "stats":
+        return await statsCommand(ctx);
+      case "list":
+        return await listCommand(ctx);
+      case "delete":
+        return await deleteCommand(ctx);
+      case "help":
+        io.stdout.write(USAGE);
+        return 0;
+      default: {
+        const unreachable: never = command;
+        throw new Error(`unhandled command ${String(unreachable)}`);
+      }
+    }
+  } catch (err) {
+    // Engine-level failures (locked or damaged database, …) still get the typed error shape.
+    const error = toErrorInfo(err);
+    if (json) printJson(io, { error });
+    else io.stderr.write(`clausegraph ${command}: ${error.code}: ${error.message}\n`);
+    return 1;
+  }
+}

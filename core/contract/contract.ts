@@ -1,0 +1,216 @@
+import { z } from "zod";
+import type { ErrorInfo } from "../errors.ts";
+import {
+  deleteResultSchema,
+  documentRecordSchema,
+  errorInfoSchema,
+  importResultSchema,
+  jobProgressSchema,
+  searchResultSchema,
+  sectionSchema,
+  statsSchema,
+} from "./schemas.ts";
+
+// The one definition of everything the UI can ask the engine and everything the engine pushes.
+// Electron IPC, the web host's WebSocket and the tests all speak it; every payload arrives as
+// `unknown` and is parsed here, so a compromised or buggy renderer can only send what is listed.
+// Browser-safe on purpose: zod only, no Node built-ins.
+
+/** Limits keep a hostile payload from making the engine allocate or scan without bound. */
+export const LIMITS = {
+  path: 4096,
+  filesPerImport: 500,
+  password: 1024,
+  query: 2000,
+  id: 512,
+  k: 100,
+  fileName: 255,
+  filesPerUpload: 50,
+  /** 100 MiB of file bytes, as base64. */
+  uploadBase64: Math.ceil((100 * 1024 * 1024) / 3) * 4,
+} as const;
+
+const id = z.string().min(1).max(LIMITS.id);
+const noParams = z.strictObject({});
+
+// A bare file name: the host writes it into its own upload folder, so it must not climb out.
+const uploadName = z
+  .string()
+  .min(1)
+  .max(LIMITS.fileName)
+  .refine((name) => !/[/\\\0]/.test(name) && name !== "." && name !== "..", "must be a plain file name");
+
+export const requestSchemas = {
+  "documents.import": {
+    params: z.strictObject({
+      files: z.array(z.string().min(1).max(LIMITS.path)).min(1).max(LIMITS.filesPerImport),
+      password: z.string().max(LIMITS.password).optional(),
+    }),
+    result: z.array(importResultSchema),
+  },
+  "documents.upload": {
+    params: z.strictObject({
+      files: z
+        .array(z.strictObject({ name: uploadName, bytesBase64: z.base64().max(LIMITS.uploadBase64) }))
+        .min(1)
+        .max(LIMITS.filesPerUpload),
+      password: z.string().max(LIMITS.password).optional(),
+    }),
+    result: z.array(importResultSchema),
+  },
+  "documents.list": { params: noParams, result: z.array(documentRecordSchema) },
+  "documents.delete": {
+    /** A document id, or the path / file name it was imported from. */
+    params: z.strictObject({ id }),
+    result: deleteResultSchema,
+  },
+  search: {
+    params: z.strictObject({
+      query: z.string().trim().min(1).max(LIMITS.query),
+      k: z.int().min(1).max(LIMITS.k).optional(),
+    }),
+    result: z.array(searchResultSchema),
+  },
+  "sections.get": { params: z.strictObject({ id }), result: sectionSchema },
+  "sections.list": { params: z.strictObject({ documentId: id }), result: z.array(sectionSchema) },
+  stats: { params: noParams, result: statsSchema },
+  "jobs.cancel": {
+    params: z.strictObject({ jobId: id }),
+    result: z.object({ cancelled: z.boolean() }),
+  },
+} as const;
+
+export type Channel = keyof typeof requestSchemas;
+export const CHANNELS = Object.keys(requestSchemas) as Channel[];
+export const channelSchema = z.enum(CHANNELS as [Channel, ...Channel[]]);
+
+/** What a caller passes (before defaults/trimming). */
+export type Params<C extends Channel> = z.input<(typeof requestSchemas)[C]["params"]>;
+/** What the dispatcher hands the engine (after parsing). */
+export type ParsedParams<C extends Channel> = z.output<(typeof requestSchemas)[C]["params"]>;
+export type Value<C extends Channel> = z.output<(typeof requestSchemas)[C]["result"]>;
+
+export type Result<T> = { ok: true; value: T } | { ok: false; error: ErrorInfo };
+
+export const eventSchemas = {
+  "job.progress": jobProgressSchema,
+} as const;
+
+export type EventName = keyof typeof eventSchemas;
+export type EventPayload<E extends EventName> = z.output<(typeof eventSchemas)[E]>;
+export type JobProgressEvent = EventPayload<"job.progress">;
+
+export function resultSchema<T extends z.ZodType>(value: T) {
+  return z.discriminatedUnion("ok", [
+    z.object({ ok: z.literal(true), value }),
+    z.object({ ok: z.literal(false), error: errorInfoSchema }),
+  ]);
+}
+
+// The renderer may import only the contract from core/: it re-exports the data types it shows.
+export type { ErrorInfo, ErrorCode } from "../errors.ts";
+export type { DeleteResult, ImportResult, SearchResult } from "../engine-types.ts";
+export type { DocumentRecord, StoreStats } from "../store/graph-store.ts";
+export type { Section } from "../structure/types.ts";
+
+// ---- Wire messages, identical over WebSocket, Electron IPC and the utility-process port. ----
+
+export const wireRequestSchema = z.strictObject({
+  id: z.union([z.string().max(64), z.int()]),
+  channel: z.unknown(),
+  payload: z.unknown(),
+});
+export type WireRequest = z.output<typeof wireRequestSchema>;
+
+export const wireResponseSchema = z.object({
+  id: z.union([z.string(), z.int(), z.null()]),
+  result: z.unknown(),
+});
+export type WireResponse = z.output<typeof wireResponseSchema>;
+
+export const wireEventSchema = z.object({ event: z.string(), payload: z.unknown() });
+export type WireEvent = z.output<typeof wireEventSchema>;
+
+// ---- The named API the renderer sees as `window.clausegraph`. ----
+
+/** Method name → channel. The API is generated from this table so it cannot miss a channel. */
+export const API_METHODS = {
+  importDocuments: "documents.import",
+  uploadDocuments: "documents.upload",
+  listDocuments: "documents.list",
+  deleteDocument: "documents.delete",
+  search: "search",
+  getSection: "sections.get",
+  listSections: "sections.list",
+  stats: "stats",
+  cancelJob: "jobs.cancel",
+} as const satisfies Record<string, Channel>;
+
+type MethodName = keyof typeof API_METHODS;
+
+// Adding a channel without a method is a compile error here.
+const everyChannelHasAMethod: Channel extends (typeof API_METHODS)[MethodName] ? true : false = true;
+void everyChannelHasAMethod;
+
+export type ClauseGraphRequests = {
+  [M in MethodName]: (params: Params<(typeof API_METHODS)[M]>) => Promise<Result<Value<(typeof API_METHODS)[M]>>>;
+};
+
+export interface ClauseGraphApi extends ClauseGraphRequests {
+  /** Returns the function that unsubscribes. */
+  onJobProgress(listener: (progress: JobProgressEvent) => void): () => void;
+  /**
+   * Electron only: the absolute path of a dropped or picked File ("" when it has none). Where it is
+   * absent (web host) the renderer uploads the file's bytes instead.
+   */
+  pathForFile?: (file: object) => string;
+}
+
+/** How an API implementation reaches the engine: send one request, and listen to pushed events. */
+export interface ApiTransport {
+  invoke(channel: Channel, payload: unknown): Promise<unknown>;
+  subscribe(listener: (message: WireEvent) => void): () => void;
+}
+
+function failure(code: ErrorInfo["code"], message: string): { ok: false; error: ErrorInfo } {
+  return { ok: false, error: { code, message } };
+}
+
+/**
+ * Builds the named API over a transport, validating every response and event it receives: the
+ * renderer trusts nothing that arrived as a message.
+ */
+export function createApi(transport: ApiTransport): ClauseGraphRequests & Pick<ClauseGraphApi, "onJobProgress"> {
+  const responseSchemas = new Map<Channel, z.ZodType<Result<unknown>>>();
+  const responseSchema = (channel: Channel): z.ZodType<Result<unknown>> => {
+    let schema = responseSchemas.get(channel);
+    if (schema === undefined) {
+      schema = resultSchema(requestSchemas[channel].result);
+      responseSchemas.set(channel, schema);
+    }
+    return schema;
+  };
+  const call = async (channel: Channel, params: unknown): Promise<Result<unknown>> => {
+    let raw: unknown;
+    try {
+      raw = await transport.invoke(channel, params);
+    } catch (err) {
+      return failure("INTERNAL", `The engine could not be reached: ${err instanceof Error ? err.message : String(err)}`);
+    }
+    const parsed = responseSchema(channel).safeParse(raw);
+    return parsed.success ? parsed.data : failure("INTERNAL", `Malformed response on ${channel}`);
+  };
+  const requests = Object.fromEntries(
+    Object.entries(API_METHODS).map(([method, channel]) => [method, (params: unknown) => call(channel, params)]),
+  ) as unknown as ClauseGraphRequests;
+  return {
+    ...requests,
+    onJobProgress(listener) {
+      return transport.subscribe((message) => {
+        if (message.event !== "job.progress") return;
+        const parsed = eventSchemas["job.progress"].safeParse(message.payload);
+        if (parsed.success) listener(parsed.data);
+      });
+    },
+  };
+}

@@ -1,0 +1,150 @@
+import type { Engine, ImportResult } from "../engine-types.ts";
+import { ClauseGraphError, toErrorInfo } from "../errors.ts";
+import type { JobProgress } from "../jobs/job.ts";
+import { channelSchema, requestSchemas } from "./contract.ts";
+import type { Channel, ParsedParams, Result, WireEvent } from "./contract.ts";
+
+// The single place where a request from any front end (Electron IPC, WebSocket) becomes an engine
+// call. It never throws: every failure, including a malformed payload, comes back as a Result.
+// Browser-safe like the contract (it needs no Node), so the same code runs in every host.
+
+export interface UploadedFile {
+  name: string;
+  bytesBase64: string;
+}
+
+/** Where a host puts uploaded bytes so the engine can import them by path (needs the file system). */
+export interface UploadStore {
+  save(files: UploadedFile[]): Promise<{ paths: string[]; cleanup(): Promise<void> }>;
+}
+
+export interface DispatcherOptions {
+  engine: Engine;
+  /** Pushes an event to every connected front end. */
+  emit(event: WireEvent): void;
+  /** Absent where uploads make no sense; documents.upload then answers VALIDATION. */
+  uploads?: UploadStore;
+}
+
+export interface Dispatcher {
+  dispatch(channel: unknown, payload: unknown): Promise<Result<unknown>>;
+  /** Aborts every running job (the host is shutting down). */
+  cancelAll(): void;
+}
+
+/** A channel paired with its parsed params, so the switch below narrows both together. */
+type ParsedRequest = { [C in Channel]: { channel: C; params: ParsedParams<C> } }[Channel];
+
+function validationError(message: string): Result<never> {
+  return { ok: false, error: { code: "VALIDATION", message } };
+}
+
+function describeIssues(issues: readonly { path: readonly PropertyKey[]; message: string }[]): string {
+  return issues
+    .slice(0, 5)
+    .map((issue) => (issue.path.length > 0 ? `${issue.path.map(String).join(".")}: ${issue.message}` : issue.message))
+    .join("; ");
+}
+
+export function createDispatcher(options: DispatcherOptions): Dispatcher {
+  const { engine, emit, uploads } = options;
+  // Job ids come from the engine's progress events; each maps to the request that can abort it.
+  const jobs = new Map<string, AbortController>();
+
+  async function importTracked(files: string[], password: string | undefined): Promise<ImportResult[]> {
+    const controller = new AbortController();
+    const seen = new Set<string>();
+    const onProgress = (progress: JobProgress): void => {
+      if (!seen.has(progress.jobId)) {
+        seen.add(progress.jobId);
+        jobs.set(progress.jobId, controller);
+      }
+      emit({ event: "job.progress", payload: progress });
+    };
+    try {
+      return await engine.importFiles(files, {
+        ...(password === undefined ? {} : { password }),
+        signal: controller.signal,
+        onProgress,
+      });
+    } finally {
+      for (const jobId of seen) jobs.delete(jobId);
+    }
+  }
+
+  async function uploadAndImport(params: ParsedParams<"documents.upload">): Promise<ImportResult[]> {
+    if (uploads === undefined) throw new ClauseGraphError("VALIDATION", "This host does not accept uploads");
+    const saved = await uploads.save(params.files);
+    try {
+      const results = await importTracked(saved.paths, params.password);
+      // The temporary path means nothing to the user: report the name they uploaded.
+      return results.map((result, index) => {
+        const name = params.files[index]?.name ?? result.file;
+        const error = result.error === undefined ? {} : { error: { ...result.error, file: name } };
+        return { ...result, ...error, file: name };
+      });
+    } finally {
+      await saved.cleanup();
+    }
+  }
+
+  async function run(request: ParsedRequest): Promise<unknown> {
+    switch (request.channel) {
+      case "documents.import":
+        return importTracked(request.params.files, request.params.password);
+      case "documents.upload":
+        return uploadAndImport(request.params);
+      case "documents.list":
+        return engine.listDocuments();
+      case "documents.delete":
+        return engine.deleteDocument(request.params.id);
+      case "search": {
+        const { query, k } = request.params;
+        return engine.search(query, k === undefined ? {} : { k });
+      }
+      case "sections.get": {
+        const section = await engine.getSection(request.params.id);
+        if (section === null) throw new ClauseGraphError("NOT_FOUND", `No section with id ${request.params.id}`);
+        return section;
+      }
+      case "sections.list":
+        return engine.getSections(request.params.documentId);
+      case "stats":
+        return engine.stats();
+      case "jobs.cancel": {
+        const controller = jobs.get(request.params.jobId);
+        if (controller === undefined) return { cancelled: false };
+        controller.abort();
+        return { cancelled: true };
+      }
+      default: {
+        const unreachable: never = request;
+        throw new ClauseGraphError("VALIDATION", `Unknown channel ${String(unreachable)}`);
+      }
+    }
+  }
+
+  return {
+    async dispatch(rawChannel, payload) {
+      try {
+        const channel = channelSchema.safeParse(rawChannel);
+        if (!channel.success) {
+          const shown = typeof rawChannel === "string" ? JSON.stringify(rawChannel.slice(0, 80)) : typeof rawChannel;
+          return validationError(`Unknown channel ${shown}`);
+        }
+        const params = requestSchemas[channel.data].params.safeParse(payload);
+        if (!params.success) {
+          return validationError(`Invalid ${channel.data} request: ${describeIssues(params.error.issues)}`);
+        }
+        // The schema just parsed belongs to this channel, which is what ParsedRequest pairs.
+        const value = await run({ channel: channel.data, params: params.data } as ParsedRequest);
+        return { ok: true, value };
+      } catch (err) {
+        return { ok: false, error: toErrorInfo(err) };
+      }
+    },
+    cancelAll() {
+      for (const controller of jobs.values()) controller.abort();
+    },
+  };
+}

@@ -1,0 +1,116 @@
+import { z } from "zod";
+import type { DeleteResult, ImportResult, SearchResult } from "../engine-types.ts";
+import { ERROR_CODES } from "../errors.ts";
+import type { ErrorInfo } from "../errors.ts";
+import type { ProgressListener } from "../jobs/job.ts";
+import type { SourceFormat } from "../ingest/types.ts";
+import type { DocumentRecord, StoreStats } from "../store/graph-store.ts";
+import { SECTION_KINDS } from "../structure/types.ts";
+import type { Section } from "../structure/types.ts";
+
+// Zod mirrors of the engine's plain-data types. They validate what crosses a process boundary in
+// the direction the receiver cannot trust (responses reaching the renderer), and the type checks
+// at the bottom keep them from drifting away from the shared TypeScript types.
+
+export const errorInfoSchema = z.object({
+  code: z.enum(ERROR_CODES),
+  message: z.string(),
+  file: z.string().optional(),
+});
+
+const count = z.int().nonnegative();
+
+export const sourceFormatSchema = z.enum(["pdf", "text", "markdown"]);
+
+export const documentRecordSchema = z.object({
+  id: z.string(),
+  sha256: z.string(),
+  file: z.string(),
+  fileName: z.string(),
+  title: z.string(),
+  format: sourceFormatSchema,
+  language: z.string(),
+  pages: count,
+  bytes: count,
+  sections: count,
+  importedAt: z.string(),
+});
+
+export const importResultSchema = z.object({
+  file: z.string(),
+  documentId: z.string().nullable(),
+  sha256: z.string().nullable(),
+  title: z.string().nullable(),
+  pages: count,
+  sections: count,
+  status: z.enum(["ok", "skipped", "error"]),
+  warnings: z.array(z.string()),
+  error: errorInfoSchema.optional(),
+});
+
+export const searchResultSchema = z.object({
+  sectionId: z.string(),
+  documentId: z.string(),
+  file: z.string(),
+  label: z.string(),
+  heading: z.string(),
+  path: z.array(z.string()),
+  pageStart: count,
+  pageEnd: count,
+  score: z.number(),
+  text: z.string(),
+});
+
+const boxSchema = z.object({ x: z.number(), y: z.number(), width: z.number(), height: z.number() });
+
+export const sectionSchema = z.object({
+  id: z.string(),
+  documentId: z.string(),
+  ordinal: count,
+  kind: z.enum(SECTION_KINDS),
+  label: z.string(),
+  heading: z.string(),
+  path: z.array(z.string()),
+  parentId: z.string().nullable(),
+  level: count,
+  text: z.string(),
+  pageStart: count,
+  pageEnd: count,
+  spans: z.array(
+    z.object({ start: count, end: count, page: count, box: boxSchema }),
+  ),
+});
+
+export const deleteResultSchema = z.object({
+  deleted: z.boolean(),
+  documentId: z.string().nullable(),
+  file: z.string().nullable(),
+});
+
+export const statsSchema = z.object({ documents: count, sections: count });
+
+export const jobProgressSchema = z.object({
+  jobId: z.string(),
+  status: z.enum(["queued", "running", "done", "failed", "cancelled"]),
+  step: z.string(),
+  current: z.number(),
+  total: z.number(),
+  subject: z.string().optional(),
+  error: errorInfoSchema.optional(),
+});
+
+// Compile-time only: each schema's output must be exactly the shared type, both ways.
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+type JobProgress = Parameters<ProgressListener>[0];
+const sameShapes: [
+  Same<z.infer<typeof errorInfoSchema>, ErrorInfo>,
+  Same<z.infer<typeof sourceFormatSchema>, SourceFormat>,
+  Same<z.infer<typeof documentRecordSchema>, DocumentRecord>,
+  Same<z.infer<typeof importResultSchema>, ImportResult>,
+  Same<z.infer<typeof searchResultSchema>, SearchResult>,
+  Same<z.infer<typeof sectionSchema>, Section>,
+  Same<z.infer<typeof deleteResultSchema>, DeleteResult>,
+  Same<z.infer<typeof statsSchema>, StoreStats>,
+  Same<z.infer<typeof jobProgressSchema>, JobProgress>,
+] = [true, true, true, true, true, true, true, true, true];
+void sameShapes;

@@ -1,0 +1,62 @@
+// Every failure that can reach a user carries a code from this union, so the CLI, the IPC layer and
+// the UI can explain it in words and decide what to offer (e.g. ask for a password on ENCRYPTED).
+export const ERROR_CODES = [
+  "EMPTY",
+  "CORRUPT",
+  "ENCRYPTED",
+  "WRONG_PASSWORD",
+  "NO_TEXT_LAYER",
+  "UNSUPPORTED_TYPE",
+  "FILE_NOT_FOUND",
+  "FILE_UNREADABLE",
+  "TOO_LARGE",
+  "NOT_FOUND",
+  "DB_LOCKED",
+  "DB_ERROR",
+  "SCHEMA_MISMATCH",
+  "VALIDATION",
+  "CANCELLED",
+  "MODEL_NOT_FOUND",
+  "MODEL_INVALID",
+  "INTERNAL",
+] as const;
+
+export type ErrorCode = (typeof ERROR_CODES)[number];
+
+export interface ErrorInfo {
+  code: ErrorCode;
+  message: string;
+  file?: string;
+}
+
+export class ClauseGraphError extends Error {
+  readonly code: ErrorCode;
+  readonly file: string | undefined;
+
+  constructor(code: ErrorCode, message: string, options: { file?: string; cause?: unknown } = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = "ClauseGraphError";
+    this.code = code;
+    this.file = options.file;
+  }
+
+  toInfo(): ErrorInfo {
+    return this.file === undefined
+      ? { code: this.code, message: this.message }
+      : { code: this.code, message: this.message, file: this.file };
+  }
+}
+
+export function isClauseGraphError(err: unknown): err is ClauseGraphError {
+  return err instanceof ClauseGraphError;
+}
+
+/** Anything thrown, as the typed shape that crosses process boundaries. */
+export function toErrorInfo(err: unknown, file?: string): ErrorInfo {
+  if (err instanceof ClauseGraphError) {
+    const info = err.toInfo();
+    return info.file === undefined && file !== undefined ? { ...info, file } : info;
+  }
+  const message = err instanceof Error ? err.message : String(err);
+  return file === undefined ? { code: "INTERNAL", message } : { code: "INTERNAL", message, file };
+}

@@ -1,0 +1,9 @@
+// Per-file ceilings: beyond these an import would take minutes and hundreds of MB on a 2-core
+// laptop, and no real regulation is that big, so we refuse early with a clear message instead.
+export const MAX_PDF_BYTES = 300 * 1024 * 1024;
+export const MAX_TEXT_BYTES = 50 * 1024 * 1024;
+export const MAX_PAGES = 5000;
+
+export function formatMegabytes(bytes: number): string {
+  return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
+}

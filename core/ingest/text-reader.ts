@@ -1,0 +1,134 @@
+import path from "node:path";
+import { ClauseGraphError } from "../errors.ts";
+import { throwIfCancelled } from "./cancel.ts";
+import { fileTitle } from "./document-title.ts";
+import { guessLanguage } from "./language-guess.ts";
+import { MAX_PAGES } from "./limits.ts";
+import { decodeText, looksBinary } from "./text-decode.ts";
+import type { ParseOptions, ParsedPage, SourceFormat, TextLine } from "./types.ts";
+
+// Plain text and Markdown become pseudo-pages so every later stage (sections, spans, citations
+// with page numbers) works the same as for PDFs. Boxes are synthetic: line i of a page is at
+// y = 12·i, so blank lines show up as vertical gaps, the paragraph signal sectioning uses.
+
+export const TEXT_LINE_HEIGHT = 12;
+export const TEXT_FONT_SIZE = 10;
+const TEXT_CHAR_WIDTH = 6;
+const PAGE_WIDTH = 612;
+const PAGE_HEIGHT = 792;
+/** Without form feeds, a page is cut at the first line boundary after this many characters. */
+export const TEXT_PAGE_CHARS = 3000;
+const MAX_FORM_FEED_PAGE_CHARS = 4 * TEXT_PAGE_CHARS;
+const MARKDOWN_HEADING = /^(#{1,6})\s+\S/;
+const MAX_TITLE_LINE = 150;
+
+export interface TextReadResult {
+  title: string;
+  language: string;
+  pages: ParsedPage[];
+  warnings: string[];
+}
+
+/** Cuts lines into pages at the first line boundary after `TEXT_PAGE_CHARS` characters. */
+function chunkLines(lines: string[]): string[][] {
+  const pages: string[][] = [];
+  let current: string[] = [];
+  let chars = 0;
+  for (const line of lines) {
+    current.push(line);
+    chars += line.length + 1;
+    if (chars >= TEXT_PAGE_CHARS) {
+      pages.push(current);
+      current = [];
+      chars = 0;
+    }
+  }
+  if (current.length > 0) pages.push(current);
+  return pages;
+}
+
+/**
+ * Form feeds are the page breaks of text exported from PDFs, so they win; a "page" between form
+ * feeds far longer than a printed page was not one, and is cut like text without form feeds.
+ */
+function splitPages(text: string): string[][] {
+  const normalized = text.replace(/\r\n?/g, "\n");
+  if (!normalized.includes("\f")) return chunkLines(normalized.split("\n"));
+  return normalized.split("\f").flatMap((page) => {
+    const lines = page.split("\n");
+    return page.length > MAX_FORM_FEED_PAGE_CHARS ? chunkLines(lines) : [lines];
+  });
+}
+
+/** Markdown heading level → a font size that ranks like a PDF heading would. */
+function headingSize(level: number): number {
+  return TEXT_FONT_SIZE + 2 * (7 - level);
+}
+
+function toLine(raw: string, page: number, index: number, format: SourceFormat): TextLine | undefined {
+  const text = raw.replace(/\t/g, "    ").replace(/\s+$/u, "");
+  if (text.trim().length === 0) return undefined;
+  const heading = format === "markdown" ? MARKDOWN_HEADING.exec(text) : null;
+  const level = heading?.[1]?.length;
+  return {
+    page,
+    text,
+    box: { x: 0, y: index * TEXT_LINE_HEIGHT, width: text.length * TEXT_CHAR_WIDTH, height: TEXT_LINE_HEIGHT },
+    fontSize: level === undefined ? TEXT_FONT_SIZE : headingSize(level),
+    bold: level !== undefined,
+    column: 0,
+  };
+}
+
+function textTitle(pages: ParsedPage[], format: SourceFormat, file: string): string {
+  const lines = pages.flatMap((p) => p.lines);
+  if (format === "markdown") {
+    const heading = lines.find((l) => l.bold);
+    if (heading !== undefined) return heading.text.replace(/^#+\s*/, "").replace(/\s+/g, " ").trim();
+  }
+  const first = lines[0]?.text.trim();
+  if (first !== undefined && first.length <= MAX_TITLE_LINE && (first.match(/\p{L}/gu) ?? []).length >= 3) {
+    return first.replace(/^#+\s*/, "").replace(/\s+/g, " ");
+  }
+  return fileTitle(file);
+}
+
+export function readText(file: string, bytes: Uint8Array, format: SourceFormat, options: ParseOptions = {}): TextReadResult {
+  if (looksBinary(bytes)) {
+    throw new ClauseGraphError(
+      "UNSUPPORTED_TYPE",
+      `${path.basename(file)} contains binary data, not text. Supported: .pdf, .txt, .md.`,
+      { file },
+    );
+  }
+  const decoded = decodeText(bytes);
+  const rawPages = splitPages(decoded.text.replace(/^\uFEFF/, ""));
+  if (rawPages.length > MAX_PAGES) {
+    throw new ClauseGraphError("TOO_LARGE", `${path.basename(file)} is too long (${rawPages.length} pages; the limit is ${MAX_PAGES}).`, { file });
+  }
+  const pages: ParsedPage[] = [];
+  rawPages.forEach((raw, i) => {
+    throwIfCancelled(options.signal, file);
+    const number = i + 1;
+    const lines = raw.flatMap((line, index) => toLine(line, number, index, format) ?? []);
+    pages.push({
+      number,
+      width: PAGE_WIDTH,
+      height: Math.max(PAGE_HEIGHT, raw.length * TEXT_LINE_HEIGHT),
+      lines,
+      footnotes: [],
+    });
+    options.onPage?.(number, rawPages.length);
+  });
+  // Trailing form feeds make empty last pages; keep page numbering stable but drop them at the end.
+  while (pages.length > 1 && pages[pages.length - 1]?.lines.length === 0) pages.pop();
+  if (pages.every((p) => p.lines.length === 0)) {
+    throw new ClauseGraphError("EMPTY", `${path.basename(file)} contains no text.`, { file });
+  }
+  return {
+    title: textTitle(pages, format, file),
+    language: guessLanguage(pages.flatMap((p) => p.lines.map((l) => l.text))),
+    pages,
+    warnings: decoded.warnings,
+  };
+}

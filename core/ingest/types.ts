@@ -1,0 +1,60 @@
+// The output of the ingest stage: what a document prints, in reading order, with where it is on
+// the page. Sectioning and the UI's highlighting both depend on these coordinates.
+
+/** A box in PDF user space of its page, origin at the top-left (y grows downwards), in points. */
+export interface Box {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
+export interface TextLine {
+  /** 1-based page number. */
+  page: number;
+  text: string;
+  box: Box;
+  /** Dominant font size of the line, in points. */
+  fontSize: number;
+  /** True when the dominant font of the line is bold (from the font name). */
+  bold: boolean;
+  /** 0-based column index on the page (0 for single-column pages). */
+  column: number;
+}
+
+export interface ParsedPage {
+  /** 1-based. */
+  number: number;
+  width: number;
+  height: number;
+  /** Body lines in reading order, running headers/footers and page numbers removed. */
+  lines: TextLine[];
+  /** Footnote lines, kept apart from the body. */
+  footnotes: TextLine[];
+}
+
+export type SourceFormat = "pdf" | "text" | "markdown";
+
+export interface ParsedDocument {
+  /** Absolute path of the file as given. */
+  file: string;
+  format: SourceFormat;
+  sha256: string;
+  bytes: number;
+  /** Title from metadata or the first heading; falls back to the file name. */
+  title: string;
+  /** BCP-47 primary language guess ("en", "it", …) or "und". */
+  language: string;
+  pageCount: number;
+  pages: ParsedPage[];
+  /** Non-fatal observations (e.g. "owner-password protected: opened without password"). */
+  warnings: string[];
+}
+
+export interface ParseOptions {
+  password?: string;
+  /** Stop parsing and throw CANCELLED when aborted. */
+  signal?: AbortSignal;
+  /** Called after each page. */
+  onPage?: (page: number, total: number) => void;
+}

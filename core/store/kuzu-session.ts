@@ -1,0 +1,77 @@
+import type { Connection, KuzuValue, PreparedStatement, QueryResult } from "kuzu";
+import { toStoreError } from "./kuzu-errors.ts";
+
+export type Row = Record<string, KuzuValue>;
+export type Params = Record<string, KuzuValue>;
+
+/** One Kuzu connection, used strictly one statement at a time. */
+export interface KuzuSession {
+  /** Runs one statement; with params it goes through a cached prepared statement. */
+  run(cypher: string, params?: Params): Promise<Row[]>;
+  /**
+   * Runs `work` inside BEGIN TRANSACTION … COMMIT; on any failure rolls back and rethrows.
+   * Kuzu allows one transaction per connection, and DDL of FTS indexes is refused inside one.
+   */
+  transaction<T>(work: () => Promise<T>): Promise<T>;
+}
+
+// Every QueryResult must be closed: results left to the garbage collector make the process
+// segfault at exit (seen with kuzu 0.11.3 on Node 20).
+async function drain(result: QueryResult | QueryResult[]): Promise<Row[]> {
+  const results = Array.isArray(result) ? result : [result];
+  const rows: Row[] = [];
+  try {
+    for (const r of results) rows.push(...(await r.getAll()));
+  } finally {
+    for (const r of results) r.close();
+  }
+  return rows;
+}
+
+/** A literal for the few statements Kuzu cannot parameterize; never pass user text here. */
+export function cypherString(value: string): string {
+  return `'${value.replace(/\\/g, "\\\\").replace(/'/g, "\\'")}'`;
+}
+
+export function createKuzuSession(conn: Connection, dbPath: string): KuzuSession {
+  const prepared = new Map<string, PreparedStatement>();
+
+  async function prepare(cypher: string): Promise<PreparedStatement> {
+    const cached = prepared.get(cypher);
+    if (cached) return cached;
+    const statement = await conn.prepare(cypher);
+    if (!statement.isSuccess()) throw new Error(statement.getErrorMessage());
+    prepared.set(cypher, statement);
+    return statement;
+  }
+
+  async function run(cypher: string, params?: Params): Promise<Row[]> {
+    try {
+      if (params === undefined) return await drain(await conn.query(cypher));
+      return await drain(await conn.execute(await prepare(cypher), params));
+    } catch (err) {
+      throw toStoreError(err, dbPath, "running a query");
+    }
+  }
+
+  async function transaction<T>(work: () => Promise<T>): Promise<T> {
+    await run("BEGIN TRANSACTION");
+    let value: T;
+    try {
+      value = await work();
+    } catch (err) {
+      // A statement that fails inside a transaction makes Kuzu roll it back by itself, and then
+      // ROLLBACK reports "No active transaction": either way nothing of it remains.
+      try {
+        await drain(await conn.query("ROLLBACK"));
+      } catch {
+        // already rolled back
+      }
+      throw err;
+    }
+    await run("COMMIT");
+    return value;
+  }
+
+  return { run, transaction };
+}

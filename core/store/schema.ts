@@ -1,0 +1,57 @@
+// Names and DDL of the graph, one place for the store, the migrations and the search index.
+
+export const META_TABLE = "Meta";
+export const SCHEMA_VERSION_KEY = "schemaVersion";
+
+/** Version 1: documents, their sections and the document structure. */
+export const SCHEMA_V1: readonly string[] = [
+  `CREATE NODE TABLE ${META_TABLE}(key STRING PRIMARY KEY, value STRING)`,
+  `CREATE NODE TABLE Document(
+     id STRING PRIMARY KEY, sha256 STRING, file STRING, fileName STRING, title STRING,
+     format STRING, language STRING, pages INT64, bytes INT64, sections INT64, importedAt STRING)`,
+  // numberTerms: the numbers of label/heading/text as letter tokens (see fts-query.ts); it exists
+  // only for the search index and is never read back into a Section.
+  `CREATE NODE TABLE Section(
+     id STRING PRIMARY KEY, documentId STRING, ordinal INT64, kind STRING, label STRING,
+     heading STRING, path STRING[], parentId STRING, level INT64, text STRING,
+     pageStart INT64, pageEnd INT64, spans STRING, numberTerms STRING)`,
+  "CREATE REL TABLE PART_OF(FROM Section TO Section)",
+  "CREATE REL TABLE NEXT(FROM Section TO Section)",
+  "CREATE REL TABLE IN_DOCUMENT(FROM Section TO Document)",
+];
+
+export interface FtsIndexSpec {
+  table: string;
+  name: string;
+  properties: readonly string[];
+}
+
+// Everything that is not a letter separates words when indexing: ASCII punctuation and digits as
+// in Kuzu's default, but also typographic apostrophes and quotes (’ « » “ ”), dashes, § and
+// emoji, which the default keeps glued to words ("dell’appalto" would be one term). Kuzu
+// lower-cases the pattern before compiling it, so \p{L} is unusable: ranges are hex escapes.
+// Kuzu keeps the tokenizer macro of the first index creation even after DROP_FTS_INDEX: changing
+// this pattern needs a migration that drops that macro too.
+export const FTS_IGNORE_PATTERN =
+  "[^\\x{41}-\\x{5a}\\x{61}-\\x{7a}\\x{c0}-\\x{d6}\\x{d8}-\\x{f6}\\x{f8}-\\x{2af}\\x{300}-\\x{36f}" +
+  "\\x{370}-\\x{1fff}\\x{2c00}-\\x{2dff}\\x{3040}-\\x{d7ff}\\x{f900}-\\x{fdff}\\x{fb00}-\\x{fb4f}" +
+  "\\x{fe70}-\\x{fefe}\\x{ff21}-\\x{ff3a}\\x{ff41}-\\x{ff5a}\\x{10000}-\\x{1efff}\\x{20000}-\\x{3ffff}]+";
+
+export const SECTION_FTS: FtsIndexSpec = {
+  table: "Section",
+  name: "section_fts",
+  properties: ["label", "heading", "text", "numberTerms"],
+};
+
+/** The full-text indexes the current schema expects; rebuilt when missing. */
+export const FTS_INDEXES: readonly FtsIndexSpec[] = [SECTION_FTS];
+
+/**
+ * What deleteDocument removes, in order, each with `$documentId`. Later migrations that derive
+ * data from a document (entities, triplets, terms) append their statements here so a delete
+ * stays complete.
+ */
+export const DOCUMENT_CASCADE: readonly string[] = [
+  "MATCH (s:Section) WHERE s.documentId = $documentId DETACH DELETE s",
+  "MATCH (d:Document) WHERE d.id = $documentId DETACH DELETE d",
+];

@@ -1,0 +1,143 @@
+import type { KuzuValue } from "kuzu";
+import { z } from "zod";
+import { ClauseGraphError } from "../errors.ts";
+import type { SourceFormat } from "../ingest/types.ts";
+import { SECTION_KINDS, type Section, type SectionKind } from "../structure/types.ts";
+import type { DocumentRecord } from "./graph-store.ts";
+import { numberTerms } from "./fts-query.ts";
+import type { Params } from "./kuzu-session.ts";
+
+// Conversions between the shared types and Kuzu rows. Reads narrow every property: a row that
+// does not fit means a damaged or foreign database and surfaces as DB_ERROR, not as a wrong type.
+
+const FORMATS: readonly SourceFormat[] = ["pdf", "text", "markdown"];
+
+const spansSchema = z.array(
+  z.object({
+    start: z.number(),
+    end: z.number(),
+    page: z.number(),
+    box: z.object({ x: z.number(), y: z.number(), width: z.number(), height: z.number() }),
+  }),
+);
+
+type Props = Record<string, KuzuValue>;
+
+function isProps(value: KuzuValue | undefined): value is Props {
+  return typeof value === "object" && value !== null && !Array.isArray(value) && !(value instanceof Date);
+}
+
+function bad(what: string): ClauseGraphError {
+  return new ClauseGraphError("DB_ERROR", `unexpected data in the database: ${what}`);
+}
+
+function str(props: Props, key: string): string {
+  const v = props[key];
+  if (typeof v === "string") return v;
+  if (v === null || v === undefined) return "";
+  throw bad(`${key} is not text`);
+}
+
+function int(props: Props, key: string): number {
+  const v = props[key];
+  if (typeof v === "number") return v;
+  if (typeof v === "bigint") return Number(v);
+  if (v === null || v === undefined) return 0;
+  throw bad(`${key} is not a number`);
+}
+
+function stringList(props: Props, key: string): string[] {
+  const v = props[key];
+  if (v === null || v === undefined) return [];
+  if (Array.isArray(v) && v.every((x): x is string => typeof x === "string")) return v;
+  throw bad(`${key} is not a list of text`);
+}
+
+export function toProps(value: KuzuValue | undefined, what: string): Props {
+  if (!isProps(value)) throw bad(`${what} is not a node`);
+  return value;
+}
+
+export function documentFromNode(value: KuzuValue | undefined): DocumentRecord {
+  const p = toProps(value, "document");
+  const format = str(p, "format");
+  return {
+    id: str(p, "id"),
+    sha256: str(p, "sha256"),
+    file: str(p, "file"),
+    fileName: str(p, "fileName"),
+    title: str(p, "title"),
+    format: FORMATS.find((f) => f === format) ?? "text",
+    language: str(p, "language"),
+    pages: int(p, "pages"),
+    bytes: int(p, "bytes"),
+    sections: int(p, "sections"),
+    importedAt: str(p, "importedAt"),
+  };
+}
+
+export function sectionFromNode(value: KuzuValue | undefined): Section {
+  const p = toProps(value, "section");
+  const kind = str(p, "kind");
+  const parentId = p.parentId;
+  let spans: Section["spans"];
+  try {
+    spans = spansSchema.parse(JSON.parse(str(p, "spans") || "[]"));
+  } catch (err) {
+    throw new ClauseGraphError("DB_ERROR", `unexpected data in the database: spans of ${str(p, "id")}`, { cause: err });
+  }
+  return {
+    id: str(p, "id"),
+    documentId: str(p, "documentId"),
+    ordinal: int(p, "ordinal"),
+    kind: SECTION_KINDS.find((k): k is SectionKind => k === kind) ?? "chunk",
+    label: str(p, "label"),
+    heading: str(p, "heading"),
+    path: stringList(p, "path"),
+    parentId: typeof parentId === "string" ? parentId : null,
+    level: int(p, "level"),
+    text: str(p, "text"),
+    pageStart: int(p, "pageStart"),
+    pageEnd: int(p, "pageEnd"),
+    spans,
+  };
+}
+
+export function documentParams(doc: DocumentRecord): Params {
+  return {
+    id: doc.id,
+    sha256: doc.sha256,
+    file: doc.file,
+    fileName: doc.fileName,
+    title: doc.title,
+    format: doc.format,
+    language: doc.language,
+    pages: doc.pages,
+    bytes: doc.bytes,
+    sections: doc.sections,
+    importedAt: doc.importedAt,
+  };
+}
+
+/**
+ * A section as an UNWIND row. `path` is left out: Kuzu infers a list's type from its values and
+ * types an empty `[]` as STRING, which then fails to bind to STRING[] — paths are written by
+ * a second statement over the sections that have one.
+ */
+export function sectionRow(s: Section): Params {
+  return {
+    id: s.id,
+    documentId: s.documentId,
+    ordinal: s.ordinal,
+    kind: s.kind,
+    label: s.label,
+    heading: s.heading,
+    parentId: s.parentId,
+    level: s.level,
+    text: s.text,
+    pageStart: s.pageStart,
+    pageEnd: s.pageEnd,
+    spans: JSON.stringify(s.spans),
+    numberTerms: numberTerms(`${s.label} ${s.heading} ${s.text}`),
+  };
+}

@@ -1,0 +1,31 @@
+import type { ParsedDocument } from "../ingest/types.ts";
+import type { Section } from "./types.ts";
+import { flattenLines } from "./flow.ts";
+import { computeLayoutStats } from "./layout-stats.ts";
+import { chooseProfile } from "./profile.ts";
+import { scanHeadings } from "./heading-scanner.ts";
+import { buildSections } from "./section-builder.ts";
+import { DEFAULT_CHUNK_CHARS } from "./fallback-chunker.ts";
+
+// Entry point of the structure stage: the sections a lawyer would cite, in document order, each
+// with its text and where every line of it is printed.
+
+export const MAX_SECTION_CHARS = 8000;
+
+export interface SectionOptions {
+  maxSectionChars?: number;
+  chunkChars?: number;
+}
+
+export function sectionDocument(doc: ParsedDocument, documentId: string, options: SectionOptions = {}): Section[] {
+  const lines = flattenLines(doc);
+  if (lines.length === 0) return [];
+  const stats = computeLayoutStats(doc, lines);
+  const ctx = { stats, lines, language: doc.language };
+  const profile = chooseProfile(lines, ctx);
+  const headings = scanHeadings(lines, profile.detectors, ctx);
+  return buildSections(lines, headings, stats, documentId, {
+    maxSectionChars: options.maxSectionChars ?? MAX_SECTION_CHARS,
+    ...(profile.fallback ? { chunkChars: options.chunkChars ?? DEFAULT_CHUNK_CHARS } : {}),
+  });
+}

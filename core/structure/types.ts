@@ -1,0 +1,59 @@
+import type { Box } from "../ingest/types.ts";
+
+// Structural kinds a regulation prints. The order here is not a hierarchy: sectioning decides
+// nesting from what the document shows (EU: Chapter > Section > Article; CFR: Part > Subpart > §).
+export const SECTION_KINDS = [
+  "document",
+  "preamble",
+  "recital",
+  "book",
+  "part",
+  "subpart",
+  "title",
+  "chapter",
+  "section",
+  "subsection",
+  "article",
+  "paragraph",
+  "point",
+  "rule",
+  "requirement",
+  "annex",
+  "appendix",
+  "heading",
+  "chunk",
+] as const;
+
+export type SectionKind = (typeof SECTION_KINDS)[number];
+
+/** Maps a range of a section's text to where it is printed, so the UI can highlight it. */
+export interface TextSpan {
+  /** Character offsets into Section.text, end exclusive. */
+  start: number;
+  end: number;
+  page: number;
+  box: Box;
+}
+
+export interface Section {
+  /** Stable across re-imports of the same file: `${documentId}:${ordinal-free slug of the path}`. */
+  id: string;
+  documentId: string;
+  /** Document order, 0-based. */
+  ordinal: number;
+  kind: SectionKind;
+  /** The citation a lawyer would write: "Article 19", "§ 164.308", "3.1.1", "Recital 12". */
+  label: string;
+  /** The printed title of the section ("Reporting of major ICT-related incidents"), may be "". */
+  heading: string;
+  /** Labels of the ancestors then this one: ["Chapter III", "Section I", "Article 19"]. */
+  path: string[];
+  parentId: string | null;
+  /** Depth in the hierarchy, 0 for top-level sections. */
+  level: number;
+  /** The body text (heading line excluded), de-hyphenated, paragraphs separated by "\n". */
+  text: string;
+  pageStart: number;
+  pageEnd: number;
+  spans: TextSpan[];
+}

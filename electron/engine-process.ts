@@ -1,0 +1,72 @@
+import type { MessageEvent } from "electron";
+import { z } from "zod";
+import { wireRequestSchema } from "../core/contract/contract.ts";
+import type { Result, WireEvent, WireResponse } from "../core/contract/contract.ts";
+import { createDispatcher } from "../core/contract/dispatch.ts";
+import type { Dispatcher } from "../core/contract/dispatch.ts";
+import { createEngine } from "../core/engine.ts";
+import type { Engine } from "../core/engine-types.ts";
+import { toErrorInfo } from "../core/errors.ts";
+import { createUploadStore } from "../core/host/upload-store.ts";
+
+// The engine's own process (Electron utilityProcess): Kuzu, pdf.js and the models never run in
+// main, so a crash or a long import cannot freeze the window. It speaks the same wire messages
+// as the web host, over process.parentPort.
+
+const shutdownSchema = z.strictObject({ control: z.literal("shutdown") });
+
+function argValue(name: string): string | undefined {
+  const index = process.argv.indexOf(name);
+  return index >= 0 ? process.argv[index + 1] : undefined;
+}
+
+// Only Electron's utilityProcess (or a test harness standing in for it) provides the port.
+const port = process.parentPort as typeof process.parentPort | undefined;
+if (port === undefined) {
+  console.error("engine-process must be started by Electron's utilityProcess.fork()");
+  process.exit(2);
+}
+const post = (message: WireResponse | WireEvent): void => port.postMessage(message);
+const log = (message: string): void => console.error(`[engine] ${message}`);
+
+const dataDir = argValue("--data-dir");
+type Ready = { ok: true; engine: Engine; dispatcher: Dispatcher } | { ok: false; failure: Result<never> };
+
+// A failed start (e.g. DB_LOCKED) is kept and returned to every request, so the UI can say why.
+const ready: Promise<Ready> =
+  dataDir === undefined
+    ? Promise.resolve({ ok: false, failure: { ok: false, error: { code: "INTERNAL", message: "engine started without --data-dir" } } })
+    : createEngine({ dataDir, log }).then(
+        (engine): Ready => ({
+          ok: true,
+          engine,
+          dispatcher: createDispatcher({ engine, emit: post, uploads: createUploadStore(engine.dataDir) }),
+        }),
+        (err: unknown): Ready => ({ ok: false, failure: { ok: false, error: toErrorInfo(err) } }),
+      );
+
+async function shutdown(): Promise<void> {
+  const state = await ready;
+  if (state.ok) {
+    state.dispatcher.cancelAll();
+    await state.engine.close().catch((err: unknown) => log(`close failed: ${String(err)}`));
+  }
+  process.exit(0);
+}
+
+port.on("message", (event: MessageEvent) => {
+  const data: unknown = event.data;
+  if (shutdownSchema.safeParse(data).success) {
+    void shutdown();
+    return;
+  }
+  const request = wireRequestSchema.safeParse(data);
+  if (!request.success) {
+    post({ id: null, result: { ok: false, error: { code: "VALIDATION", message: "Message is not a {id, channel, payload} request" } } });
+    return;
+  }
+  const { id, channel, payload } = request.data;
+  void ready
+    .then((state) => (state.ok ? state.dispatcher.dispatch(channel, payload) : state.failure))
+    .then((result) => post({ id, result }));
+});

@@ -1,0 +1,28 @@
+import { contextBridge, ipcRenderer, webUtils } from "electron";
+import type { IpcRendererEvent } from "electron";
+import { createApi, wireEventSchema } from "../core/contract/contract.ts";
+import type { ClauseGraphApi, WireEvent } from "../core/contract/contract.ts";
+import { IPC_EVENT, IPC_INVOKE } from "./ipc-channels.ts";
+
+// The renderer's whole view of the system: the named ClauseGraphApi, nothing else (no ipcRenderer,
+// no Node). Sandboxed, so it is bundled to one CommonJS file with the contract inside.
+
+const api = {
+  ...createApi({
+    invoke: (channel, payload) => ipcRenderer.invoke(IPC_INVOKE, channel, payload),
+    subscribe(listener: (message: WireEvent) => void) {
+      const handler = (_event: IpcRendererEvent, message: unknown): void => {
+        const parsed = wireEventSchema.safeParse(message);
+        if (parsed.success) listener(parsed.data);
+      };
+      ipcRenderer.on(IPC_EVENT, handler);
+      return () => {
+        ipcRenderer.removeListener(IPC_EVENT, handler);
+      };
+    },
+  }),
+  // Dropped and picked files carry their real path only here (Electron removed File.path).
+  pathForFile: (file: object): string => (file instanceof File ? webUtils.getPathForFile(file) : ""),
+} satisfies ClauseGraphApi;
+
+contextBridge.exposeInMainWorld("clausegraph", api);

@@ -1,0 +1,33 @@
+import type { ErrorInfo } from "../../../core/contract/contract.ts";
+
+// What each error code means to an auditor, in plain words. The engine's message stays available
+// as a detail line for support, but the headline never shows a code or a stack.
+const HEADLINES: Record<ErrorInfo["code"], string> = {
+  EMPTY: "This file is empty",
+  CORRUPT: "This file is damaged or is not a valid PDF",
+  ENCRYPTED: "This PDF is password-protected",
+  WRONG_PASSWORD: "That password did not open this PDF",
+  NO_TEXT_LAYER: "This PDF is scanned and has no text layer, so its text cannot be read",
+  UNSUPPORTED_TYPE: "Only PDF, plain-text and Markdown files can be imported",
+  FILE_NOT_FOUND: "The file could not be found",
+  FILE_UNREADABLE: "The file could not be read",
+  TOO_LARGE: "This file is too large to import",
+  NOT_FOUND: "It is no longer in the library",
+  DB_LOCKED: "The library is open in another ClauseGraph window or command",
+  DB_ERROR: "The library database reported a problem",
+  SCHEMA_MISMATCH: "The library was created by a different version of ClauseGraph",
+  VALIDATION: "ClauseGraph could not understand that request",
+  CANCELLED: "Cancelled",
+  MODEL_NOT_FOUND: "A language model ClauseGraph needs is not installed",
+  MODEL_INVALID: "A language model file is damaged or of the wrong kind",
+  INTERNAL: "Something went wrong inside ClauseGraph",
+};
+
+export function errorHeadline(error: ErrorInfo): string {
+  return HEADLINES[error.code];
+}
+
+/** Whether retrying with a password can help. */
+export function needsPassword(error: ErrorInfo | undefined): boolean {
+  return error?.code === "ENCRYPTED" || error?.code === "WRONG_PASSWORD";
+}

@@ -1,0 +1,54 @@
+import { ErrorMessage } from "../common/error-message.tsx";
+import { DocumentRow } from "./document-row.tsx";
+import { FilePicker } from "./file-picker.tsx";
+import { ImportRow } from "./import-row.tsx";
+import type { Library } from "./use-library.ts";
+
+interface Props {
+  library: Library;
+  selectedDocumentId: string | null;
+  onOpenDocument(id: string): void;
+  onDeleted(id: string): void;
+}
+
+export function LibraryPane({ library, selectedDocumentId, onOpenDocument, onDeleted }: Props) {
+  const empty = library.loaded && library.documents.length === 0 && library.imports.length === 0;
+  return (
+    <section className="pane library-pane" aria-labelledby="library-title" data-testid="library">
+      <header className="pane-header">
+        <h2 id="library-title">Library</h2>
+        <FilePicker onFiles={library.addFiles} />
+      </header>
+      {library.listError !== null ? <ErrorMessage error={library.listError} /> : null}
+      {empty ? (
+        <p className="empty" data-testid="library-empty">
+          No documents yet. Drop PDF, text or Markdown files anywhere in this window, or choose <em>Add files…</em>
+        </p>
+      ) : null}
+      <ul className="library-list">
+        {library.imports.map((entry) => (
+          <ImportRow
+            key={entry.key}
+            entry={entry}
+            onCancel={() => library.cancelImport(entry.key)}
+            onDismiss={() => library.dismiss(entry.key)}
+            onPassword={(password) => library.retryWithPassword(entry.key, password)}
+          />
+        ))}
+        {library.documents.map((doc) => (
+          <DocumentRow
+            key={doc.id}
+            document={doc}
+            selected={doc.id === selectedDocumentId}
+            onOpen={() => onOpenDocument(doc.id)}
+            onDelete={async () => {
+              const error = await library.deleteDocument(doc.id);
+              if (error === null) onDeleted(doc.id);
+              return error;
+            }}
+          />
+        ))}
+      </ul>
+    </section>
+  );
+}

@@ -1,0 +1,28 @@
+import { PDFDocument, StandardFonts } from "pdf-lib";
+
+export interface FixtureLine {
+  text: string;
+  size?: number;
+  bold?: boolean;
+}
+
+/**
+ * A real PDF with one entry per page, each page a list of lines set top-down in Helvetica: enough
+ * structure (headings in bold, body in regular) for ingest and sectioning to work on.
+ */
+export async function makePdf(pages: FixtureLine[][], options: { title?: string } = {}): Promise<Uint8Array> {
+  const pdf = await PDFDocument.create();
+  if (options.title) pdf.setTitle(options.title);
+  const regular = await pdf.embedFont(StandardFonts.Helvetica);
+  const bold = await pdf.embedFont(StandardFonts.HelveticaBold);
+  for (const lines of pages) {
+    const page = pdf.addPage([595, 842]);
+    let y = 780;
+    for (const line of lines) {
+      const size = line.size ?? 10;
+      page.drawText(line.text, { x: 60, y, size, font: line.bold ? bold : regular });
+      y -= size * 1.6;
+    }
+  }
+  return pdf.save();
+}

@@ -1,0 +1,249 @@
+import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { CHANNELS, LIMITS } from "../../core/contract/contract.ts";
+import type { Channel, Result, WireEvent } from "../../core/contract/contract.ts";
+import { createDispatcher } from "../../core/contract/dispatch.ts";
+import type { Dispatcher } from "../../core/contract/dispatch.ts";
+import { ClauseGraphError } from "../../core/errors.ts";
+import { createUploadStore, uploadsDir } from "../../core/host/upload-store.ts";
+import { createFakeEngine, DOC, okImport, SECTION } from "./contract-fake-engine.ts";
+import type { FakeEngine } from "./contract-fake-engine.ts";
+
+const HUGE = "x".repeat(LIMITS.uploadBase64 + 10);
+
+/** A valid payload per channel: every malformed variant below is derived from or beside it. */
+const GOOD: Record<Channel, Record<string, unknown>> = {
+  "documents.import": { files: ["/tmp/a.pdf"], password: "pw" },
+  "documents.upload": { files: [{ name: "a.txt", bytesBase64: Buffer.from("hello").toString("base64") }] },
+  "documents.list": {},
+  "documents.delete": { id: DOC.id },
+  search: { query: "personal data", k: 5 },
+  "sections.get": { id: SECTION.id },
+  "sections.list": { documentId: DOC.id },
+  stats: {},
+  "jobs.cancel": { jobId: "job-1" },
+};
+
+const NON_OBJECTS: unknown[] = [null, undefined, 0, 42, "text", true, [], [GOOD], () => 1, Symbol("s"), 10n];
+
+/** Wrong types, missing fields and oversized strings, per channel. */
+const MALFORMED: Record<Channel, unknown[]> = {
+  "documents.import": [
+    {},
+    { files: [] },
+    { files: "/tmp/a.pdf" },
+    { files: [42] },
+    { files: [""] },
+    { files: [null] },
+    { files: ["/tmp/a.pdf"], password: 1234 },
+    { files: ["x".repeat(LIMITS.path + 1)] },
+    { files: Array.from({ length: LIMITS.filesPerImport + 1 }, (_, i) => `/tmp/${i}.pdf`) },
+    { files: ["/tmp/a.pdf"], password: HUGE },
+  ],
+  "documents.upload": [
+    {},
+    { files: [] },
+    { files: [{ name: "a.pdf" }] },
+    { files: [{ bytesBase64: "AAAA" }] },
+    { files: [{ name: "../../etc/passwd", bytesBase64: "AAAA" }] },
+    { files: [{ name: "dir/a.pdf", bytesBase64: "AAAA" }] },
+    { files: [{ name: "..\\a.pdf", bytesBase64: "AAAA" }] },
+    { files: [{ name: "..", bytesBase64: "AAAA" }] },
+    { files: [{ name: "a\0.pdf", bytesBase64: "AAAA" }] },
+    { files: [{ name: "a.pdf", bytesBase64: "not base64!!" }] },
+    { files: [{ name: "a.pdf", bytesBase64: 12 }] },
+    { files: [{ name: "a.pdf", bytesBase64: "AAAA", path: "/etc" }] },
+    { files: [{ name: "x".repeat(LIMITS.fileName + 1), bytesBase64: "AAAA" }] },
+    { files: [{ name: "a.pdf", bytesBase64: HUGE }] },
+  ],
+  "documents.list": [{ all: true }],
+  "documents.delete": [{}, { id: "" }, { id: 7 }, { id: null }, { id: ["a"] }, { id: HUGE }, { idOrFile: "a" }],
+  search: [
+    {},
+    { query: "" },
+    { query: "   " },
+    { query: 5 },
+    { query: "x".repeat(LIMITS.query + 1) },
+    { query: HUGE },
+    { query: "gdpr", k: 0 },
+    { query: "gdpr", k: 1.5 },
+    { query: "gdpr", k: "10" },
+    { query: "gdpr", k: LIMITS.k + 1 },
+    { query: "gdpr", k: Number.NaN },
+    { query: "gdpr", k: Number.POSITIVE_INFINITY },
+  ],
+  "sections.get": [{}, { id: "" }, { id: 1 }, { id: HUGE }, { sectionId: SECTION.id }],
+  "sections.list": [{}, { documentId: "" }, { documentId: {} }, { documentId: HUGE }, { id: DOC.id }],
+  stats: [{ verbose: true }],
+  "jobs.cancel": [{}, { jobId: "" }, { jobId: 3 }, { jobId: HUGE }],
+};
+
+function expectValidation(result: Result<unknown>): void {
+  expect(result.ok).toBe(false);
+  if (!result.ok) {
+    expect(result.error.code).toBe("VALIDATION");
+    expect(typeof result.error.message).toBe("string");
+    // Never echo a huge payload back.
+    expect(result.error.message.length).toBeLessThan(2000);
+  }
+}
+
+describe("contract dispatcher", () => {
+  let engine: FakeEngine;
+  let events: WireEvent[];
+  let dispatcher: Dispatcher;
+
+  beforeEach(() => {
+    engine = createFakeEngine();
+    events = [];
+    dispatcher = createDispatcher({ engine, emit: (e) => events.push(e) });
+  });
+
+  it("covers every channel in these tests", () => {
+    expect(Object.keys(GOOD).sort()).toEqual([...CHANNELS].sort());
+    expect(Object.keys(MALFORMED).sort()).toEqual([...CHANNELS].sort());
+  });
+
+  describe.each(CHANNELS)("%s", (channel) => {
+    it("rejects non-object payloads with VALIDATION", async () => {
+      for (const payload of NON_OBJECTS) expectValidation(await dispatcher.dispatch(channel, payload));
+      expect(engine.calls).toEqual([]);
+    });
+
+    it("rejects extra junk fields with VALIDATION", async () => {
+      expectValidation(await dispatcher.dispatch(channel, { ...GOOD[channel], junk: "<script>" }));
+      expectValidation(await dispatcher.dispatch(channel, { ...GOOD[channel], __proto__: { polluted: true } , constructor: 1 }));
+      expect(engine.calls).toEqual([]);
+    });
+
+    it("rejects wrong types, missing fields and huge strings with VALIDATION", async () => {
+      for (const payload of MALFORMED[channel]) {
+        const result = await dispatcher.dispatch(channel, payload);
+        if (result.ok) throw new Error(`accepted ${JSON.stringify(payload).slice(0, 200)}`);
+        expectValidation(result);
+      }
+      expect(engine.calls).toEqual([]);
+    });
+  });
+
+  it("answers VALIDATION for unknown or non-string channels", async () => {
+    for (const channel of ["nope", "", "documents", "__proto__", "constructor", "toString", 1, null, undefined, {}, ["search"], HUGE]) {
+      expectValidation(await dispatcher.dispatch(channel, {}));
+    }
+    expect(engine.calls).toEqual([]);
+  });
+
+  it("passes good payloads to the engine", async () => {
+    const imported = await dispatcher.dispatch("documents.import", GOOD["documents.import"]);
+    expect(imported).toEqual({ ok: true, value: [okImport("/tmp/a.pdf")] });
+    const importCall = engine.calls[0];
+    expect(importCall?.method).toBe("importFiles");
+    expect(importCall?.args[0]).toEqual(["/tmp/a.pdf"]);
+    expect(importCall?.args[1]).toMatchObject({ password: "pw" });
+
+    expect(await dispatcher.dispatch("documents.list", {})).toEqual({ ok: true, value: [DOC] });
+    expect(await dispatcher.dispatch("documents.delete", { id: DOC.id })).toEqual({
+      ok: true,
+      value: { deleted: true, documentId: DOC.id, file: DOC.file },
+    });
+    const search = await dispatcher.dispatch("search", { query: "  personal data ", k: 5 });
+    expect(search.ok).toBe(true);
+    expect(engine.calls.at(-1)).toEqual({ method: "search", args: ["personal data", { k: 5 }] });
+    await dispatcher.dispatch("search", { query: "data" });
+    expect(engine.calls.at(-1)).toEqual({ method: "search", args: ["data", {}] });
+    expect(await dispatcher.dispatch("sections.get", { id: SECTION.id })).toEqual({ ok: true, value: SECTION });
+    expect(await dispatcher.dispatch("sections.list", { documentId: DOC.id })).toEqual({ ok: true, value: [SECTION] });
+    expect(await dispatcher.dispatch("stats", {})).toEqual({ ok: true, value: { documents: 1, sections: 1 } });
+    expect(await dispatcher.dispatch("jobs.cancel", { jobId: "unknown" })).toEqual({ ok: true, value: { cancelled: false } });
+  });
+
+  it("answers NOT_FOUND for a missing section", async () => {
+    const result = await dispatcher.dispatch("sections.get", { id: "nope" });
+    expect(result).toMatchObject({ ok: false, error: { code: "NOT_FOUND" } });
+  });
+
+  it("maps a thrown ClauseGraphError to its code and file, and anything else to INTERNAL", async () => {
+    engine.failWith = new ClauseGraphError("DB_LOCKED", "locked by another process", { file: "/data/graph.kuzu" });
+    expect(await dispatcher.dispatch("stats", {})).toEqual({
+      ok: false,
+      error: { code: "DB_LOCKED", message: "locked by another process", file: "/data/graph.kuzu" },
+    });
+    engine.failWith = new TypeError("boom");
+    expect(await dispatcher.dispatch("documents.list", {})).toEqual({ ok: false, error: { code: "INTERNAL", message: "boom" } });
+    engine.failWith = "a string";
+    expect(await dispatcher.dispatch("search", { query: "x" })).toMatchObject({ ok: false, error: { code: "INTERNAL" } });
+  });
+
+  it("forwards job progress as events and cancels a running job by id", async () => {
+    engine.importImpl = (files, options) =>
+      new Promise((resolve) => {
+        options.onProgress?.({ jobId: "job-1", status: "running", step: "reading", current: 1, total: 9, subject: files[0] ?? "" });
+        options.signal?.addEventListener("abort", () =>
+          resolve([{ ...okImport(files[0] ?? ""), status: "error", error: { code: "CANCELLED", message: "cancelled" } }]),
+        );
+      });
+    const running = dispatcher.dispatch("documents.import", { files: ["/tmp/big.pdf"] });
+    await new Promise((r) => setTimeout(r, 0));
+    expect(events).toEqual([
+      {
+        event: "job.progress",
+        payload: { jobId: "job-1", status: "running", step: "reading", current: 1, total: 9, subject: "/tmp/big.pdf" },
+      },
+    ]);
+    expect(await dispatcher.dispatch("jobs.cancel", { jobId: "job-1" })).toEqual({ ok: true, value: { cancelled: true } });
+    const result = await running;
+    expect(result).toMatchObject({ ok: true, value: [{ status: "error", error: { code: "CANCELLED" } }] });
+    // Finished jobs are forgotten.
+    expect(await dispatcher.dispatch("jobs.cancel", { jobId: "job-1" })).toEqual({ ok: true, value: { cancelled: false } });
+  });
+
+  it("refuses uploads where the host has no upload store", async () => {
+    expectValidation(await dispatcher.dispatch("documents.upload", GOOD["documents.upload"]));
+  });
+});
+
+describe("contract dispatcher uploads", () => {
+  let dataDir: string;
+  beforeEach(async () => {
+    dataDir = await mkdtemp(path.join(os.tmpdir(), "cg-upload-"));
+  });
+  afterEach(async () => {
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  it("writes uploads under the data dir, imports them by path, reports the uploaded names and cleans up", async () => {
+    const engine = createFakeEngine();
+    const seen: { file: string; text: string }[] = [];
+    engine.importImpl = async (files) => {
+      for (const file of files) seen.push({ file, text: await readFile(file, "utf8") });
+      return files.map((file, i) =>
+        i === 0 ? okImport(file) : { ...okImport(file), status: "error", error: { code: "EMPTY", message: "empty", file } },
+      );
+    };
+    const dispatcher = createDispatcher({ engine, emit: () => {}, uploads: createUploadStore(dataDir) });
+    const result = await dispatcher.dispatch("documents.upload", {
+      files: [
+        { name: "notes.txt", bytesBase64: Buffer.from("Article 1 hello").toString("base64") },
+        { name: "notes.txt", bytesBase64: "" },
+      ],
+    });
+    expect(seen).toHaveLength(2);
+    expect(seen[0]?.text).toBe("Article 1 hello");
+    expect(seen[1]?.text).toBe("");
+    for (const { file } of seen) {
+      expect(file.startsWith(uploadsDir(dataDir) + path.sep)).toBe(true);
+      expect(path.basename(file)).toBe("notes.txt");
+    }
+    expect(seen[0]?.file).not.toBe(seen[1]?.file);
+    expect(result).toMatchObject({
+      ok: true,
+      value: [
+        { file: "notes.txt", status: "ok" },
+        { file: "notes.txt", status: "error", error: { code: "EMPTY", file: "notes.txt" } },
+      ],
+    });
+    expect(await readdir(uploadsDir(dataDir))).toEqual([]);
+  });
+});

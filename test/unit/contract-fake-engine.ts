@@ -1,0 +1,109 @@
+import type { Engine, ImportOptions, ImportResult } from "../../core/engine-types.ts";
+import type { DocumentRecord } from "../../core/store/graph-store.ts";
+import type { Section } from "../../core/structure/types.ts";
+
+// An in-memory Engine that records every call, so contract tests can see exactly what reached it.
+
+export interface Call {
+  method: string;
+  args: unknown[];
+}
+
+export const DOC: DocumentRecord = {
+  id: "0123456789abcdef",
+  sha256: "0123456789abcdef".padEnd(64, "0"),
+  file: "/tmp/gdpr.pdf",
+  fileName: "gdpr.pdf",
+  title: "GDPR",
+  format: "pdf",
+  language: "en",
+  pages: 3,
+  bytes: 1234,
+  sections: 1,
+  importedAt: "2025-01-01T00:00:00.000Z",
+};
+
+export const SECTION: Section = {
+  id: `${DOC.id}:article-5`,
+  documentId: DOC.id,
+  ordinal: 0,
+  kind: "article",
+  label: "Article 5",
+  heading: "Principles relating to processing of personal data",
+  path: ["Chapter II", "Article 5"],
+  parentId: null,
+  level: 1,
+  text: "Personal data shall be processed lawfully.",
+  pageStart: 2,
+  pageEnd: 3,
+  spans: [{ start: 0, end: 8, page: 2, box: { x: 1, y: 2, width: 3, height: 4 } }],
+};
+
+export interface FakeEngine extends Engine {
+  calls: Call[];
+  /** Replaces importFiles' behaviour for one test. */
+  importImpl?: (files: string[], options: ImportOptions) => Promise<ImportResult[]>;
+  /** Makes every method throw this. */
+  failWith?: unknown;
+}
+
+export function okImport(file: string): ImportResult {
+  return { file, documentId: DOC.id, sha256: DOC.sha256, title: DOC.title, pages: 3, sections: 1, status: "ok", warnings: [] };
+}
+
+export function createFakeEngine(): FakeEngine {
+  const engine: FakeEngine = {
+    dataDir: "/tmp/fake",
+    calls: [],
+    async importFiles(files, options = {}) {
+      record("importFiles", files, options);
+      if (engine.importImpl) return engine.importImpl(files, options);
+      return files.map(okImport);
+    },
+    async search(query, options) {
+      record("search", query, options);
+      return [
+        {
+          sectionId: SECTION.id,
+          documentId: DOC.id,
+          file: DOC.file,
+          label: SECTION.label,
+          heading: SECTION.heading,
+          path: SECTION.path,
+          pageStart: 2,
+          pageEnd: 3,
+          score: 1.5,
+          text: SECTION.text,
+        },
+      ];
+    },
+    async listDocuments() {
+      record("listDocuments");
+      return [DOC];
+    },
+    async getSection(id) {
+      record("getSection", id);
+      return id === SECTION.id ? SECTION : null;
+    },
+    async getSections(documentId) {
+      record("getSections", documentId);
+      return documentId === DOC.id ? [SECTION] : [];
+    },
+    async deleteDocument(idOrFile) {
+      record("deleteDocument", idOrFile);
+      return { deleted: true, documentId: DOC.id, file: DOC.file };
+    },
+    async stats() {
+      record("stats");
+      return { documents: 1, sections: 1 };
+    },
+    async close() {
+      record("close");
+    },
+  };
+  function record(method: string, ...args: unknown[]): void {
+    engine.calls.push({ method, args });
+    if (engine.failWith !== undefined) throw engine.failWith;
+  }
+  return engine;
+}
