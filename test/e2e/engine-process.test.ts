@@ -11,12 +11,22 @@ import { ROOT, buildElectron } from "../../scripts/build.mjs";
 // electron/engine-process.ts runs under plain Node with a stand-in for process.parentPort. This
 // proves the bundle resolves its externals and serves the contract over the port.
 
+// Like Electron's port, it queues messages until the first "message" listener is attached.
 const PARENT_PORT_SHIM = `
 import { EventEmitter } from "node:events";
 const port = new EventEmitter();
+const queued = [];
+let started = false;
 port.postMessage = (message) => process.send(message);
-port.start = () => {};
-process.on("message", (data) => port.emit("message", { data, ports: [] }));
+port.on("newListener", (name) => {
+  if (name !== "message" || started) return;
+  started = true;
+  setImmediate(() => { for (const data of queued.splice(0)) port.emit("message", { data, ports: [] }); });
+});
+process.on("message", (data) => {
+  if (started) port.emit("message", { data, ports: [] });
+  else queued.push(data);
+});
 process.parentPort = port;
 `;
 

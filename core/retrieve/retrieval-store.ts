@@ -1,0 +1,22 @@
+import type { DocumentRecord, SearchHit } from "../store/graph-store.ts";
+import type { CrossReferenceRecord, ScoredId, TermRecord, TripletRecord } from "../store/graph-types.ts";
+import type { Section } from "../structure/types.ts";
+
+// What hybrid retrieval needs from the database. The Kuzu store implements it; retrieval stages
+// depend only on this, so each can be tested and benchmarked on its own.
+export interface RetrievalStore {
+  /** BM25 over sections (label, heading, text). */
+  searchSections(query: string, k: number): Promise<SearchHit[]>;
+  /** HNSW cosine search over section embeddings; score = similarity (higher is better). */
+  searchSectionsByVector(vector: Float32Array, k: number): Promise<ScoredId[]>;
+  /** HNSW cosine search over triplet embeddings. */
+  searchTripletsByVector(vector: Float32Array, k: number): Promise<Array<{ triplet: TripletRecord; score: number }>>;
+  getSectionsByIds(ids: string[]): Promise<Array<{ section: Section; document: DocumentRecord }>>;
+  /** Children (PART_OF) of the given sections, in document order. */
+  getChildSectionIds(sectionIds: string[]): Promise<Map<string, string[]>>;
+  /** Cross-references leaving or entering any of the sections. */
+  getCrossReferences(sectionIds: string[]): Promise<CrossReferenceRecord[]>;
+  /** Terms whose normalizedTerm is one of these (across all documents). */
+  getTermsByNormalized(normalizedTerms: string[]): Promise<TermRecord[]>;
+  getTripletsForSections(sectionIds: string[]): Promise<TripletRecord[]>;
+}

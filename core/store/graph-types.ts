@@ -1,0 +1,84 @@
+// The knowledge graph derived from sections (schema v2): cross-references, defined terms, entities
+// and triplets, each linked back to the section and character span it came from. Rule-based
+// extraction fills these now; the LLM tier adds triplets with source "llm" to the same tables.
+
+export interface CrossReferenceRecord {
+  id: string;
+  documentId: string;
+  fromSectionId: string;
+  /** null when the citation could not be resolved to a section we hold (kept, not dropped). */
+  toSectionId: string | null;
+  /** Set when the target is another imported document (e.g. the HIPAA guide citing 45 CFR). */
+  toDocumentId: string | null;
+  /** The citation as printed: "Article 6(1)(e)". */
+  raw: string;
+  /** Normalized target label: "Article 6". */
+  label: string | null;
+  pinpoint: string | null;
+  /** External instrument, e.g. "Regulation (EU) No 648/2012". */
+  instrument: string | null;
+  start: number;
+  end: number;
+  resolved: boolean;
+}
+
+export interface TermRecord {
+  id: string;
+  documentId: string;
+  term: string;
+  normalizedTerm: string;
+  definition: string;
+  /** The section holding the definition. */
+  sectionId: string;
+  start: number;
+  end: number;
+  /** Sections (of the same document) that use the term. */
+  mentionedIn: string[];
+}
+
+export interface EntityRecord {
+  /** Canonical key (normalized text), unique per document. */
+  id: string;
+  documentId: string;
+  name: string;
+  /** e.g. "actor", "object", "term" — free text from the extractor. */
+  type: string;
+}
+
+export type Modality = "must" | "must not" | "may" | "should" | "should not" | "fact";
+
+export interface TripletRecord {
+  id: string;
+  documentId: string;
+  sectionId: string;
+  subjectId: string;
+  subject: string;
+  predicate: string;
+  objectId: string;
+  object: string;
+  modality: Modality;
+  deadline: string | null;
+  source: "rule" | "llm";
+  confidence: number;
+  /** Character span of the evidence in the section text. */
+  start: number;
+  end: number;
+  evidence: string;
+}
+
+/** Everything derived from one document, stored in the same transaction as its sections. */
+export interface DerivedGraph {
+  crossReferences: CrossReferenceRecord[];
+  terms: TermRecord[];
+  entities: EntityRecord[];
+  triplets: TripletRecord[];
+  /** Per section id; omitted sections are not embedded (e.g. empty text). */
+  sectionEmbeddings: Map<string, Float32Array>;
+  /** Per triplet id. */
+  tripletEmbeddings: Map<string, Float32Array>;
+}
+
+export interface ScoredId {
+  id: string;
+  score: number;
+}
