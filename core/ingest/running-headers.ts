@@ -53,14 +53,17 @@ function isPageNumber(text: string): boolean {
   return PAGE_NUMBER.some((re) => re.test(t));
 }
 
+type Band = "top" | "bottom" | "margin";
+
 interface Candidate {
   page: number;
   line: LayoutLine;
   centre: number;
+  band: Band;
 }
 
-/** Lines in the outer rows of the top and bottom bands of a page. */
-function bandLines(page: PageLines): LayoutLine[] {
+/** Lines in the outer rows of the top and bottom bands of a page, with the band they are in. */
+function bandLines(page: PageLines): Array<{ line: LayoutLine; band: Band }> {
   const rows = [...new Set(page.lines.map((l) => l.row))].sort((a, b) => a - b);
   const rowTop = new Map<number, number>();
   const rowBottom = new Map<number, number>();
@@ -72,12 +75,24 @@ function bandLines(page: PageLines): LayoutLine[] {
   const bottomRows = rows
     .slice(-MAX_BAND_ROWS)
     .filter((r) => (rowTop.get(r) ?? -Infinity) >= (1 - BAND) * page.height);
-  const band = new Set([...topRows, ...bottomRows]);
-  return page.lines.filter((l) => band.has(l.row));
+  const top = new Set(topRows);
+  const bottom = new Set(bottomRows);
+  return page.lines.flatMap((line): Array<{ line: LayoutLine; band: Band }> =>
+    top.has(line.row) ? [{ line, band: "top" }] : bottom.has(line.row) ? [{ line, band: "bottom" }] : [],
+  );
 }
 
-/** Keys found on at least `needed` pages near one common height (odd/even pages share it). */
-function repeatedKeys(candidates: Candidate[], keyOf: (text: string) => string, needed: number): Set<string> {
+/**
+ * Keys found on at least `needed` pages near one common height (odd/even pages share it), with the
+ * bands where they repeat: a heading that shares a footer's words ("CHAPTER THREE" atop a chapter,
+ * the same words in every footer of it) is in the other band and stays.
+ */
+function repeatedKeys(
+  candidates: Candidate[],
+  keyOf: (text: string) => string,
+  needed: number,
+  accept: (list: Candidate[]) => boolean = () => true,
+): Map<string, Set<Band>> {
   const byKey = new Map<string, Candidate[]>();
   for (const c of candidates) {
     const key = keyOf(c.line.text);
@@ -85,32 +100,56 @@ function repeatedKeys(candidates: Candidate[], keyOf: (text: string) => string, 
     list.push(c);
     byKey.set(key, list);
   }
-  const repeated = new Set<string>();
+  const repeated = new Map<string, Set<Band>>();
   for (const [key, list] of byKey) {
     if (key.length === 0 || new Set(list.map((c) => c.page)).size < needed) continue;
+    const bands = new Set<Band>();
     for (const c of list) {
-      const pages = new Set(list.filter((o) => Math.abs(o.centre - c.centre) <= Y_TOLERANCE).map((o) => o.page));
-      if (pages.size >= needed) {
-        repeated.add(key);
-        break;
-      }
+      if (bands.has(c.band)) continue;
+      const near = list.filter((o) => o.band === c.band && Math.abs(o.centre - c.centre) <= Y_TOLERANCE);
+      if (new Set(near.map((o) => o.page)).size >= needed && accept(near)) bands.add(c.band);
     }
+    if (bands.size > 0) repeated.set(key, bands);
   }
   return repeated;
 }
 
-function repeatedTest(candidates: Candidate[], pageCount: number): (text: string) => boolean {
+/**
+ * A masked repeat made only of numbers and punctuation ("(10)", "12.") is page furniture only when
+ * its number follows the page number (a page counter); otherwise it is a recital or paragraph
+ * number that happens to open many pages at the same spot, and it is content.
+ */
+function tracksPageNumbers(list: Candidate[]): boolean {
+  if (/\p{L}/u.test(list[0]?.line.text ?? "")) return true;
+  const offsets = new Map<number, number>();
+  for (const c of list) {
+    const n = Number.parseInt(c.line.text.replace(/\D+/g, " ").trim().split(" ").at(-1) ?? "", 10);
+    if (!Number.isFinite(n)) continue;
+    offsets.set(n - c.page, (offsets.get(n - c.page) ?? 0) + 1);
+  }
+  const best = Math.max(0, ...offsets.values());
+  return best >= 0.8 * list.length;
+}
+
+function repeatedTest(candidates: Candidate[], pageCount: number): (text: string, band: Band) => boolean {
   if (pageCount < MIN_REPEATS) return () => false;
   const exact = repeatedKeys(candidates, exactKey, Math.max(MIN_REPEATS, Math.ceil(MIN_EXACT_SHARE * pageCount)));
   const short = candidates.filter((c) => c.line.text.length <= MASKED_MAX_CHARS);
-  const masked = repeatedKeys(short, maskedKey, Math.max(MIN_REPEATS, Math.ceil(MIN_MASKED_SHARE * pageCount)));
-  return (text) => exact.has(exactKey(text)) || (text.length <= MASKED_MAX_CHARS && masked.has(maskedKey(text)));
+  const masked = repeatedKeys(
+    short,
+    maskedKey,
+    Math.max(MIN_REPEATS, Math.ceil(MIN_MASKED_SHARE * pageCount)),
+    tracksPageNumbers,
+  );
+  return (text, band) =>
+    exact.get(exactKey(text))?.has(band) === true ||
+    (text.length <= MASKED_MAX_CHARS && masked.get(maskedKey(text))?.has(band) === true);
 }
 
 /** Removes running headers, footers and page numbers; returns the pages' remaining lines. */
 export function removeRunningHeaders(pages: PageLines[]): LayoutLine[][] {
   const candidatesByPage = pages.map((page) =>
-    bandLines(page).map((line) => ({ page: page.number, line, centre: line.box.y + line.box.height / 2 })),
+    bandLines(page).map(({ line, band }) => ({ page: page.number, line, band, centre: line.box.y + line.box.height / 2 })),
   );
   const isRepeated = repeatedTest(candidatesByPage.flat(), pages.length);
   return pages.map((page, i) => {
@@ -118,7 +157,7 @@ export function removeRunningHeaders(pages: PageLines[]): LayoutLine[][] {
     const drop = new Set<LayoutLine>();
     const headerRows = new Set<number>();
     for (const c of candidates) {
-      if (isRepeated(c.line.text) || isPageNumber(c.line.text)) {
+      if (isRepeated(c.line.text, c.band) || isPageNumber(c.line.text)) {
         drop.add(c.line);
         headerRows.add(c.line.row);
       }
@@ -136,8 +175,8 @@ export function removeRunningHeaders(pages: PageLines[]): LayoutLine[][] {
  */
 export function removeRepeatedMarginText(pages: Array<{ number: number; lines: LayoutLine[] }>): LayoutLine[][] {
   const candidates = pages.flatMap((page) =>
-    page.lines.map((line) => ({ page: page.number, line, centre: line.box.y + line.box.height / 2 })),
+    page.lines.map((line) => ({ page: page.number, line, band: "margin" as const, centre: line.box.y + line.box.height / 2 })),
   );
   const isRepeated = repeatedTest(candidates, pages.length);
-  return pages.map((page) => page.lines.filter((l) => !isRepeated(l.text)));
+  return pages.map((page) => page.lines.filter((l) => !isRepeated(l.text, "margin")));
 }

@@ -59,4 +59,14 @@ describeCorpus("structure: NIST SP 800-171r2", () => {
     expect(sections.find((s) => s.label === "Section 3.1")?.heading).toBe("ACCESS CONTROL");
     expect(labelsOf(sections, "appendix").slice(0, 3)).toEqual(["Appendix A", "Appendix B", "Appendix C"]);
   });
+
+  // "CHAPTER THREE" and "APPENDIX D/E" open their first page with the same words the footers of
+  // those pages repeat: a heading is not a running footer just because it shares its words.
+  it("keeps chapter and appendix headings that share words with the running footers", () => {
+    const chapter3 = sections.find((s) => s.label === "Chapter 3");
+    expect(chapter3).toBeDefined();
+    const families = sections.filter((s) => /^Section 3\.\d+$/.test(s.label));
+    expect(families.every((s) => s.parentId === chapter3?.id)).toBe(true);
+    expect(labelsOf(sections, "appendix")).toEqual(expect.arrayContaining(["Appendix D", "Appendix E"]));
+  });
 });
