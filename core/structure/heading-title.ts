@@ -61,7 +61,9 @@ export function gatherTitle(
       const next = lines[j];
       if (next === undefined || byLine.has(next.index)) break;
       if (next.text.length > 220 || LIST_MARKER.test(next.text)) break;
-      if (!continuesTitle(label.line, prev, next.line, parts.length > 0, ctx)) break;
+      // Whether the title began on the label line, not whether it has lines yet: a centred title
+      // that wraps (GDPR Council "Article 19") continues centred on the next line.
+      if (!continuesTitle(label.line, prev, next.line, c.inlineTitle.length > 0, ctx)) break;
       parts.push(next.text);
       prev = next.line;
       end = j + 1;

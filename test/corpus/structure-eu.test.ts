@@ -72,6 +72,10 @@ describeCorpus("structure: GDPR (Council first-reading layout)", () => {
   it("yields Articles 1–99 exactly once each", () => {
     expect(labelsOf(sections, "article")).toEqual(range(1, 99, (n) => `Article ${n}`));
     expect(sections.find((s) => s.label === "Article 1")?.heading).toBe("Subject-matter and objectives");
+    // A centred title that wraps onto a second line stays whole, out of the article's text.
+    const a19 = sections.find((s) => s.label === "Article 19");
+    expect(a19?.heading).toBe("Notification obligation regarding rectification or erasure of personal data or restriction of processing");
+    expect(a19?.text.startsWith("The controller shall communicate")).toBe(true);
   });
 
   // Recital numbers often open a page at the same spot ("(10)" top-left): ingest must keep them,
