@@ -69,7 +69,9 @@ export function headingTitle(pages: ParsedPage[], bodyFontSize: number): string 
       parts.push(line.text);
     }
     const text = parts.join(" ");
-    if (text.trim().split(/\s+/).length >= 2 && letters(text) >= MIN_TITLE_LETTERS) runs.push({ text, score });
+    // A big bold row of figures ("TOTALE COMPLESSIVO € 756.064,24 …") is a table total, not a title.
+    const wordy = letters(text) >= 0.6 * text.replace(/\s+/g, "").length;
+    if (text.trim().split(/\s+/).length >= 2 && letters(text) >= MIN_TITLE_LETTERS && wordy) runs.push({ text, score });
     i = j - 1;
   }
   const best = runs.reduce<{ text: string; score: number } | undefined>((a, b) => (a === undefined || b.score > a.score ? b : a), undefined);
