@@ -30,6 +30,16 @@ const FAMILIES: ReadonlyArray<{ detector: HeadingDetector; groups: string[]; min
   { detector: numberedDetector, groups: ["num-1", "num-2", "num-3", "num-4", "num-5"], min: 3 },
 ];
 
+/**
+ * A short act may have only "Article 1" and "Article 2": fewer matches than a family needs, but a
+ * numbering that starts at 1 and runs on without a gap is structure, not a stray citation.
+ */
+function opensNumbering(candidates: ReadonlyArray<{ order?: number[] | undefined; group: string }>): boolean {
+  const firsts = candidates.map((c) => c.order?.[0]);
+  if (firsts.length < 2 || new Set(candidates.map((c) => c.group)).size !== 1) return false;
+  return firsts.every((n, i) => n === i + 1);
+}
+
 /** Share of characters a styled-heading fallback may claim before styling stops meaning "heading". */
 const MAX_STYLED_SHARE = 0.3;
 
@@ -41,7 +51,7 @@ export function chooseProfile(lines: readonly FlowLine[], ctx: DetectContext): P
     const counted = family.detector === numberedDetector && !ctx.stats.plain ? relevant.filter((r) => isStyled(r.line.line, ctx.stats)) : relevant;
     // Plain text has no styling to tell a numbered heading from a numbered paragraph.
     if (family.detector === numberedDetector && ctx.stats.plain) continue;
-    if (counted.length >= family.min) active.push(family.detector);
+    if (counted.length >= family.min || opensNumbering(counted.map((r) => r.candidate))) active.push(family.detector);
     // A Federal Register rule amends the CFR in its last pages: one "§ 39.13" is enough there.
     else if (family.detector === cfrDetector && counted.length > 0 && detectRaw(lines, [fedregDetector], ctx).length >= 2) {
       active.push(family.detector);

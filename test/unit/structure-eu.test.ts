@@ -140,3 +140,28 @@ describe("sectionDocument on EU plain text", () => {
     expect(sections[1]?.text).toBe("1. This Regulation lays down rules.\n2. It protects fundamental rights.");
   });
 });
+
+describe("EU sectioning of a short act", () => {
+  it("recognises a two-article act whose numbering starts at 1", () => {
+    const doc = fixtureDoc([
+      [
+        { text: "Article 1", bold: true, gapBefore: 1 },
+        { text: "Scope", bold: true },
+        body("This act applies to operators of archives."),
+        { text: "Article 2", bold: true, gapBefore: 1 },
+        { text: "Definitions", bold: true },
+        body("For the purposes of this act the following definitions apply."),
+      ],
+    ]);
+    const sections = sectionDocument(doc, "short");
+    expect(sections.map((s) => [s.label, s.heading])).toEqual([
+      ["Article 1", "Scope"],
+      ["Article 2", "Definitions"],
+    ]);
+  });
+
+  it("does not take two stray citations for structure", () => {
+    const doc = fixtureDoc([[body("Operators shall comply with"), { text: "Article 5", bold: true }, body("and with"), { text: "Article 9", bold: true }]]);
+    expect(sectionDocument(doc, "stray").some((s) => s.kind === "article")).toBe(false);
+  });
+});
