@@ -26,3 +26,8 @@ export async function makePdf(pages: FixtureLine[][], options: { title?: string 
   }
   return pdf.save();
 }
+
+/** An EU-style article as printed: bold "Article N", bold heading, then body lines. */
+export function articleLines(n: number, heading: string, body: string[]): FixtureLine[] {
+  return [{ text: `Article ${n}`, bold: true, size: 11 }, { text: heading, bold: true, size: 11 }, ...body.map((text) => ({ text }))];
+}

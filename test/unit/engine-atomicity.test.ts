@@ -4,16 +4,12 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createEngine, databasePath } from "../../core/engine.ts";
 import { createKuzuStore } from "../../core/store/kuzu-store.ts";
-import { makePdf, type FixtureLine } from "../helpers/make-pdf.ts";
+import { articleLines, makePdf, type FixtureLine } from "../helpers/make-pdf.ts";
 
 // A failure anywhere inside the import of one document must leave nothing of it behind, while
 // the documents imported before stay intact and searchable.
 function articlePage(n: number, word: string): FixtureLine[] {
-  return [
-    { text: `Article ${n}`, bold: true, size: 11 },
-    { text: `Heading number ${n}`, bold: true, size: 11 },
-    { text: `Provision ${n} requires the quarterly reconciliation of ${word} accounts.` },
-  ];
+  return articleLines(n, `Heading number ${n}`, [`Provision ${n} requires the quarterly reconciliation of ${word} accounts.`]);
 }
 
 describe("engine: an import that fails midway leaves no partial document", () => {

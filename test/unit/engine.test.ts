@@ -5,11 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createEngine } from "../../core/engine.ts";
 import type { Engine } from "../../core/engine-types.ts";
 import type { JobProgress } from "../../core/jobs/job.ts";
-import { makePdf, type FixtureLine } from "../helpers/make-pdf.ts";
-
-function article(n: number, heading: string, body: string[]): FixtureLine[] {
-  return [{ text: `Article ${n}`, bold: true, size: 11 }, { text: heading, bold: true, size: 11 }, ...body.map((text) => ({ text }))];
-}
+import { articleLines as article, makePdf } from "../helpers/make-pdf.ts";
 
 describe("engine: import, search, re-import, delete (self-made PDFs)", () => {
   let dir: string;
