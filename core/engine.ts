@@ -13,6 +13,7 @@ import type {
 } from "./engine-types.ts";
 import { ClauseGraphError, toErrorInfo } from "./errors.ts";
 import { parseDocument } from "./ingest/parse-document.ts";
+import { buildDerivedGraph, type OtherDocument } from "./graph/build-derived-graph.ts";
 import { createJobReporter, type JobReporter } from "./jobs/job-reporter.ts";
 import { makeSnippet } from "./retrieve/snippet.ts";
 import type { DocumentRecord, GraphStore } from "./store/graph-store.ts";
@@ -83,6 +84,12 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     if (closed) throw new ClauseGraphError("INTERNAL", "the engine is closed");
   };
 
+  /** Imported documents with their sections: citations into them resolve to their sections. */
+  async function otherDocuments(): Promise<OtherDocument[]> {
+    const docs = await store.listDocuments();
+    return Promise.all(docs.map(async (d) => ({ id: d.id, title: d.title, sections: await store.getSections(d.id) })));
+  }
+
   async function importOne(file: string, opts: ImportOptions): Promise<ImportResult> {
     const absolute = path.resolve(file);
     const result = emptyResult(absolute);
@@ -119,6 +126,15 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
       const sections = sectionDocument(parsed, result.documentId);
       job.update("sections", 1, 1);
 
+      job.throwIfCancelled();
+      job.update("graph", 0, 1);
+      const derived = buildDerivedGraph(
+        { id: result.documentId, title: parsed.title, language: parsed.language },
+        sections,
+        await otherDocuments(),
+      );
+      job.update("graph", 1, 1);
+
       const record: DocumentRecord = {
         id: result.documentId,
         sha256: parsed.sha256,
@@ -134,7 +150,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
       };
       job.throwIfCancelled();
       job.update("storing", 0, sections.length);
-      await store.insertDocument(record, sections);
+      await store.insertDocument(record, sections, derived);
       job.update("storing", sections.length, sections.length);
       result.sections = sections.length;
       result.status = "ok";

@@ -87,7 +87,13 @@ export const deleteResultSchema = z.object({
   file: z.string().nullable(),
 });
 
-export const statsSchema = z.object({ documents: count, sections: count });
+export const statsSchema = z.object({
+  documents: count,
+  sections: count,
+  crossReferences: count,
+  resolvedCrossReferences: count,
+  terms: count,
+});
 
 export const jobProgressSchema = z.object({
   jobId: z.string(),

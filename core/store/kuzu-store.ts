@@ -6,12 +6,22 @@ import { ClauseGraphError } from "../errors.ts";
 import type { Section } from "../structure/types.ts";
 import { ftsQueryLiteral } from "./fts-query.ts";
 import type { DocumentRecord, GraphStore, SearchHit, StoreStats } from "./graph-store.ts";
+import type { DerivedGraph } from "./graph-types.ts";
 import { toStoreError } from "./kuzu-errors.ts";
 import { createKuzuSession, cypherString, type KuzuSession, type Params } from "./kuzu-session.ts";
 import { migrate, readSchemaVersion, type BeforeMigrate, type Migration } from "./migrations.ts";
 import { DOCUMENT_CASCADE, SECTION_FTS } from "./schema.ts";
 import { dropSearchIndexes, ensureSearchIndexes } from "./search-index.ts";
-import { documentFromNode, documentParams, sectionFromNode, sectionRow } from "./store-rows.ts";
+import {
+  documentFromNode,
+  documentParams,
+  referenceFromNode,
+  referenceRow,
+  sectionFromNode,
+  sectionRow,
+  termFromNode,
+  termRow,
+} from "./store-rows.ts";
 import { validateInsert } from "./validate-insert.ts";
 
 export interface KuzuStoreOptions {
@@ -128,7 +138,12 @@ export function createKuzuStore(options: KuzuStoreOptions): KuzuGraphStore {
     return rows.length === 0 ? null : documentFromNode(rows[0]?.d);
   }
 
-  async function writeDocument(session: KuzuSession, doc: DocumentRecord, sections: readonly Section[]): Promise<void> {
+  async function writeDocument(
+    session: KuzuSession,
+    doc: DocumentRecord,
+    sections: readonly Section[],
+    derived?: DerivedGraph,
+  ): Promise<void> {
     fault("begin");
     await session.run(
       `CREATE (:Document {id: $id, sha256: $sha256, file: $file, fileName: $fileName, title: $title,
@@ -170,6 +185,47 @@ export function createKuzuStore(options: KuzuStoreOptions): KuzuGraphStore {
       );
     }
     fault("next");
+    if (derived) await writeGraph(session, derived);
+  }
+
+  async function writeGraph(session: KuzuSession, derived: DerivedGraph): Promise<void> {
+    const references = derived.crossReferences.map(referenceRow);
+    for (const batch of chunks(references, batchSize)) {
+      await session.run(
+        `UNWIND $rows AS r MATCH (s:Section) WHERE s.id = r.fromSectionId
+         CREATE (s)-[:CITES]->(:Reference {id: r.id, documentId: r.documentId, fromSectionId: r.fromSectionId,
+           toSectionId: r.toSectionId, toDocumentId: r.toDocumentId, raw: r.raw, label: r.label,
+           pinpoint: r.pinpoint, instrument: r.instrument, spanStart: r.spanStart, spanEnd: r.spanEnd,
+           resolved: r.resolved})`,
+        { rows: batch },
+      );
+    }
+    fault("references");
+    const resolved = references.filter((r) => r.toSectionId !== "");
+    for (const batch of chunks(resolved, batchSize)) {
+      await session.run(
+        `UNWIND $rows AS r MATCH (a:Section {id: r.fromSectionId}), (b:Section {id: r.toSectionId})
+         CREATE (a)-[:REFERS_TO {referenceId: r.id, raw: r.raw, pinpoint: r.pinpoint, spanStart: r.spanStart, spanEnd: r.spanEnd}]->(b)`,
+        { rows: batch },
+      );
+    }
+    fault("refers-to");
+    for (const batch of chunks(derived.terms.map(termRow), batchSize)) {
+      await session.run(
+        `UNWIND $rows AS r MATCH (s:Section {id: r.sectionId})
+         CREATE (:Term {id: r.id, documentId: r.documentId, term: r.term, normalizedTerm: r.normalizedTerm,
+           definition: r.definition, sectionId: r.sectionId, spanStart: r.spanStart, spanEnd: r.spanEnd})-[:DEFINED_IN]->(s)`,
+        { rows: batch },
+      );
+    }
+    const mentions = derived.terms.flatMap((t) => t.mentionedIn.map((sectionId): Params => ({ term: t.id, section: sectionId })));
+    for (const batch of chunks(mentions, batchSize)) {
+      await session.run(
+        "UNWIND $rows AS r MATCH (s:Section {id: r.section}), (t:Term {id: r.term}) CREATE (s)-[:MENTIONS]->(t)",
+        { rows: batch },
+      );
+    }
+    fault("terms");
   }
 
   async function search(session: KuzuSession, query: string, k: number): Promise<SearchHit[]> {
@@ -226,7 +282,7 @@ export function createKuzuStore(options: KuzuStoreOptions): KuzuGraphStore {
         return rows.map((r) => documentFromNode(r.d));
       }),
 
-    insertDocument: (doc, sections) =>
+    insertDocument: (doc, sections, derived) =>
       exclusive(async () => {
         const { session } = opened();
         validateInsert(doc, sections);
@@ -236,7 +292,7 @@ export function createKuzuStore(options: KuzuStoreOptions): KuzuGraphStore {
         const started = Date.now();
         await invalidateIndex(session);
         try {
-          await session.transaction(() => writeDocument(session, doc, sections));
+          await session.transaction(() => writeDocument(session, doc, sections, derived));
         } catch (err) {
           throw toStoreError(err, dbPath, `storing ${doc.fileName}`);
         }
@@ -269,6 +325,29 @@ export function createKuzuStore(options: KuzuStoreOptions): KuzuGraphStore {
         return rows.map((r) => sectionFromNode(r.s));
       }),
 
+    getCrossReferences: (sectionIds) =>
+      exclusive(async () => {
+        if (sectionIds.length === 0) return [];
+        const rows = await opened().session.run(
+          `MATCH (r:Reference) WHERE list_contains($ids, r.fromSectionId) OR list_contains($ids, r.toSectionId)
+           RETURN r ORDER BY r.fromSectionId, r.spanStart, r.id`,
+          { ids: sectionIds },
+        );
+        return rows.map((row) => referenceFromNode(row.r));
+      }),
+
+    getTermsByNormalized: (normalizedTerms) =>
+      exclusive(async () => {
+        if (normalizedTerms.length === 0) return [];
+        const rows = await opened().session.run(
+          `MATCH (t:Term) WHERE list_contains($terms, t.normalizedTerm)
+           OPTIONAL MATCH (s:Section)-[:MENTIONS]->(t)
+           RETURN t, collect(s.id) AS mentionedIn ORDER BY t.documentId, t.normalizedTerm`,
+          { terms: normalizedTerms },
+        );
+        return rows.map((row) => termFromNode(row.t, Array.isArray(row.mentionedIn) ? row.mentionedIn.filter((x): x is string => typeof x === "string").sort() : []));
+      }),
+
     searchSections: (query, k) => exclusive(() => search(opened().session, query, k)),
 
     stats: () =>
@@ -276,7 +355,17 @@ export function createKuzuStore(options: KuzuStoreOptions): KuzuGraphStore {
         const { session } = opened();
         const [d] = await session.run("MATCH (d:Document) RETURN count(d) AS n");
         const [s] = await session.run("MATCH (s:Section) RETURN count(s) AS n");
-        return { documents: Number(d?.n ?? 0), sections: Number(s?.n ?? 0) };
+        const [r] = await session.run(
+          "MATCH (r:Reference) RETURN count(r) AS n, sum(CASE WHEN r.toSectionId = '' THEN 0 ELSE 1 END) AS resolved",
+        );
+        const [t] = await session.run("MATCH (t:Term) RETURN count(t) AS n");
+        return {
+          documents: Number(d?.n ?? 0),
+          sections: Number(s?.n ?? 0),
+          crossReferences: Number(r?.n ?? 0),
+          resolvedCrossReferences: Number(r?.resolved ?? 0),
+          terms: Number(t?.n ?? 0),
+        };
       }),
 
     refreshSearchIndex: () => exclusive(() => refresh(opened().session)),

@@ -20,6 +20,26 @@ export const SCHEMA_V1: readonly string[] = [
   "CREATE REL TABLE IN_DOCUMENT(FROM Section TO Document)",
 ];
 
+/**
+ * Version 2: the model-free knowledge graph. Every citation is a Reference (resolved or not, so an
+ * auditor sees what the text cites even when the target is not imported) and, when resolved, also
+ * a REFERS_TO edge between sections ("" stands for an absent id or label); terms link to the section defining them and the sections
+ * using them. Span columns are spanStart/spanEnd because END is a Cypher keyword.
+ */
+export const SCHEMA_V2: readonly string[] = [
+  `CREATE NODE TABLE Reference(
+     id STRING PRIMARY KEY, documentId STRING, fromSectionId STRING, toSectionId STRING,
+     toDocumentId STRING, raw STRING, label STRING, pinpoint STRING, instrument STRING,
+     spanStart INT64, spanEnd INT64, resolved BOOLEAN)`,
+  "CREATE REL TABLE CITES(FROM Section TO Reference)",
+  "CREATE REL TABLE REFERS_TO(FROM Section TO Section, referenceId STRING, raw STRING, pinpoint STRING, spanStart INT64, spanEnd INT64)",
+  `CREATE NODE TABLE Term(
+     id STRING PRIMARY KEY, documentId STRING, term STRING, normalizedTerm STRING,
+     definition STRING, sectionId STRING, spanStart INT64, spanEnd INT64)`,
+  "CREATE REL TABLE DEFINED_IN(FROM Term TO Section)",
+  "CREATE REL TABLE MENTIONS(FROM Section TO Term)",
+];
+
 export interface FtsIndexSpec {
   table: string;
   name: string;
@@ -52,6 +72,10 @@ export const FTS_INDEXES: readonly FtsIndexSpec[] = [SECTION_FTS];
  * stays complete.
  */
 export const DOCUMENT_CASCADE: readonly string[] = [
+  // Citations from other documents into this one become unresolved again rather than dangling.
+  "MATCH (r:Reference) WHERE r.toDocumentId = $documentId AND r.documentId <> $documentId SET r.toSectionId = '', r.resolved = false",
+  "MATCH (r:Reference) WHERE r.documentId = $documentId DETACH DELETE r",
+  "MATCH (t:Term) WHERE t.documentId = $documentId DETACH DELETE t",
   "MATCH (s:Section) WHERE s.documentId = $documentId DETACH DELETE s",
   "MATCH (d:Document) WHERE d.id = $documentId DETACH DELETE d",
 ];

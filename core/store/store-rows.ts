@@ -6,6 +6,7 @@ import { SECTION_KINDS, type Section, type SectionKind } from "../structure/type
 import type { DocumentRecord } from "./graph-store.ts";
 import { numberTerms } from "./fts-query.ts";
 import type { Params } from "./kuzu-session.ts";
+import type { CrossReferenceRecord, TermRecord } from "./graph-types.ts";
 
 // Conversions between the shared types and Kuzu rows. Reads narrow every property: a row that
 // does not fit means a damaged or foreign database and surfaces as DB_ERROR, not as a wrong type.
@@ -139,5 +140,76 @@ export function sectionRow(s: Section): Params {
     pageEnd: s.pageEnd,
     spans: JSON.stringify(s.spans),
     numberTerms: numberTerms(`${s.label} ${s.heading} ${s.text}`),
+  };
+}
+
+/**
+ * A citation as an UNWIND row. Absent strings are "" rather than null: Kuzu types the fields of
+ * a batch from its values, and a batch where a field is null throughout cannot bind to STRING.
+ */
+export function referenceRow(r: CrossReferenceRecord): Params {
+  return {
+    id: r.id,
+    documentId: r.documentId,
+    fromSectionId: r.fromSectionId,
+    toSectionId: r.toSectionId ?? "",
+    toDocumentId: r.toDocumentId ?? "",
+    raw: r.raw,
+    label: r.label ?? "",
+    pinpoint: r.pinpoint ?? "",
+    instrument: r.instrument ?? "",
+    spanStart: r.start,
+    spanEnd: r.end,
+    resolved: r.resolved,
+  };
+}
+
+export function termRow(t: TermRecord): Params {
+  return {
+    id: t.id,
+    documentId: t.documentId,
+    term: t.term,
+    normalizedTerm: t.normalizedTerm,
+    definition: t.definition,
+    sectionId: t.sectionId,
+    spanStart: t.start,
+    spanEnd: t.end,
+  };
+}
+
+function orNull(value: string): string | null {
+  return value === "" ? null : value;
+}
+
+export function referenceFromNode(value: KuzuValue | undefined): CrossReferenceRecord {
+  const p = toProps(value, "reference");
+  return {
+    id: str(p, "id"),
+    documentId: str(p, "documentId"),
+    fromSectionId: str(p, "fromSectionId"),
+    toSectionId: orNull(str(p, "toSectionId")),
+    toDocumentId: orNull(str(p, "toDocumentId")),
+    raw: str(p, "raw"),
+    label: orNull(str(p, "label")),
+    pinpoint: orNull(str(p, "pinpoint")),
+    instrument: orNull(str(p, "instrument")),
+    start: int(p, "spanStart"),
+    end: int(p, "spanEnd"),
+    resolved: p.resolved === true,
+  };
+}
+
+export function termFromNode(value: KuzuValue | undefined, mentionedIn: string[]): TermRecord {
+  const p = toProps(value, "term");
+  return {
+    id: str(p, "id"),
+    documentId: str(p, "documentId"),
+    term: str(p, "term"),
+    normalizedTerm: str(p, "normalizedTerm"),
+    definition: str(p, "definition"),
+    sectionId: str(p, "sectionId"),
+    start: int(p, "spanStart"),
+    end: int(p, "spanEnd"),
+    mentionedIn,
   };
 }

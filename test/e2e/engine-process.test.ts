@@ -83,7 +83,7 @@ describe("electron engine process bundle", () => {
 
   it("answers contract requests, pushes progress and shuts down cleanly", async () => {
     child.send({ id: 1, channel: "stats", payload: {} });
-    expect(await response(1)).toEqual({ ok: true, value: { documents: 0, sections: 0 } });
+    expect(await response(1)).toMatchObject({ ok: true, value: { documents: 0, sections: 0, crossReferences: 0, terms: 0 } });
 
     child.send({ id: 2, channel: "stats", payload: { junk: 1 } });
     expect(await response(2)).toMatchObject({ ok: false, error: { code: "VALIDATION" } });

@@ -155,7 +155,10 @@ describe("contract dispatcher", () => {
     expect(engine.calls.at(-1)).toEqual({ method: "search", args: ["data", {}] });
     expect(await dispatcher.dispatch("sections.get", { id: SECTION.id })).toEqual({ ok: true, value: SECTION });
     expect(await dispatcher.dispatch("sections.list", { documentId: DOC.id })).toEqual({ ok: true, value: [SECTION] });
-    expect(await dispatcher.dispatch("stats", {})).toEqual({ ok: true, value: { documents: 1, sections: 1 } });
+    expect(await dispatcher.dispatch("stats", {})).toEqual({
+      ok: true,
+      value: { documents: 1, sections: 1, crossReferences: 0, resolvedCrossReferences: 0, terms: 0 },
+    });
     expect(await dispatcher.dispatch("jobs.cancel", { jobId: "unknown" })).toEqual({ ok: true, value: { cancelled: false } });
   });
 

@@ -95,7 +95,7 @@ export function createFakeEngine(): FakeEngine {
     },
     async stats() {
       record("stats");
-      return { documents: 1, sections: 1 };
+      return { documents: 1, sections: 1, crossReferences: 0, resolvedCrossReferences: 0, terms: 0 };
     },
     async close() {
       record("close");

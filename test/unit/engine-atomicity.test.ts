@@ -31,7 +31,7 @@ describe("engine: an import that fails midway leaves no partial document", () =>
     await rm(dir, { recursive: true, force: true });
   });
 
-  for (const stage of ["document", "sections:0", "paths", "part-of", "next"]) {
+  for (const stage of ["document", "sections:0", "paths", "part-of", "next", "references", "refers-to", "terms"]) {
     it(`fault at "${stage}"`, async () => {
       const dataDir = path.join(dir, `data-${stage.replace(/\W/g, "_")}`);
       let armed = false;

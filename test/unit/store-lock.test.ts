@@ -76,6 +76,6 @@ describe("kuzu store: locking", () => {
     await release(holder);
     holder = null;
     await store.open();
-    expect(await store.stats()).toEqual({ documents: 0, sections: 0 });
+    expect(await store.stats()).toMatchObject({ documents: 0, sections: 0 });
   });
 });

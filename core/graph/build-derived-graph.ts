@@ -1,0 +1,46 @@
+import type { KnownDocument } from "../extract/resolve-references.ts";
+import type { DerivedGraph } from "../store/graph-types.ts";
+import type { Section } from "../structure/types.ts";
+import { buildCrossReferences, labelIndex } from "./cross-reference-graph.ts";
+import { documentAliases } from "./document-aliases.ts";
+import { documentKind } from "./document-kind.ts";
+import { buildTerms } from "./term-graph.ts";
+
+export interface GraphDocument {
+  id: string;
+  title: string;
+  language: string;
+}
+
+export interface OtherDocument {
+  id: string;
+  title: string;
+  sections: readonly Section[];
+}
+
+/**
+ * The model-free part of the knowledge graph of one document: its cross-references (into itself
+ * and into the other imported documents) and the terms it defines. Triplets and embeddings are
+ * filled by later stages.
+ */
+export function buildDerivedGraph(doc: GraphDocument, sections: readonly Section[], others: readonly OtherDocument[]): DerivedGraph {
+  const language = doc.language === "it" ? "it" : "en";
+  const documents = new Map<string, KnownDocument>();
+  documents.set(doc.id, { title: doc.title, aliases: documentAliases(doc.title, sections), labels: labelIndex(sections) });
+  for (const other of others) {
+    if (other.id === doc.id) continue;
+    documents.set(other.id, {
+      title: other.title,
+      aliases: documentAliases(other.title, other.sections),
+      labels: labelIndex(other.sections),
+    });
+  }
+  return {
+    crossReferences: buildCrossReferences(doc.id, sections, documentKind(sections, doc.language), language, documents),
+    terms: buildTerms(doc.id, sections, language),
+    entities: [],
+    triplets: [],
+    sectionEmbeddings: new Map(),
+    tripletEmbeddings: new Map(),
+  };
+}
