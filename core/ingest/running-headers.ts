@@ -48,7 +48,7 @@ export function maskedKey(text: string): string {
     .replace(/\b[ivxlc]{1,7}\b/g, "#");
 }
 
-function isPageNumber(text: string): boolean {
+export function isPageNumber(text: string): boolean {
   const t = text.trim();
   return PAGE_NUMBER.some((re) => re.test(t));
 }

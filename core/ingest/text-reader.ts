@@ -4,6 +4,7 @@ import { throwIfCancelled } from "./cancel.ts";
 import { fileTitle } from "./document-title.ts";
 import { guessLanguage } from "./language-guess.ts";
 import { MAX_PAGES } from "./limits.ts";
+import { findTextFurniture } from "./text-furniture.ts";
 import { decodeText, looksBinary } from "./text-decode.ts";
 import type { ParseOptions, ParsedPage, SourceFormat, TextLine } from "./types.ts";
 
@@ -16,9 +17,13 @@ export const TEXT_FONT_SIZE = 10;
 const TEXT_CHAR_WIDTH = 6;
 const PAGE_WIDTH = 612;
 const PAGE_HEIGHT = 792;
-/** Without form feeds, a page is cut at the first line boundary after this many characters. */
+/** Without page breaks, a page is cut at the first line boundary after this many characters. */
 export const TEXT_PAGE_CHARS = 3000;
 const MAX_FORM_FEED_PAGE_CHARS = 4 * TEXT_PAGE_CHARS;
+/** Control characters other than tab, line breaks and form feed: glyph codes of a broken font. */
+const CONTROL_NOT_FEED = /[\u0000-\u0008\u000b\u000e-\u001f]/u;
+/** Invisible in any viewer, they would only break words for search: shown as spaces. */
+const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f]/gu;
 const MARKDOWN_HEADING = /^(#{1,6})\s+\S/;
 const MAX_TITLE_LINE = 150;
 
@@ -48,16 +53,40 @@ function chunkLines(lines: string[]): string[][] {
 }
 
 /**
- * Form feeds are the page breaks of text exported from PDFs, so they win; a "page" between form
- * feeds far longer than a printed page was not one, and is cut like text without form feeds.
+ * A form feed is a page break, except inside a line that also holds other control characters:
+ * there it is a glyph code of a font whose text did not extract (e.g. "D\f\x03VHUYL]L"), not a page.
+ */
+function pageBreakFeeds(text: string): string {
+  return text.replace(/^.*\f.*$/gmu, (line) => (CONTROL_NOT_FEED.test(line) ? line.replace(/\f/g, " ") : line));
+}
+
+/**
+ * Page breaks are form feeds (text exported from PDFs) and the printed pages' running headers or
+ * footers, which are dropped. A "page" between breaks far longer than a printed page was not one,
+ * and is cut like text without any break.
  */
 function splitPages(text: string): string[][] {
-  const normalized = text.replace(/\r\n?/g, "\n");
-  if (!normalized.includes("\f")) return chunkLines(normalized.split("\n"));
-  return normalized.split("\f").flatMap((page) => {
-    const lines = page.split("\n");
-    return page.length > MAX_FORM_FEED_PAGE_CHARS ? chunkLines(lines) : [lines];
-  });
+  const normalized = pageBreakFeeds(text.replace(/\r\n?/g, "\n"));
+  const feedPages = normalized.split("\f").map((page) => page.split("\n"));
+  const furniture = findTextFurniture(feedPages.flat());
+  if (feedPages.length === 1 && furniture.size === 0) return chunkLines(feedPages[0] ?? []);
+  const pages: string[][] = [];
+  let index = 0;
+  for (const lines of feedPages) {
+    let current: string[] = [];
+    for (const line of lines) {
+      if (furniture.has(index++)) {
+        pages.push(current);
+        current = [];
+      } else {
+        current.push(line);
+      }
+    }
+    pages.push(current);
+  }
+  return pages
+    .filter((page) => furniture.size === 0 || page.some((l) => l.trim().length > 0))
+    .flatMap((page) => (page.reduce((n, l) => n + l.length + 1, 0) > MAX_FORM_FEED_PAGE_CHARS ? chunkLines(page) : [page]));
 }
 
 /** Markdown heading level → a font size that ranks like a PDF heading would. */
@@ -66,7 +95,7 @@ function headingSize(level: number): number {
 }
 
 function toLine(raw: string, page: number, index: number, format: SourceFormat): TextLine | undefined {
-  const text = raw.replace(/\t/g, "    ").replace(/\s+$/u, "");
+  const text = raw.replace(/\t/g, "    ").replace(CONTROL, " ").replace(/\s+$/u, "");
   if (text.trim().length === 0) return undefined;
   const heading = format === "markdown" ? MARKDOWN_HEADING.exec(text) : null;
   const level = heading?.[1]?.length;

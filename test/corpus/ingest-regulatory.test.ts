@@ -12,6 +12,8 @@ const GDPR = "regulatory/eu_gdpr_2016-679_council_first_reading_position_5419-16
 const FAA = "regulatory/us_fedreg_2020-17221_faa_nprm_14cfr39_3col.pdf";
 const HIPAA = "regulatory/us_hhs_hipaa_admin_simplification_45cfr160_162_164.pdf";
 const NIST171 = "regulatory/us_nist_sp800-171r2_cui_nonfederal.pdf";
+const NIST30 = "regulatory/us_nist_sp800-30r1_risk_assessment.pdf";
+const CODICE = "text/it_dlgs_36-2023_codice_contratti_pubblici.txt";
 
 const docs = new Map<string, ParsedDocument>();
 let entries: ManifestEntry[] = [];
@@ -120,6 +122,39 @@ describeCorpus("ingest: regulatory PDFs and texts", () => {
     expect(texts.filter((t) => t === margin)).toEqual([]);
     expect(d.pages.slice(3).flatMap((p) => p.lines.filter((l) => l.text.startsWith("This publication is available")))).toEqual([]);
     expect(texts.join(" ")).toContain("Controlled Unclassified Information");
+  });
+
+  it("keeps the GDPR recital numbers that open pages at the header's spot", () => {
+    const d = doc(GDPR);
+    // Pages 4–12 each open with a recital number at the same place ("(10)" top-left).
+    expect(d.pages.slice(3, 12).map((p) => /^\((\d+)\) /.exec(p.lines[0]?.text ?? "")?.[1])).toEqual(["4", "6", "9", "10", "11", "13", "14", "17", "19"]);
+    const recitals = d.pages.slice(0, 110).flatMap((p) => p.lines.flatMap((l) => /^\((\d+)\) /.exec(l.text)?.[1] ?? []));
+    expect(recitals.map(Number)).toEqual(Array.from({ length: 173 }, (_, i) => i + 1));
+    // Lettered points at a page top are content too ("(c)" is not a roman page number).
+    expect(d.pages[125]?.lines[0]?.text).toMatch(/^\(c\) processing is necessary to protect the vital interests/);
+  });
+
+  it("keeps NIST chapter and appendix headings that share words with the running footer", () => {
+    const d = doc(NIST171);
+    const texts = bodyLines(d).map((l) => l.text.trim());
+    expect(d.pages[20]?.lines[0]?.text).toBe("CHAPTER THREE");
+    expect(d.pages[72]?.lines[0]?.text).toBe("APPENDIX D");
+    expect(d.pages[95]?.lines[0]?.text).toBe("APPENDIX E");
+    // The footer ("CHAPTER THREE … PAGE 9") and the running header are gone everywhere.
+    expect(texts.filter((t) => t === "CHAPTER THREE")).toHaveLength(1);
+    expect(texts.filter((t) => /^PAGE \d+$/.test(t) || t === "SP 800-171, REVISION 2")).toEqual([]);
+    expect(bodyLines(doc(NIST30)).some((l) => l.page === 51 && l.text.trim() === "APPENDIX B")).toBe(true);
+  });
+
+  it("drops the Gazzetta Ufficiale page headers of the Codice text and pages it like the print", () => {
+    const d = doc(CODICE);
+    const texts = bodyLines(d).map((l) => l.text);
+    expect(texts.filter((t) => /Supplemento ordinario n\. 12\/L/.test(t))).toEqual([]);
+    // Cover, contents (page III), then printed pages 1–201.
+    expect(d.pageCount).toBe(203);
+    expect(d.pages[3]?.lines.some((l) => /^Articolo 1 \.$/.test(l.text))).toBe(true);
+    const articles = new Set(texts.flatMap((t) => /^\s*Articolo (\d+)\s*\.?$/.exec(t)?.[1] ?? []));
+    expect(articles.size).toBe(229);
   });
 
   it("joins words hyphenated across lines", () => {

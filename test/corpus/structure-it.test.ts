@@ -33,6 +33,11 @@ describeCorpus("structure: Italian tender and legislation", () => {
     const a1 = sections.find((s) => s.label === "Art. 1");
     expect(a1?.heading).toBe("Principio del risultato.");
     expect(a1?.path).toEqual(["Libro I", "Parte I", "Titolo I", "Art. 1"]);
+    // Pages follow the Gazzetta's printed pages (after the cover and page III): Art. 1 is printed
+    // on page 2, Art. 229 on page 200.
+    expect(a1?.pageStart).toBe(4);
+    expect(sections.find((s) => s.label === "Art. 229")?.pageStart).toBe(202);
+    for (const s of sections) expect(s.text, s.label).not.toContain("GAZZETTA UFFICIALE Serie generale");
   });
 
   it("table-only annex: falls back to size-bounded chunks", async () => {

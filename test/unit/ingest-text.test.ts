@@ -41,6 +41,58 @@ describe("parseDocument on plain text and Markdown", () => {
     }
   });
 
+  it("breaks pages at a printed page's running header and drops it; headings and list markers stay", async () => {
+    const header = (n: number) => `—  ${n}  —Supplemento ordinario n. 12/L  alla GAZZETTA UFFICIALE Serie generale - n. 77 31-3-2023`;
+    const sentence = "Le stazioni appaltanti applicano le disposizioni del presente codice nel rispetto dei principi.";
+    // Articles are as long as their content (in sentences); each printed page holds 20 sentences.
+    const articleLengths = [3, 31, 7, 2, 45, 12, 5, 60, 9, 4, 28];
+    const starts = new Set(articleLengths.map((_, i) => articleLengths.slice(0, i).reduce((a, b) => a + b, 0)));
+    let article = 0;
+    const printed: string[] = ["GAZZETTA UFFICIALE DELLA REPUBBLICA ITALIANA"];
+    for (let page = 1; page <= 12; page++) {
+      printed.push(header(page));
+      for (let i = 0; i < 20; i++) {
+        if (starts.has((page - 1) * 20 + i)) printed.push(`Articolo ${++article}.`, "(a)");
+        printed.push(sentence);
+      }
+    }
+    const doc = await parseDocument(fixtures.file("gazzetta.txt", printed.join("\n")));
+    const texts = doc.pages.flatMap((p) => p.lines.map((l) => l.text));
+    expect(texts.filter((t) => t.includes("Supplemento ordinario"))).toEqual([]);
+    expect(texts.filter((t) => /^Articolo \d+\.$/.test(t))).toHaveLength(article);
+    expect(texts.filter((t) => t === "(a)")).toHaveLength(article);
+    // The cover, then one pseudo-page per printed page.
+    expect(doc.pageCount).toBe(13);
+    expect(doc.pages[0]?.lines.map((l) => l.text)).toEqual(["GAZZETTA UFFICIALE DELLA REPUBBLICA ITALIANA"]);
+    expect(doc.pages.slice(1).every((p) => p.lines.length >= 20 && p.lines[0]?.box.y === 0)).toBe(true);
+  });
+
+  it("keeps a numbered line that repeats on every page when its number does not count pages", async () => {
+    const body = Array.from({ length: 25 }, () => "A sentence of ordinary body text that fills the printed page.").join("\n");
+    const recitals = [4, 6, 7, 10, 11, 15, 16, 18, 21, 22];
+    const text = recitals.map((n) => `(${n})\n${body}`).join("\n");
+    const doc = await parseDocument(fixtures.file("recitals.txt", text));
+    expect(doc.pages.flatMap((p) => p.lines.map((l) => l.text)).filter((t) => /^\(\d+\)$/.test(t))).toHaveLength(10);
+    // Equally long articles: their headings come back at a page-like rhythm, yet are labels.
+    const articles = Array.from({ length: 10 }, (_, i) => `Article ${i + 1}\n${body}`).join("\n");
+    const doc2 = await parseDocument(fixtures.file("articles.txt", articles));
+    expect(doc2.pages.flatMap((p) => p.lines.map((l) => l.text)).filter((t) => t.startsWith("Article "))).toHaveLength(10);
+  });
+
+  it("drops bare page numbers that count up once per printed page", async () => {
+    const body = Array.from({ length: 25 }, () => "A sentence of ordinary body text that fills the printed page.").join("\n");
+    const text = Array.from({ length: 10 }, (_, i) => `${body}\n- ${i + 1} -`).join("\n");
+    const doc = await parseDocument(fixtures.file("numbers.txt", text));
+    expect(doc.pageCount).toBe(10);
+    expect(doc.pages.flatMap((p) => p.lines.map((l) => l.text)).filter((t) => /\d/.test(t))).toEqual([]);
+  });
+
+  it("does not break pages at a form feed inside undecodable glyph codes", async () => {
+    const doc = await parseDocument(fixtures.file("glyphs.txt", "Articolo 1.\nD\f\u0003VHUYL]L\u0003VRFLDOL\nfine"));
+    expect(doc.pageCount).toBe(1);
+    expect(doc.pages[0]?.lines.map((l) => l.text)).toEqual(["Articolo 1.", "D  VHUYL]L VRFLDOL", "fine"]);
+  });
+
   it("decodes Latin-1 bytes with a warning when the file is not UTF-8", async () => {
     const bytes = Buffer.from("Perché la società è già qui: l'attività di verifica è obbligatoria.\n", "latin1");
     const doc = await parseDocument(fixtures.file("latin1.txt", bytes));
