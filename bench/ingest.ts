@@ -96,6 +96,8 @@ for (let round = 0; round < 5; round++) {
   }
 }
 latencies.sort((a, b) => a - b);
+const stats = await engine.stats();
+log(`graph: ${stats.crossReferences} cross-references (${stats.resolvedCrossReferences} resolved), ${stats.terms} terms, ${stats.triplets} triplets, ${stats.entities} entities, ${stats.embeddedSections} sections embedded with ${stats.embeddingModel}`);
 clearInterval(sampler);
 peakRss = Math.max(peakRss, process.memoryUsage().rss, process.resourceUsage().maxRSS * 1024);
 await engine.close();
@@ -112,6 +114,8 @@ const summary = {
   peakRssMb: Number((peakRss / 2 ** 20).toFixed(0)),
   searchP50Ms: Number(percentile(latencies, 50).toFixed(2)),
   searchP95Ms: Number(percentile(latencies, 95).toFixed(2)),
+  triplets: stats.triplets,
+  embeddedSections: stats.embeddedSections,
 };
 log("");
 log(`total: ${pages} pages, ${sections} sections in ${summary.seconds} s → ${summary.pagesPerSecond} pages/s, ${summary.sectionsPerSecond} sections/s`);

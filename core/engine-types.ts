@@ -1,6 +1,9 @@
 import type { ErrorInfo } from "./errors.ts";
 import type { ProgressListener } from "./jobs/job.ts";
+import type { StageName } from "./retrieve/types.ts";
+import type { Subgraph } from "./retrieve/subgraph-types.ts";
 import type { DocumentRecord, StoreStats } from "./store/graph-store.ts";
+import type { TripletRecord } from "./store/graph-types.ts";
 import type { Section } from "./structure/types.ts";
 
 // The engine's public surface: what the CLI, the tests, the web host and the Electron utility
@@ -27,6 +30,8 @@ export interface ImportResult {
 
 export interface SearchOptions {
   k?: number;
+  /** Switch retrieval stages off (all on by default): for comparisons and diagnosis. */
+  stages?: Partial<Record<StageName | "rescore", boolean>>;
 }
 
 export interface SearchResult {
@@ -41,6 +46,18 @@ export interface SearchResult {
   score: number;
   /** A snippet of the section text around the query terms. */
   text: string;
+  /** The retrieval stages that found or promoted this section. */
+  foundBy: StageName[];
+}
+
+/** The fused ranking, the triplets behind the top results and the subgraph drawn beside them. */
+export interface SearchResponse {
+  query: string;
+  results: SearchResult[];
+  /** Triplets stated in the top results (capped), strongest first. */
+  triplets: TripletRecord[];
+  subgraph: Subgraph;
+  timings: { retrieveMs: number; totalMs: number };
 }
 
 export interface DeleteResult {
@@ -51,15 +68,29 @@ export interface DeleteResult {
 
 export type EngineStats = StoreStats;
 
+/** The original file of a document, kept in the data folder so the viewer never depends on where it came from. */
+export interface DocumentSource {
+  documentId: string;
+  fileName: string;
+  format: DocumentRecord["format"];
+  bytes: Uint8Array;
+}
+
 export interface Engine {
   readonly dataDir: string;
   importFiles(files: string[], options?: ImportOptions): Promise<ImportResult[]>;
-  search(query: string, options?: SearchOptions): Promise<SearchResult[]>;
+  search(query: string, options?: SearchOptions): Promise<SearchResponse>;
   listDocuments(): Promise<DocumentRecord[]>;
   getSection(id: string): Promise<Section | null>;
   getSections(documentId: string): Promise<Section[]>;
   /** By document id, or by the file path / file name it was imported from. */
   deleteDocument(idOrFile: string): Promise<DeleteResult>;
+  /** One hop around a node of a subgraph (`section:…`, `entity:…`, `term:…`). */
+  graphNeighbors(nodeId: string): Promise<Subgraph>;
+  /** NOT_FOUND when the document or its kept copy is missing. */
+  getDocumentSource(documentId: string): Promise<DocumentSource>;
   stats(): Promise<EngineStats>;
+  /** Resolves when the work queued so far (imports, re-embedding after a model change) has finished. */
+  idle(): Promise<void>;
   close(): Promise<void>;
 }

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { createReadStream } from "node:fs";
-import { mkdir } from "node:fs/promises";
+import { copyFile, mkdir, readFile, rename, rm } from "node:fs/promises";
 import path from "node:path";
 import type {
   DeleteResult,
@@ -9,13 +9,23 @@ import type {
   ImportOptions,
   ImportResult,
   SearchOptions,
+  SearchResponse,
   SearchResult,
 } from "./engine-types.ts";
+import { ensureDefaultEmbedder } from "./embed/default-embedder.ts";
+import { defaultEmbeddingModel, loadModelManifest } from "./embed/model-manifest.ts";
+import { isZeroVector, type Embedder } from "./embed/embedder.ts";
+import { createEnglishNlp, type EnglishNlp } from "./extract/obligations.ts";
 import { ClauseGraphError, toErrorInfo } from "./errors.ts";
 import { parseDocument } from "./ingest/parse-document.ts";
 import { buildDerivedGraph, type OtherDocument } from "./graph/build-derived-graph.ts";
 import { createJobReporter, type JobReporter } from "./jobs/job-reporter.ts";
+import { hybridSearch } from "./retrieve/hybrid-search.ts";
 import { makeSnippet } from "./retrieve/snippet.ts";
+import { graphNeighbors } from "./retrieve/neighbors.ts";
+import { buildSubgraph } from "./retrieve/subgraph.ts";
+import type { RankedSection, StageName, StageSwitches } from "./retrieve/types.ts";
+import type { DerivedGraph, TripletRecord } from "./store/graph-types.ts";
 import type { DocumentRecord, GraphStore } from "./store/graph-store.ts";
 import { createKuzuStore } from "./store/kuzu-store.ts";
 import { sectionDocument } from "./structure/section-document.ts";
@@ -28,12 +38,62 @@ export interface EngineOptions {
   dataDir: string;
   /** Defaults to the Kuzu store at `<dataDir>/graph.kuzu`; tests may pass their own. */
   store?: GraphStore;
+  /**
+   * The text embedder for section and triplet vectors. Default: the built-in static model, built
+   * under `<modelRoot>/models/` on first use. null: no vectors (BM25 and graph retrieval only).
+   */
+  embedder?: Embedder | null;
+  /** Where the default embedding model is built and looked for (default: dataDir). */
+  modelRoot?: string;
   log?: Logger;
+}
+
+/** Texts per embedding call: large enough for batching to pay, small enough for smooth progress. */
+const EMBED_BATCH = 64;
+/** Triplets returned with a search, and results whose triplets are collected. */
+const MAX_SEARCH_TRIPLETS = 40;
+const TRIPLET_SECTIONS = 10;
+
+const ALL_STAGES: StageSwitches = { bm25: true, sectionVectors: true, tripletVectors: true, graphExpansion: true, rescore: true };
+
+export function sectionEmbeddingText(section: Section): string {
+  return `${section.heading}\n${section.text}`.trim();
+}
+
+export function tripletEmbeddingText(t: TripletRecord): string {
+  return `${t.subject} ${t.predicate} ${t.object}`.trim();
+}
+
+/** Vectors of the texts, batch by batch; zero vectors (no known word) are left out. */
+async function embedAll(
+  embedder: Embedder,
+  items: ReadonlyArray<{ id: string; text: string }>,
+  onBatch: (done: number) => void,
+  signal?: AbortSignal,
+): Promise<Map<string, Float32Array>> {
+  const out = new Map<string, Float32Array>();
+  for (let i = 0; i < items.length; i += EMBED_BATCH) {
+    if (signal?.aborted) throw new ClauseGraphError("CANCELLED", "cancelled");
+    const batch = items.slice(i, i + EMBED_BATCH);
+    const vectors = await embedder.embedDocuments(batch.map((b) => b.text));
+    vectors.forEach((v, j) => {
+      const item = batch[j];
+      if (item && !isZeroVector(v)) out.set(item.id, v);
+    });
+    onBatch(Math.min(items.length, i + EMBED_BATCH));
+  }
+  return out;
 }
 
 /** The Kuzu database file inside a data dir: one place so CLI, host and tests agree. */
 export function databasePath(dataDir: string): string {
   return path.join(dataDir, "graph.kuzu");
+}
+
+/** Where the engine keeps a copy of each imported file, for the viewer and for re-processing. */
+export function sourcePath(dataDir: string, documentId: string, fileName: string): string {
+  const ext = path.extname(fileName).toLowerCase().replace(/[^.a-z0-9]/g, "").slice(0, 10);
+  return path.join(dataDir, "sources", `${documentId}${ext}`);
 }
 
 /** Short, typeable and stable: the same file always gets the same id. */
@@ -71,6 +131,36 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
   await store.open();
   let closed = false;
 
+  // The embedder is made on first use: building the default model takes a few seconds once, and
+  // an engine that only lists or deletes never needs it.
+  let embedderPromise: Promise<Embedder | null> | null = options.embedder === undefined ? null : Promise.resolve(options.embedder);
+  const ownsEmbedder = options.embedder === undefined;
+  const getEmbedder = (): Promise<Embedder | null> => {
+    embedderPromise ??= ensureDefaultEmbedder(path.resolve(options.modelRoot ?? dataDir), {
+      onBuild: (dir) => log(`building the default embedding model in ${dir}`),
+    }).catch((err: unknown) => {
+      // Retrieval still works without vectors; say why they are missing instead of failing imports.
+      log(`embedding model unavailable, continuing without vectors: ${toErrorInfo(err).message}`);
+      return null;
+    });
+    return embedderPromise;
+  };
+  let nlp: EnglishNlp | null = null;
+
+  /** Makes the database's vectors those of this embedder; re-embeds what a model change left without. */
+  async function prepareVectors(embedder: Embedder): Promise<void> {
+    await store.useEmbeddingSpace({ modelId: embedder.id, dimensions: embedder.dimensions });
+    for (const documentId of await store.documentsMissingEmbeddings()) {
+      const started = Date.now();
+      const sections = await store.getSections(documentId);
+      const triplets = await store.getTriplets(documentId);
+      const sectionVectors = await embedAll(embedder, sections.filter((x) => x.text !== "" || x.heading !== "").map((x) => ({ id: x.id, text: sectionEmbeddingText(x) })), () => {});
+      const tripletVectors = await embedAll(embedder, triplets.map((t) => ({ id: t.id, text: tripletEmbeddingText(t) })), () => {});
+      await store.putEmbeddings(documentId, sectionVectors, tripletVectors);
+      log(`re-embedded ${documentId} with ${embedder.id}: ${sectionVectors.size} sections, ${tripletVectors.size} triplets in ${Date.now() - started} ms`);
+    }
+  }
+
   // Kuzu allows one write transaction at a time; imports from several callers (UI + CLI in the
   // web host) are serialized here instead of failing on a busy database.
   let writeQueue: Promise<unknown> = Promise.resolve();
@@ -79,6 +169,19 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     writeQueue = next.catch(() => undefined);
     return next;
   };
+
+  // A database filled with another embedding model (or an interrupted re-embed) is brought up to
+  // date in the background; searches meanwhile use BM25, the graph and whatever vectors exist.
+  const space = await store.embeddingSpace();
+  const wantedModel =
+    options.embedder === null ? null : (options.embedder?.id ?? defaultEmbeddingModel(await loadModelManifest()).id);
+  const modelChanged = wantedModel !== null && space !== null && space.modelId !== wantedModel;
+  if (wantedModel !== null && (modelChanged || (await store.documentsMissingEmbeddings()).length > 0)) {
+    void serialize(async () => {
+      const embedder = await getEmbedder();
+      if (embedder && !closed) await prepareVectors(embedder);
+    }).catch((err: unknown) => log(`re-embedding failed: ${toErrorInfo(err).message}`));
+  }
 
   const ensureOpen = (): void => {
     if (closed) throw new ClauseGraphError("INTERNAL", "the engine is closed");
@@ -128,12 +231,26 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
 
       job.throwIfCancelled();
       job.update("graph", 0, 1);
-      const derived = buildDerivedGraph(
+      nlp ??= createEnglishNlp();
+      const derived: DerivedGraph = buildDerivedGraph(
         { id: result.documentId, title: parsed.title, language: parsed.language },
         sections,
         await otherDocuments(),
+        { nlp },
       );
       job.update("graph", 1, 1);
+
+      job.throwIfCancelled();
+      const embedder = await getEmbedder();
+      if (embedder) {
+        const sectionItems = sections.filter((x) => x.text !== "" || x.heading !== "").map((x) => ({ id: x.id, text: sectionEmbeddingText(x) }));
+        const tripletItems = derived.triplets.map((t) => ({ id: t.id, text: tripletEmbeddingText(t) }));
+        const total = sectionItems.length + tripletItems.length;
+        job.update("embeddings", 0, total);
+        await prepareVectors(embedder);
+        derived.sectionEmbeddings = await embedAll(embedder, sectionItems, (n) => job.update("embeddings", n, total), opts.signal);
+        derived.tripletEmbeddings = await embedAll(embedder, tripletItems, (n) => job.update("embeddings", sectionItems.length + n, total), opts.signal);
+      }
 
       const record: DocumentRecord = {
         id: result.documentId,
@@ -149,6 +266,12 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
         importedAt: new Date().toISOString(),
       };
       job.throwIfCancelled();
+      // The copy lands before the database row, so a stored document always has its source; a copy
+      // left by a failed insert is overwritten by the next import of the same file.
+      const kept = sourcePath(dataDir, record.id, record.fileName);
+      await mkdir(path.dirname(kept), { recursive: true });
+      await copyFile(absolute, `${kept}.part`);
+      await rename(`${kept}.part`, kept);
       job.update("storing", 0, sections.length);
       await store.insertDocument(record, sections, derived);
       job.update("storing", sections.length, sections.length);
@@ -167,8 +290,9 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     }
   }
 
-  function toSearchResult(section: Section, document: DocumentRecord, score: number, query: string): SearchResult {
+  function toSearchResult(section: Section, document: DocumentRecord, score: number, query: string, foundBy: StageName[]): SearchResult {
     return {
+      foundBy,
       sectionId: section.id,
       documentId: document.id,
       file: document.file,
@@ -204,13 +328,38 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
       for (const file of files) {
         results.push(await serialize(() => importOne(file, opts)));
       }
+      // Build the search indexes now rather than on the first question after the import.
+      if (results.some((r) => r.status === "ok")) {
+        await serialize(() => store.refreshSearchIndex()).catch((err: unknown) => log(`index refresh failed: ${toErrorInfo(err).message}`));
+      }
       return results;
     },
-    async search(query, opts: SearchOptions = {}) {
+    async search(query, opts: SearchOptions = {}): Promise<SearchResponse> {
       ensureOpen();
+      const started = performance.now();
       const k = Math.max(1, Math.min(100, Math.floor(opts.k ?? 10)));
-      const hits = await store.searchSections(query, k);
-      return hits.map((h) => toSearchResult(h.section, h.document, h.score, query));
+      const stages: StageSwitches = { ...ALL_STAGES, ...opts.stages };
+      const embedder = stages.sectionVectors || stages.tripletVectors ? await getEmbedder() : null;
+      const ranked: RankedSection[] = await hybridSearch(store, embedder, query, { k, stages });
+      const retrieveMs = performance.now() - started;
+      const top = ranked.slice(0, TRIPLET_SECTIONS);
+      const [triplets, subgraph] = await Promise.all([
+        store.getTripletsForSections(top.map((r) => r.section.id)),
+        buildSubgraph(store, ranked, { query }),
+      ]);
+      // Triplets the query's vector matched come first, then the rest in result order.
+      const matched = new Set(top.flatMap((r) => r.evidence.tripletIds));
+      const order = new Map(top.map((r, i) => [r.section.id, i]));
+      triplets.sort((a, b) => Number(matched.has(b.id)) - Number(matched.has(a.id)) || (order.get(a.sectionId) ?? 0) - (order.get(b.sectionId) ?? 0) || a.start - b.start);
+      return {
+        query,
+        results: ranked.map((r) =>
+          toSearchResult(r.section, r.document, r.score, query, (Object.keys(r.evidence.stages) as StageName[]).sort()),
+        ),
+        triplets: triplets.slice(0, MAX_SEARCH_TRIPLETS),
+        subgraph,
+        timings: { retrieveMs, totalMs: performance.now() - started },
+      };
     },
     async listDocuments() {
       ensureOpen();
@@ -230,17 +379,35 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
         const doc = await resolveDocument(idOrFile);
         if (!doc) return { deleted: false, documentId: null, file: null };
         const deleted = await store.deleteDocument(doc.id);
+        if (deleted) await rm(sourcePath(dataDir, doc.id, doc.fileName), { force: true });
         return { deleted, documentId: doc.id, file: doc.file };
       });
+    },
+    async graphNeighbors(nodeId) {
+      ensureOpen();
+      return graphNeighbors(store, nodeId);
+    },
+    async getDocumentSource(documentId) {
+      ensureOpen();
+      const doc = await store.getDocument(documentId);
+      if (!doc) throw new ClauseGraphError("NOT_FOUND", `No document with id ${documentId}`);
+      const bytes = await readFile(sourcePath(dataDir, doc.id, doc.fileName)).catch(() => readFile(doc.file)).catch((err: unknown) => {
+        throw new ClauseGraphError("NOT_FOUND", `The original file of ${doc.fileName} is no longer available`, { file: doc.file, cause: err });
+      });
+      return { documentId: doc.id, fileName: doc.fileName, format: doc.format, bytes: new Uint8Array(bytes) };
     },
     async stats(): Promise<EngineStats> {
       ensureOpen();
       return store.stats();
     },
+    async idle() {
+      await serialize(async () => undefined);
+    },
     async close() {
       if (closed) return;
       closed = true;
       await writeQueue.catch(() => undefined);
+      if (ownsEmbedder && embedderPromise) await (await embedderPromise)?.close();
       await store.close();
     },
   };

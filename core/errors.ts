@@ -18,6 +18,8 @@ export const ERROR_CODES = [
   "CANCELLED",
   "MODEL_NOT_FOUND",
   "MODEL_INVALID",
+  "MODEL_TOO_LARGE_FOR_RAM",
+  "MODEL_TIMEOUT",
   "INTERNAL",
 ] as const;
 

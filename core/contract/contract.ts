@@ -6,7 +6,8 @@ import {
   errorInfoSchema,
   importResultSchema,
   jobProgressSchema,
-  searchResultSchema,
+  searchResponseSchema,
+  subgraphSchema,
   sectionSchema,
   statsSchema,
 } from "./schemas.ts";
@@ -69,11 +70,24 @@ export const requestSchemas = {
       query: z.string().trim().min(1).max(LIMITS.query),
       k: z.int().min(1).max(LIMITS.k).optional(),
     }),
-    result: z.array(searchResultSchema),
+    result: searchResponseSchema,
   },
   "sections.get": { params: z.strictObject({ id }), result: sectionSchema },
   "sections.list": { params: z.strictObject({ documentId: id }), result: z.array(sectionSchema) },
   stats: { params: noParams, result: statsSchema },
+  "graph.neighbors": {
+    params: z.strictObject({ nodeId: id }),
+    result: subgraphSchema,
+  },
+  "documents.source": {
+    params: z.strictObject({ id }),
+    result: z.object({
+      documentId: z.string(),
+      fileName: z.string(),
+      format: z.enum(["pdf", "text", "markdown"]),
+      bytesBase64: z.base64(),
+    }),
+  },
   "jobs.cancel": {
     params: z.strictObject({ jobId: id }),
     result: z.object({ cancelled: z.boolean() }),
@@ -109,7 +123,9 @@ export function resultSchema<T extends z.ZodType>(value: T) {
 
 // The renderer may import only the contract from core/: it re-exports the data types it shows.
 export type { ErrorInfo, ErrorCode } from "../errors.ts";
-export type { DeleteResult, ImportResult, SearchResult } from "../engine-types.ts";
+export type { DeleteResult, ImportResult, SearchResponse, SearchResult } from "../engine-types.ts";
+export type { Subgraph, SubgraphEdge, SubgraphNode } from "../retrieve/subgraph-types.ts";
+export type { TripletRecord } from "../store/graph-types.ts";
 export type { DocumentRecord, StoreStats } from "../store/graph-store.ts";
 export type { Section } from "../structure/types.ts";
 
@@ -144,6 +160,8 @@ export const API_METHODS = {
   listSections: "sections.list",
   stats: "stats",
   cancelJob: "jobs.cancel",
+  graphNeighbors: "graph.neighbors",
+  getDocumentSource: "documents.source",
 } as const satisfies Record<string, Channel>;
 
 type MethodName = keyof typeof API_METHODS;

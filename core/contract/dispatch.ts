@@ -46,6 +46,13 @@ function describeIssues(issues: readonly { path: readonly PropertyKey[]; message
     .join("; ");
 }
 
+/** Base64 without Node's Buffer (this file is shared with the browser build); chunked for large files. */
+function toBase64(bytes: Uint8Array): string {
+  let binary = "";
+  for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  return btoa(binary);
+}
+
 export function createDispatcher(options: DispatcherOptions): Dispatcher {
   const { engine, emit, uploads } = options;
   // Job ids come from the engine's progress events; each maps to the request that can abort it.
@@ -111,6 +118,17 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
         return engine.getSections(request.params.documentId);
       case "stats":
         return engine.stats();
+      case "graph.neighbors":
+        return engine.graphNeighbors(request.params.nodeId);
+      case "documents.source": {
+        const source = await engine.getDocumentSource(request.params.id);
+        return {
+          documentId: source.documentId,
+          fileName: source.fileName,
+          format: source.format,
+          bytesBase64: toBase64(source.bytes),
+        };
+      }
       case "jobs.cancel": {
         const controller = jobs.get(request.params.jobId);
         if (controller === undefined) return { cancelled: false };

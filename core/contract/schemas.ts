@@ -1,10 +1,12 @@
 import { z } from "zod";
-import type { DeleteResult, ImportResult, SearchResult } from "../engine-types.ts";
+import type { DeleteResult, ImportResult, SearchResponse, SearchResult } from "../engine-types.ts";
 import { ERROR_CODES } from "../errors.ts";
 import type { ErrorInfo } from "../errors.ts";
 import type { ProgressListener } from "../jobs/job.ts";
 import type { SourceFormat } from "../ingest/types.ts";
+import type { Subgraph } from "../retrieve/subgraph-types.ts";
 import type { DocumentRecord, StoreStats } from "../store/graph-store.ts";
+import type { TripletRecord } from "../store/graph-types.ts";
 import { SECTION_KINDS } from "../structure/types.ts";
 import type { Section } from "../structure/types.ts";
 
@@ -59,6 +61,55 @@ export const searchResultSchema = z.object({
   pageEnd: count,
   score: z.number(),
   text: z.string(),
+  foundBy: z.array(z.enum(["bm25", "sectionVectors", "tripletVectors", "graphExpansion"])),
+});
+
+export const tripletSchema = z.object({
+  id: z.string(),
+  documentId: z.string(),
+  sectionId: z.string(),
+  subjectId: z.string(),
+  subject: z.string(),
+  predicate: z.string(),
+  objectId: z.string(),
+  object: z.string(),
+  modality: z.enum(["must", "must not", "may", "should", "should not", "fact"]),
+  deadline: z.string().nullable(),
+  source: z.enum(["rule", "llm"]),
+  confidence: z.number(),
+  start: count,
+  end: count,
+  evidence: z.string(),
+});
+
+export const subgraphSchema = z.object({
+  nodes: z.array(
+    z.object({
+      id: z.string(),
+      kind: z.enum(["section", "entity", "term"]),
+      label: z.string(),
+      documentId: z.string().optional(),
+      rank: z.number().optional(),
+    }),
+  ),
+  edges: z.array(
+    z.object({
+      id: z.string(),
+      source: z.string(),
+      target: z.string(),
+      kind: z.enum(["triplet", "cites", "defines", "mentions", "in-section"]),
+      label: z.string(),
+      tripletId: z.string().optional(),
+    }),
+  ),
+});
+
+export const searchResponseSchema = z.object({
+  query: z.string(),
+  results: z.array(searchResultSchema),
+  triplets: z.array(tripletSchema),
+  subgraph: subgraphSchema,
+  timings: z.object({ retrieveMs: z.number(), totalMs: z.number() }),
 });
 
 const boxSchema = z.object({ x: z.number(), y: z.number(), width: z.number(), height: z.number() });
@@ -93,6 +144,10 @@ export const statsSchema = z.object({
   crossReferences: count,
   resolvedCrossReferences: count,
   terms: count,
+  triplets: count,
+  entities: count,
+  embeddedSections: count,
+  embeddingModel: z.string(),
 });
 
 export const jobProgressSchema = z.object({
@@ -118,5 +173,8 @@ const sameShapes: [
   Same<z.infer<typeof deleteResultSchema>, DeleteResult>,
   Same<z.infer<typeof statsSchema>, StoreStats>,
   Same<z.infer<typeof jobProgressSchema>, JobProgress>,
-] = [true, true, true, true, true, true, true, true, true];
+  Same<z.infer<typeof tripletSchema>, TripletRecord>,
+  Same<z.infer<typeof subgraphSchema>, Subgraph>,
+  Same<z.infer<typeof searchResponseSchema>, SearchResponse>,
+] = [true, true, true, true, true, true, true, true, true, true, true, true];
 void sameShapes;

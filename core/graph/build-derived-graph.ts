@@ -5,6 +5,7 @@ import { buildCrossReferences, labelIndex } from "./cross-reference-graph.ts";
 import { documentAliases } from "./document-aliases.ts";
 import { documentKind } from "./document-kind.ts";
 import { buildTerms } from "./term-graph.ts";
+import { buildRuleTriplets, type TripletGraphOptions } from "./triplet-graph.ts";
 
 export interface GraphDocument {
   id: string;
@@ -20,10 +21,15 @@ export interface OtherDocument {
 
 /**
  * The model-free part of the knowledge graph of one document: its cross-references (into itself
- * and into the other imported documents) and the terms it defines. Triplets and embeddings are
- * filled by later stages.
+ * and into the other imported documents), the terms it defines, and the rule-based obligation
+ * triplets with their entities. Embeddings are filled by the embedding stage.
  */
-export function buildDerivedGraph(doc: GraphDocument, sections: readonly Section[], others: readonly OtherDocument[]): DerivedGraph {
+export function buildDerivedGraph(
+  doc: GraphDocument,
+  sections: readonly Section[],
+  others: readonly OtherDocument[],
+  options: TripletGraphOptions = {},
+): DerivedGraph {
   const language = doc.language === "it" ? "it" : "en";
   const documents = new Map<string, KnownDocument>();
   documents.set(doc.id, { title: doc.title, aliases: documentAliases(doc.title, sections), labels: labelIndex(sections) });
@@ -35,11 +41,13 @@ export function buildDerivedGraph(doc: GraphDocument, sections: readonly Section
       labels: labelIndex(other.sections),
     });
   }
+  const terms = buildTerms(doc.id, sections, language);
+  const { entities, triplets } = buildRuleTriplets(doc.id, sections, language, terms, options);
   return {
     crossReferences: buildCrossReferences(doc.id, sections, documentKind(sections, doc.language), language, documents),
-    terms: buildTerms(doc.id, sections, language),
-    entities: [],
-    triplets: [],
+    terms,
+    entities,
+    triplets,
     sectionEmbeddings: new Map(),
     tripletEmbeddings: new Map(),
   };

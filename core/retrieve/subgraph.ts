@@ -1,40 +1,14 @@
 import { normalizeEntity } from "../extract/normalize-entity.ts";
 import type { RetrievalStore } from "./retrieval-store.ts";
 import { tokenize } from "./query-terms.ts";
+import type { Subgraph, SubgraphEdge, SubgraphNode } from "./subgraph-types.ts";
 import type { RankedSection } from "./types.ts";
 
 // The small graph shown beside search results: the top sections, the entities of their triplets,
 // the defined terms the question uses, and the citations between them. Capped so a layout stays
 // readable (and fast) whatever the corpus.
 
-export type SubgraphNodeKind = "section" | "entity" | "term";
-
-export interface SubgraphNode {
-  id: string;
-  kind: SubgraphNodeKind;
-  label: string;
-  /** Section nodes: the document they belong to. */
-  documentId?: string;
-  /** Section nodes: 1-based rank in the results. */
-  rank?: number;
-}
-
-export type SubgraphEdgeKind = "triplet" | "cites" | "defines" | "mentions" | "in-section";
-
-export interface SubgraphEdge {
-  id: string;
-  source: string;
-  target: string;
-  kind: SubgraphEdgeKind;
-  label: string;
-  /** Triplet edges: the triplet id, for evidence lookup. */
-  tripletId?: string;
-}
-
-export interface Subgraph {
-  nodes: SubgraphNode[];
-  edges: SubgraphEdge[];
-}
+export type { Subgraph, SubgraphEdge, SubgraphEdgeKind, SubgraphNode, SubgraphNodeKind } from "./subgraph-types.ts";
 
 export interface SubgraphOptions {
   /** Most nodes (default and hard maximum 60). */

@@ -1,6 +1,7 @@
 import type { SourceFormat } from "../ingest/types.ts";
 import type { Section } from "../structure/types.ts";
-import type { CrossReferenceRecord, DerivedGraph, TermRecord } from "./graph-types.ts";
+import type { RetrievalStore } from "../retrieve/retrieval-store.ts";
+import type { CrossReferenceRecord, DerivedGraph, TermRecord, TripletRecord } from "./graph-types.ts";
 
 // The engine talks to the database only through this interface. Kuzu upstream is archived, so
 // everything Kuzu-specific (Cypher, FTS calls, connection threading) stays behind it.
@@ -37,9 +38,22 @@ export interface StoreStats {
   /** Citations resolved to a section of an imported document. */
   resolvedCrossReferences: number;
   terms: number;
+  /** Subject–predicate–object triplets (rule-based and, with a model, LLM-extracted). */
+  triplets: number;
+  entities: number;
+  /** Sections that have a vector of the current embedding model. */
+  embeddedSections: number;
+  /** The embedding model the vectors belong to ("" when none). */
+  embeddingModel: string;
 }
 
-export interface GraphStore {
+/** Which embedding model the stored vectors come from. */
+export interface EmbeddingSpace {
+  modelId: string;
+  dimensions: number;
+}
+
+export interface GraphStore extends RetrievalStore {
   /** Opens (creating or migrating as needed). Throws DB_LOCKED when another process writes to it. */
   open(): Promise<void>;
   close(): Promise<void>;
@@ -64,4 +78,22 @@ export interface GraphStore {
   /** BM25 over section label, heading and text. Any user text is safe here. */
   searchSections(query: string, k: number): Promise<SearchHit[]>;
   stats(): Promise<StoreStats>;
+
+  getTriplets(documentId: string): Promise<TripletRecord[]>;
+  /** Triplets whose subject or object has one of these canonical keys, in any document (at most `limit`). */
+  getTripletsForEntityKeys(keys: string[], limit: number): Promise<TripletRecord[]>;
+  getTermsByIds(ids: string[]): Promise<TermRecord[]>;
+  /** The model of the stored vectors; null before anything was embedded. */
+  embeddingSpace(): Promise<EmbeddingSpace | null>;
+  /**
+   * Makes the database hold vectors of this model. With a different model already recorded, its
+   * vectors are dropped (`changed: true`): the caller re-embeds with putEmbeddings.
+   */
+  useEmbeddingSpace(space: EmbeddingSpace): Promise<{ changed: boolean }>;
+  /** Ids of documents that have sections without a vector (after a model change or an interrupted re-embed). */
+  documentsMissingEmbeddings(): Promise<string[]>;
+  /** Adds vectors for a stored document's sections and triplets, all or nothing; existing rows are kept. */
+  putEmbeddings(documentId: string, sections: ReadonlyMap<string, Float32Array>, triplets: ReadonlyMap<string, Float32Array>): Promise<void>;
+  /** Builds any missing search index now (BM25 and vectors) so the next query does not wait. */
+  refreshSearchIndex(): Promise<void>;
 }

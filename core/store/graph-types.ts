@@ -37,9 +37,11 @@ export interface TermRecord {
 }
 
 export interface EntityRecord {
-  /** Canonical key (normalized text), unique per document. */
+  /** `${documentId}:${key}`: unique per document. */
   id: string;
   documentId: string;
+  /** Canonical key (canonicalKey of the normalized name): equal keys are the same concept across documents. */
+  key: string;
   name: string;
   /** e.g. "actor", "object", "term" — free text from the extractor. */
   type: string;

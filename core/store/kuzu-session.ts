@@ -13,6 +13,8 @@ export interface KuzuSession {
    * Kuzu allows one transaction per connection, and DDL of FTS indexes is refused inside one.
    */
   transaction<T>(work: () => Promise<T>): Promise<T>;
+  /** Forgets prepared statements: needed after DDL that drops and re-creates a table they use. */
+  resetPrepared(): void;
 }
 
 // Every QueryResult must be closed: results left to the garbage collector make the process
@@ -73,5 +75,5 @@ export function createKuzuSession(conn: Connection, dbPath: string): KuzuSession
     return value;
   }
 
-  return { run, transaction };
+  return { run, transaction, resetPrepared: () => prepared.clear() };
 }

@@ -5,22 +5,37 @@ import type { Connection, Database } from "kuzu";
 import { ClauseGraphError } from "../errors.ts";
 import type { Section } from "../structure/types.ts";
 import { ftsQueryLiteral } from "./fts-query.ts";
-import type { DocumentRecord, GraphStore, SearchHit, StoreStats } from "./graph-store.ts";
-import type { DerivedGraph } from "./graph-types.ts";
+import type { DocumentRecord, EmbeddingSpace, GraphStore, SearchHit, StoreStats } from "./graph-store.ts";
+import type { DerivedGraph, ScoredId } from "./graph-types.ts";
 import { toStoreError } from "./kuzu-errors.ts";
 import { createKuzuSession, cypherString, type KuzuSession, type Params } from "./kuzu-session.ts";
 import { migrate, readSchemaVersion, type BeforeMigrate, type Migration } from "./migrations.ts";
-import { DOCUMENT_CASCADE, SECTION_FTS } from "./schema.ts";
+import {
+  DOCUMENT_CASCADE,
+  EMBEDDING_DIMS_KEY,
+  EMBEDDING_MODEL_KEY,
+  META_TABLE,
+  SECTION_FTS,
+  SECTION_VECTORS,
+  TRIPLET_VECTORS,
+  VECTOR_TABLES,
+  vectorTableDdl,
+  type VectorTableSpec,
+} from "./schema.ts";
 import { dropSearchIndexes, ensureSearchIndexes } from "./search-index.ts";
 import {
   documentFromNode,
   documentParams,
+  entityRow,
   referenceFromNode,
   referenceRow,
   sectionFromNode,
   sectionRow,
   termFromNode,
   termRow,
+  tripletFromNode,
+  tripletRow,
+  vectorLiteral,
 } from "./store-rows.ts";
 import { validateInsert } from "./validate-insert.ts";
 
@@ -39,6 +54,21 @@ export interface KuzuStoreOptions {
   bufferPoolBytes?: number;
   /** Tests only: a different migration list. */
   migrations?: readonly Migration[];
+  /**
+   * Up to this many vectors a table is searched exactly, from a copy in memory, instead of through
+   * its HNSW index (default 100,000). At that size an exact scan takes a few milliseconds, is never
+   * approximate, and is several times faster than an index query through the binding; the index
+   * (always maintained) serves larger libraries. 0 always uses the index.
+   */
+  exactVectorLimit?: number;
+}
+
+interface VectorMatrix {
+  ids: string[];
+  sectionIds: string[];
+  /** Row-major, each row scaled to unit length. */
+  values: Float32Array;
+  dimensions: number;
 }
 
 export interface KuzuGraphStore extends GraphStore {
@@ -67,6 +97,30 @@ function chunks<T>(items: readonly T[], size: number): T[][] {
   return out;
 }
 
+/** Cosine top-k by a full scan; ties broken by id so results are reproducible. */
+function exactSearch(matrix: VectorMatrix, query: Float32Array, k: number): Array<ScoredId & { sectionId: string }> {
+  const { values, dimensions, ids } = matrix;
+  let qNorm = 0;
+  for (const x of query) qNorm += x * x;
+  if (qNorm === 0) return [];
+  const scale = 1 / Math.sqrt(qNorm);
+  const scores = new Float32Array(ids.length);
+  for (let i = 0; i < ids.length; i++) {
+    let dot = 0;
+    const base = i * dimensions;
+    for (let j = 0; j < dimensions; j++) dot += (values[base + j] ?? 0) * (query[j] ?? 0);
+    scores[i] = dot * scale;
+  }
+  // The k-th best score from a sorted copy, then one pass: cheaper than sorting the indices.
+  const threshold = Float32Array.from(scores).sort()[Math.max(0, scores.length - k)] ?? Number.NEGATIVE_INFINITY;
+  const picked: Array<ScoredId & { sectionId: string }> = [];
+  for (let i = 0; i < ids.length; i++) {
+    const score = scores[i] ?? 0;
+    if (score >= threshold) picked.push({ id: ids[i] ?? "", sectionId: matrix.sectionIds[i] ?? "", score });
+  }
+  return picked.sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)).slice(0, k);
+}
+
 export function createKuzuStore(options: KuzuStoreOptions): KuzuGraphStore {
   const dbPath = path.resolve(options.dbPath);
   const readOnly = options.readOnly ?? false;
@@ -76,6 +130,17 @@ export function createKuzuStore(options: KuzuStoreOptions): KuzuGraphStore {
   let state: OpenState | null = null;
   // Only this process can write (Kuzu locks the file), so this flag is the truth about the index.
   let indexFresh = false;
+  // Vector indexes are maintained by Kuzu on insert and delete once they exist; they only need
+  // building after a bulk load (first import, re-embedding), so this is checked lazily too.
+  let vectorIndexFresh = false;
+  const exactLimit = Math.max(0, options.exactVectorLimit ?? 100_000);
+  // Read-through caches of what only this process can change; every write clears them.
+  let spaceCache: EmbeddingSpace | null | undefined;
+  const matrices = new Map<string, VectorMatrix | null>();
+  const forgetVectors = (): void => {
+    spaceCache = undefined;
+    matrices.clear();
+  };
 
   // One connection serves everything; Kuzu runs one transaction per connection, so a search
   // arriving while an insert awaits must not slip into that insert's transaction.
@@ -117,6 +182,7 @@ export function createKuzuStore(options: KuzuStoreOptions): KuzuGraphStore {
   }
 
   async function invalidateIndex(session: KuzuSession): Promise<void> {
+    forgetVectors();
     await dropSearchIndexes(session);
     indexFresh = false;
   }
@@ -131,6 +197,125 @@ export function createKuzuStore(options: KuzuStoreOptions): KuzuGraphStore {
     const built = await ensureSearchIndexes(session);
     indexFresh = true;
     if (built > 0) log(`search index rebuilt in ${Date.now() - started} ms`);
+  }
+
+  async function tableNames(session: KuzuSession): Promise<Set<string>> {
+    const rows = await session.run("CALL show_tables() RETURN name");
+    return new Set(rows.map((r) => String(r.name)));
+  }
+
+  async function readMeta(session: KuzuSession, key: string): Promise<string | null> {
+    const rows = await session.run(`MATCH (m:${META_TABLE}) WHERE m.key = $key RETURN m.value AS value`, { key });
+    const value = rows[0]?.value;
+    return typeof value === "string" ? value : null;
+  }
+
+  async function writeMeta(session: KuzuSession, key: string, value: string): Promise<void> {
+    await session.run(`MERGE (m:${META_TABLE} {key: $key}) SET m.value = $value`, { key, value });
+  }
+
+  async function readSpace(session: KuzuSession): Promise<EmbeddingSpace | null> {
+    const modelId = await readMeta(session, EMBEDDING_MODEL_KEY);
+    const dims = Number(await readMeta(session, EMBEDDING_DIMS_KEY));
+    if (modelId === null || modelId === "" || !Number.isInteger(dims) || dims < 1) return null;
+    return { modelId, dimensions: dims };
+  }
+
+  async function refreshVectors(session: KuzuSession): Promise<void> {
+    if (vectorIndexFresh) return;
+    if (readOnly) {
+      vectorIndexFresh = true;
+      return;
+    }
+    const tables = await tableNames(session);
+    const indexes = await session.run("CALL SHOW_INDEXES() RETURN table_name AS t, index_name AS i");
+    const existing = new Set(indexes.map((r) => `${String(r.t)}.${String(r.i)}`));
+    for (const spec of VECTOR_TABLES) {
+      if (!tables.has(spec.table) || existing.has(`${spec.table}.${spec.index}`)) continue;
+      const [row] = await session.run(`MATCH (v:${spec.table}) RETURN count(v) AS n`);
+      // An index over an empty table is legal but would then be filled row by row; waiting for the
+      // first bulk load builds it in one pass.
+      if (Number(row?.n ?? 0) === 0) continue;
+      const started = Date.now();
+      await session.run(`CALL CREATE_VECTOR_INDEX(${cypherString(spec.table)}, ${cypherString(spec.index)}, 'vector', metric := 'cosine')`);
+      log(`vector index ${spec.index} built over ${String(row?.n)} rows in ${Date.now() - started} ms`);
+    }
+    vectorIndexFresh = true;
+  }
+
+  async function cachedSpace(session: KuzuSession): Promise<EmbeddingSpace | null> {
+    if (spaceCache === undefined) spaceCache = await readSpace(session);
+    return spaceCache;
+  }
+
+  /** The table's vectors in memory when it is small enough for an exact scan; null otherwise. */
+  async function matrixOf(session: KuzuSession, spec: VectorTableSpec, dimensions: number): Promise<VectorMatrix | null> {
+    if (matrices.has(spec.table)) return matrices.get(spec.table) ?? null;
+    const [row] = await session.run(`MATCH (v:${spec.table}) RETURN count(v) AS n`);
+    const n = Number(row?.n ?? 0);
+    let matrix: VectorMatrix | null = null;
+    if (n <= exactLimit) {
+      const rows = await session.run(`MATCH (v:${spec.table}) RETURN v.id AS id, v.sectionId AS sectionId, v.vector AS vector`);
+      const values = new Float32Array(rows.length * dimensions);
+      const ids: string[] = [];
+      const sectionIds: string[] = [];
+      rows.forEach((r, i) => {
+        const v = Array.isArray(r.vector) ? r.vector : [];
+        let norm = 0;
+        for (let j = 0; j < dimensions; j++) norm += Number(v[j] ?? 0) ** 2;
+        const scale = norm > 0 ? 1 / Math.sqrt(norm) : 0;
+        for (let j = 0; j < dimensions; j++) values[i * dimensions + j] = Number(v[j] ?? 0) * scale;
+        ids.push(String(r.id));
+        sectionIds.push(String(r.sectionId));
+      });
+      matrix = { ids, sectionIds, values, dimensions };
+    }
+    matrices.set(spec.table, matrix);
+    return matrix;
+  }
+
+  async function vectorSearch(session: KuzuSession, spec: VectorTableSpec, vector: Float32Array, k: number): Promise<Array<ScoredId & { sectionId: string }>> {
+    const top = Math.min(MAX_K, Math.floor(k));
+    if (!Number.isFinite(top) || top < 1) return [];
+    const space = await cachedSpace(session);
+    if (space === null || vector.length !== space.dimensions) return [];
+    const matrix = await matrixOf(session, spec, space.dimensions);
+    if (matrix !== null) return exactSearch(matrix, vector, top);
+    await refreshVectors(session);
+    const indexes = await session.run("CALL SHOW_INDEXES() RETURN table_name AS t, index_name AS i");
+    if (!indexes.some((r) => r.t === spec.table && r.i === spec.index)) return [];
+    // The query vector goes in as a literal: bound as a parameter, Kuzu 0.11.3 compared it wrongly
+    // against a FLOAT[n] index (nearest neighbours came back in the wrong order), and a CAST of a
+    // parameter is refused there. vectorLiteral prints numbers only.
+    const rows = await session.run(
+      `CALL QUERY_VECTOR_INDEX(${cypherString(spec.table)}, ${cypherString(spec.index)}, CAST(${vectorLiteral(vector)} AS FLOAT[${space.dimensions}]), ${top})
+       RETURN node.id AS id, node.sectionId AS sectionId, distance ORDER BY distance, id`,
+    );
+    return rows.map((r) => ({ id: String(r.id), sectionId: String(r.sectionId), score: 1 - Number(r.distance) }));
+  }
+
+  async function writeVectors(
+    session: KuzuSession,
+    documentId: string,
+    spec: VectorTableSpec,
+    space: EmbeddingSpace,
+    vectors: ReadonlyMap<string, Float32Array>,
+    sectionOf: (id: string) => string,
+  ): Promise<void> {
+    const rows: Params[] = [];
+    for (const [id, vector] of vectors) {
+      if (vector.length !== space.dimensions) {
+        throw new ClauseGraphError("VALIDATION", `a vector of ${vector.length} dimensions does not fit the ${space.modelId} space (${space.dimensions})`);
+      }
+      rows.push({ id, documentId, sectionId: sectionOf(id), vector: vectorLiteral(vector) });
+    }
+    for (const batch of chunks(rows, batchSize)) {
+      await session.run(
+        `UNWIND $rows AS r CREATE (:${spec.table} {id: r.id, documentId: r.documentId, sectionId: r.sectionId,
+           vector: CAST(r.vector AS FLOAT[${space.dimensions}])})`,
+        { rows: batch },
+      );
+    }
   }
 
   async function findDocument(session: KuzuSession, where: string, value: string): Promise<DocumentRecord | null> {
@@ -243,6 +428,44 @@ export function createKuzuStore(options: KuzuStoreOptions): KuzuGraphStore {
       );
     }
     fault("terms");
+    for (const batch of chunks(derived.entities.map(entityRow), batchSize)) {
+      await session.run(
+        "UNWIND $rows AS r CREATE (:Entity {id: r.id, documentId: r.documentId, key: r.key, name: r.name, type: r.type})",
+        { rows: batch },
+      );
+    }
+    const triplets = derived.triplets.map(tripletRow);
+    for (const batch of chunks(triplets, batchSize)) {
+      await session.run(
+        `UNWIND $rows AS r MATCH (s:Section) WHERE s.documentId = $documentId AND s.id = r.sectionId
+         CREATE (:Triplet {id: r.id, documentId: r.documentId, sectionId: r.sectionId, subjectId: r.subjectId,
+           subject: r.subject, predicate: r.predicate, objectId: r.objectId, object: r.object, modality: r.modality,
+           deadline: r.deadline, source: r.source, confidence: r.confidence, spanStart: r.spanStart,
+           spanEnd: r.spanEnd, evidence: r.evidence})-[:STATED_IN]->(s)`,
+        { rows: batch, documentId: doc.id },
+      );
+    }
+    for (const [rel, field] of [["HAS_SUBJECT", "subjectId"], ["HAS_OBJECT", "objectId"]] as const) {
+      const links = derived.triplets.filter((t) => t[field] !== "").map((t): Params => ({ triplet: t.id, entity: t[field] }));
+      for (const batch of chunks(links, batchSize)) {
+        await session.run(
+          `UNWIND $rows AS r MATCH (t:Triplet), (e:Entity)
+           WHERE t.documentId = $documentId AND e.documentId = $documentId AND t.id = r.triplet AND e.id = r.entity
+           CREATE (t)-[:${rel}]->(e)`,
+          { rows: batch, documentId: doc.id },
+        );
+      }
+    }
+    fault("triplets");
+    if (derived.sectionEmbeddings.size > 0 || derived.tripletEmbeddings.size > 0) {
+      const space = await readSpace(session);
+      if (space === null) throw new ClauseGraphError("INTERNAL", "vectors were given before an embedding model was chosen (useEmbeddingSpace)");
+      const tripletSection = new Map(derived.triplets.map((t) => [t.id, t.sectionId]));
+      await writeVectors(session, doc.id, SECTION_VECTORS, space, derived.sectionEmbeddings, (id) => id);
+      await writeVectors(session, doc.id, TRIPLET_VECTORS, space, derived.tripletEmbeddings, (id) => tripletSection.get(id) ?? "");
+      await session.run("MATCH (d:Document) WHERE d.id = $id SET d.embeddedWith = $model", { id: doc.id, model: space.modelId });
+      fault("embeddings");
+    }
   }
 
   async function search(session: KuzuSession, query: string, k: number): Promise<SearchHit[]> {
@@ -272,6 +495,8 @@ export function createKuzuStore(options: KuzuStoreOptions): KuzuGraphStore {
         if (state) return;
         state = await openDatabase();
         indexFresh = false;
+        vectorIndexFresh = false;
+        forgetVectors();
       }),
 
     close: () =>
@@ -321,7 +546,11 @@ export function createKuzuStore(options: KuzuStoreOptions): KuzuGraphStore {
         const { session } = opened();
         if (!(await findDocument(session, "id", id))) return false;
         await invalidateIndex(session);
+        const tables = await tableNames(session);
         await session.transaction(async () => {
+          for (const spec of VECTOR_TABLES) {
+            if (tables.has(spec.table)) await session.run(`MATCH (v:${spec.table}) WHERE v.documentId = $documentId DELETE v`, { documentId: id });
+          }
           for (const cypher of DOCUMENT_CASCADE) await session.run(cypher, { documentId: id });
         });
         return true;
@@ -376,15 +605,183 @@ export function createKuzuStore(options: KuzuStoreOptions): KuzuGraphStore {
           "MATCH (r:Reference) RETURN count(r) AS n, sum(CASE WHEN r.toSectionId = '' THEN 0 ELSE 1 END) AS resolved",
         );
         const [t] = await session.run("MATCH (t:Term) RETURN count(t) AS n");
+        const [tr] = await session.run("MATCH (t:Triplet) RETURN count(t) AS n");
+        const [e] = await session.run("MATCH (e:Entity) RETURN count(e) AS n");
+        const tables = await tableNames(session);
+        const [v] = tables.has(SECTION_VECTORS.table) ? await session.run(`MATCH (v:${SECTION_VECTORS.table}) RETURN count(v) AS n`) : [];
+        const space = await readSpace(session);
         return {
           documents: Number(d?.n ?? 0),
           sections: Number(s?.n ?? 0),
           crossReferences: Number(r?.n ?? 0),
           resolvedCrossReferences: Number(r?.resolved ?? 0),
           terms: Number(t?.n ?? 0),
+          triplets: Number(tr?.n ?? 0),
+          entities: Number(e?.n ?? 0),
+          embeddedSections: Number(v?.n ?? 0),
+          embeddingModel: space?.modelId ?? "",
         };
       }),
 
-    refreshSearchIndex: () => exclusive(() => refresh(opened().session)),
+    refreshSearchIndex: () =>
+      exclusive(async () => {
+        await refresh(opened().session);
+        await refreshVectors(opened().session);
+      }),
+
+    searchSectionsByVector: (vector, k) =>
+      exclusive(async () => (await vectorSearch(opened().session, SECTION_VECTORS, vector, k)).map(({ id, score }) => ({ id, score }))),
+
+    searchTripletsByVector: (vector, k) =>
+      exclusive(async () => {
+        const { session } = opened();
+        const hits = await vectorSearch(session, TRIPLET_VECTORS, vector, k);
+        if (hits.length === 0) return [];
+        const docs = [...new Set(hits.map((h) => h.id.split(":")[0] ?? ""))];
+        const rows = await session.run("MATCH (t:Triplet) WHERE list_contains($docs, t.documentId) AND list_contains($ids, t.id) RETURN t", {
+          docs,
+          ids: hits.map((h) => h.id),
+        });
+        const byId = new Map(rows.map((r) => { const t = tripletFromNode(r.t); return [t.id, t] as const; }));
+        return hits.flatMap((h) => {
+          const triplet = byId.get(h.id);
+          return triplet ? [{ triplet, score: h.score }] : [];
+        });
+      }),
+
+    getSectionsByIds: (ids) =>
+      exclusive(async () => {
+        if (ids.length === 0) return [];
+        // Section ids start with their document id: filtering on it first avoids a full scan.
+        const docs = [...new Set(ids.map((id) => id.split(":")[0] ?? ""))];
+        const rows = await opened().session.run(
+          `MATCH (s:Section)-[:IN_DOCUMENT]->(d:Document) WHERE list_contains($docs, s.documentId) AND list_contains($ids, s.id) RETURN s, d`,
+          { docs, ids },
+        );
+        const byId = new Map(rows.map((r) => { const section = sectionFromNode(r.s); return [section.id, { section, document: documentFromNode(r.d) }] as const; }));
+        return ids.flatMap((id) => byId.get(id) ?? []);
+      }),
+
+    getChildSectionIds: (ids) =>
+      exclusive(async () => {
+        const out = new Map<string, string[]>(ids.map((id) => [id, []]));
+        if (ids.length === 0) return out;
+        const docs = [...new Set(ids.map((id) => id.split(":")[0] ?? ""))];
+        const rows = await opened().session.run(
+          `MATCH (c:Section) WHERE list_contains($docs, c.documentId) AND list_contains($ids, c.parentId)
+           RETURN c.parentId AS parent, c.id AS id ORDER BY c.ordinal`,
+          { docs, ids },
+        );
+        for (const r of rows) out.get(String(r.parent))?.push(String(r.id));
+        return out;
+      }),
+
+    getTripletsForSections: (ids) =>
+      exclusive(async () => {
+        if (ids.length === 0) return [];
+        const docs = [...new Set(ids.map((id) => id.split(":")[0] ?? ""))];
+        const rows = await opened().session.run(
+          "MATCH (t:Triplet) WHERE list_contains($docs, t.documentId) AND list_contains($ids, t.sectionId) RETURN t ORDER BY t.sectionId, t.spanStart, t.id",
+          { docs, ids },
+        );
+        return rows.map((r) => tripletFromNode(r.t));
+      }),
+
+    getTriplets: (documentId) =>
+      exclusive(async () => {
+        const rows = await opened().session.run("MATCH (t:Triplet) WHERE t.documentId = $documentId RETURN t ORDER BY t.sectionId, t.spanStart, t.id", {
+          documentId,
+        });
+        return rows.map((r) => tripletFromNode(r.t));
+      }),
+
+    getTripletsForEntityKeys: (keys, limit) =>
+      exclusive(async () => {
+        const top = Math.max(0, Math.min(MAX_K, Math.floor(limit)));
+        if (keys.length === 0 || top === 0) return [];
+        const rows = await opened().session.run(
+          `MATCH (t:Triplet)-[:HAS_SUBJECT|:HAS_OBJECT]->(e:Entity) WHERE list_contains($keys, e.key)
+           RETURN DISTINCT t ORDER BY t.confidence DESC, t.id LIMIT ${top}`,
+          { keys },
+        );
+        return rows.map((r) => tripletFromNode(r.t));
+      }),
+
+    getTermsByIds: (ids) =>
+      exclusive(async () => {
+        if (ids.length === 0) return [];
+        const rows = await opened().session.run(
+          `MATCH (t:Term) WHERE list_contains($ids, t.id)
+           OPTIONAL MATCH (s:Section)-[:MENTIONS]->(t)
+           RETURN t, collect(s.id) AS mentionedIn ORDER BY t.documentId, t.normalizedTerm`,
+          { ids },
+        );
+        return rows.map((row) => termFromNode(row.t, Array.isArray(row.mentionedIn) ? row.mentionedIn.filter((x): x is string => typeof x === "string").sort() : []));
+      }),
+
+    embeddingSpace: () => exclusive(() => readSpace(opened().session)),
+
+    useEmbeddingSpace: (space) =>
+      exclusive(async () => {
+        const { session } = opened();
+        const current = await readSpace(session);
+        const tables = await tableNames(session);
+        const complete = VECTOR_TABLES.every((spec) => tables.has(spec.table));
+        if (current !== null && current.modelId === space.modelId && current.dimensions === space.dimensions && complete) return { changed: false };
+        // DDL runs outside a transaction; a crash between the steps leaves tables without a recorded
+        // model (or none at all), which the next call repairs the same way.
+        // Kuzu refuses to drop a table an index refers to, and cannot re-create a dropped index on
+        // the same table: drop both, then make fresh tables.
+        const indexes = await session.run("CALL SHOW_INDEXES() RETURN table_name AS t, index_name AS i");
+        for (const spec of VECTOR_TABLES) {
+          if (indexes.some((r) => r.t === spec.table && r.i === spec.index)) {
+            await session.run(`CALL DROP_VECTOR_INDEX(${cypherString(spec.table)}, ${cypherString(spec.index)})`);
+          }
+          if (tables.has(spec.table)) await session.run(`DROP TABLE ${spec.table}`);
+        }
+        session.resetPrepared();
+        for (const spec of VECTOR_TABLES) await session.run(vectorTableDdl(spec, space.dimensions));
+        await session.transaction(async () => {
+          await writeMeta(session, EMBEDDING_MODEL_KEY, space.modelId);
+          await writeMeta(session, EMBEDDING_DIMS_KEY, String(space.dimensions));
+          await session.run("MATCH (d:Document) SET d.embeddedWith = ''");
+        });
+        vectorIndexFresh = false;
+        forgetVectors();
+        log(`embedding space set to ${space.modelId} (${space.dimensions} dimensions)${current ? ` (was ${current.modelId})` : ""}`);
+        return { changed: current !== null };
+      }),
+
+    documentsMissingEmbeddings: () =>
+      exclusive(async () => {
+        const { session } = opened();
+        const space = await readSpace(session);
+        const rows = await session.run("MATCH (d:Document) WHERE d.embeddedWith <> $model RETURN d.id AS id ORDER BY d.importedAt, d.id", {
+          model: space?.modelId ?? "",
+        });
+        return rows.map((r) => String(r.id));
+      }),
+
+    putEmbeddings: (documentId, sections, triplets) =>
+      exclusive(async () => {
+        const { session } = opened();
+        const space = await readSpace(session);
+        if (space === null) throw new ClauseGraphError("INTERNAL", "vectors were given before an embedding model was chosen (useEmbeddingSpace)");
+        forgetVectors();
+        const tripletSection = new Map<string, string>();
+        const rows = await session.run("MATCH (t:Triplet) WHERE t.documentId = $documentId RETURN t.id AS id, t.sectionId AS sectionId", { documentId });
+        for (const r of rows) tripletSection.set(String(r.id), String(r.sectionId));
+        try {
+          await session.transaction(async () => {
+            // An interrupted earlier run may have stored part of them: start this document afresh.
+            for (const spec of VECTOR_TABLES) await session.run(`MATCH (v:${spec.table}) WHERE v.documentId = $documentId DELETE v`, { documentId });
+            await writeVectors(session, documentId, SECTION_VECTORS, space, sections, (id) => id);
+            await writeVectors(session, documentId, TRIPLET_VECTORS, space, triplets, (id) => tripletSection.get(id) ?? "");
+            await session.run("MATCH (d:Document) WHERE d.id = $id SET d.embeddedWith = $model", { id: documentId, model: space.modelId });
+          });
+        } catch (err) {
+          throw toStoreError(err, dbPath, `storing vectors of ${documentId}`);
+        }
+      }),
   };
 }

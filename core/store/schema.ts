@@ -40,6 +40,49 @@ export const SCHEMA_V2: readonly string[] = [
   "CREATE REL TABLE MENTIONS(FROM Section TO Term)",
 ];
 
+/**
+ * Version 3: obligations, prohibitions and permissions as (subject, predicate, object) triplets.
+ * A triplet is a node rather than an edge so it can carry its provenance (section, character
+ * span, evidence sentence), its source (`rule` now, `llm` in the model tier) and confidence, and
+ * still link both entities. Entities are per document (id = documentId + canonical key); the
+ * same key across documents is the same concept and is merged when shown.
+ */
+export const SCHEMA_V3: readonly string[] = [
+  "CREATE NODE TABLE Entity(id STRING PRIMARY KEY, documentId STRING, key STRING, name STRING, type STRING)",
+  `CREATE NODE TABLE Triplet(
+     id STRING PRIMARY KEY, documentId STRING, sectionId STRING, subjectId STRING, subject STRING,
+     predicate STRING, objectId STRING, object STRING, modality STRING, deadline STRING,
+     source STRING, confidence DOUBLE, spanStart INT64, spanEnd INT64, evidence STRING)`,
+  "CREATE REL TABLE STATED_IN(FROM Triplet TO Section)",
+  "CREATE REL TABLE HAS_SUBJECT(FROM Triplet TO Entity)",
+  "CREATE REL TABLE HAS_OBJECT(FROM Triplet TO Entity)",
+  // The embedding model a document's vectors come from ("" = none yet): re-embedding after a
+  // model change resumes from the documents that still lack them.
+  "ALTER TABLE Document ADD embeddedWith STRING DEFAULT ''",
+];
+
+/**
+ * Embeddings live in their own tables, one row per section or triplet, created for the embedding
+ * model in use: the vector width belongs to the model, and Kuzu cannot SET a property under a
+ * vector index nor re-create a dropped index under the same name, so a model change drops and
+ * re-creates these tables (with their indexes) and re-embeds. Which model filled them is recorded
+ * in Meta.
+ */
+export interface VectorTableSpec {
+  table: string;
+  index: string;
+}
+
+export const SECTION_VECTORS: VectorTableSpec = { table: "SectionEmbedding", index: "section_vec" };
+export const TRIPLET_VECTORS: VectorTableSpec = { table: "TripletEmbedding", index: "triplet_vec" };
+export const VECTOR_TABLES: readonly VectorTableSpec[] = [SECTION_VECTORS, TRIPLET_VECTORS];
+export const EMBEDDING_MODEL_KEY = "embeddingModel";
+export const EMBEDDING_DIMS_KEY = "embeddingDimensions";
+
+export function vectorTableDdl(spec: VectorTableSpec, dimensions: number): string {
+  return `CREATE NODE TABLE ${spec.table}(id STRING PRIMARY KEY, documentId STRING, sectionId STRING, vector FLOAT[${Math.floor(dimensions)}])`;
+}
+
 export interface FtsIndexSpec {
   table: string;
   name: string;
@@ -76,6 +119,8 @@ export const DOCUMENT_CASCADE: readonly string[] = [
   "MATCH (r:Reference) WHERE r.toDocumentId = $documentId AND r.documentId <> $documentId SET r.toSectionId = '', r.resolved = false",
   "MATCH (r:Reference) WHERE r.documentId = $documentId DETACH DELETE r",
   "MATCH (t:Term) WHERE t.documentId = $documentId DETACH DELETE t",
+  "MATCH (t:Triplet) WHERE t.documentId = $documentId DETACH DELETE t",
+  "MATCH (e:Entity) WHERE e.documentId = $documentId DETACH DELETE e",
   "MATCH (s:Section) WHERE s.documentId = $documentId DETACH DELETE s",
   "MATCH (d:Document) WHERE d.id = $documentId DETACH DELETE d",
 ];

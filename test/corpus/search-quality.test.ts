@@ -42,7 +42,7 @@ describeCorpus("search: paraphrased auditor questions over the regulatory corpus
   });
 
   it.each(QUESTIONS)("$q → $label", async ({ q, file, label }) => {
-    const results = await engine.search(q, { k: 10 });
+    const { results } = await engine.search(q, { k: 10 });
     const rank = results.findIndex(
       (r) => path.basename(r.file).startsWith(file) && (r.label === label || r.label.startsWith(`${label} (part`)),
     );

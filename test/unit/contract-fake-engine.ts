@@ -62,7 +62,7 @@ export function createFakeEngine(): FakeEngine {
     },
     async search(query, options) {
       record("search", query, options);
-      return [
+      const results = [
         {
           sectionId: SECTION.id,
           documentId: DOC.id,
@@ -74,8 +74,10 @@ export function createFakeEngine(): FakeEngine {
           pageEnd: 3,
           score: 1.5,
           text: SECTION.text,
+          foundBy: ["bm25" as const],
         },
       ];
+      return { query, results, triplets: [], subgraph: { nodes: [], edges: [] }, timings: { retrieveMs: 1, totalMs: 1 } };
     },
     async listDocuments() {
       record("listDocuments");
@@ -93,9 +95,30 @@ export function createFakeEngine(): FakeEngine {
       record("deleteDocument", idOrFile);
       return { deleted: true, documentId: DOC.id, file: DOC.file };
     },
+    async idle() {
+      record("idle");
+    },
+    async graphNeighbors(nodeId) {
+      record("graphNeighbors", nodeId);
+      return { nodes: [{ id: nodeId, kind: "section" as const, label: SECTION.label }], edges: [] };
+    },
+    async getDocumentSource(documentId) {
+      record("getDocumentSource", documentId);
+      return { documentId, fileName: DOC.fileName, format: DOC.format, bytes: new Uint8Array([37, 80, 68, 70]) };
+    },
     async stats() {
       record("stats");
-      return { documents: 1, sections: 1, crossReferences: 0, resolvedCrossReferences: 0, terms: 0 };
+      return {
+        documents: 1,
+        sections: 1,
+        crossReferences: 0,
+        resolvedCrossReferences: 0,
+        terms: 0,
+        triplets: 0,
+        entities: 0,
+        embeddedSections: 0,
+        embeddingModel: "",
+      };
     },
     async close() {
       record("close");

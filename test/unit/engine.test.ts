@@ -54,13 +54,13 @@ describe("engine: import, search, re-import, delete (self-made PDFs)", () => {
   });
 
   it("finds the section that answers a question, with its label and page", async () => {
-    const results = await engine.search("how fast must operators notify a major incident?", { k: 5 });
+    const { results } = await engine.search("how fast must operators notify a major incident?", { k: 5 });
     const top = results[0];
     expect(top?.label).toBe("Article 2");
     expect(top?.heading).toBe("Incident notification");
     expect(top?.pageStart).toBe(1);
     expect(top?.text).toContain("within 24 hours");
-    const penalties = await engine.search("penalties for infringements");
+    const { results: penalties } = await engine.search("penalties for infringements");
     expect(penalties[0]?.label).toBe("Article 3");
     expect(penalties[0]?.pageStart).toBe(2);
   });
@@ -78,10 +78,46 @@ describe("engine: import, search, re-import, delete (self-made PDFs)", () => {
     expect(results[1]?.status).toBe("skipped");
   });
 
+  it("derives triplets and vectors at import and returns them, with a subgraph, from search", async () => {
+    const stats = await engine.stats();
+    expect(stats.triplets).toBeGreaterThanOrEqual(2);
+    expect(stats.embeddingModel).toBe("glove-static-100d");
+    expect(stats.embeddedSections).toBeGreaterThanOrEqual(3);
+    const response = await engine.search("who has to notify an incident, and by when?", { k: 5 });
+    expect(response.results[0]?.label).toBe("Article 2");
+    expect(response.results[0]?.foundBy).toContain("sectionVectors");
+    const notify = response.triplets.find((t) => t.predicate === "shall notify");
+    expect(notify).toMatchObject({ subject: "operator", modality: "must", source: "rule" });
+    expect(notify?.deadline).toContain("24 hours");
+    const nodeIds = response.subgraph.nodes.map((n) => n.id);
+    expect(nodeIds).toContain(`section:${response.results[0]?.sectionId}`);
+    expect(nodeIds).toContain(`entity:${notify?.subjectId}`);
+    expect(response.subgraph.edges.some((e) => e.kind === "triplet" && e.tripletId === notify?.id)).toBe(true);
+    expect(response.subgraph.nodes.length).toBeLessThanOrEqual(60);
+  });
+
+  it("expands a graph node to its neighbours and serves the kept original file", async () => {
+    const { results, triplets } = await engine.search("incident notification within 24 hours");
+    const top = results[0];
+    const around = await engine.graphNeighbors(`section:${top?.sectionId}`);
+    expect(around.nodes.some((n) => n.kind === "entity")).toBe(true);
+    const subjectId = triplets[0]?.subjectId ?? "";
+    const entity = await engine.graphNeighbors(`entity:${subjectId}`);
+    expect(entity.edges.some((e) => e.kind === "in-section")).toBe(true);
+    expect(await engine.graphNeighbors("nonsense")).toEqual({ nodes: [], edges: [] });
+    const source = await engine.getDocumentSource(top?.documentId ?? "");
+    expect(source.fileName).toBe("regulation.pdf");
+    expect(new TextDecoder().decode(source.bytes.slice(0, 5))).toBe("%PDF-");
+    await expect(engine.getDocumentSource("nope")).rejects.toMatchObject({ code: "NOT_FOUND" });
+  });
+
   it("deletes a document by file name and everything derived from it", async () => {
     const del = await engine.deleteDocument("regulation.pdf");
     expect(del.deleted).toBe(true);
-    expect(await engine.search("incident notification")).toSatisfy((r: unknown[]) => r.length === 0);
+    const after = await engine.search("incident notification");
+    expect(after.results.filter((r) => r.documentId === del.documentId)).toEqual([]);
+    expect(after.triplets.filter((t) => t.documentId === del.documentId)).toEqual([]);
+    await expect(engine.getDocumentSource(del.documentId ?? "")).rejects.toMatchObject({ code: "NOT_FOUND" });
     const stats = await engine.stats();
     expect(stats.documents).toBe(1);
     expect((await engine.deleteDocument(del.documentId ?? "")).deleted).toBe(false);

@@ -11,9 +11,10 @@ export async function searchCommand(ctx: CliContext): Promise<ExitCode> {
   }
   const engine = await ctx.openEngine();
   try {
-    const results = await engine.search(query, { k: args.k });
+    const response = await engine.search(query, { k: args.k });
+    const { results, triplets } = response;
     if (args.json) {
-      printJson(io, { query, results });
+      printJson(io, response);
       return 0;
     }
     if (results.length === 0) {
@@ -31,6 +32,14 @@ export async function searchCommand(ctx: CliContext): Promise<ExitCode> {
     io.stdout.write(`${table(["#", "score", "section", "pages", "document", "heading"], rows, [3, 6, 24, 12, 40, 50])}\n\n`);
     for (const [i, r] of results.entries()) {
       io.stdout.write(`${i + 1}. ${r.path.join(" › ")}\n   ${truncate(r.text, 300)}\n`);
+    }
+    if (triplets.length > 0) {
+      const labels = new Map(results.map((r) => [r.sectionId, r.label]));
+      io.stdout.write("\nFacts in the top results:\n");
+      for (const t of triplets.slice(0, 12)) {
+        const deadline = t.deadline === null ? "" : ` [${t.deadline}]`;
+        io.stdout.write(`  • ${t.subject} — ${t.predicate} → ${t.object || "…"}${deadline}  (${labels.get(t.sectionId) ?? t.sectionId})\n`);
+      }
     }
     return 0;
   } finally {

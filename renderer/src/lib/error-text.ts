@@ -20,6 +20,8 @@ const HEADLINES: Record<ErrorInfo["code"], string> = {
   CANCELLED: "Cancelled",
   MODEL_NOT_FOUND: "A language model ClauseGraph needs is not installed",
   MODEL_INVALID: "A language model file is damaged or of the wrong kind",
+  MODEL_TOO_LARGE_FOR_RAM: "The language model needs more memory than this computer has free",
+  MODEL_TIMEOUT: "The language model took too long to load or answer",
   INTERNAL: "Something went wrong inside ClauseGraph",
 };
 

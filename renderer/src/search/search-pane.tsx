@@ -26,7 +26,7 @@ export function SearchPane({ titles, activeSectionId, onOpenSection }: Props) {
     if (text === "") return;
     setState({ kind: "searching" });
     const result = await api.search({ query: text, k: 20 });
-    setState(result.ok ? { kind: "done", query: text, results: result.value } : { kind: "failed", error: result.error });
+    setState(result.ok ? { kind: "done", query: text, results: result.value.results } : { kind: "failed", error: result.error });
   };
 
   return (

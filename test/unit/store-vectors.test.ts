@@ -1,0 +1,133 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { buildDerivedGraph } from "../../core/graph/build-derived-graph.ts";
+import type { DerivedGraph } from "../../core/store/graph-types.ts";
+import type { DocumentRecord } from "../../core/store/graph-store.ts";
+import { createKuzuStore, type KuzuGraphStore } from "../../core/store/kuzu-store.ts";
+import type { Section } from "../../core/structure/types.ts";
+
+// Triplets, entities and vectors go in with their document and leave with it; vector search
+// finds the nearest sections and triplets both by the exact in-memory scan and through Kuzu's
+// HNSW index; a change of embedding model drops the old vectors and lets them be re-embedded.
+
+function section(documentId: string, ordinal: number, label: string, text: string): Section {
+  return {
+    id: `${documentId}:${label.toLowerCase().replace(/\W+/g, "-")}`,
+    documentId,
+    ordinal,
+    kind: "article",
+    label,
+    heading: "",
+    path: [label],
+    parentId: null,
+    level: 0,
+    text,
+    pageStart: ordinal + 1,
+    pageEnd: ordinal + 1,
+    spans: [],
+  };
+}
+
+function record(id: string, sections: number): DocumentRecord {
+  return { id, sha256: id.padEnd(64, "0"), file: `/x/${id}.pdf`, fileName: `${id}.pdf`, title: `Act ${id}`, format: "pdf", language: "en", pages: 3, bytes: 1, sections, importedAt: new Date().toISOString() };
+}
+
+const doc = "act1";
+const sections = [
+  section(doc, 0, "Article 1", "The controller shall notify the personal data breach to the supervisory authority within 72 hours."),
+  section(doc, 1, "Article 2", "Financial entities must not outsource critical functions without a written contract."),
+  section(doc, 2, "Article 3", "The authority may impose administrative fines."),
+];
+
+/** A unit vector along one axis (plus a little of the next): easy to predict nearest neighbours. */
+function axis(dims: number, i: number): Float32Array {
+  const v = new Float32Array(dims);
+  v[i % dims] = 1;
+  v[(i + 1) % dims] = 0.1;
+  return v;
+}
+
+function derivedWithVectors(dims: number): DerivedGraph {
+  const derived = buildDerivedGraph({ id: doc, title: "Act 1", language: "en" }, sections, []);
+  sections.forEach((s, i) => derived.sectionEmbeddings.set(s.id, axis(dims, i)));
+  derived.triplets.forEach((t, i) => derived.tripletEmbeddings.set(t.id, axis(dims, i + 5)));
+  return derived;
+}
+
+describe("kuzu store: triplets, entities and vectors", () => {
+  let dir: string;
+  let store: KuzuGraphStore;
+  let derived: DerivedGraph;
+
+  beforeAll(async () => {
+    dir = await mkdtemp(path.join(os.tmpdir(), "cg-vectors-"));
+    store = createKuzuStore({ dbPath: path.join(dir, "graph.kuzu") });
+    await store.open();
+    await store.useEmbeddingSpace({ modelId: "axis-8", dimensions: 8 });
+    derived = derivedWithVectors(8);
+    await store.insertDocument(record(doc, sections.length), sections, derived);
+  });
+
+  afterAll(async () => {
+    await store.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it("stores rule triplets with modality, deadline, entities and provenance", async () => {
+    const triplets = await store.getTriplets(doc);
+    expect(triplets.length).toBeGreaterThanOrEqual(3);
+    const notify = triplets.find((t) => t.predicate === "shall notify");
+    expect(notify).toMatchObject({ subject: "controller", modality: "must", source: "rule", sectionId: `${doc}:article-1` });
+    expect(notify?.object).toContain("personal data breach");
+    expect(notify?.deadline).toContain("72 hours");
+    expect(sections[0]?.text.slice(notify?.start ?? 0, notify?.end ?? 0)).toContain("shall notify");
+    expect(triplets.find((t) => t.predicate.startsWith("must not"))?.modality).toBe("must not");
+    expect(triplets.find((t) => t.predicate.startsWith("may"))?.modality).toBe("may");
+    const stats = await store.stats();
+    expect(stats).toMatchObject({ triplets: triplets.length, embeddedSections: 3, embeddingModel: "axis-8" });
+    expect(stats.entities).toBeGreaterThanOrEqual(3);
+    expect(await store.getTripletsForSections([`${doc}:article-2`])).toHaveLength(triplets.filter((t) => t.sectionId === `${doc}:article-2`).length);
+  });
+
+  it("finds the nearest sections and triplets, exactly and through the HNSW index", async () => {
+    const hnsw = createKuzuStore({ dbPath: path.join(dir, "graph.kuzu"), exactVectorLimit: 0 });
+    await store.close();
+    await hnsw.open();
+    try {
+      const viaIndex = await hnsw.searchSectionsByVector(axis(8, 1), 2);
+      expect(viaIndex[0]?.id).toBe(`${doc}:article-2`);
+      expect(viaIndex[0]?.score).toBeGreaterThan(0.99);
+      const triplets = await hnsw.searchTripletsByVector(axis(8, 5), 1);
+      expect(triplets[0]?.triplet.id).toBe(derived.triplets[0]?.id);
+    } finally {
+      await hnsw.close();
+      await store.open();
+    }
+    const exact = await store.searchSectionsByVector(axis(8, 1), 2);
+    expect(exact.map((h) => h.id)).toEqual([`${doc}:article-2`, `${doc}:article-1`]);
+    expect(await store.searchSectionsByVector(new Float32Array(3), 2)).toEqual([]); // wrong width: nothing, no error
+  });
+
+  it("drops the vectors of a previous model and accepts re-embedded ones", async () => {
+    expect(await store.useEmbeddingSpace({ modelId: "axis-8", dimensions: 8 })).toEqual({ changed: false });
+    expect(await store.documentsMissingEmbeddings()).toEqual([]);
+    expect(await store.useEmbeddingSpace({ modelId: "axis-4", dimensions: 4 })).toEqual({ changed: true });
+    expect(await store.documentsMissingEmbeddings()).toEqual([doc]);
+    expect(await store.searchSectionsByVector(axis(4, 0), 3)).toEqual([]);
+    const again = derivedWithVectors(4);
+    await store.putEmbeddings(doc, again.sectionEmbeddings, again.tripletEmbeddings);
+    expect(await store.documentsMissingEmbeddings()).toEqual([]);
+    expect((await store.searchSectionsByVector(axis(4, 2), 1))[0]?.id).toBe(`${doc}:article-3`);
+    expect((await store.stats()).embeddingModel).toBe("axis-4");
+  });
+
+  it("removes triplets, entities and vectors with their document", async () => {
+    expect(await store.deleteDocument(doc)).toBe(true);
+    expect(await store.stats()).toMatchObject({ documents: 0, sections: 0, triplets: 0, entities: 0, embeddedSections: 0 });
+    expect(await store.searchSectionsByVector(axis(4, 0), 3)).toEqual([]);
+    expect(await store.searchTripletsByVector(axis(4, 0), 3)).toEqual([]);
+    expect(await store.getTriplets(doc)).toEqual([]);
+  });
+});
