@@ -7,7 +7,7 @@ const nodeBuiltins = [...builtinModules, ...builtinModules.map((m) => `node:${m}
 
 export default tseslint.config(
   {
-    ignores: ["node_modules/**", "dist/**", ".tsbuild/**", "data/**", "test-results/**", "bench-results/**"],
+    ignores: ["node_modules/**", "dist/**", ".tsbuild/**", "data/**", "test-results/**", "bench-results/**", "scratch/**"],
   },
   ...tseslint.configs.recommended,
   {

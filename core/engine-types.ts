@@ -1,5 +1,6 @@
 import type { ErrorInfo } from "./errors.ts";
 import type { ProgressListener } from "./jobs/job.ts";
+import type { AskResult } from "./answer/answer-types.ts";
 import type { StageName } from "./retrieve/types.ts";
 import type { Subgraph } from "./retrieve/subgraph-types.ts";
 import type { DocumentRecord, StoreStats } from "./store/graph-store.ts";
@@ -60,6 +61,14 @@ export interface SearchResponse {
   timings: { retrieveMs: number; totalMs: number };
 }
 
+export interface AskOptions {
+  /** Sections retrieved as evidence (default 8). */
+  k?: number;
+  /** The model's raw text as it streams (only with a model). */
+  onToken?: (text: string) => void;
+  signal?: AbortSignal;
+}
+
 export interface DeleteResult {
   deleted: boolean;
   documentId: string | null;
@@ -80,6 +89,8 @@ export interface Engine {
   readonly dataDir: string;
   importFiles(files: string[], options?: ImportOptions): Promise<ImportResult[]>;
   search(query: string, options?: SearchOptions): Promise<SearchResponse>;
+  /** A cited answer: written by the local model when one is loaded, otherwise quoted from the sections. */
+  ask(question: string, options?: AskOptions): Promise<AskResult>;
   listDocuments(): Promise<DocumentRecord[]>;
   getSection(id: string): Promise<Section | null>;
   getSections(documentId: string): Promise<Section[]>;

@@ -12,9 +12,12 @@ import type {
   SearchResponse,
   SearchResult,
 } from "./engine-types.ts";
+import { answerQuestion } from "./answer/answer-question.ts";
 import { ensureDefaultEmbedder } from "./embed/default-embedder.ts";
+import type { LlmClient } from "./llm/llm-client.ts";
 import { defaultEmbeddingModel, loadModelManifest } from "./embed/model-manifest.ts";
-import { isZeroVector, type Embedder } from "./embed/embedder.ts";
+import type { Embedder } from "./embed/embedder.ts";
+import { embedAll, embedDerived, sectionEmbeddingText, tripletEmbeddingText } from "./embed/embed-derived.ts";
 import { createEnglishNlp, type EnglishNlp } from "./extract/obligations.ts";
 import { ClauseGraphError, toErrorInfo } from "./errors.ts";
 import { parseDocument } from "./ingest/parse-document.ts";
@@ -25,7 +28,7 @@ import { makeSnippet } from "./retrieve/snippet.ts";
 import { graphNeighbors } from "./retrieve/neighbors.ts";
 import { buildSubgraph } from "./retrieve/subgraph.ts";
 import type { RankedSection, StageName, StageSwitches } from "./retrieve/types.ts";
-import type { DerivedGraph, TripletRecord } from "./store/graph-types.ts";
+import type { DerivedGraph } from "./store/graph-types.ts";
 import type { DocumentRecord, GraphStore } from "./store/graph-store.ts";
 import { createKuzuStore } from "./store/kuzu-store.ts";
 import { sectionDocument } from "./structure/section-document.ts";
@@ -45,45 +48,16 @@ export interface EngineOptions {
   embedder?: Embedder | null;
   /** Where the default embedding model is built and looked for (default: dataDir). */
   modelRoot?: string;
+  /** A loaded local model for written answers; without one answers are extractive. Owned by the caller. */
+  llm?: LlmClient | null;
   log?: Logger;
 }
 
-/** Texts per embedding call: large enough for batching to pay, small enough for smooth progress. */
-const EMBED_BATCH = 64;
 /** Triplets returned with a search, and results whose triplets are collected. */
 const MAX_SEARCH_TRIPLETS = 40;
 const TRIPLET_SECTIONS = 10;
 
 const ALL_STAGES: StageSwitches = { bm25: true, sectionVectors: true, tripletVectors: true, graphExpansion: true, rescore: true };
-
-export function sectionEmbeddingText(section: Section): string {
-  return `${section.heading}\n${section.text}`.trim();
-}
-
-export function tripletEmbeddingText(t: TripletRecord): string {
-  return `${t.subject} ${t.predicate} ${t.object}`.trim();
-}
-
-/** Vectors of the texts, batch by batch; zero vectors (no known word) are left out. */
-async function embedAll(
-  embedder: Embedder,
-  items: ReadonlyArray<{ id: string; text: string }>,
-  onBatch: (done: number) => void,
-  signal?: AbortSignal,
-): Promise<Map<string, Float32Array>> {
-  const out = new Map<string, Float32Array>();
-  for (let i = 0; i < items.length; i += EMBED_BATCH) {
-    if (signal?.aborted) throw new ClauseGraphError("CANCELLED", "cancelled");
-    const batch = items.slice(i, i + EMBED_BATCH);
-    const vectors = await embedder.embedDocuments(batch.map((b) => b.text));
-    vectors.forEach((v, j) => {
-      const item = batch[j];
-      if (item && !isZeroVector(v)) out.set(item.id, v);
-    });
-    onBatch(Math.min(items.length, i + EMBED_BATCH));
-  }
-  return out;
-}
 
 /** The Kuzu database file inside a data dir: one place so CLI, host and tests agree. */
 export function databasePath(dataDir: string): string {
@@ -243,13 +217,12 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
       job.throwIfCancelled();
       const embedder = await getEmbedder();
       if (embedder) {
-        const sectionItems = sections.filter((x) => x.text !== "" || x.heading !== "").map((x) => ({ id: x.id, text: sectionEmbeddingText(x) }));
-        const tripletItems = derived.triplets.map((t) => ({ id: t.id, text: tripletEmbeddingText(t) }));
-        const total = sectionItems.length + tripletItems.length;
-        job.update("embeddings", 0, total);
+        job.update("embeddings", 0, 1);
         await prepareVectors(embedder);
-        derived.sectionEmbeddings = await embedAll(embedder, sectionItems, (n) => job.update("embeddings", n, total), opts.signal);
-        derived.tripletEmbeddings = await embedAll(embedder, tripletItems, (n) => job.update("embeddings", sectionItems.length + n, total), opts.signal);
+        await embedDerived(embedder, sections, derived, {
+          onProgress: (done, total) => job.update("embeddings", done, total),
+          ...(opts.signal ? { signal: opts.signal } : {}),
+        });
       }
 
       const record: DocumentRecord = {
@@ -360,6 +333,28 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
         subgraph,
         timings: { retrieveMs, totalMs: performance.now() - started },
       };
+    },
+    async ask(question, opts = {}) {
+      ensureOpen();
+      const started = performance.now();
+      const k = Math.max(1, Math.min(20, Math.floor(opts.k ?? 8)));
+      const embedder = await getEmbedder();
+      const ranked = await hybridSearch(store, embedder, question, { k, stages: ALL_STAGES });
+      const [triplets, subgraph] = await Promise.all([
+        store.getTripletsForSections(ranked.map((r) => r.section.id)),
+        buildSubgraph(store, ranked, { query: question }),
+      ]);
+      return answerQuestion({
+        question,
+        results: ranked,
+        triplets,
+        subgraph,
+        embedder,
+        llm: options.llm ?? null,
+        retrieveMs: performance.now() - started,
+        ...(opts.onToken ? { onToken: opts.onToken } : {}),
+        ...(opts.signal ? { signal: opts.signal } : {}),
+      });
     },
     async listDocuments() {
       ensureOpen();

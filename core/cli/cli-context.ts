@@ -1,3 +1,4 @@
+import type { EngineOptions } from "../engine.ts";
 import type { Engine } from "../engine-types.ts";
 
 export interface CliIo {
@@ -11,12 +12,15 @@ export interface CliArgs {
   db: string;
   k: number;
   password: string | undefined;
+  /** A GGUF model for written answers (ask). */
+  llm?: string | undefined;
+  threads?: number | undefined;
 }
 
 export interface CliContext {
   args: CliArgs;
   io: CliIo;
-  openEngine: () => Promise<Engine>;
+  openEngine: (extra?: Partial<Pick<EngineOptions, "llm">>) => Promise<Engine>;
 }
 
 /** Exit codes: 0 all good, 1 some work failed (details printed), 2 the command line was wrong. */

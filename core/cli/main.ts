@@ -9,7 +9,7 @@ import { listCommand } from "./commands/list.ts";
 import { searchCommand } from "./commands/search.ts";
 import { statsCommand } from "./commands/stats.ts";
 
-const COMMANDS = ["ingest", "search", "stats", "list", "delete", "help"] as const;
+const COMMANDS = ["ingest", "search", "ask", "stats", "list", "delete", "models", "help"] as const;
 type Command = (typeof COMMANDS)[number];
 
 const USAGE = `clausegraph — offline regulatory library from the command line
@@ -17,11 +17,13 @@ const USAGE = `clausegraph — offline regulatory library from the command line
 Usage:
   clausegraph ingest <files…> [--db <dir>] [--password <pw>] [--json]
   clausegraph search "<query>" [--db <dir>] [--k 10] [--json]
+  clausegraph ask "<question>" [--db <dir>] [--llm <model.gguf>] [--threads N] [--json]
   clausegraph list [--db <dir>] [--json]
   clausegraph stats [--db <dir>] [--json]
   clausegraph delete <documentId|file> [--db <dir>] [--json]
+  clausegraph models [list | import <file.gguf> | remove <id>] [--db <dir>] [--json]
 
---db       data directory (default: ${defaultDataDir()})
+--db       data directory (default: ${defaultDataDir()}); --data-dir is the same
 --json     machine-readable output on stdout
 Exit code: 0 success, 1 when any file or target failed (details still printed), 2 bad usage.
 `;
@@ -38,9 +40,12 @@ export async function main(argv: string[], io: CliIo = { stdout: process.stdout,
       allowPositionals: true,
       options: {
         db: { type: "string" },
+        "data-dir": { type: "string" },
         json: { type: "boolean", default: false },
         k: { type: "string", default: "10" },
         password: { type: "string" },
+        llm: { type: "string" },
+        threads: { type: "string" },
         help: { type: "boolean", short: "h", default: false },
       },
     });
@@ -63,11 +68,19 @@ export async function main(argv: string[], io: CliIo = { stdout: process.stdout,
     return 2;
   }
   const json = parsed.values.json;
-  const db = parsed.values.db ?? defaultDataDir();
+  const db = parsed.values.db ?? parsed.values["data-dir"] ?? defaultDataDir();
   const ctx: CliContext = {
-    args: { positionals, json, db, k, password: parsed.values.password },
+    args: {
+      positionals,
+      json,
+      db,
+      k,
+      password: parsed.values.password,
+      llm: parsed.values.llm,
+      threads: parsed.values.threads === undefined ? undefined : Number.parseInt(parsed.values.threads, 10),
+    },
     io,
-    openEngine: () => createEngine({ dataDir: db }),
+    openEngine: (extra = {}) => createEngine({ dataDir: db, ...extra }),
   };
   try {
     switch (command) {
@@ -75,12 +88,18 @@ export async function main(argv: string[], io: CliIo = { stdout: process.stdout,
         return await ingestCommand(ctx);
       case "search":
         return await searchCommand(ctx);
+      case "ask":
+        // Loaded on demand: with --llm it pulls in node-llama-cpp.
+        return await (await import("./commands/ask.ts")).askCommand(ctx);
       case "stats":
         return await statsCommand(ctx);
       case "list":
         return await listCommand(ctx);
       case "delete":
         return await deleteCommand(ctx);
+      case "models":
+        // Loaded on demand: it pulls in node-llama-cpp, which the other commands do not need.
+        return await (await import("./commands/models.ts")).modelsCommand(ctx);
       case "help":
         io.stdout.write(USAGE);
         return 0;

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { askResultSchema } from "../answer/answer-schemas.ts";
 import type { ErrorInfo } from "../errors.ts";
 import {
   deleteResultSchema,
@@ -72,6 +73,15 @@ export const requestSchemas = {
     }),
     result: searchResponseSchema,
   },
+  ask: {
+    params: z.strictObject({
+      question: z.string().trim().min(1).max(LIMITS.query),
+      k: z.int().min(1).max(20).optional(),
+      /** Chosen by the caller so it can match `ask.token` events and cancel with jobs.cancel before the answer returns. */
+      askId: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/).optional(),
+    }),
+    result: askResultSchema,
+  },
   "sections.get": { params: z.strictObject({ id }), result: sectionSchema },
   "sections.list": { params: z.strictObject({ documentId: id }), result: z.array(sectionSchema) },
   stats: { params: noParams, result: statsSchema },
@@ -106,13 +116,17 @@ export type Value<C extends Channel> = z.output<(typeof requestSchemas)[C]["resu
 
 export type Result<T> = { ok: true; value: T } | { ok: false; error: ErrorInfo };
 
+export const askTokenSchema = z.object({ askId: z.string(), text: z.string() });
+
 export const eventSchemas = {
   "job.progress": jobProgressSchema,
+  "ask.token": askTokenSchema,
 } as const;
 
 export type EventName = keyof typeof eventSchemas;
 export type EventPayload<E extends EventName> = z.output<(typeof eventSchemas)[E]>;
 export type JobProgressEvent = EventPayload<"job.progress">;
+export type AskTokenEvent = EventPayload<"ask.token">;
 
 export function resultSchema<T extends z.ZodType>(value: T) {
   return z.discriminatedUnion("ok", [
@@ -124,6 +138,7 @@ export function resultSchema<T extends z.ZodType>(value: T) {
 // The renderer may import only the contract from core/: it re-exports the data types it shows.
 export type { ErrorInfo, ErrorCode } from "../errors.ts";
 export type { DeleteResult, ImportResult, SearchResponse, SearchResult } from "../engine-types.ts";
+export type { AskCitation, AskResult, AskSentence } from "../answer/answer-types.ts";
 export type { Subgraph, SubgraphEdge, SubgraphNode } from "../retrieve/subgraph-types.ts";
 export type { TripletRecord } from "../store/graph-types.ts";
 export type { DocumentRecord, StoreStats } from "../store/graph-store.ts";
@@ -156,6 +171,7 @@ export const API_METHODS = {
   listDocuments: "documents.list",
   deleteDocument: "documents.delete",
   search: "search",
+  ask: "ask",
   getSection: "sections.get",
   listSections: "sections.list",
   stats: "stats",
@@ -177,6 +193,8 @@ export type ClauseGraphRequests = {
 export interface ClauseGraphApi extends ClauseGraphRequests {
   /** Returns the function that unsubscribes. */
   onJobProgress(listener: (progress: JobProgressEvent) => void): () => void;
+  /** Streamed model text of running asks; returns the function that unsubscribes. */
+  onAskToken(listener: (token: AskTokenEvent) => void): () => void;
   /**
    * Electron only: the absolute path of a dropped or picked File ("" when it has none). Where it is
    * absent (web host) the renderer uploads the file's bytes instead.
@@ -198,7 +216,7 @@ function failure(code: ErrorInfo["code"], message: string): { ok: false; error: 
  * Builds the named API over a transport, validating every response and event it receives: the
  * renderer trusts nothing that arrived as a message.
  */
-export function createApi(transport: ApiTransport): ClauseGraphRequests & Pick<ClauseGraphApi, "onJobProgress"> {
+export function createApi(transport: ApiTransport): ClauseGraphRequests & Pick<ClauseGraphApi, "onJobProgress" | "onAskToken"> {
   const responseSchemas = new Map<Channel, z.ZodType<Result<unknown>>>();
   const responseSchema = (channel: Channel): z.ZodType<Result<unknown>> => {
     let schema = responseSchemas.get(channel);
@@ -227,6 +245,13 @@ export function createApi(transport: ApiTransport): ClauseGraphRequests & Pick<C
       return transport.subscribe((message) => {
         if (message.event !== "job.progress") return;
         const parsed = eventSchemas["job.progress"].safeParse(message.payload);
+        if (parsed.success) listener(parsed.data);
+      });
+    },
+    onAskToken(listener) {
+      return transport.subscribe((message) => {
+        if (message.event !== "ask.token") return;
+        const parsed = eventSchemas["ask.token"].safeParse(message.payload);
         if (parsed.success) listener(parsed.data);
       });
     },

@@ -109,6 +109,20 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
         const { query, k } = request.params;
         return engine.search(query, k === undefined ? {} : { k });
       }
+      case "ask": {
+        const { question, k, askId } = request.params;
+        const controller = new AbortController();
+        if (askId !== undefined) jobs.set(askId, controller);
+        try {
+          return await engine.ask(question, {
+            ...(k === undefined ? {} : { k }),
+            signal: controller.signal,
+            ...(askId === undefined ? {} : { onToken: (text: string) => emit({ event: "ask.token", payload: { askId, text } }) }),
+          });
+        } finally {
+          if (askId !== undefined) jobs.delete(askId);
+        }
+      }
       case "sections.get": {
         const section = await engine.getSection(request.params.id);
         if (section === null) throw new ClauseGraphError("NOT_FOUND", `No section with id ${request.params.id}`);

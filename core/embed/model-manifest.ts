@@ -72,6 +72,8 @@ export const embeddingModelSchema = z.object({
   documentPrefix: z.string(),
 });
 
+const sha256Hex = z.string().regex(/^[0-9a-f]{64}$/, "a lowercase 64-hex sha256");
+
 export const llmModelSchema = z.object({
   ...commonFields,
   kind: z.literal("llm"),
@@ -80,6 +82,12 @@ export const llmModelSchema = z.object({
   parameters: z.string().min(1),
   quantization: z.string().min(1),
   contextLength: z.number().int().positive(),
+  /** general.architecture in the GGUF header: an import named like this entry must match it. */
+  architecture: z.string().min(1).optional(),
+  /** sha256 of files.model at source.revision; null until pinned by models/fetch-model.ts. */
+  sha256: sha256Hex.nullable().default(null),
+  /** Exact size of files.model in bytes, recorded with sha256. */
+  sizeBytes: z.number().int().positive().nullable().default(null),
 });
 
 export const modelEntrySchema = z.discriminatedUnion("kind", [embeddingModelSchema, llmModelSchema]);
@@ -145,4 +153,12 @@ export function findEmbeddingModel(manifest: ModelManifest, id: string): Embeddi
 
 export function defaultEmbeddingModel(manifest: ModelManifest): EmbeddingModelEntry {
   return findEmbeddingModel(manifest, manifest.defaultEmbedding);
+}
+
+export function findLlmModel(manifest: ModelManifest, id: string): LlmModelEntry {
+  const entry = manifest.models.find((m) => m.id === id);
+  if (entry === undefined || entry.kind !== "llm") {
+    throw new ClauseGraphError("MODEL_NOT_FOUND", `No language model "${id}" in the model manifest.`);
+  }
+  return entry;
 }

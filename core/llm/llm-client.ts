@@ -15,6 +15,7 @@ export interface LlmGenerateOptions {
   jsonSchema?: JsonSchema;
   /** Streamed text as it is generated. */
   onToken?: (text: string) => void;
+  /** Aborting makes generate() reject with CANCELLED; what was generated so far has been streamed. */
   signal?: AbortSignal;
 }
 
@@ -25,6 +26,8 @@ export interface LlmResult {
   /** Milliseconds from the call to the first generated token; null when nothing was generated. */
   firstTokenMs: number | null;
   totalMs: number;
+  /** "maxTokens" when the answer was cut off (JSON output is then incomplete); "end" otherwise. */
+  stopReason?: "end" | "maxTokens";
 }
 
 export interface LlmClient {

@@ -1,8 +1,9 @@
-import { memoStemmer, tokenize } from "./query-terms.ts";
+import { isStopword, memoStemmer, tokenize } from "./query-terms.ts";
 
 // Query-term-aware features computed on the candidate pool only (a few hundred sections), so
 // they can afford what an inverted index cannot: where in the hierarchy the words occur, how
-// close together, and how much of the question a section covers as a whole.
+// close together, how much of the question a section covers as a whole, and which words the
+// best candidates share beyond the question's own (pseudo-relevance feedback).
 
 export interface CandidateText {
   id: string;
@@ -24,29 +25,53 @@ export interface PoolStats {
   contextStems: Map<string, Set<string>>;
   /** IDF of each query stem within the pool. */
   idf: Map<string, number>;
+  /** In how many candidates each stem occurs (text or context): the pool's document frequency. */
+  df: Map<string, number>;
+  size: number;
 }
 
+/**
+ * Stems of section texts, kept across queries: consecutive questions share many candidates, and
+ * tokenizing a pool of ~200 sections is most of the re-scoring time. Keyed by section id and
+ * checked against the text, so an edited or re-imported section is never served stale stems.
+ */
+export class StemCache {
+  private readonly entries = new Map<string, { text: string; stems: string[] }>();
+  private readonly stem = memoStemmer();
+  constructor(private readonly capacity = 50_000) {}
+
+  stems(id: string, text: string): string[] {
+    const hit = this.entries.get(id);
+    if (hit && hit.text === text) return hit.stems;
+    const stems = tokenize(text).map(this.stem);
+    // Dropping everything when full is crude but O(1); a corpus rarely exceeds the capacity.
+    if (this.entries.size >= this.capacity) this.entries.clear();
+    this.entries.set(id, { text, stems });
+    return stems;
+  }
+}
+
+const SHARED_CACHE = new StemCache();
+
 /** Tokenizes the pool once and weighs each query stem by its rarity inside the pool. */
-export function poolStats(queryStems: readonly string[], candidates: readonly CandidateText[]): PoolStats {
+export function poolStats(queryStems: readonly string[], candidates: readonly CandidateText[], cache: StemCache = SHARED_CACHE): PoolStats {
   const textStems = new Map<string, string[]>();
   const contextStems = new Map<string, Set<string>>();
   const df = new Map<string, number>();
   const wanted = new Set(queryStems);
-  const stem = memoStemmer();
   for (const c of candidates) {
-    const stems = tokenize(c.text).map(stem);
+    const stems = cache.stems(c.id, c.text);
     textStems.set(c.id, stems);
-    const context = new Set(tokenize(c.context).map(stem));
+    const context = new Set(cache.stems(`${c.id}\u0000context`, c.context));
     contextStems.set(c.id, context);
-    const seen = new Set<string>();
-    for (const s of stems) if (wanted.has(s)) seen.add(s);
-    for (const s of context) if (wanted.has(s)) seen.add(s);
+    const seen = new Set<string>(stems);
+    for (const s of context) seen.add(s);
     for (const s of seen) df.set(s, (df.get(s) ?? 0) + 1);
   }
   const n = Math.max(1, candidates.length);
   const idf = new Map<string, number>();
   for (const s of wanted) idf.set(s, Math.log(1 + n / (1 + (df.get(s) ?? 0))));
-  return { textStems, contextStems, idf };
+  return { textStems, contextStems, idf, df, size: n };
 }
 
 export function termFeatures(queryStems: readonly string[], candidateId: string, stats: PoolStats, window = 3): TermFeatures {
@@ -86,4 +111,101 @@ export function termFeatures(queryStems: readonly string[], candidateId: string,
     headingCoverage: total === 0 ? 0 : inContext / total,
     proximity: pairs === 0 ? 0 : close / pairs,
   };
+}
+
+export interface FeedbackOptions {
+  /** First-pass candidates the expansion words are read from. */
+  docs: number;
+  /** Expansion words kept. */
+  terms: number;
+}
+
+export const DEFAULT_FEEDBACK: FeedbackOptions = { docs: 8, terms: 20 };
+
+/**
+ * RM3-style relevance model from the best first-pass candidates: each word's weight is its
+ * share of each feedback section's length, weighted by that section's first-pass score, times
+ * its rarity in the pool (so "rule", "person" do not dominate). The question's own words are
+ * left out: coverage already counts them. Returns stem → weight, weights summing to 1.
+ */
+export function feedbackModel(
+  feedback: ReadonlyArray<{ id: string; score: number }>,
+  queryStems: readonly string[],
+  stats: PoolStats,
+  options: FeedbackOptions = DEFAULT_FEEDBACK,
+): Map<string, number> {
+  const exclude = new Set(queryStems);
+  const mass = new Map<string, number>();
+  const docs = feedback.filter((f) => f.score > 0).slice(0, options.docs);
+  const top = docs[0]?.score ?? 0;
+  if (top <= 0) return new Map();
+  for (const { id, score } of docs) {
+    const stems = stats.textStems.get(id) ?? [];
+    if (stems.length === 0) continue;
+    const w = score / top / stems.length;
+    for (const s of stems) {
+      if (s.length < 3 || exclude.has(s) || isStopword(s) || /^\d/.test(s)) continue;
+      mass.set(s, (mass.get(s) ?? 0) + w);
+    }
+  }
+  const weighted = [...mass.entries()]
+    .map(([s, m]) => ({ s, w: m * Math.log(1 + stats.size / (stats.df.get(s) ?? 1)) }))
+    // Words of a single feedback section are its idiosyncrasies, not the topic.
+    .filter((x) => (stats.df.get(x.s) ?? 0) >= 2)
+    .sort((a, b) => b.w - a.w || (a.s < b.s ? -1 : 1))
+    .slice(0, options.terms);
+  const total = weighted.reduce((n, x) => n + x.w, 0);
+  return new Map(total > 0 ? weighted.map((x) => [x.s, x.w / total]) : []);
+}
+
+/** Weighted share of the feedback model's words present in the candidate, in [0, 1]. */
+export function feedbackScore(model: ReadonlyMap<string, number>, candidateId: string, stats: PoolStats): number {
+  if (model.size === 0) return 0;
+  const text = stats.textStems.get(candidateId) ?? [];
+  const context = stats.contextStems.get(candidateId);
+  const present = new Set(text);
+  let score = 0;
+  for (const [s, w] of model) if (present.has(s) || context?.has(s)) score += w;
+  return score;
+}
+
+export interface NeighbourFeatures {
+  /** First-pass score (÷ the best) of the section's parent, 0 when the parent is not a candidate. */
+  parentScore: number;
+  /** Best first-pass score (÷ the best) of another candidate with the same parent. */
+  siblingScore: number;
+  /** Best first-pass score (÷ the best) of a child among the candidates. */
+  childScore: number;
+}
+
+/**
+ * Passage-neighbour smoothing: rules that answer one question tend to sit together ("6.1.3(a)"
+ * and "6.1.3(b)"), so a section whose parent, sibling or child scored well in the first pass
+ * deserves a lift even when its own words match less.
+ */
+export function neighbourFeatures(
+  sections: ReadonlyArray<{ id: string; parentId: string | null }>,
+  firstPass: ReadonlyMap<string, number>,
+): Map<string, NeighbourFeatures> {
+  let top = 0;
+  for (const s of firstPass.values()) top = Math.max(top, s);
+  const norm = (id: string | null): number => (id === null || top <= 0 ? 0 : Math.max(0, firstPass.get(id) ?? 0) / top);
+  // Best and second-best child score per parent, so a sibling's own score is not counted.
+  const best = new Map<string, { first: number; firstId: string; second: number }>();
+  for (const s of sections) {
+    if (s.parentId === null) continue;
+    const v = norm(s.id);
+    const b = best.get(s.parentId);
+    if (!b) best.set(s.parentId, { first: v, firstId: s.id, second: 0 });
+    else if (v > b.first) best.set(s.parentId, { first: v, firstId: s.id, second: b.first });
+    else if (v > b.second) b.second = v;
+  }
+  const out = new Map<string, NeighbourFeatures>();
+  for (const s of sections) {
+    const b = s.parentId === null ? undefined : best.get(s.parentId);
+    const sibling = b ? (b.firstId === s.id ? b.second : b.first) : 0;
+    const kids = best.get(s.id);
+    out.set(s.id, { parentScore: norm(s.parentId), siblingScore: sibling, childScore: kids ? kids.first : 0 });
+  }
+  return out;
 }

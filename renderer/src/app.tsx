@@ -1,51 +1,124 @@
-import { useMemo, useState } from "react";
+import { useCallback, useMemo, useRef, useState } from "react";
 import { useApi } from "./api/api-context.ts";
+import type { AskCitation } from "./chat/ask-types.ts";
+import { ChatPane } from "./chat/chat-pane.tsx";
+import { HistoryList } from "./chat/history-list.tsx";
+import { useChat } from "./chat/use-chat.ts";
+import { relatedSections } from "./graph/graph-model.ts";
+import type { SectionRef } from "./graph/graph-model.ts";
+import { GraphPane } from "./graph/graph-pane.tsx";
+import { useGraph } from "./graph/use-graph.ts";
+import { plural } from "./lib/format.ts";
+import { useShortcuts } from "./lib/use-shortcuts.ts";
 import { DropZone } from "./library/drop-zone.tsx";
 import { LibraryPane } from "./library/library-pane.tsx";
 import { useLibrary } from "./library/use-library.ts";
-import { plural } from "./lib/format.ts";
 import { SearchPane } from "./search/search-pane.tsx";
+import { forgetDocumentSections } from "./sections/document-sections.ts";
+import { forgetPdf } from "./sections/pdf-source.ts";
 import { ViewerPane } from "./sections/viewer-pane.tsx";
 import type { ViewerTarget } from "./sections/viewer-pane.tsx";
+import { ThemeToggle } from "./theme/theme-toggle.tsx";
+import { useTheme } from "./theme/use-theme.ts";
+import { WorkspaceTabs } from "./workspace/workspace-tabs.tsx";
+import type { WorkspaceTab } from "./workspace/workspace-tabs.tsx";
 
-// Three panes side by side; the grid leaves room for the chat and graph panes of later stories.
+// Chat and graph side by side, the library, search, history and section reader as tabs beside
+// them: the answer, the evidence graph and the cited text are all visible at once.
 export function App() {
   const api = useApi();
   const library = useLibrary(api);
+  const { theme, toggle } = useTheme();
+  const graph = useGraph(api);
+  const [tab, setTab] = useState<WorkspaceTab>("library");
   const [target, setTarget] = useState<ViewerTarget>({ kind: "none" });
+  const questionRef = useRef<HTMLTextAreaElement>(null);
+  const chat = useChat(api, (turn) => graph.show(turn.result.subgraph, turn.result.triplets, turn.question));
 
-  const titles = useMemo(
-    () => new Map(library.documents.map((d) => [d.id, d.title || d.fileName] as const)),
-    [library.documents],
-  );
+  const documents = useMemo(() => new Map(library.documents.map((d) => [d.id, d] as const)), [library.documents]);
+  const titles = useMemo(() => new Map(library.documents.map((d) => [d.id, d.title || d.fileName] as const)), [library.documents]);
   const sectionCount = library.documents.reduce((sum, d) => sum + d.sections, 0);
 
+  // Dropped files show their progress and any error where the rows are: in the library.
+  const addFiles = useCallback(
+    (files: File[]) => {
+      setTab("library");
+      library.addFiles(files);
+    },
+    [library],
+  );
+
+  const openSection = useCallback((id: string, emphasis?: { start: number; end: number }) => {
+    setTarget(emphasis === undefined ? { kind: "section", id } : { kind: "section", id, emphasis });
+    setTab("reader");
+  }, []);
+  const openRef = useCallback((ref: SectionRef) => openSection(ref.sectionId, ref.highlight), [openSection]);
+  const openCitation = useCallback((c: AskCitation) => openSection(c.sectionId), [openSection]);
+
+  useShortcuts({
+    focusQuestion: () => questionRef.current?.focus(),
+    cancel: () => chat.cancel(),
+    toggleTheme: toggle,
+  });
+
+  const activeSectionId = target.kind === "section" ? target.id : null;
+  const related = useMemo(() => (activeSectionId === null ? [] : relatedSections(graph.graph, activeSectionId)), [graph.graph, activeSectionId]);
+
   return (
-    <DropZone onFiles={library.addFiles}>
+    <DropZone onFiles={addFiles}>
       <div className="app">
         <header className="app-header">
-          <h1>ClauseGraph</h1>
-          <span className="muted" data-testid="library-stats">
+          <h1>
+            <span className="brand-mark" aria-hidden="true">◆</span> ClauseGraph
+          </h1>
+          <span className="muted small" data-testid="library-stats">
             {plural(library.documents.length, "document")} · {plural(sectionCount, "section")}
           </span>
+          <span className="spacer" />
+          <span className="muted small offline-note" title="Nothing leaves this computer">
+            Offline · local library
+          </span>
+          <ThemeToggle theme={theme} onToggle={toggle} />
         </header>
         <main className="app-panes">
-          <LibraryPane
-            library={library}
-            selectedDocumentId={target.kind === "document" ? target.id : null}
-            onOpenDocument={(id) => setTarget({ kind: "document", id })}
-            onDeleted={(id) => {
-              if (target.kind === "document" && target.id === id) setTarget({ kind: "none" });
-              // A shown section of the deleted document would now answer NOT_FOUND: clear it.
-              if (target.kind === "section" && target.id.startsWith(`${id}:`)) setTarget({ kind: "none" });
-            }}
-          />
-          <SearchPane
-            titles={titles}
-            activeSectionId={target.kind === "section" ? target.id : null}
-            onOpenSection={(id) => setTarget({ kind: "section", id })}
-          />
-          <ViewerPane target={target} titles={titles} onOpenSection={(id) => setTarget({ kind: "section", id })} />
+          <div className="workspace">
+            <WorkspaceTabs current={tab} onChange={setTab} />
+            <div className="workspace-panel" id="panel-library" role="tabpanel" aria-labelledby="tab-library" hidden={tab !== "library"}>
+              <LibraryPane
+                library={library}
+                selectedDocumentId={target.kind === "document" ? target.id : null}
+                onOpenDocument={(id) => {
+                  setTarget({ kind: "document", id });
+                  setTab("reader");
+                }}
+                onDeleted={(id) => {
+                  forgetPdf(id);
+                  forgetDocumentSections(id);
+                  if (target.kind === "document" && target.id === id) setTarget({ kind: "none" });
+                  // A shown section of the deleted document would now answer NOT_FOUND: clear it.
+                  if (target.kind === "section" && target.id.startsWith(`${id}:`)) setTarget({ kind: "none" });
+                }}
+              />
+            </div>
+            <div className="workspace-panel" id="panel-search" role="tabpanel" aria-labelledby="tab-search" hidden={tab !== "search"}>
+              <SearchPane
+                titles={titles}
+                activeSectionId={activeSectionId}
+                onOpenSection={(id) => openSection(id)}
+                onResponse={(response) => graph.show(response.subgraph, response.triplets, `Search: ${response.query}`)}
+              />
+            </div>
+            <div className="workspace-panel" id="panel-history" role="tabpanel" aria-labelledby="tab-history" hidden={tab !== "history"}>
+              <section className="pane" aria-label="Questions this session">
+                <HistoryList turns={chat.turns} activeId={chat.activeId} onSelect={chat.select} />
+              </section>
+            </div>
+            <div className="workspace-panel" id="panel-reader" role="tabpanel" aria-labelledby="tab-reader" hidden={tab !== "reader"}>
+              <ViewerPane target={target} titles={titles} related={related} onOpenSection={(id) => openSection(id)} />
+            </div>
+          </div>
+          <ChatPane chat={chat} documents={documents} activeSectionId={activeSectionId} onOpenCitation={openCitation} questionRef={questionRef} />
+          <GraphPane state={graph} theme={theme} onOpenSection={openRef} />
         </main>
       </div>
     </DropZone>

@@ -104,7 +104,7 @@ describe("electron engine process bundle", () => {
     expect(done).toMatchObject({ status: "done" });
 
     child.send({ id: 4, channel: "search", payload: { query: "interoperability" } });
-    expect(await response(4)).toMatchObject({ ok: true, value: [{ documentId: expect.any(String) }] });
+    expect(await response(4)).toMatchObject({ ok: true, value: { results: [{ documentId: expect.any(String) }] } });
 
     const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
     child.send({ control: "shutdown" });

@@ -138,6 +138,7 @@ describeBrowser("web host end to end (real engine, Chromium)", () => {
     await expect.poll(() => page.getByTestId("library-stats").textContent()).toMatch(/^1 document/);
     await page.screenshot({ path: path.join(RESULTS, "web-host-1-imported.png") });
 
+    await page.getByTestId("tab-search").click();
     await page.getByTestId("search-input").fill(UNIQUE_WORD);
     await page.getByTestId("search-button").click();
     const result = page.getByTestId("search-result").first();

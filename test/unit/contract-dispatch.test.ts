@@ -21,6 +21,7 @@ const GOOD: Record<Channel, Record<string, unknown>> = {
   "documents.delete": { id: DOC.id },
   search: { query: "personal data", k: 5 },
   "graph.neighbors": { nodeId: "section:doc:article-1" },
+  ask: { question: "who must notify a breach?", k: 5, askId: "ask-1" },
   "documents.source": { id: "doc" },
   "sections.get": { id: SECTION.id },
   "sections.list": { documentId: DOC.id },
@@ -62,6 +63,7 @@ const MALFORMED: Record<Channel, unknown[]> = {
   ],
   "documents.list": [{ all: true }],
   "documents.delete": [{}, { id: "" }, { id: 7 }, { id: null }, { id: ["a"] }, { id: HUGE }, { idOrFile: "a" }],
+  ask: [{}, { question: "" }, { question: 3 }, { question: HUGE }, { question: "x", k: 21 }, { question: "x", askId: "../../x" }, { question: "x", askId: "a".repeat(65) }],
   "graph.neighbors": [{}, { nodeId: "" }, { nodeId: 3 }, { nodeId: HUGE }, { id: "x" }],
   "documents.source": [{}, { id: "" }, { id: null }, { id: HUGE }, { path: "/etc/passwd" }],
   search: [

@@ -95,6 +95,19 @@ export function createFakeEngine(): FakeEngine {
       record("deleteDocument", idOrFile);
       return { deleted: true, documentId: DOC.id, file: DOC.file };
     },
+    async ask(question, options) {
+      record("ask", question, options?.k);
+      options?.onToken?.("Answer");
+      return {
+        answer: "The documents provided do not answer this.",
+        mode: "extractive" as const,
+        citations: [],
+        sentences: [],
+        triplets: [],
+        subgraph: { nodes: [], edges: [] },
+        timings: { retrieveMs: 1, promptTokens: 0, firstTokenMs: null, totalMs: 1 },
+      };
+    },
     async idle() {
       record("idle");
     },

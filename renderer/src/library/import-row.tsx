@@ -7,6 +7,8 @@ const STEP_NAMES: Record<string, string> = {
   queued: "Waiting",
   reading: "Reading pages",
   sections: "Finding sections",
+  graph: "Linking citations and obligations",
+  embeddings: "Indexing meaning",
   storing: "Saving",
 };
 
@@ -51,7 +53,7 @@ export function ImportRow({ entry, onCancel, onDismiss, onPassword }: Props) {
         {entry.state === "importing" ? (
           <span className="row-meta">
             {STEP_NAMES[progress?.step ?? "queued"] ?? progress?.step}
-            {hasTotal && progress.step === "reading" ? ` ${progress.current} of ${progress.total}` : ""}
+            {hasTotal ? ` · ${progress.current} of ${progress.total}${progress.step === "reading" ? " pages" : ""}` : ""}
           </span>
         ) : null}
       </div>

@@ -14,9 +14,9 @@ interface Props {
 export function LibraryPane({ library, selectedDocumentId, onOpenDocument, onDeleted }: Props) {
   const empty = library.loaded && library.documents.length === 0 && library.imports.length === 0;
   return (
-    <section className="pane library-pane" aria-labelledby="library-title" data-testid="library">
+    <section className="pane library-pane" aria-label="Library" data-testid="library">
       <header className="pane-header">
-        <h2 id="library-title">Library</h2>
+        <span className="muted small">Drop files anywhere in the window</span>
         <FilePicker onFiles={library.addFiles} />
       </header>
       {library.listError !== null ? <ErrorMessage error={library.listError} /> : null}

@@ -1,5 +1,5 @@
 import { useState } from "react";
-import type { ErrorInfo, SearchResult } from "../../../core/contract/contract.ts";
+import type { ErrorInfo, SearchResponse, SearchResult } from "../../../core/contract/contract.ts";
 import { useApi } from "../api/api-context.ts";
 import { ErrorMessage } from "../common/error-message.tsx";
 import { SearchResultItem } from "./search-result-item.tsx";
@@ -8,6 +8,8 @@ interface Props {
   titles: ReadonlyMap<string, string>;
   activeSectionId: string | null;
   onOpenSection(id: string): void;
+  /** The whole response, for the graph beside the chat. */
+  onResponse?(response: SearchResponse): void;
 }
 
 type SearchState =
@@ -16,7 +18,7 @@ type SearchState =
   | { kind: "done"; query: string; results: SearchResult[] }
   | { kind: "failed"; error: ErrorInfo };
 
-export function SearchPane({ titles, activeSectionId, onOpenSection }: Props) {
+export function SearchPane({ titles, activeSectionId, onOpenSection, onResponse }: Props) {
   const api = useApi();
   const [query, setQuery] = useState("");
   const [state, setState] = useState<SearchState>({ kind: "idle" });
@@ -27,13 +29,11 @@ export function SearchPane({ titles, activeSectionId, onOpenSection }: Props) {
     setState({ kind: "searching" });
     const result = await api.search({ query: text, k: 20 });
     setState(result.ok ? { kind: "done", query: text, results: result.value.results } : { kind: "failed", error: result.error });
+    if (result.ok) onResponse?.(result.value);
   };
 
   return (
-    <section className="pane search-pane" aria-labelledby="search-title">
-      <header className="pane-header">
-        <h2 id="search-title">Search</h2>
-      </header>
+    <section className="pane search-pane" aria-label="Search">
       <form
         className="search-form"
         role="search"

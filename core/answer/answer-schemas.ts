@@ -1,0 +1,98 @@
+import { z } from "zod";
+import type { Subgraph } from "../retrieve/subgraph-types.ts";
+import type { TripletRecord } from "../store/graph-types.ts";
+import type { AskCitation, AskResult, AskSentence, AskTimings } from "./answer-types.ts";
+
+// Zod mirrors of answer-types.ts for the IPC contract. Browser-safe on purpose: only zod at run
+// time (the type imports vanish), so core/contract and the renderer can import this file. The
+// triplet and subgraph schemas repeat core/contract's so this file depends on nothing else.
+
+const count = z.int().nonnegative();
+
+export const askTripletSchema = z.object({
+  id: z.string(),
+  documentId: z.string(),
+  sectionId: z.string(),
+  subjectId: z.string(),
+  subject: z.string(),
+  predicate: z.string(),
+  objectId: z.string(),
+  object: z.string(),
+  modality: z.enum(["must", "must not", "may", "should", "should not", "fact"]),
+  deadline: z.string().nullable(),
+  source: z.enum(["rule", "llm"]),
+  confidence: z.number(),
+  start: count,
+  end: count,
+  evidence: z.string(),
+});
+
+export const askSubgraphSchema = z.object({
+  nodes: z.array(
+    z.object({
+      id: z.string(),
+      kind: z.enum(["section", "entity", "term"]),
+      label: z.string(),
+      documentId: z.string().optional(),
+      rank: z.number().optional(),
+    }),
+  ),
+  edges: z.array(
+    z.object({
+      id: z.string(),
+      source: z.string(),
+      target: z.string(),
+      kind: z.enum(["triplet", "cites", "defines", "mentions", "in-section"]),
+      label: z.string(),
+      tripletId: z.string().optional(),
+    }),
+  ),
+});
+
+export const citationKeySchema = z.string().regex(/^S[1-9]\d*$/);
+
+export const askCitationSchema = z.object({
+  key: citationKeySchema,
+  sectionId: z.string(),
+  documentId: z.string(),
+  file: z.string(),
+  label: z.string(),
+  pageStart: count,
+  pageEnd: count,
+});
+
+export const askSentenceSchema = z.object({
+  text: z.string(),
+  citationKeys: z.array(citationKeySchema),
+  supported: z.boolean(),
+});
+
+export const askTimingsSchema = z.object({
+  retrieveMs: z.number().nonnegative(),
+  promptTokens: count,
+  firstTokenMs: z.number().nonnegative().nullable(),
+  totalMs: z.number().nonnegative(),
+});
+
+export const askResultSchema = z.object({
+  answer: z.string(),
+  mode: z.enum(["llm", "extractive"]),
+  citations: z.array(askCitationSchema),
+  sentences: z.array(askSentenceSchema),
+  triplets: z.array(askTripletSchema),
+  subgraph: askSubgraphSchema,
+  analysis: z.string().optional(),
+  timings: askTimingsSchema,
+});
+
+// Compile-time only: each schema's output must be exactly the shared type, both ways.
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const sameShapes: [
+  Same<z.infer<typeof askTripletSchema>, TripletRecord>,
+  Same<z.infer<typeof askSubgraphSchema>, Subgraph>,
+  Same<z.infer<typeof askCitationSchema>, AskCitation>,
+  Same<z.infer<typeof askSentenceSchema>, AskSentence>,
+  Same<z.infer<typeof askTimingsSchema>, AskTimings>,
+  Same<z.infer<typeof askResultSchema>, AskResult>,
+] = [true, true, true, true, true, true];
+void sameShapes;

@@ -1,0 +1,124 @@
+import { analyzeQuery, isStopword, memoStemmer, tokenize } from "../retrieve/query-terms.ts";
+import { thesaurusExpansion } from "../retrieve/legal-thesaurus.ts";
+
+// Word-level evidence for answering: which content words a question asks about (weighted by how
+// rare they are among the candidate sentences, so "data" in a GDPR pool counts little and
+// "72" or "breach" a lot), and how much of an answer sentence its cited text contains.
+
+// Italian function words: questions about procurement rules are asked in Italian too.
+const ITALIAN_STOPWORDS = new Set(
+  (
+    "il lo la i gli le un uno una di del dello della dei degli delle da dal dalla dai dalle in nel nella nei nelle " +
+    "su sul sulla sui sulle per con tra fra e ed o od ma se che chi cui non più come dove quando quale quali qual " +
+    "è sono essere sia siano al allo alla ai agli alle questo questa questi queste quello quella ne ci si"
+  ).split(/\s+/),
+);
+
+/** Expansion words (regulatory wording of lay terms) count for this share of a question word. */
+const EXPANSION_WEIGHT = 0.5;
+
+const baseStem = memoStemmer();
+
+/** The shared stemmer, plus one fold it lacks: "notify"/"notification", "apply"/"application". */
+function stemOf(word: string): string {
+  return baseStem(word).replace(/icat$/, "i");
+}
+
+export function isFunctionWord(word: string): boolean {
+  return isStopword(word) || ITALIAN_STOPWORDS.has(word);
+}
+
+/** Stems of the content words of a text, in order (repeats kept). */
+export function contentStems(text: string): string[] {
+  const out: string[] = [];
+  for (const w of tokenize(text)) {
+    if (isFunctionWord(w) || (w.length < 2 && !/\d/.test(w))) continue;
+    out.push(stemOf(w));
+  }
+  return out;
+}
+
+/** Numbers as printed ("72", "2016", "1.5"): a claim's numbers must be in its source. */
+export function numbersIn(text: string): string[] {
+  return [...text.matchAll(/\d+(?:[.,]\d+)*/g)].map((m) => m[0].replace(/[.,]$/, ""));
+}
+
+/** Smoothed inverse document frequency over a pool of stem sets. */
+export function idfTable(pool: ReadonlyArray<ReadonlySet<string>>): (stem: string) => number {
+  const df = new Map<string, number>();
+  for (const set of pool) for (const s of set) df.set(s, (df.get(s) ?? 0) + 1);
+  const n = pool.length;
+  return (stem) => Math.log(1 + (n + 1) / ((df.get(stem) ?? 0) + 0.5));
+}
+
+export interface QueryTerms {
+  /** Stem → weight: question words 1, thesaurus expansions EXPANSION_WEIGHT (before IDF). */
+  weights: Map<string, number>;
+  /** Stems the question itself has (what coverage is measured against). */
+  required: Set<string>;
+}
+
+/**
+ * The question's content stems. `ignore` removes words that only name the document ("GDPR",
+ * "DORA", "article"): they route retrieval but never appear in the text that answers.
+ */
+export function queryTerms(question: string, ignore: ReadonlySet<string> = new Set()): QueryTerms {
+  const analyzed = analyzeQuery(question);
+  const weights = new Map<string, number>();
+  const required = new Set<string>();
+  analyzed.words.forEach((w) => {
+    if (isFunctionWord(w)) return;
+    const s = stemOf(w);
+    if (ignore.has(s)) return;
+    weights.set(s, 1);
+    required.add(s);
+  });
+  for (const w of thesaurusExpansion(question)) {
+    const s = stemOf(w);
+    if (!weights.has(s) && !ignore.has(s) && !isFunctionWord(w)) weights.set(s, EXPANSION_WEIGHT);
+  }
+  return { weights, required };
+}
+
+/**
+ * How much of the question a sentence covers, 0–1: IDF-weighted question words present in it (or,
+ * at `contextWeight`, in its section's label and heading) over the weight of all question words.
+ */
+export function coverage(
+  terms: QueryTerms,
+  idf: (stem: string) => number,
+  sentence: ReadonlySet<string>,
+  context: ReadonlySet<string> = new Set(),
+  contextWeight = 0.5,
+): number {
+  let total = 0;
+  for (const s of terms.required) total += idf(s);
+  if (total === 0) return 0;
+  let got = 0;
+  for (const [s, w] of terms.weights) {
+    if (sentence.has(s)) got += w * idf(s);
+    else if (context.has(s)) got += w * contextWeight * idf(s);
+  }
+  return Math.min(1, got / total);
+}
+
+/** How many of the question's own words the sentence has. */
+export function matchedTerms(terms: QueryTerms, sentence: ReadonlySet<string>): number {
+  let n = 0;
+  for (const s of terms.required) if (sentence.has(s)) n++;
+  return n;
+}
+
+/** Share of a claim's content stems found in its source (1 for a claim without content words). */
+export function lexicalSupport(claim: readonly string[], source: ReadonlySet<string>): number {
+  const distinct = new Set(claim);
+  if (distinct.size === 0) return 1;
+  let hit = 0;
+  for (const s of distinct) if (source.has(s)) hit++;
+  return hit / distinct.size;
+}
+
+/** Words of a name, as stems: "NIST SP 800-30r1" → {nist, sp, 800, 30r1}. */
+export function nameStems(name: string): Set<string> {
+  return new Set(tokenize(name).map(stemOf));
+}

@@ -1,0 +1,164 @@
+import type { Embedder } from "../embed/embedder.ts";
+import { ClauseGraphError } from "../errors.ts";
+import type { RankedSection } from "../retrieve/types.ts";
+import type { TripletRecord } from "../store/graph-types.ts";
+import { shortDocumentName } from "./citation-label.ts";
+import { contentStems, coverage, idfTable, matchedTerms, nameStems, queryTerms, type QueryTerms } from "./lexical.ts";
+import { sentenceUnits, type SentenceUnit } from "./sentence-units.ts";
+
+// Every sentence of the top results, scored for the question. The context (what the model reads)
+// and the extractive answer (what is quoted without a model) are both chosen from this pool, so
+// the two modes agree on what is relevant.
+
+/** Results whose sentences are considered; lower-ranked ones rarely hold the answer. */
+export const POOL_RESULTS = 10;
+/** Sentences embedded per question: enough to re-rank the plausible ones, cheap on a CPU. */
+const MAX_EMBEDDED = 96;
+/** Coverage a sentence needs to count as answering part of the question. */
+const MIN_COVERAGE = 0.3;
+/** Long questions (enumerations) spread their weight: two of their words in a sentence also count. */
+const MIN_COVERAGE_TWO_TERMS = 0.15;
+
+/** A heading covering this much of the question makes its section's sentences answers by themselves. */
+const HEADING_ANSWERS = 0.8;
+const W_EMBEDDING = 0.3;
+const W_TRIPLET = 0.08;
+const W_RANK = 0.1;
+
+export interface Candidate {
+  /** Index into the pool's results. */
+  resultIndex: number;
+  result: RankedSection;
+  unit: SentenceUnit;
+  stems: Set<string>;
+  /**
+   * IDF-weighted share of the question's words the sentence has, 0–1 (its heading's words count
+   * too when the heading alone covers the question: "What does Article 33 require?").
+   */
+  coverage: number;
+  /** Cosine with the question, when an embedder was given and the sentence was embedded. */
+  similarity: number | null;
+  /** Whether the sentence answers part of the question (else it is context at most). */
+  relevant: boolean;
+  /** Triplets whose evidence lies in this sentence. */
+  triplets: TripletRecord[];
+  /** What ranks candidates: coverage, plus embedding, triplet and retrieval-rank bonuses. */
+  score: number;
+  vector: Float32Array | null;
+}
+
+export interface SentencePool {
+  question: string;
+  terms: QueryTerms;
+  idf: (stem: string) => number;
+  candidates: Candidate[];
+  results: readonly RankedSection[];
+  embedder: Embedder | null;
+}
+
+export function throwIfAborted(signal: AbortSignal | undefined): void {
+  if (signal?.aborted) throw new ClauseGraphError("CANCELLED", "Answering cancelled.");
+}
+
+/** Words that name a document or a unit of it: they route retrieval, not answer content. */
+const ROUTING_WORDS = ["article", "articles", "art", "regulation", "directive", "section", "paragraph", "act", "law", "rule"];
+
+function overlaps(t: TripletRecord, unit: SentenceUnit): boolean {
+  return t.start < unit.end && t.end > unit.start;
+}
+
+function dot(a: Float32Array, b: Float32Array): number {
+  let s = 0;
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) s += (a[i] ?? 0) * (b[i] ?? 0);
+  return s;
+}
+
+export function cosine(a: Float32Array, b: Float32Array): number {
+  // Vectors are L2-normalised (Embedder contract): the dot product is the cosine.
+  return dot(a, b);
+}
+
+export async function buildSentencePool(
+  question: string,
+  results: readonly RankedSection[],
+  triplets: readonly TripletRecord[],
+  embedder: Embedder | null,
+  signal?: AbortSignal,
+): Promise<SentencePool> {
+  const top = results.slice(0, POOL_RESULTS);
+  const ignore = new Set<string>();
+  for (const w of ROUTING_WORDS) for (const s of contentStems(w)) ignore.add(s);
+  // Acronyms only ("GDPR", "NIST"): a clipped title's words may well be what the question is about.
+  for (const r of top) {
+    const name = shortDocumentName(r.document);
+    if (name.length > 24) continue;
+    const acronyms = name.split(/[\s-]+/).filter((w) => /^[A-Z][A-Z0-9]{1,5}$/.test(w));
+    for (const s of nameStems(acronyms.join(" "))) ignore.add(s);
+  }
+  const terms = queryTerms(question, ignore);
+  const bySection = new Map<string, TripletRecord[]>();
+  for (const t of triplets) {
+    const list = bySection.get(t.sectionId) ?? [];
+    list.push(t);
+    bySection.set(t.sectionId, list);
+  }
+  const raw: Array<Omit<Candidate, "coverage" | "score" | "relevant">> = [];
+  const headings: Set<string>[] = [];
+  top.forEach((result, resultIndex) => {
+    headings[resultIndex] = new Set(contentStems(`${result.section.label} ${result.section.heading}`));
+    const sectionTriplets = bySection.get(result.section.id) ?? [];
+    for (const unit of sentenceUnits(result.section.text)) {
+      raw.push({
+        resultIndex,
+        result,
+        unit,
+        stems: new Set(contentStems(unit.text)),
+        similarity: null,
+        triplets: sectionTriplets.filter((t) => overlaps(t, unit)),
+        vector: null,
+      });
+    }
+  });
+  const idf = idfTable(raw.map((c) => c.stems));
+  const headingCoverage = headings.map((h) => coverage(terms, idf, h));
+  const candidates: Candidate[] = raw.map((c) => {
+    // The heading raises every sentence of its section alike: it ranks, it does not make relevant.
+    const own = coverage(terms, idf, c.stems);
+    const withHeading = coverage(terms, idf, c.stems, headings[c.resultIndex]);
+    const cov = (headingCoverage[c.resultIndex] ?? 0) >= HEADING_ANSWERS ? withHeading : own;
+    const relevant = cov >= MIN_COVERAGE || (cov >= MIN_COVERAGE_TWO_TERMS && matchedTerms(terms, c.stems) >= 2);
+    return { ...c, coverage: cov, relevant, score: withHeading + (c.triplets.length > 0 ? W_TRIPLET : 0) + W_RANK / (c.resultIndex + 1) };
+  });
+  if (embedder !== null && candidates.length > 0) await addSimilarity(question, candidates, embedder, signal);
+  return { question, terms, idf, candidates, results: top, embedder };
+}
+
+/**
+ * Embedding similarity as a bonus, scaled within the pool: static word-vector models give every
+ * pair of legal sentences a high cosine, so only how far a sentence stands above the pool's median
+ * says anything.
+ */
+async function addSimilarity(question: string, candidates: Candidate[], embedder: Embedder, signal?: AbortSignal): Promise<void> {
+  const chosen = [...candidates].sort((a, b) => b.score - a.score).slice(0, MAX_EMBEDDED);
+  throwIfAborted(signal);
+  const [q] = await embedder.embedQueries([question]);
+  throwIfAborted(signal);
+  const vectors = await embedder.embedDocuments(chosen.map((c) => c.unit.text));
+  throwIfAborted(signal);
+  if (q === undefined) return;
+  chosen.forEach((c, i) => {
+    const v = vectors[i];
+    if (v === undefined) return;
+    c.vector = v;
+    c.similarity = cosine(q, v);
+  });
+  const sims = chosen.map((c) => c.similarity ?? 0).sort((a, b) => a - b);
+  const median = sims[Math.floor(sims.length / 2)] ?? 0;
+  const max = sims[sims.length - 1] ?? 0;
+  if (max <= median) return;
+  for (const c of chosen) {
+    const lift = Math.max(0, Math.min(1, ((c.similarity ?? 0) - median) / (max - median)));
+    c.score += W_EMBEDDING * lift;
+  }
+}

@@ -1,0 +1,41 @@
+import path from "node:path";
+import type { LlmClient } from "../../llm/llm-client.ts";
+import { type CliContext, type ExitCode, printJson } from "../cli-context.ts";
+import { pages } from "../format.ts";
+
+export async function askCommand(ctx: CliContext): Promise<ExitCode> {
+  const { args, io } = ctx;
+  const question = args.positionals.join(" ").trim();
+  if (question === "") {
+    io.stderr.write('clausegraph ask: give a question, e.g. clausegraph ask "who must notify a personal data breach, and by when?" --db <dir>\n');
+    return 2;
+  }
+  let llm: LlmClient | null = null;
+  if (args.llm !== undefined) {
+    const { loadLlm } = await import("../../llm/load-llm.ts");
+    llm = await loadLlm({ modelPath: path.resolve(args.llm), ...(args.threads === undefined || !Number.isFinite(args.threads) ? {} : { threads: args.threads }) });
+  }
+  const engine = await ctx.openEngine({ llm });
+  try {
+    // Streaming goes to stderr in --json mode so stdout stays one JSON document.
+    const stream = args.json ? null : io.stdout;
+    if (llm && stream) stream.write("\n");
+    const result = await engine.ask(question, llm && stream ? { onToken: (t) => stream.write(t) } : {});
+    if (args.json) {
+      printJson(io, result);
+      return 0;
+    }
+    if (llm) io.stdout.write("\n\n--- verified answer ---\n");
+    io.stdout.write(`${result.answer}\n\n`);
+    const flagged = result.sentences.filter((s) => !s.supported);
+    if (flagged.length > 0) io.stdout.write(`⚠ ${flagged.length} sentence(s) not supported by the cited text are marked [unverified].\n\n`);
+    io.stdout.write(`Mode: ${result.mode === "llm" ? `written by ${llm?.modelId ?? "the model"}` : "extractive (quoted from the documents)"}\nSources:\n`);
+    for (const c of result.citations) {
+      io.stdout.write(`  [${c.key}] ${c.label} — ${path.basename(c.file)}, ${pages(c.pageStart, c.pageEnd)}\n`);
+    }
+    return 0;
+  } finally {
+    await engine.close();
+    await llm?.close();
+  }
+}

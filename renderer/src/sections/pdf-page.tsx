@@ -1,0 +1,106 @@
+import { useEffect, useRef, useState } from "react";
+import type { PDFDocumentProxy, RenderTask } from "pdfjs-dist";
+import type { Section } from "../../../core/contract/contract.ts";
+
+interface Props {
+  pdf: PDFDocumentProxy;
+  page: number;
+  /** The section's lines: drawn with a soft highlight where they are printed. */
+  spans: Section["spans"];
+  /** A stretch of the text to show more strongly (a triplet's evidence), offsets into Section.text. */
+  emphasis: { start: number; end: number } | null;
+}
+
+interface Rect {
+  key: string;
+  left: number;
+  top: number;
+  width: number;
+  height: number;
+  strong: boolean;
+}
+
+/** One page on a canvas sized to the pane, with the section's lines highlighted over it. */
+export function PdfPage({ pdf, page, spans, emphasis }: Props) {
+  const frame = useRef<HTMLDivElement>(null);
+  const canvas = useRef<HTMLCanvasElement>(null);
+  const [width, setWidth] = useState(0);
+  const [rects, setRects] = useState<Rect[]>([]);
+  const [rendered, setRendered] = useState(false);
+  const [failed, setFailed] = useState<string | null>(null);
+  // A primitive key: callers pass a fresh object each render, which must not redraw the page.
+  const emphasisKey = emphasis === null ? "" : `${emphasis.start}-${emphasis.end}`;
+
+  useEffect(() => {
+    const element = frame.current;
+    if (element === null) return;
+    const observer = new ResizeObserver((entries) => {
+      const w = Math.floor(entries[0]?.contentRect.width ?? 0);
+      // Small changes (a scrollbar appearing) are not worth a re-render.
+      setWidth((old) => (Math.abs(old - w) < 8 ? old : w));
+    });
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, []);
+
+  useEffect(() => {
+    const target = canvas.current;
+    if (target === null || width <= 0) return;
+    let task: RenderTask | null = null;
+    let current = true;
+    setRendered(false);
+    void (async () => {
+      try {
+        const pdfPage = await pdf.getPage(page);
+        if (!current) return;
+        const base = pdfPage.getViewport({ scale: 1 });
+        const viewport = pdfPage.getViewport({ scale: width / base.width });
+        const ratio = window.devicePixelRatio || 1;
+        target.width = Math.floor(viewport.width * ratio);
+        target.height = Math.floor(viewport.height * ratio);
+        target.style.width = `${Math.floor(viewport.width)}px`;
+        target.style.height = `${Math.floor(viewport.height)}px`;
+        task = pdfPage.render({ canvas: target, viewport, transform: ratio === 1 ? undefined : [ratio, 0, 0, ratio, 0, 0] });
+        await task.promise;
+        if (!current) return;
+        // Boxes are in PDF points from the page's top-left; pdf.js wants bottom-left user space.
+        const [, , , top] = pdfPage.view;
+        const onPage = spans.filter((s) => s.page === page);
+        setRects(
+          onPage.map((s, i) => {
+            const [x1, y1, x2, y2] = viewport.convertToViewportRectangle([s.box.x, (top ?? 0) - s.box.y - s.box.height, s.box.x + s.box.width, (top ?? 0) - s.box.y]);
+            const strong = emphasis !== null && s.start < emphasis.end && s.end > emphasis.start;
+            return { key: `${i}-${s.start}`, left: Math.min(x1, x2) - 2, top: Math.min(y1, y2) - 1, width: Math.abs(x2 - x1) + 4, height: Math.abs(y2 - y1) + 2, strong };
+          }),
+        );
+        setFailed(null);
+        setRendered(true);
+      } catch (err) {
+        if (current && !(err instanceof Error && err.name === "RenderingCancelledException")) {
+          setFailed(err instanceof Error ? err.message : String(err));
+        }
+      }
+    })();
+    return () => {
+      current = false;
+      task?.cancel();
+    };
+  }, [pdf, page, width, spans, emphasisKey]);
+
+  return (
+    <div ref={frame} className="pdf-frame">
+      <div className="pdf-page" data-testid="pdf-page" data-page={page} data-rendered={rendered ? "true" : "false"}>
+        <canvas ref={canvas} data-testid="pdf-canvas" aria-label={`Page ${page} of the original document`} role="img" />
+        {rects.map((r) => (
+          <span
+            key={r.key}
+            className={r.strong ? "pdf-highlight strong" : "pdf-highlight"}
+            data-testid="pdf-highlight"
+            style={{ left: r.left, top: r.top, width: r.width, height: r.height }}
+          />
+        ))}
+      </div>
+      {failed !== null ? <p className="muted small">This page could not be drawn ({failed}); the text below is complete.</p> : null}
+    </div>
+  );
+}
