@@ -1,53 +1,18 @@
 import { z } from "zod";
+import { subgraphSchema, tripletSchema } from "../contract/schemas.ts";
 import type { Subgraph } from "../retrieve/subgraph-types.ts";
 import type { TripletRecord } from "../store/graph-types.ts";
 import type { AskCitation, AskResult, AskSentence, AskTimings } from "./answer-types.ts";
 
 // Zod mirrors of answer-types.ts for the IPC contract. Browser-safe on purpose: only zod at run
 // time (the type imports vanish), so core/contract and the renderer can import this file. The
-// triplet and subgraph schemas repeat core/contract's so this file depends on nothing else.
+// triplet and subgraph schemas are core/contract's.
 
 const count = z.int().nonnegative();
 
-export const askTripletSchema = z.object({
-  id: z.string(),
-  documentId: z.string(),
-  sectionId: z.string(),
-  subjectId: z.string(),
-  subject: z.string(),
-  predicate: z.string(),
-  objectId: z.string(),
-  object: z.string(),
-  modality: z.enum(["must", "must not", "may", "should", "should not", "fact"]),
-  deadline: z.string().nullable(),
-  source: z.enum(["rule", "llm"]),
-  confidence: z.number(),
-  start: count,
-  end: count,
-  evidence: z.string(),
-});
-
-export const askSubgraphSchema = z.object({
-  nodes: z.array(
-    z.object({
-      id: z.string(),
-      kind: z.enum(["section", "entity", "term"]),
-      label: z.string(),
-      documentId: z.string().optional(),
-      rank: z.number().optional(),
-    }),
-  ),
-  edges: z.array(
-    z.object({
-      id: z.string(),
-      source: z.string(),
-      target: z.string(),
-      kind: z.enum(["triplet", "cites", "defines", "mentions", "in-section"]),
-      label: z.string(),
-      tripletId: z.string().optional(),
-    }),
-  ),
-});
+// The triplet and subgraph shapes are the contract's own (zod-only, browser-safe as well).
+export const askTripletSchema = tripletSchema;
+export const askSubgraphSchema = subgraphSchema;
 
 export const citationKeySchema = z.string().regex(/^S[1-9]\d*$/);
 
