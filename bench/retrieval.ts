@@ -17,6 +17,7 @@ import type { RetrievalStore } from "../core/retrieve/retrieval-store.ts";
 import type { StageSwitches } from "../core/retrieve/types.ts";
 import { DEFAULT_WEIGHTS, FUSION_FEATURES, RESCORE_FEATURES } from "../core/retrieve/weights.ts";
 import { createKuzuStore } from "../core/store/kuzu-store.ts";
+import { withReadCache } from "../core/store/read-cache.ts";
 import { fitWeights, type FitQuestion } from "./lib/fit-weights.ts";
 import { ingestIntoKuzu } from "./lib/kuzu-ingest.ts";
 import { evaluateRun, percentile, rankedToScores, type Qrels, type Run } from "./lib/metrics.ts";
@@ -97,7 +98,8 @@ try {
       `${figures.embeddedPerSecond.toFixed(0)}/s, store ${figures.storeSeconds.toFixed(1)} s, indexes ${figures.indexSeconds.toFixed(1)} s); ` +
       `${figures.crossReferences} cross-references (${figures.resolvedCrossReferences} resolved), ${figures.terms} terms, ${figures.triplets} triplets`,
   );
-  const store: RetrievalStore = kuzu;
+  // As in the engine: per-section lookups are served from the read cache once fetched.
+  const store: RetrievalStore = withReadCache(kuzu);
 
   // ---- runs ------------------------------------------------------------------------------
   const keyOf = (sectionId: string): string => corpus.keyOfSection.get(sectionId) ?? sectionId;

@@ -32,6 +32,10 @@ const EN_QUOTED = new RegExp(
 );
 // HIPAA/CFR: "Covered entity means:", "Health care provider means a provider …" at paragraph start.
 const EN_CFR = /(?:^|(?<=\n)|(?<=\.\s))((?!(?:The|This|These|That|Those|Such|Each|Any|It|A|An|Which|What|Where|If|When|For)\s)[A-Z][A-Za-z0-9’'()/-]*(?:\s+[a-zA-Z0-9’'()/-]+){0,7}?)\s+(?:means|is defined as|stands for)\b[:\s]*/gmu;
+// CFR definitions lists also write a long definition as "Business associate: (1) Except as …",
+// its parts numbered. Only inside a definitions list, where a capitalized "X:" line is a term.
+const EN_CFR_COLON = /(?:^|(?<=\n))((?!(?:Note|Example|Examples|Exception|Exceptions|Authority|Source|See|Effective date)\s*:)[A-Z][A-Za-z0-9’'/-]*(?:\s+[a-zA-Z0-9’'/-]+){0,6}):\s+(?=\((?:1|a|i)\)\s)/gmu;
+const DEFINITIONS_LIST = /\b(?:following\s+definitions\s+apply|definitions\s+apply|as\s+used\s+in\s+this\s+(?:part|subpart|subchapter|section))\b/iu;
 const IT_INTENDE_PER = new RegExp(`(?:si\\s+intende|si\\s+intendono)\\s+per\\s+(${OPEN})(${TERM})${CLOSE}\\s*[,:]?\\s*`, "giu");
 const IT_PER_SI_INTENDE = new RegExp(`\\b[Pp]er\\s+(${OPEN})(${TERM})${CLOSE}\\s*,?\\s*si\\s+intend(?:e|ono)\\s+`, "gu");
 const IT_PER_UNQUOTED = /(?:^|(?<=[\n.;]\s{0,3}))Per\s+([a-zà-ú'’ ]{3,80}?)\s+si\s+intend(?:e|ono)\s+(?!che\b)/gu;
@@ -122,6 +126,7 @@ export function findDefinitions(text: string, language: "en" | "it" = "en"): Def
   if (language === "en") {
     run(EN_QUOTED, 2, (m) => isListStyle(text, m.index));
     run(EN_CFR, 1, () => false);
+    if (DEFINITIONS_LIST.test(text)) run(EN_CFR_COLON, 1, () => false);
   } else {
     run(IT_INTENDE_PER, 2, () => false);
     run(IT_PER_SI_INTENDE, 2, () => false);

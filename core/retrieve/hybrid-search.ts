@@ -4,10 +4,12 @@ import type { Section } from "../structure/types.ts";
 import { bm25Stage } from "./bm25-stage.ts";
 import { linearScore, rankFeature } from "./fusion.ts";
 import { DEFAULT_EXPANSION, graphExpansionStage, type ExpansionOptions } from "./graph-expansion-stage.ts";
+import { thesaurusExpansion } from "./legal-thesaurus.ts";
 import { analyzeQuery } from "./query-terms.ts";
 import { DEFAULT_FEEDBACK, feedbackModel, feedbackScore, neighbourFeatures, poolStats, termFeatures, type CandidateText, type FeedbackOptions } from "./rescore.ts";
 import type { RetrievalStore } from "./retrieval-store.ts";
 import { poolCosines, SectionVectorCache } from "./section-cosine.ts";
+import { isDefinitionQuestion, termStage } from "./term-stage.ts";
 import { tripletStage } from "./triplet-stage.ts";
 import type { RankedSection, SectionEvidence, StageSwitches } from "./types.ts";
 import { vectorStage } from "./vector-stage.ts";
@@ -27,6 +29,8 @@ export interface HybridSearchOptions {
   expansion?: ExpansionOptions;
   /** Drop the request vocabulary ("what specific requirements…") from the BM25 query (default true). */
   dropRequestWords?: boolean;
+  /** Add the regulatory wording of lay expressions to the BM25 query (default true). */
+  thesaurus?: boolean;
   /** Pseudo-relevance feedback of the re-scoring (feedback sections and words). */
   feedback?: FeedbackOptions;
   /** Told how long each phase took (ms), for benchmarks. */
@@ -41,6 +45,8 @@ interface Candidate {
 }
 
 const DOC_PRIOR_DEPTH = 20;
+/** A term named in a question that does not ask what it means: its definition is context, not the answer. */
+const DEFINITION_SIDE_WEIGHT = 0.1;
 // ObliQA dev (400 questions): the gold passages in the BM25 top 100 / 150 / 200 are 81.7 / 84.6 /
 // 85.2 %. With the re-scoring, a 200 pool scored +0.003 R@10 and +0.010 MAP@10 over 100 (half of
 // dev); 150 keeps most of the pooled recall for half the extra Kuzu time (~3 of ~7 ms). A second
@@ -163,11 +169,13 @@ export async function hybridSearch(
   };
   const weights: HybridWeights = { ...DEFAULT_WEIGHTS, ...options.weights };
   const analyzed = analyzeQuery(query, { dropRequestWords: options.dropRequestWords ?? true });
+  const expansion = (options.thesaurus ?? true) ? thesaurusExpansion(query) : [];
+  const bm25Text = expansion.length > 0 ? `${analyzed.bm25Text} ${expansion.join(" ")}` : analyzed.bm25Text;
   const wantVectors = embedder !== null && (stages.sectionVectors || stages.tripletVectors);
   const queryVector = wantVectors ? ((await embedder.embedQueries([query]))[0] ?? null) : null;
 
   const [bm25Hits, vectorHits, tripletHits] = await Promise.all([
-    stages.bm25 ? bm25Stage(store, analyzed.bm25Text, options.bm25Pool ?? DEFAULT_BM25_POOL) : Promise.resolve([]),
+    stages.bm25 ? bm25Stage(store, bm25Text, options.bm25Pool ?? DEFAULT_BM25_POOL) : Promise.resolve([]),
     stages.sectionVectors ? vectorStage(store, queryVector, options.vectorPool ?? 100) : Promise.resolve([]),
     stages.tripletVectors ? tripletStage(store, queryVector, options.tripletPool ?? 50) : Promise.resolve([]),
   ]);
@@ -194,7 +202,7 @@ export async function hybridSearch(
     vectorMin: vectorHits.at(-1)?.score ?? 0,
   };
   const fusionWeights: Record<string, number> = {};
-  for (const name of FUSION_FEATURES) fusionWeights[name] = name === "graph" || name === "citation" ? 0 : weights[name];
+  for (const name of FUSION_FEATURES) fusionWeights[name] = name === "graph" || name === "citation" || name === "definition" ? 0 : weights[name];
   const firstPass = (): Array<{ id: string; score: number }> =>
     sortByScore(
       [...pool.values()].map((c) => {
@@ -216,6 +224,15 @@ export async function hybridSearch(
       c.evidence.stages.graphExpansion = { rank: i + 1, score: hit.score };
       c.evidence.links = hit.links;
     });
+    // The sections defining terms the question names: "what is a business associate?" is
+    // answered by a definition that may share no other word with the question.
+    const definitional = isDefinitionQuestion(query);
+    for (const hit of await termStage(store, query)) {
+      const c = candidateOf(pool, hit.sectionId);
+      c.evidence.stages.graphExpansion ??= { rank: expanded.length + 1, score: 0 };
+      for (const termId of hit.termIds) c.evidence.links.push({ from: termId, relation: "term" });
+      c.evidence.features.definition = hit.score * (definitional ? 1 : DEFINITION_SIDE_WEIGHT);
+    }
     lap("expand");
   }
 

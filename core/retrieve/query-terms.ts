@@ -17,6 +17,21 @@ const STOPWORDS = new Set(
   ).split(/\s+/),
 );
 
+// Italian questions ("quali sono i requisiti per partecipare alla gara?") need the same
+// treatment: articles, prepositions (with their article contractions) and the words of asking.
+// None of these is a content word in English regulatory text ("come" and "dove" only ever
+// arrive here as Italian).
+const ITALIAN_STOPWORDS = (
+  "il lo la i gli le l un uno una un' di a da in con su per tra fra del dello della dei degli delle " +
+  "al allo alla ai agli alle dal dallo dalla dai dagli dalle nel nello nella nei negli nelle sul sullo " +
+  "sulla sui sugli sulle col coi e ed o od ma se che chi cui non ne ci si vi mi ti è e' sono essere " +
+  "sia siano stato stata stati state ha hanno avere aver deve devono dovere può possono potere " +
+  "viene vengono va vanno quale quali quando dove come cosa perché perche quanto quanti quanta quante " +
+  "questo questa questi queste quello quella quelli quelle ogni tutti tutte tutto tutta anche più meno " +
+  "molto suo sua suoi sue loro nostro nostra essa esso essi esse"
+).split(/\s+/);
+for (const word of ITALIAN_STOPWORDS) STOPWORDS.add(word);
+
 const REQUEST_WORDS = new Set(
   (
     "specific specifically particular particularly regarding regard relation relating related respect " +
@@ -24,7 +39,10 @@ const REQUEST_WORDS = new Set(
     "expected expectations expect considered consider considering steps step measures measure taken take " +
     "need needs needed required requirements requirement necessary applicable apply applies " +
     "guidance context circumstances situation case cases instance example type types kind kinds way ways " +
-    "please could would like know understand mean means meant"
+    "please could would like know understand mean means meant " +
+    // Italian: "quali adempimenti sono previsti…", "in che modo bisogna…", "indicare…"
+    "previsto prevista previsti previste necessario necessaria necessari necessarie richiesto richiesta " +
+    "richiesti richieste bisogna occorre modo modalità indicare indica spiegare descrivere sapere"
   ).split(/\s+/),
 );
 

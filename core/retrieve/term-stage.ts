@@ -1,5 +1,5 @@
 import { normalizeEntity } from "../extract/normalize-entity.ts";
-import { tokenize } from "./query-terms.ts";
+import { analyzeQuery, tokenize } from "./query-terms.ts";
 import type { RetrievalStore } from "./retrieval-store.ts";
 
 // "What is a business associate?" is answered by the section that defines the term, which often
@@ -35,7 +35,9 @@ export function termCandidates(query: string, language: "en" | "it" = "en"): Map
 }
 
 export async function termStage(store: RetrievalStore, query: string): Promise<TermHit[]> {
-  const words = tokenize(query).length;
+  // Coverage is measured against the question's content words: in "what is a business
+  // associate under HIPAA" the term is two of three.
+  const words = analyzeQuery(query).words.length;
   if (words === 0) return [];
   const candidates = new Map([...termCandidates(query, "en"), ...termCandidates(query, "it")]);
   const terms = await store.getTermsByNormalized([...candidates.keys()]);
@@ -52,4 +54,25 @@ export async function termStage(store: RetrievalStore, query: string): Promise<T
     }
   }
   return [...bySection.values()].sort((a, b) => b.score - a.score || (a.sectionId < b.sectionId ? -1 : 1));
+}
+
+// Questions that ask what a term means, in English and Italian. A question that merely names a
+// term ("what are the reporting requirements of an Authorised Person…?") is better answered by
+// the rule than by the definition: "what is/are X" counts only when the question is short.
+const EXPLICIT_DEFINITION = [
+  /\bwhat\s+(does|do)\b.*\b(mean|cover|include)\b/iu,
+  /\b(meaning|definition)\s+of\b/iu,
+  /\b(define[sd]?|defined\s+as|counts?\s+as|qualif(y|ies)\s+as)\b/iu,
+  /\b(cosa|che\s+cosa)\s+si\s+intende\b/iu,
+  /\b(che\s+)?cos['’]\s*[èe]\b/iu,
+  /\b(definizione|significato)\s+d[ie]/iu,
+  /\bcosa\s+significa\b/iu,
+];
+const WHAT_IS = /^\s*(what|who)\s*(is|are|'s)\s+(an?\s+)?[\p{L}"'‘“]/iu;
+/** Content words of a short "what is X" question: "what is a business associate under HIPAA" has 3. */
+const SHORT_QUESTION_WORDS = 5;
+
+export function isDefinitionQuestion(query: string): boolean {
+  if (EXPLICIT_DEFINITION.some((pattern) => pattern.test(query))) return true;
+  return WHAT_IS.test(query) && !/^\s*(what|who)\s*(is|are|'s)\s+the\b/iu.test(query) && analyzeQuery(query).words.length <= SHORT_QUESTION_WORDS;
 }

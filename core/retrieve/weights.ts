@@ -16,6 +16,8 @@ export interface HybridWeights {
   graph: number;
   /** The graph score when the section was reached through a citation (either direction). */
   citation: number;
+  /** The section defines a term the question names (share of the question the term covers; less when not asked what it means). */
+  definition: number;
   /** IDF-weighted share of the query's content words found in the section text. */
   coverage: number;
   /** Share of query words found in the section's heading, label or ancestors' headings. */
@@ -44,7 +46,7 @@ export interface HybridWeights {
 
 export type WeightName = keyof HybridWeights;
 
-export const FUSION_FEATURES: readonly WeightName[] = ["bm25", "bm25Rank", "vector", "vectorNorm", "vectorRank", "triplet", "graph", "citation"];
+export const FUSION_FEATURES: readonly WeightName[] = ["bm25", "bm25Rank", "vector", "vectorNorm", "vectorRank", "triplet", "graph", "citation", "definition"];
 /** Re-scoring features read from the rest of the pool (they need a ranking to start from). */
 export const POOL_FEATURES: readonly WeightName[] = ["docPrior", "feedback", "parentScore", "siblingScore", "childScore"];
 export const RESCORE_FEATURES: readonly WeightName[] = ["coverage", "headingCoverage", "proximity", "phrase", "poolCosine", "length", "emptyText", ...POOL_FEATURES];
@@ -66,6 +68,7 @@ export const DEFAULT_WEIGHTS: HybridWeights = {
   triplet: 0.2,
   graph: -0.075,
   citation: 0,
+  definition: 3,
   coverage: 1.4,
   headingCoverage: 1.15,
   proximity: 1.525,

@@ -73,6 +73,23 @@ describe("findDefinitions (English)", () => {
     expect(defs[1]?.normalizedTerm).toBe("covered entity");
   });
 
+  it("reads 'Term: (1) …' CFR definitions only inside a definitions list", () => {
+    const list = `Except as otherwise provided, the following definitions apply to this subchapter:
+ALJ means Administrative Law Judge.
+Business associate: (1) Except as provided in paragraph (4) of this definition, business associate means, with respect to a covered entity, a person who:
+(i) On behalf of such covered entity creates, receives, maintains, or transmits protected health information; or
+(ii) Provides legal, actuarial, accounting or consulting services to or for such covered entity.
+(2) A covered entity may be a business associate of another covered entity.
+Note: (1) a note is not a term.
+Breach means the acquisition, access, use, or disclosure of protected health information.`;
+    const defs = findDefinitions(list, "en");
+    expect(defs.map((d) => d.term)).toEqual(["ALJ", "Business associate", "Breach"]);
+    expect(defs[1]?.normalizedTerm).toBe("business associate");
+    expect(defs[1]?.definition).toMatch(/^\(1\) Except as provided .* another covered entity\.$/);
+    // The same shape in running text is a heading followed by a list, not a definition.
+    expect(findDefinitions("Implementation specifications: (a) Risk analysis (Required).", "en")).toEqual([]);
+  });
+
   it("accepts 'the term X refers to' only with a quoted term", () => {
     expect(findDefinitions("The term “system component” refers to a discrete identifiable information technology asset.", "en").map((d) => d.term)).toEqual(["system component"]);
     expect(findDefinitions("This requirement refers to the use of portable storage devices.", "en")).toEqual([]);

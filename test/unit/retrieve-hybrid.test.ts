@@ -82,4 +82,29 @@ describe("hybridSearch", () => {
     expect(await hybridSearch(store, null, "notify", { k: 1, stages: { ...OFF, bm25: true } })).toHaveLength(1);
     expect(await hybridSearch(store, null, "notify", { k: 10, stages: OFF })).toEqual([]);
   });
+
+  it("graph expansion brings the section defining a term the question asks about", async () => {
+    const sections = [
+      section("def", "Business associate means a person who performs functions on behalf of a covered entity."),
+      section("x", "A covered entity may disclose information to a business associate under a contract."),
+      section("y", "Business associate contracts must be reviewed by the covered entity."),
+    ];
+    const term = { id: "t:ba", documentId: "doc", term: "Business associate", normalizedTerm: "business associate", definition: "a person who…", sectionId: "def", start: 0, end: 18, mentionedIn: ["x", "y"] };
+    const store = fakeStore({ sections, bm25: ["x", "y"], terms: [term] });
+    const stages = { ...OFF, bm25: true, graphExpansion: true, rescore: true };
+
+    const asked = await hybridSearch(store, null, "What is a business associate?", { k: 3, stages });
+    expect(asked[0]?.section.id).toBe("def");
+    expect(asked[0]?.evidence.links).toContainEqual({ from: "t:ba", relation: "term" });
+    expect(asked[0]?.evidence.stages.graphExpansion).toBeDefined();
+
+    // Naming the term without asking what it means: the definition joins the pool, the rules lead.
+    const named = await hybridSearch(store, null, "Which contracts with a business associate must be reviewed?", { k: 3, stages });
+    expect(named[0]?.section.id).toBe("y");
+    expect(named.map((r) => r.section.id)).toContain("def");
+
+    // Without graph expansion the definition is not found at all.
+    const off = await hybridSearch(store, null, "What is a business associate?", { k: 3, stages: { ...stages, graphExpansion: false } });
+    expect(off.map((r) => r.section.id)).not.toContain("def");
+  });
 });

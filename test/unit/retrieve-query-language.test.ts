@@ -1,0 +1,32 @@
+import { describe, expect, it } from "vitest";
+import { thesaurusExpansion } from "../../core/retrieve/legal-thesaurus.ts";
+import { analyzeQuery } from "../../core/retrieve/query-terms.ts";
+import { isDefinitionQuestion } from "../../core/retrieve/term-stage.ts";
+
+// How auditors ask: everyday words, Italian questions, "what is…" questions. These decide what
+// the lexical stage searches for before any ranking happens.
+
+describe("query analysis", () => {
+  it("keeps the content words of Italian questions", () => {
+    expect(analyzeQuery("Quali sono i requisiti per partecipare alla gara?").words).toEqual(["requisiti", "partecipare", "gara"]);
+    expect(analyzeQuery("Entro quale termine devono essere presentate le offerte?").words).toEqual(["entro", "termine", "presentate", "offerte"]);
+  });
+
+  it("adds the regulatory wording of lay expressions, in both languages", () => {
+    const leak = thesaurusExpansion("How quickly must a company tell the regulator about a data leak?");
+    expect(leak).toEqual(expect.arrayContaining(["breach", "supervisory", "authority"]));
+    expect(thesaurusExpansion("What must a contract with a cloud provider contain?")).toEqual(expect.arrayContaining(["ict", "third", "party"]));
+    expect(thesaurusExpansion("Qual è la scadenza?")).toEqual(expect.arrayContaining(["termine", "deadline"]));
+    expect(thesaurusExpansion("chi può partecipare alla gara")).toEqual(expect.arrayContaining(["appalto", "tender"]));
+    expect(thesaurusExpansion("annual accounts of a listed company")).toEqual([]);
+  });
+
+  it("tells definition questions from questions that merely name a term", () => {
+    for (const q of ["What is a business associate under HIPAA?", "What does 'personal data' mean?", "How does the FSRA define the term proximate?", "Cosa si intende per operatore economico?"]) {
+      expect(isDefinitionQuestion(q), q).toBe(true);
+    }
+    for (const q of ["What are the reporting requirements for an Authorised Person in relation to outsourced activities?", "What is the deadline for notifying a breach?", "Must a business associate sign a contract?"]) {
+      expect(isDefinitionQuestion(q), q).toBe(false);
+    }
+  });
+});

@@ -1,0 +1,77 @@
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { buildDerivedGraph } from "../../core/graph/build-derived-graph.ts";
+import { createKuzuStore, type KuzuGraphStore } from "../../core/store/kuzu-store.ts";
+import { withReadCache } from "../../core/store/read-cache.ts";
+import { makeDocument, makeSections, tempDir } from "./store-fixtures.ts";
+
+// The read cache must answer exactly what the store answers, serve repeats from memory, and
+// never serve a row a write has changed or removed.
+
+const specs = [
+  { label: "Article 1", text: "'Processor' means a person which processes personal data on behalf of the controller." },
+  { label: "Article 2", text: "The controller shall notify the supervisory authority within 72 hours, as set out in Article 3." },
+  { label: "Article 3", text: "The processor shall assist the controller in meeting the obligations of Article 2." },
+];
+
+describe("withReadCache", () => {
+  const tmp = tempDir("cg-read-cache-");
+  let kuzu: KuzuGraphStore;
+
+  beforeAll(async () => {
+    kuzu = createKuzuStore({ dbPath: path.join(tmp.dir, "graph.kuzu") });
+    await kuzu.open();
+  });
+  afterAll(async () => {
+    await kuzu.close();
+    tmp.cleanup();
+  });
+
+  async function insert(store: KuzuGraphStore, id: string): Promise<string[]> {
+    const doc = makeDocument(id, specs.length + 1);
+    const sections = makeSections(id, specs);
+    const derived = buildDerivedGraph({ id, title: doc.title, language: "en" }, sections, []);
+    await store.insertDocument(doc, sections, derived);
+    return sections.map((s) => s.id);
+  }
+
+  it("returns what the store returns and serves repeats from memory", async () => {
+    const ids = await insert(kuzu, "doca");
+    const cached = withReadCache(kuzu);
+    const rowIds = (rows: Array<{ section: { id: string } }>): string[] => rows.map((r) => r.section.id);
+
+    expect(rowIds(await cached.getSectionsByIds(ids))).toEqual(rowIds(await kuzu.getSectionsByIds(ids)));
+    expect(await cached.getChildSectionIds(ids)).toEqual(await kuzu.getChildSectionIds(ids));
+    expect(await cached.getCrossReferences(ids)).toEqual(await kuzu.getCrossReferences(ids));
+    expect(await cached.getTripletsForSections(ids)).toEqual(await kuzu.getTripletsForSections(ids));
+    expect(await cached.getTermsByNormalized(["processor", "nothing"])).toEqual(await kuzu.getTermsByNormalized(["processor", "nothing"]));
+    expect((await kuzu.getCrossReferences(ids)).length).toBeGreaterThan(0);
+
+    const before = cached.readCacheStats();
+    // A subset, repeated and in another order: all hits, same answer as the store.
+    const subset = [ids[2] ?? "", ids[1] ?? "", ids[2] ?? "", "doca:missing"];
+    expect(rowIds(await cached.getSectionsByIds(subset))).toEqual(rowIds(await kuzu.getSectionsByIds(subset)));
+    expect(await cached.getCrossReferences(subset)).toEqual(await kuzu.getCrossReferences(subset));
+    const after = cached.readCacheStats();
+    // Only the unknown id went to the store, once per kind of lookup.
+    expect(after.misses - before.misses).toBe(2);
+    expect(after.hits).toBeGreaterThan(before.hits);
+  });
+
+  it("forgets everything when anything writes", async () => {
+    const cached = withReadCache(kuzu);
+    const ids = (await kuzu.getSections("doca")).map((s) => s.id);
+    expect((await cached.getSectionsByIds(ids)).length).toBe(ids.length);
+    expect((await cached.getTermsByNormalized(["processor"])).length).toBe(1);
+
+    expect(await cached.deleteDocument("doca")).toBe(true);
+    expect(await cached.getSectionsByIds(ids)).toEqual([]);
+    expect(await cached.getTermsByNormalized(["processor"])).toEqual([]);
+    expect(await cached.getCrossReferences(ids)).toEqual([]);
+
+    // Re-inserted through the cache: the new rows are served, not the remembered absence.
+    await insert(cached, "doca");
+    expect((await cached.getSectionsByIds(ids)).length).toBe(ids.length);
+    expect((await cached.getTermsByNormalized(["processor"])).length).toBe(1);
+  });
+});
