@@ -3,63 +3,73 @@ import { isStopword, stem, tokenize } from "./query-terms.ts";
 // Auditors ask in everyday words ("data leak", "delete my data", "cloud provider", "the
 // regulator"); regulations use defined legal vocabulary ("personal data breach", "erasure",
 // "ICT third-party service provider", "supervisory authority"). A static word-vector model
-// cannot bridge such pairs reliably, so this curated thesaurus of lay ↔ regulatory expressions
-// (English and Italian, across the domains the app serves: data protection, financial
-// resilience, health privacy, security controls, public procurement) adds the regulatory
-// wording to the lexical query. Each group lists expressions that mean the same thing in a
-// question; matching is on light stems, so plurals and verb forms count.
+// cannot bridge such pairs reliably, so this curated thesaurus (English and Italian, across the
+// domains the app serves: data protection, financial resilience, health privacy, security
+// controls, public procurement) adds the regulatory wording to the lexical query.
+//
+// It is one-way: only an everyday expression triggers it, and only the regulatory wording is
+// added. A question already in the regulation's words gains nothing: on ObliQA dev (questions
+// written from the rule texts) expanding those too cost 0.012 Recall@10 of BM25, as the added
+// synonyms outweighed the words the question was actually about. Matching is on light stems,
+// so plurals and verb forms count.
 
-const GROUPS: readonly (readonly string[])[] = [
+interface Group {
+  /** How people say it. */
+  lay: readonly string[];
+  /** How regulations say it. */
+  legal: readonly string[];
+}
+
+const g = (lay: readonly string[], legal: readonly string[]): Group => ({ lay, legal });
+
+const GROUPS: readonly Group[] = [
   // data protection
-  ["data leak", "data breach", "personal data breach", "leaked data"],
-  ["delete", "deletion", "erase", "erasure", "remove personal data", "right to be forgotten"],
-  ["regulator", "supervisory authority", "competent authority", "data protection authority"],
-  ["fine", "penalty", "administrative fine", "sanction", "civil money penalty"],
-  ["consent", "agreement of the data subject", "permission"],
-  ["kid", "child", "minor", "underage"],
-  ["privacy officer", "data protection officer", "dpo"],
-  ["move data abroad", "transfer to a third country", "international transfer", "cross-border transfer"],
-  ["customer data", "personal data", "personal information"],
-  ["profiling", "automated decision-making", "automated individual decision"],
+  g(["data leak", "leaked data", "data leaked", "hacked data"], ["personal data breach"]),
+  g(["delete my data", "delete personal data", "delete the data", "delete all the data", "delete data", "remove my data"], ["erasure", "right to be forgotten"]),
+  // Not "regulator": some rulebooks (ADGM's FSRA) call their authority exactly that.
+  g(["watchdog", "privacy regulator", "data protection regulator", "tell the regulator"], ["supervisory authority", "competent authority"]),
+  g(["fines", "fine", "fined"], ["administrative fine", "penalty", "civil money penalty"]),
+  g(["kid", "kids", "underage", "minor"], ["child"]),
+  g(["privacy officer"], ["data protection officer"]),
+  g(["move data abroad", "send data abroad", "data abroad", "outside the eu", "outside europe"], ["transfer to a third country"]),
+  g(["customer data", "client data", "user data"], ["personal data"]),
+  g(["automated decisions", "algorithm decides"], ["automated individual decision-making", "profiling"]),
   // financial / ICT resilience
-  ["bank", "credit institution", "financial entity", "financial institution"],
-  ["cloud provider", "cloud service provider", "ict third-party service provider", "outsourcing provider"],
-  // Not "it": indistinguishable from the pronoun once lower-cased.
-  ["ict", "information technology", "information and communication technology", "it systems"],
-  ["cyber attack", "cyber-attack", "cyber threat", "hacker attack", "ict-related incident"],
-  ["outage", "disruption", "service interruption", "incident"],
-  ["pen test", "penetration testing", "threat-led penetration testing", "tlpt"],
-  ["board", "management body", "senior management"],
-  ["vendor contract", "contractual arrangement", "contractual provisions"],
-  ["exit plan", "exit strategy", "termination of contractual arrangements"],
+  g(["bank", "banks"], ["credit institution", "financial entity"]),
+  g(["cloud provider", "cloud providers", "cloud vendor", "it vendor", "tech provider"], ["ict third-party service provider"]),
+  // Not "it" alone: indistinguishable from the pronoun once lower-cased.
+  g(["information technology", "it systems", "it service", "it services", "it providers"], ["ict"]),
+  g(["cyber attack", "cyberattack", "hacker attack", "hack", "hacked"], ["ict-related incident", "cyber threat"]),
+  g(["outage", "downtime", "system failure"], ["disruption", "ict-related incident"]),
+  g(["pen test", "pentest", "pen testing"], ["threat-led penetration testing"]),
+  g(["board of directors", "the board"], ["management body"]),
+  g(["vendor contract", "supplier contract", "outsourcing contract"], ["contractual arrangements"]),
+  g(["exit plan"], ["exit strategy", "termination of contractual arrangements"]),
   // health privacy
-  ["health data", "protected health information", "phi", "ephi", "health information"],
-  ["hospital", "covered entity", "health care provider"],
-  ["contractor", "business associate", "subcontractor"],
-  ["backup", "data backup", "backup plan", "copia di sicurezza"],
-  ["disaster recovery", "contingency plan", "emergency mode operation"],
+  g(["health data", "medical records", "patient data", "medical data"], ["protected health information"]),
+  g(["hospital", "clinic", "doctor"], ["covered entity", "health care provider"]),
+  g(["contractor", "vendor"], ["business associate"]),
+  g(["backup", "backups", "back up"], ["data backup plan"]),
+  g(["disaster recovery"], ["contingency plan", "emergency mode operation"]),
   // security controls
-  ["login", "log in", "logon", "authentication", "identification and authentication"],
-  ["multi-factor", "multifactor", "two-factor", "mfa", "2fa"],
-  ["password", "authenticator", "passcode"],
-  ["staff", "employee", "workforce", "personnel", "worker"],
-  ["training", "awareness training", "security awareness"],
-  ["audit trail", "audit log", "audit record", "event logging", "logging"],
-  ["usb stick", "removable media", "portable storage device", "system media"],
-  ["encrypt", "encryption", "cryptographic protection", "cifratura"],
-  ["risk analysis", "risk assessment", "valutazione dei rischi"],
-  ["patch", "flaw remediation", "security update"],
+  g(["login", "log in", "logon", "sign in"], ["identification and authentication"]),
+  g(["two-factor", "2fa", "mfa"], ["multifactor authentication"]),
+  g(["password", "passwords"], ["authenticator"]),
+  g(["staff", "staffers"], ["workforce", "personnel"]),
+  g(["usb stick", "usb drive", "thumb drive", "external drive"], ["removable media", "portable storage device"]),
+  g(["patch", "patches", "patching"], ["flaw remediation"]),
+  g(["activity logs", "audit trail", "log files"], ["audit record", "event logging"]),
   // public procurement (Italian and English)
-  ["tender", "call for tenders", "procurement procedure", "gara", "gare", "procedura di gara", "appalto", "appalti"],
-  ["bid", "offer", "tender submission", "offerta", "offerte"],
-  ["deadline", "time limit", "termine", "scadenza"],
-  ["supplier", "economic operator", "contractor", "operatore economico", "fornitore", "concorrente"],
-  ["guarantee", "bid bond", "security deposit", "garanzia provvisoria", "cauzione", "garanzia"],
-  ["requirements to participate", "selection criteria", "requisiti di partecipazione", "requisiti di ordine speciale"],
-  ["award", "aggiudicazione", "contract award"],
-  ["subcontracting", "subappalto"],
-  ["exclusion grounds", "cause di esclusione", "motivi di esclusione"],
-  ["contracting authority", "stazione appaltante", "amministrazione aggiudicatrice"],
+  g(["tender", "call for tenders", "gara", "gare"], ["procedura di gara", "appalto"]),
+  g(["scadenza", "entro quando", "deadline"], ["termine"]),
+  g(["fornitore", "fornitori", "ditta", "ditte", "impresa", "imprese"], ["operatore economico", "concorrente"]),
+  g(["cauzione", "deposito"], ["garanzia provvisoria"]),
+  g(["requisiti per partecipare", "chi può partecipare", "partecipare alla gara"], ["requisiti di partecipazione", "requisiti di ordine speciale", "condizioni di partecipazione"]),
+  g(["vincitore", "vince la gara", "chi vince"], ["aggiudicazione"]),
+  g(["escluso", "esclusi", "esclusione"], ["cause di esclusione"]),
+  // Not "ente": its light stem is that of "entity".
+  g(["ospedale", "committente", "l'ente"], ["stazione appaltante"]),
+  g(["subcontracting", "subcontract"], ["subappalto"]),
 ];
 
 interface Entry {
@@ -71,7 +81,7 @@ function stems(phrase: string): string[] {
   return tokenize(phrase).map(stem);
 }
 
-const ENTRIES: readonly Entry[] = GROUPS.flatMap((group, index) => group.map((phrase) => ({ stems: stems(phrase), group: index })));
+const ENTRIES: readonly Entry[] = GROUPS.flatMap((group, index) => group.lay.map((phrase) => ({ stems: stems(phrase), group: index })));
 
 function contains(haystack: readonly string[], needle: readonly string[]): boolean {
   if (needle.length === 0 || needle.length > haystack.length) return false;
@@ -99,7 +109,7 @@ export function thesaurusExpansion(query: string): string[] {
   const added: string[] = [];
   const seen = new Set<string>();
   for (const group of matched) {
-    for (const phrase of GROUPS[group] ?? []) {
+    for (const phrase of GROUPS[group]?.legal ?? []) {
       for (const word of tokenize(phrase)) {
         const s = stem(word);
         if (have.has(s) || seen.has(s) || word.length < 2 || isStopword(word) || ITALIAN_FUNCTION_WORDS.has(word)) continue;
