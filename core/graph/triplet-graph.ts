@@ -17,6 +17,23 @@ const MAX_ENTITY_WORDS = 12;
 const MAX_EVIDENCE = 600;
 // Pronouns the finder could not resolve to a noun phrase: a triplet about "which" says nothing.
 const UNRESOLVED = new Set(["which", "that", "it", "they", "this", "these", "those", "who", "whom", "such", "stesso", "stessa", "esso", "essa", "essi", "questo", "questa", "quale", "che"]);
+// An entity made only of these words names nothing an auditor could look up ("them", "there",
+// "that the", "this article"): it would be a meaningless node in the graph.
+const NON_ENTITY_WORDS = new Set([
+  ...UNRESOLVED, "them", "there", "here", "the", "a", "an", "its", "their", "his", "her", "him", "us", "we", "you", "one", "ones",
+  "other", "others", "any", "all", "each", "both", "either", "thereof", "therein", "article", "paragraph", "point", "subparagraph",
+  "section", "chapter", "regulation", "directive", "part", "same", "what", "whatever", "lo", "la", "gli", "le", "il", "articolo", "comma",
+]);
+// Possessive, distributive and anaphoric determiners say whose or which, not what: "its
+// opinion" is the opinion, "each supervisory authority" a supervisory authority.
+const LEADING_DETERMINER = /^(?:its|their|his|her|our|your|such|said|the same|each|every|this|that|these|those)\s+/iu;
+
+// "inform them of the decision": the pronoun is the indirect object; the decision is the thing.
+const LEADING_PRONOUN_OBJECT = /^(?:them|him|her|it|us|you)\s+(?:of|about|with|to|for|on|in)\s+/iu;
+
+function namesNothing(key: string): boolean {
+  return key.split(/\s+/).every((word) => NON_ENTITY_WORDS.has(word));
+}
 
 export interface TripletGraph {
   entities: EntityRecord[];
@@ -51,9 +68,9 @@ export function buildRuleTriplets(
   const triplets: TripletRecord[] = [];
 
   const entity = (text: string, role: "actor" | "object"): EntityRecord | null => {
-    const name = shorten(normalizeEntity(text, { language, acronyms }));
+    const name = shorten(normalizeEntity(text.replace(LEADING_PRONOUN_OBJECT, "").replace(LEADING_DETERMINER, ""), { language, acronyms }));
     const key = canonicalKey(name, { language });
-    if (key.length < 2 || UNRESOLVED.has(key)) return null;
+    if (key.length < 2 || UNRESOLVED.has(key) || namesNothing(key)) return null;
     const id = `${documentId}:e:${key}`;
     let e = entities.get(id);
     if (!e) {

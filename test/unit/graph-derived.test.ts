@@ -108,3 +108,21 @@ describe("derived graph in the store", () => {
     expect(await store.stats()).toMatchObject({ documents: 0, sections: 0, crossReferences: 0, resolvedCrossReferences: 0, terms: 0, triplets: 0, entities: 0 });
   });
 });
+
+describe("rule triplet entities", () => {
+  it("names things, not pronouns or determiners", async () => {
+    const { buildRuleTriplets } = await import("../../core/graph/triplet-graph.ts");
+    const sections = [
+      section("d", 0, "Article 1", "Each supervisory authority shall publish its opinion without undue delay."),
+      section("d", 1, "Article 2", "The controller shall inform them of the decision. The processor shall assist such controller."),
+    ];
+    const { triplets, entities } = buildRuleTriplets("d", sections, "en");
+    const names = entities.map((e) => e.name);
+    expect(names).toEqual(expect.arrayContaining(["supervisory authority", "opinion", "controller", "processor"]));
+    expect(names).not.toEqual(expect.arrayContaining(["them"]));
+    for (const name of names) expect(name).not.toMatch(/^(each|its|such|them|there|this|that)\b/);
+    // "them" is not an entity, but the controller's obligation is still recorded.
+    expect(triplets.some((t) => t.subject === "controller" && t.predicate.includes("inform"))).toBe(true);
+    expect(triplets.find((t) => t.subject === "processor")?.object).toBe("controller");
+  });
+});

@@ -46,6 +46,8 @@ interface Props {
 
 const ZOOM_STEP = 1.25;
 
+const FIT_PADDING = 24;
+
 function layoutOptions(randomize: boolean): LayoutOptions {
   // fcose's own options are not in cytoscape's types; they pass through untouched.
   const options = {
@@ -54,7 +56,7 @@ function layoutOptions(randomize: boolean): LayoutOptions {
     randomize,
     animate: false,
     fit: true,
-    padding: 24,
+    padding: FIT_PADDING,
     nodeDimensionsIncludeLabels: true,
     packComponents: true,
     nodeRepulsion: 5000,
@@ -76,6 +78,18 @@ function toElements(nodes: SubgraphNode[], edges: SubgraphEdge[]): ElementDefini
       data: { id: e.id, source: e.source, target: e.target, kind: e.kind, label: e.label },
     })),
   ];
+}
+
+const MAX_LABEL_SCALE = 2;
+
+function applyLabelScale(cy: Core): void {
+  const scale = Math.min(MAX_LABEL_SCALE, Math.max(1, 1 / cy.zoom()));
+  cy.batch(() => {
+    cy.nodes().forEach((n) => {
+      n.style("font-size", (n.data("kind") === "section" ? 12 : 11) * scale);
+    });
+    cy.edges().style("font-size", 8 * scale);
+  });
 }
 
 export function GraphCanvas({ nodes, edges, marked, selectedNodeId, theme, onNodeTap, onNodeDoubleTap, onEdgeTap, onBackgroundTap, ref }: Props) {
@@ -110,21 +124,39 @@ export function GraphCanvas({ nodes, edges, marked, selectedNodeId, theme, onNod
       element.title = "";
       element.classList.remove("pointing");
     });
+    // A 60-node answer graph fitted into the pane sits at zoom ~0.5, where 11 px labels render at
+    // 5 px. Labels grow as the view zooms out (up to 2x) so they stay readable at a glance; zooming
+    // in brings them back to their designed size.
+    let labelFrame = 0;
+    cy.on("zoom", () => {
+      if (labelFrame !== 0) return;
+      labelFrame = requestAnimationFrame(() => {
+        labelFrame = 0;
+        applyLabelScale(cy);
+      });
+    });
+    cy.on("layoutstop", () => applyLabelScale(cy));
     // Panels open and close beside the graph: keep the point the user was looking at in the middle.
     let size = { w: element.clientWidth, h: element.clientHeight };
     const observer = new ResizeObserver(() => {
       const w = element.clientWidth;
       const h = element.clientHeight;
       if (w === size.w && h === size.h) return;
+      // A graph seen whole (as laid out, e.g. drawn while the pane was still small) is fitted to
+      // the new size; one the user has zoomed into keeps its centre.
+      const box = cy.elements().renderedBoundingBox();
+      const seenWhole = cy.elements().length > 0 && box.x1 >= -1 && box.y1 >= -1 && box.x2 <= size.w + 1 && box.y2 <= size.h + 1;
       const pan = cy.pan();
       cy.resize();
-      cy.pan({ x: pan.x + (w - size.w) / 2, y: pan.y + (h - size.h) / 2 });
+      if (seenWhole) cy.fit(undefined, FIT_PADDING);
+      else cy.pan({ x: pan.x + (w - size.w) / 2, y: pan.y + (h - size.h) / 2 });
       size = { w, h };
     });
     observer.observe(element);
     cyRef.current = cy;
     return () => {
       observer.disconnect();
+      if (labelFrame !== 0) cancelAnimationFrame(labelFrame);
       cy.destroy();
       cyRef.current = null;
     };
