@@ -18,6 +18,22 @@ export default defineConfig({
     modulePreload: { polyfill: false },
     assetsInlineLimit: 0,
     sourcemap: false,
+    // Cytoscape with its layout is one ~560 kB library the first screen needs anyway (the graph
+    // sits beside the chat); splitting it further would only add requests.
+    chunkSizeWarningLimit: 600,
+    // Libraries in their own chunks: they change less often than the app and are parsed in
+    // parallel; the graph library alone is ~half of the code.
+    rolldownOptions: {
+      output: {
+        codeSplitting: {
+          groups: [
+            { name: "react", test: /node_modules[\\/](react|react-dom|scheduler)[\\/]/ },
+            { name: "graph", test: /node_modules[\\/](cytoscape|cytoscape-fcose|cose-base|layout-base)[\\/]/ },
+            { name: "zod", test: /node_modules[\\/]zod[\\/]/ },
+          ],
+        },
+      },
+    },
   },
   server: { host: "127.0.0.1", strictPort: true },
 });

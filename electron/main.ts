@@ -6,6 +6,7 @@ import type { Result } from "../core/contract/contract.ts";
 import { defaultDataDir } from "../core/host/data-dir.ts";
 import { createEngineClient } from "./engine-client.ts";
 import { IPC_EVENT, IPC_INVOKE } from "./ipc-channels.ts";
+import { isOwnUrl } from "./request-policy.ts";
 
 // Main only creates the window, enforces the security policy and routes messages between the
 // renderer and the engine process. Nothing here parses documents or touches the database.
@@ -32,20 +33,6 @@ function argValue(name: string): string | undefined {
   return index >= 0 ? process.argv[index + 1] : undefined;
 }
 
-/** Only the app's own files: no network, no other file on disk. */
-function isOwnUrl(raw: string): boolean {
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    return false;
-  }
-  if (url.protocol === "devtools:") return true;
-  if (url.protocol !== "file:") return false;
-  const relative = path.relative(rendererDir, fileURLToPath(url));
-  return relative !== "" && !relative.startsWith("..") && !path.isAbsolute(relative);
-}
-
 function isTrustedSender(frame: WebFrameMain | null): boolean {
   if (frame === null || frame.parent !== null) return false;
   try {
@@ -60,7 +47,7 @@ function harden(): void {
   const ses = session.defaultSession;
   ses.setPermissionRequestHandler((_contents, _permission, callback) => callback(false));
   ses.setPermissionCheckHandler(() => false);
-  ses.webRequest.onBeforeRequest((details, callback) => callback({ cancel: !isOwnUrl(details.url) }));
+  ses.webRequest.onBeforeRequest((details, callback) => callback({ cancel: !isOwnUrl(details.url, rendererDir) }));
   ses.webRequest.onHeadersReceived((details, callback) =>
     callback({ responseHeaders: { ...details.responseHeaders, "Content-Security-Policy": [CSP] } }),
   );
@@ -91,6 +78,8 @@ function createWindow(): BrowserWindow {
       webviewTag: false,
       navigateOnDragDrop: false,
       spellcheck: false,
+      // Middle-click opens links in a new window without a "new-window" check (electronegativity).
+      disableBlinkFeatures: "Auxclick",
     },
   });
   win.once("ready-to-show", () => win.show());

@@ -1,3 +1,5 @@
+// First, before any schema exists: see zod-jitless.ts.
+import "./zod-jitless.ts";
 import { contextBridge, ipcRenderer, webUtils } from "electron";
 import type { IpcRendererEvent } from "electron";
 import { createApi, wireEventSchema } from "../core/contract/contract.ts";

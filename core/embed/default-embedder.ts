@@ -16,6 +16,11 @@ export interface DefaultEmbedderOptions {
   batchSize?: number;
   /** Called before a build starts, so a UI can say why the first import takes a few seconds longer. */
   onBuild?: (modelDir: string) => void;
+  /**
+   * A read-only folder of prebuilt models (`<dir>/<id>/`), e.g. the installer's resources: used
+   * when it holds a valid build, so an installed app never spends its first import building one.
+   */
+  bundledDir?: string;
 }
 
 export function defaultModelDir(dataDir: string, modelId: string): string {
@@ -30,6 +35,10 @@ export async function ensureDefaultModel(dataDir: string, options: DefaultEmbedd
   // Only the static model can be made here; a transformer default must be placed by the user and
   // createOnnxEmbedder reports MODEL_NOT_FOUND if it is not.
   if (entry.id !== STATIC_MODEL_ID) return dir;
+  if (options.bundledDir !== undefined) {
+    const bundled = path.join(options.bundledDir, entry.id);
+    if ((await readValidStaticBuild(bundled)) !== null) return bundled;
+  }
   if ((await readValidStaticBuild(dir)) !== null) return dir;
   await withDirLock(`${dir}.lock`, async () => {
     // Another process may have finished the build while this one waited for the lock.

@@ -66,6 +66,17 @@ describe("default static embedding model", () => {
     expect(builds).toBe(1);
   });
 
+  it("uses a valid prebuilt model from the app's bundled folder instead of building one", async () => {
+    const otherData = path.join(tmp, "other-data");
+    const bundledDir = path.join(dataDir, "models");
+    expect(await ensureDefaultModel(otherData, { bundledDir, onBuild: () => builds++ })).toBe(modelDir);
+    expect(builds).toBe(1);
+    // A bundled folder without the model (e.g. a checkout) falls back to the data dir.
+    const fallback = await ensureDefaultModel(dataDir, { bundledDir: path.join(tmp, "no-such-resources"), onBuild: () => builds++ });
+    expect(fallback).toBe(modelDir);
+    expect(builds).toBe(1);
+  });
+
   it("has a tokenizer.json that @huggingface/tokenizers loads", async () => {
     const json: unknown = JSON.parse(await readFile(path.join(modelDir, STATIC_MODEL_FILES.tokenizer), "utf8"));
     const config: unknown = JSON.parse(await readFile(path.join(modelDir, STATIC_MODEL_FILES.tokenizerConfig), "utf8"));
