@@ -1,11 +1,14 @@
 import type { ErrorInfo } from "./errors.ts";
 import type { ProgressListener } from "./jobs/job.ts";
 import type { AskResult } from "./answer/answer-types.ts";
+import type { AnswerLogRecord } from "./answer/answer-log-schema.ts";
+import type { ModelImportResult, ModelSelectSettings, ModelsState } from "./llm/model-schemas.ts";
 import type { StageName } from "./retrieve/types.ts";
 import type { Subgraph } from "./retrieve/subgraph-types.ts";
 import type { DocumentRecord, StoreStats } from "./store/graph-store.ts";
 import type { TripletRecord } from "./store/graph-types.ts";
 import type { Section } from "./structure/types.ts";
+import type { ExtractionSummary } from "./extract/llm/extraction-types.ts";
 
 // The engine's public surface: what the CLI, the tests, the web host and the Electron utility
 // process call. Everything here is plain data so it can cross a process boundary unchanged.
@@ -69,6 +72,23 @@ export interface AskOptions {
   signal?: AbortSignal;
 }
 
+export interface AnswerLogQuery {
+  /** Most recent records to return (default 100). */
+  limit?: number;
+  /** Only answers given at or after this time (ISO 8601). */
+  since?: string;
+}
+
+export interface ExtractOptions {
+  /** Default: every document in the library. */
+  documentIds?: string[];
+  signal?: AbortSignal;
+  /** One job per document: steps extracting (per section), cleaning, embeddings, storing. */
+  onProgress?: ProgressListener;
+}
+
+export type { ExtractionSummary } from "./extract/llm/extraction-types.ts";
+
 export interface DeleteResult {
   deleted: boolean;
   documentId: string | null;
@@ -101,6 +121,25 @@ export interface Engine {
   /** NOT_FOUND when the document or its kept copy is missing. */
   getDocumentSource(documentId: string): Promise<DocumentSource>;
   stats(): Promise<EngineStats>;
+  /** Language models: the ones installed or recommended, and the one answering. */
+  listModels(): Promise<ModelsState>;
+  /**
+   * Loads a model (null: none, answers are quoted) and answers with it from now on; the choice is
+   * saved for the next start. MODEL_NOT_FOUND / MODEL_INVALID / MODEL_TOO_LARGE_FOR_RAM /
+   * MODEL_TIMEOUT when it cannot be loaded (the previous model then stays).
+   */
+  selectModel(modelId: string | null, settings?: ModelSelectSettings): Promise<ModelsState>;
+  /** Copies a GGUF file into the models folder after checking it (MODEL_NOT_FOUND / MODEL_INVALID). */
+  importModel(file: string): Promise<ModelImportResult>;
+  /** The most recent answers recorded in this library's answer log, oldest first. */
+  answerLog(options?: AnswerLogQuery): Promise<AnswerLogRecord[]>;
+  /**
+   * Builds the LLM tier of the graph with the loaded model: triplets per section, cleaned and
+   * stored with source "llm" (replacing the document's previous ones). Resumable: sections already
+   * extracted with this model and prompt come from the cache. MODEL_NOT_FOUND without a model,
+   * CANCELLED when aborted (what finished is kept in the cache).
+   */
+  extractTriplets(options?: ExtractOptions): Promise<ExtractionSummary>;
   /** Resolves when the work queued so far (imports, re-embedding after a model change) has finished. */
   idle(): Promise<void>;
   close(): Promise<void>;

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { createReadStream } from "node:fs";
-import { copyFile, mkdir, readFile, rename, rm } from "node:fs/promises";
+import { mkdir, readFile, rm } from "node:fs/promises";
 import path from "node:path";
 import type {
   DeleteResult,
@@ -13,12 +13,17 @@ import type {
   SearchResult,
 } from "./engine-types.ts";
 import { answerQuestion } from "./answer/answer-question.ts";
+import { answerLogRecord, createAnswerLogWriter, readAnswerLog } from "./answer/answer-log.ts";
+import { namesMissingFromLibrary } from "./answer/question-names.ts";
 import { ensureDefaultEmbedder } from "./embed/default-embedder.ts";
 import type { LlmClient } from "./llm/llm-client.ts";
+import type { LlmRuntimeOptions } from "./llm/llama-runtime.ts";
+import { openModelSelection } from "./llm/model-selection.ts";
 import { defaultEmbeddingModel, loadModelManifest } from "./embed/model-manifest.ts";
 import type { Embedder } from "./embed/embedder.ts";
 import { embedAll, embedDerived, sectionEmbeddingText, tripletEmbeddingText } from "./embed/embed-derived.ts";
 import { createEnglishNlp, type EnglishNlp } from "./extract/obligations.ts";
+import { runExtractionJob } from "./extract/llm/extraction-job.ts";
 import { ClauseGraphError, toErrorInfo } from "./errors.ts";
 import { parseDocument } from "./ingest/parse-document.ts";
 import { buildDerivedGraph, type OtherDocument } from "./graph/build-derived-graph.ts";
@@ -31,6 +36,8 @@ import type { RankedSection, StageName, StageSwitches } from "./retrieve/types.t
 import type { DerivedGraph } from "./store/graph-types.ts";
 import type { DocumentRecord, GraphStore } from "./store/graph-store.ts";
 import { createKuzuStore } from "./store/kuzu-store.ts";
+import { withReadCache } from "./store/read-cache.ts";
+import { keepSourceCopy } from "./store/source-copy.ts";
 import { sectionDocument } from "./structure/section-document.ts";
 import type { Section } from "./structure/types.ts";
 
@@ -46,10 +53,21 @@ export interface EngineOptions {
    * under `<modelRoot>/models/` on first use. null: no vectors (BM25 and graph retrieval only).
    */
   embedder?: Embedder | null;
-  /** Where the default embedding model is built and looked for (default: dataDir). */
+  /**
+   * Where models live, in `<modelRoot>/models/`: the default embedding model is built there and
+   * language models are imported there, as `clausegraph models` does (default: dataDir).
+   */
   modelRoot?: string;
-  /** A loaded local model for written answers; without one answers are extractive. Owned by the caller. */
+  /** Read-only prebuilt models shipped with the app (`<dir>/<id>/`), preferred over building one. */
+  bundledModelDir?: string;
+  /**
+   * A loaded local model for written answers, owned by the caller. Omitted: the model chosen with
+   * selectModel() (saved in `<dataDir>/settings.json`) is loaded on the first question. null: no
+   * model, whatever was chosen; answers are extractive.
+   */
   llm?: LlmClient | null;
+  /** How language models are run (GPU, memory probe for tests). */
+  llmRuntime?: LlmRuntimeOptions;
   log?: Logger;
 }
 
@@ -101,7 +119,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
   const dataDir = path.resolve(options.dataDir);
   const log: Logger = options.log ?? (() => {});
   await mkdir(dataDir, { recursive: true });
-  const store = options.store ?? createKuzuStore({ dbPath: databasePath(dataDir), log });
+  const store = withReadCache(options.store ?? createKuzuStore({ dbPath: databasePath(dataDir), log }));
   await store.open();
   let closed = false;
 
@@ -112,6 +130,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
   const getEmbedder = (): Promise<Embedder | null> => {
     embedderPromise ??= ensureDefaultEmbedder(path.resolve(options.modelRoot ?? dataDir), {
       onBuild: (dir) => log(`building the default embedding model in ${dir}`),
+      ...(options.bundledModelDir === undefined ? {} : { bundledDir: options.bundledModelDir }),
     }).catch((err: unknown) => {
       // Retrieval still works without vectors; say why they are missing instead of failing imports.
       log(`embedding model unavailable, continuing without vectors: ${toErrorInfo(err).message}`);
@@ -120,6 +139,19 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     return embedderPromise;
   };
   let nlp: EnglishNlp | null = null;
+
+  // The model answering and extracting right now. Model selection replaces it at run time. An
+  // answer or a job takes it with models.acquire() when it starts and releases it when done, so a
+  // switch never mixes two models' output in one run nor closes a model still in use.
+  const models = await openModelSelection({
+    dataDir,
+    modelRoot: path.resolve(options.modelRoot ?? dataDir),
+    ...(options.llm === undefined ? {} : { external: options.llm }),
+    ...(options.llmRuntime ? { runtime: options.llmRuntime } : {}),
+    log,
+  });
+  // Every answer is appended to <dataDir>/answer-log.jsonl: the audit trail of the library.
+  const answerLog = createAnswerLogWriter(dataDir);
 
   /** Makes the database's vectors those of this embedder; re-embeds what a model change left without. */
   async function prepareVectors(embedder: Embedder): Promise<void> {
@@ -241,10 +273,8 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
       job.throwIfCancelled();
       // The copy lands before the database row, so a stored document always has its source; a copy
       // left by a failed insert is overwritten by the next import of the same file.
-      const kept = sourcePath(dataDir, record.id, record.fileName);
-      await mkdir(path.dirname(kept), { recursive: true });
-      await copyFile(absolute, `${kept}.part`);
-      await rename(`${kept}.part`, kept);
+      // A full or read-only disk fails here, before the database is touched (WRITE_FAILED).
+      await keepSourceCopy(absolute, sourcePath(dataDir, record.id, record.fileName));
       job.update("storing", 0, sections.length);
       await store.insertDocument(record, sections, derived);
       job.update("storing", sections.length, sections.length);
@@ -340,21 +370,70 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
       const k = Math.max(1, Math.min(20, Math.floor(opts.k ?? 8)));
       const embedder = await getEmbedder();
       const ranked = await hybridSearch(store, embedder, question, { k, stages: ALL_STAGES });
-      const [triplets, subgraph] = await Promise.all([
+      const [triplets, subgraph, missingNames] = await Promise.all([
         store.getTripletsForSections(ranked.map((r) => r.section.id)),
         buildSubgraph(store, ranked, { query: question }),
+        namesMissingFromLibrary(question, async (name, n) =>
+          (await store.searchSections(name, n)).map((h) => ({ text: `${h.document.title}\n${h.section.label} ${h.section.heading}\n${h.section.text}` })),
+          ranked.map((r) => `${r.section.heading}\n${r.section.text}`),
+        ),
       ]);
-      return answerQuestion({
-        question,
-        results: ranked,
-        triplets,
-        subgraph,
-        embedder,
-        llm: options.llm ?? null,
-        retrieveMs: performance.now() - started,
-        ...(opts.onToken ? { onToken: opts.onToken } : {}),
-        ...(opts.signal ? { signal: opts.signal } : {}),
-      });
+      const retrieveMs = performance.now() - started;
+      // Held for the whole answer: a model switched meanwhile is closed only after it.
+      const lease = await models.acquire();
+      try {
+        const result = await answerQuestion({
+          question,
+          results: ranked,
+          triplets,
+          subgraph,
+          embedder,
+          llm: lease.llm,
+          retrieveMs,
+          missingNames,
+          ...(opts.onToken ? { onToken: opts.onToken } : {}),
+          ...(opts.signal ? { signal: opts.signal } : {}),
+        });
+        const record = answerLogRecord(question.replace(/\s+/g, " ").trim(), ranked.map((r) => r.section.id), result, lease.model);
+        // A full disk must not take the answer away from the auditor; the failure is reported.
+        await answerLog.append(record).catch((err: unknown) => log(`answer not logged: ${toErrorInfo(err).message}`));
+        return result;
+      } finally {
+        lease.release();
+      }
+    },
+    async extractTriplets(extractOptions = {}) {
+      ensureOpen();
+      // One model for the whole run (a switch meanwhile waits for release), so a document's
+      // triplets and cache keys never mix two models.
+      const lease = await models.acquire();
+      try {
+        if (lease.llm === null) {
+          throw new ClauseGraphError("MODEL_NOT_FOUND", "No language model is loaded: choose one (clausegraph models / --llm) before extracting triplets");
+        }
+        return await runExtractionJob(
+          { store, llm: lease.llm, embedder: await getEmbedder(), serializeWrite: serialize, log },
+          extractOptions,
+        );
+      } finally {
+        lease.release();
+      }
+    },
+    async listModels() {
+      ensureOpen();
+      return models.state();
+    },
+    async selectModel(modelId, settings = {}) {
+      ensureOpen();
+      return models.select(modelId, settings);
+    },
+    async importModel(file) {
+      ensureOpen();
+      return models.importModel(file);
+    },
+    async answerLog(logOptions = {}) {
+      ensureOpen();
+      return readAnswerLog(dataDir, logOptions);
     },
     async listDocuments() {
       ensureOpen();
@@ -402,6 +481,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
       if (closed) return;
       closed = true;
       await writeQueue.catch(() => undefined);
+      await models.close();
       if (ownsEmbedder && embedderPromise) await (await embedderPromise)?.close();
       await store.close();
     },

@@ -9,6 +9,8 @@ export const ERROR_CODES = [
   "UNSUPPORTED_TYPE",
   "FILE_NOT_FOUND",
   "FILE_UNREADABLE",
+  // Writing into the data folder failed: disk full, read-only or I/O error (see core/store/source-copy.ts).
+  "WRITE_FAILED",
   "TOO_LARGE",
   "NOT_FOUND",
   "DB_LOCKED",

@@ -1,4 +1,5 @@
 import type { MessageEvent } from "electron";
+import path from "node:path";
 import { z } from "zod";
 import { wireRequestSchema } from "../core/contract/contract.ts";
 import type { Result, WireEvent, WireResponse } from "../core/contract/contract.ts";
@@ -30,13 +31,17 @@ const post = (message: WireResponse | WireEvent): void => port.postMessage(messa
 const log = (message: string): void => console.error(`[engine] ${message}`);
 
 const dataDir = argValue("--data-dir");
+// The installer ships the default embedding model prebuilt in resources/models (electron-builder
+// extraResources); from a checkout there is none and the engine builds it into the data dir.
+const resources = (process as NodeJS.Process & { resourcesPath?: string }).resourcesPath;
+const bundledModelDir = resources === undefined ? undefined : path.join(resources, "models");
 type Ready = { ok: true; engine: Engine; dispatcher: Dispatcher } | { ok: false; failure: Result<never> };
 
 // A failed start (e.g. DB_LOCKED) is kept and returned to every request, so the UI can say why.
 const ready: Promise<Ready> =
   dataDir === undefined
     ? Promise.resolve({ ok: false, failure: { ok: false, error: { code: "INTERNAL", message: "engine started without --data-dir" } } })
-    : createEngine({ dataDir, log }).then(
+    : createEngine({ dataDir, log, ...(bundledModelDir === undefined ? {} : { bundledModelDir }) }).then(
         (engine): Ready => ({
           ok: true,
           engine,

@@ -1,7 +1,7 @@
 import { ClauseGraphError, isClauseGraphError } from "../errors.ts";
 import type { LlmClient, LlmResult } from "../llm/llm-client.ts";
 import { REFUSAL, type AnswerMode, type AskInput, type AskResult, type AskSentence } from "./answer-types.ts";
-import { buildContext, estimateTokens, type AnswerContext } from "./context-builder.ts";
+import { buildContext, estimateTokens, type AnswerContext, type TokenCounter } from "./context-builder.ts";
 import { DEFAULT_MAX_SENTENCES, extractiveDrafts } from "./extractive-answer.ts";
 import { narrowCitation } from "./narrow-citation.ts";
 import { draftSentences, keysIn, parseModelOutput } from "./parse-llm-output.ts";
@@ -15,8 +15,8 @@ import { formatAnswer, verifySentences } from "./verify-citations.ts";
 
 /** Context for quoting without a model. */
 const EXTRACTIVE_CONTEXT_TOKENS = 1800;
-/** Context for a model: more costs prompt time on a CPU and rarely adds evidence. */
-const LLM_CONTEXT_TOKENS = 3000;
+/** Context for a model: more costs prompt time on a CPU and rarely adds evidence (bench:answer measures it). */
+export const LLM_CONTEXT_TOKENS = 3000;
 /** Below this there is no room for even one quoted sentence with its header. */
 const MIN_CONTEXT_TOKENS = 48;
 /** Chat-template tokens (role markers, BOS) countTokens does not see. */
@@ -25,6 +25,13 @@ const MAX_QUESTION_CHARS = 2000;
 
 const NOTE_CONTEXT_TOO_SMALL = "The model's context window is too small for the sources, so the answer is quoted from the documents.";
 const NOTE_NO_CITATIONS = "The model's answer cited none of the sources, so it is not shown; the sentences are quoted from the documents instead.";
+
+/** Why a question about a document that was not imported gets no answer. */
+function notInLibrary(names: readonly string[]): string {
+  const quoted = names.slice(0, 3).map((n) => `“${n}”`);
+  const list = quoted.length <= 1 ? (quoted[0] ?? "") : `${quoted.slice(0, -1).join(", ")} or ${quoted.at(-1) ?? ""}`;
+  return `None of the imported documents mentions ${list}; import the document that does to ask about it.`;
+}
 
 interface Outcome {
   sentences: AskSentence[];
@@ -62,6 +69,18 @@ function finish(input: AskInput, outcome: Outcome, started: number): AskResult {
   };
   if (outcome.analysis !== undefined && outcome.analysis !== "") result.analysis = outcome.analysis;
   return result;
+}
+
+/**
+ * The compact context a model answers from: only the sentences that answer part of the question
+ * (with their list points), so the model reads a fraction of the sections' text (bench:answer
+ * measures exactly this). `unitsPerBlock` caps sentences per section, for exploring in the bench.
+ */
+export function buildLlmContext(pool: SentencePool, budgetTokens: number, count: TokenCounter, unitsPerBlock?: number): AnswerContext {
+  const compact = buildContext(pool, budgetTokens, count, { onlyRelevant: true, ...(unitsPerBlock === undefined ? {} : { maxUnitsPerBlock: unitsPerBlock }) });
+  // No answering sentence fits (a small model's window, long sentences): the shorter context
+  // sentences still give the model something to cite or to refuse from.
+  return compact.blocks.length > 0 ? compact : buildContext(pool, budgetTokens, count);
 }
 
 async function quoted(input: AskInput, pool: SentencePool, context: AnswerContext | null): Promise<Outcome> {
@@ -115,7 +134,7 @@ async function written(input: AskInput, llm: LlmClient, pool: SentencePool, star
   const room = llm.contextSize - count(SYSTEM_PROMPT) - count(userPrompt(input.question, "")) - TEMPLATE_SLACK - maxTokens;
   const budget = Math.min(input.options?.contextTokens ?? LLM_CONTEXT_TOKENS, room);
   if (budget < MIN_CONTEXT_TOKENS) return { ...(await quoted(input, pool, null)), analysis: NOTE_CONTEXT_TOO_SMALL };
-  const context = buildContext(pool, budget, count);
+  const context = buildLlmContext(pool, budget, count);
   // Nothing retrieved: there is nothing to cite, and a model asked anyway could only invent.
   if (context.blocks.length === 0) return { sentences: refusalSentences(), context, mode: "extractive", promptTokens: 0, firstTokenMs: null };
   const generated = await generate(llm, input, userPrompt(input.question, context.text), maxTokens, started);
@@ -150,6 +169,11 @@ export async function answerQuestion(input: AskInput): Promise<AskResult> {
   if (question === "") throw new ClauseGraphError("VALIDATION", "The question is empty.");
   if (question.length > MAX_QUESTION_CHARS) throw new ClauseGraphError("VALIDATION", `The question is longer than ${MAX_QUESTION_CHARS} characters.`);
   const normalized: AskInput = { ...input, question };
+  const missing = input.missingNames ?? [];
+  if (missing.length > 0) {
+    const empty: AnswerContext = { blocks: [], byKey: new Map(), text: "", tokens: 0 };
+    return finish(normalized, { sentences: refusalSentences(), context: empty, mode: "extractive", analysis: notInLibrary(missing), promptTokens: 0, firstTokenMs: null }, started);
+  }
   const pool = await buildSentencePool(question, input.results, input.triplets, input.embedder, input.signal);
   const outcome = input.llm === null ? await quoted(normalized, pool, null) : await written(normalized, input.llm, pool, started);
   throwIfAborted(input.signal);

@@ -92,4 +92,9 @@ export interface AskInput {
   signal?: AbortSignal;
   retrieveMs: number;
   options?: AskOptions;
+  /**
+   * Names the question gives (acronyms, titled acts) that no imported document mentions
+   * (question-names.ts): the question is about a document not imported, and is not answered.
+   */
+  missingNames?: readonly string[];
 }

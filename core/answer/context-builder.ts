@@ -95,8 +95,8 @@ export function renderBlock(block: Pick<ContextBlock, "key" | "result" | "units"
   return lines.join("\n");
 }
 
-function eligible(pool: SentencePool): Candidate[] {
-  const out = pool.candidates.filter((c) => c.coverage >= MIN_CONTEXT_COVERAGE || c.triplets.length > 0);
+function eligible(pool: SentencePool, onlyRelevant: boolean): Candidate[] {
+  const out = pool.candidates.filter((c) => (onlyRelevant ? c.relevant : c.coverage >= MIN_CONTEXT_COVERAGE || c.triplets.length > 0));
   // The points of a relevant list lead-in ("… submit the following:") come with it, just after it
   // in priority: a lead-in without its points says nothing.
   const priority = new Map<Candidate, number>(out.map((c) => [c, c.score]));
@@ -119,15 +119,33 @@ function eligible(pool: SentencePool): Candidate[] {
   return out.sort((a, b) => rank(b) - rank(a) || a.resultIndex - b.resultIndex || a.unit.start - b.unit.start);
 }
 
+export interface ContextOptions {
+  /**
+   * Most sentences quoted from one section, the points of a quoted list aside (default: no limit
+   * but the budget). The model's context keeps each section to its best sentences: that is what
+   * makes it a fraction of the sections' text at the same evidence recall (bench:answer).
+   */
+  maxUnitsPerBlock?: number;
+  /**
+   * Only sentences that answer part of the question (Candidate.relevant), the points of their lists
+   * and the opening of top results that match nothing; not every sentence sharing a word with it or
+   * stating an obligation.
+   */
+  onlyRelevant?: boolean;
+}
+
 /** The context for the question within `budgetTokens` (counted with `count`). */
-export function buildContext(pool: SentencePool, budgetTokens: number, count: TokenCounter = estimateTokens): AnswerContext {
+export function buildContext(pool: SentencePool, budgetTokens: number, count: TokenCounter = estimateTokens, options: ContextOptions = {}): AnswerContext {
+  const maxUnits = options.maxUnitsPerBlock ?? Number.POSITIVE_INFINITY;
   const chosen = new Map<number, Candidate[]>();
   const facts = new Map<number, Set<string>>();
   let used = 0;
   // Costs are counted on rendered lines with the widest key, so the real render never exceeds them.
-  for (const c of eligible(pool)) {
+  for (const c of eligible(pool, options.onlyRelevant === true)) {
     const open = chosen.get(c.resultIndex);
     if (open === undefined && chosen.size >= MAX_BLOCKS) continue;
+    // A list point comes with its lead-in whatever the cap: the lead-in says nothing without it.
+    if (open !== undefined && open.filter((u) => !LIST_POINT.test(u.unit.text)).length >= maxUnits && !(LIST_POINT.test(c.unit.text) && open.some((u) => u.unit.text.trimEnd().endsWith(":")))) continue;
     const shown = facts.get(c.resultIndex) ?? new Set<string>();
     const newFacts = c.triplets
       .filter((t) => !shown.has(t.id))

@@ -23,7 +23,7 @@ const MIN_COVERAGE_TWO_TERMS = 0.15;
 const HEADING_ANSWERS = 0.8;
 const W_EMBEDDING = 0.3;
 const W_TRIPLET = 0.08;
-const W_RANK = 0.1;
+const W_RANK = 0.4;
 
 export interface Candidate {
   /** Index into the pool's results. */

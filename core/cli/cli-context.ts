@@ -15,6 +15,8 @@ export interface CliArgs {
   /** A GGUF model for written answers (ask). */
   llm?: string | undefined;
   threads?: number | undefined;
+  /** Document ids chosen with --doc (extract). */
+  docs?: string[] | undefined;
 }
 
 export interface CliContext {

@@ -9,7 +9,7 @@ import { listCommand } from "./commands/list.ts";
 import { searchCommand } from "./commands/search.ts";
 import { statsCommand } from "./commands/stats.ts";
 
-const COMMANDS = ["ingest", "search", "ask", "stats", "list", "delete", "models", "help"] as const;
+const COMMANDS = ["ingest", "search", "ask", "extract", "stats", "list", "delete", "models", "help"] as const;
 type Command = (typeof COMMANDS)[number];
 
 const USAGE = `clausegraph — offline regulatory library from the command line
@@ -18,6 +18,7 @@ Usage:
   clausegraph ingest <files…> [--db <dir>] [--password <pw>] [--json]
   clausegraph search "<query>" [--db <dir>] [--k 10] [--json]
   clausegraph ask "<question>" [--db <dir>] [--llm <model.gguf>] [--threads N] [--json]
+  clausegraph extract --llm <model.gguf> [--db <dir>] [--threads N] [--doc <id>]… [--json]
   clausegraph list [--db <dir>] [--json]
   clausegraph stats [--db <dir>] [--json]
   clausegraph delete <documentId|file> [--db <dir>] [--json]
@@ -46,6 +47,7 @@ export async function main(argv: string[], io: CliIo = { stdout: process.stdout,
         password: { type: "string" },
         llm: { type: "string" },
         threads: { type: "string" },
+        doc: { type: "string", multiple: true },
         help: { type: "boolean", short: "h", default: false },
       },
     });
@@ -78,6 +80,7 @@ export async function main(argv: string[], io: CliIo = { stdout: process.stdout,
       password: parsed.values.password,
       llm: parsed.values.llm,
       threads: parsed.values.threads === undefined ? undefined : Number.parseInt(parsed.values.threads, 10),
+      docs: parsed.values.doc,
     },
     io,
     openEngine: (extra = {}) => createEngine({ dataDir: db, ...extra }),
@@ -91,6 +94,9 @@ export async function main(argv: string[], io: CliIo = { stdout: process.stdout,
       case "ask":
         // Loaded on demand: with --llm it pulls in node-llama-cpp.
         return await (await import("./commands/ask.ts")).askCommand(ctx);
+      case "extract":
+        // Loaded on demand: it pulls in node-llama-cpp.
+        return await (await import("./commands/extract.ts")).extractCommand(ctx);
       case "stats":
         return await statsCommand(ctx);
       case "list":

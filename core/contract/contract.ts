@@ -1,5 +1,8 @@
 import { z } from "zod";
 import { askResultSchema } from "../answer/answer-schemas.ts";
+import { answerLogRecordSchema, MAX_ANSWER_LOG_READ } from "../answer/answer-log-schema.ts";
+import { modelImportResultSchema, modelsStateSchema } from "../llm/model-schemas.ts";
+import { extractionSummarySchema } from "../extract/llm/extraction-types.ts";
 import type { ErrorInfo } from "../errors.ts";
 import {
   deleteResultSchema,
@@ -102,6 +105,33 @@ export const requestSchemas = {
     params: z.strictObject({ jobId: id }),
     result: z.object({ cancelled: z.boolean() }),
   },
+  "triplets.extract": {
+    params: z.strictObject({
+      /** Default: every document. */
+      documentIds: z.array(id).min(1).max(LIMITS.filesPerImport).optional(),
+      /** Chosen by the caller so it can cancel with jobs.cancel before the first progress event. */
+      jobId: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/).optional(),
+    }),
+    result: extractionSummarySchema,
+  },
+  "models.list": { params: noParams, result: modelsStateSchema },
+  "models.select": {
+    /** null: no model (answers are quoted from the documents). */
+    params: z.strictObject({
+      modelId: z.string().min(1).max(128).nullable(),
+      threads: z.int().min(1).max(256).optional(),
+      contextSize: z.int().min(64).max(1_048_576).optional(),
+    }),
+    result: modelsStateSchema,
+  },
+  "models.import": {
+    params: z.strictObject({ path: z.string().min(1).max(LIMITS.path) }),
+    result: modelImportResultSchema,
+  },
+  "answers.log": {
+    params: z.strictObject({ limit: z.int().min(1).max(MAX_ANSWER_LOG_READ).optional() }),
+    result: z.array(answerLogRecordSchema),
+  },
 } as const;
 
 export type Channel = keyof typeof requestSchemas;
@@ -138,7 +168,10 @@ export function resultSchema<T extends z.ZodType>(value: T) {
 // The renderer may import only the contract from core/: it re-exports the data types it shows.
 export type { ErrorInfo, ErrorCode } from "../errors.ts";
 export type { DeleteResult, ImportResult, SearchResponse, SearchResult } from "../engine-types.ts";
+export type { DocumentExtractionSummary, ExtractionSummary } from "../extract/llm/extraction-types.ts";
 export type { AskCitation, AskResult, AskSentence } from "../answer/answer-types.ts";
+export type { AnswerLogRecord } from "../answer/answer-log-schema.ts";
+export type { ActiveModel, ModelEntry, ModelImportResult, ModelsState } from "../llm/model-schemas.ts";
 export type { Subgraph, SubgraphEdge, SubgraphNode } from "../retrieve/subgraph-types.ts";
 export type { TripletRecord } from "../store/graph-types.ts";
 export type { DocumentRecord, StoreStats } from "../store/graph-store.ts";
@@ -176,8 +209,13 @@ export const API_METHODS = {
   listSections: "sections.list",
   stats: "stats",
   cancelJob: "jobs.cancel",
+  extractTriplets: "triplets.extract",
   graphNeighbors: "graph.neighbors",
   getDocumentSource: "documents.source",
+  listModels: "models.list",
+  selectModel: "models.select",
+  importModel: "models.import",
+  answerLog: "answers.log",
 } as const satisfies Record<string, Channel>;
 
 type MethodName = keyof typeof API_METHODS;

@@ -79,6 +79,25 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     }
   }
 
+  /** Like an import: every per-document job id (and the caller's own id) cancels the whole run. */
+  async function extractTracked(documentIds: string[] | undefined, callerJobId: string | undefined): Promise<unknown> {
+    const controller = new AbortController();
+    const seen = new Set<string>(callerJobId === undefined ? [] : [callerJobId]);
+    if (callerJobId !== undefined) jobs.set(callerJobId, controller);
+    const onProgress = (progress: JobProgress): void => {
+      if (!seen.has(progress.jobId)) {
+        seen.add(progress.jobId);
+        jobs.set(progress.jobId, controller);
+      }
+      emit({ event: "job.progress", payload: progress });
+    };
+    try {
+      return await engine.extractTriplets({ ...(documentIds === undefined ? {} : { documentIds }), signal: controller.signal, onProgress });
+    } finally {
+      for (const jobId of seen) jobs.delete(jobId);
+    }
+  }
+
   async function uploadAndImport(params: ParsedParams<"documents.upload">): Promise<ImportResult[]> {
     if (uploads === undefined) throw new ClauseGraphError("VALIDATION", "This host does not accept uploads");
     const saved = await uploads.save(params.files);
@@ -143,6 +162,21 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
           bytesBase64: toBase64(source.bytes),
         };
       }
+      case "models.list":
+        return engine.listModels();
+      case "models.select": {
+        const { modelId, threads, contextSize } = request.params;
+        return engine.selectModel(modelId, {
+          ...(threads === undefined ? {} : { threads }),
+          ...(contextSize === undefined ? {} : { contextSize }),
+        });
+      }
+      case "models.import":
+        return engine.importModel(request.params.path);
+      case "answers.log":
+        return engine.answerLog(request.params.limit === undefined ? {} : { limit: request.params.limit });
+      case "triplets.extract":
+        return extractTracked(request.params.documentIds, request.params.jobId);
       case "jobs.cancel": {
         const controller = jobs.get(request.params.jobId);
         if (controller === undefined) return { cancelled: false };

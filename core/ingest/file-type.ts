@@ -24,7 +24,7 @@ const KNOWN_BINARY: Array<{ magic: number[]; what: string }> = [
 const TEXT_EXTENSIONS = new Set([".txt", ".text"]);
 const MARKDOWN_EXTENSIONS = new Set([".md", ".markdown"]);
 /** The PDF spec tolerates junk before the header; Acrobat looks in the first 1024 bytes. */
-const PDF_HEADER_WINDOW = 1024;
+export const PDF_HEADER_WINDOW = 1024;
 
 function startsWith(bytes: Uint8Array, magic: number[]): boolean {
   return magic.length <= bytes.length && magic.every((b, i) => bytes[i] === b);

@@ -1,9 +1,10 @@
 import { createHash } from "node:crypto";
-import { readFile, stat } from "node:fs/promises";
+import { open, readFile, stat } from "node:fs/promises";
+import type { FileHandle } from "node:fs/promises";
 import path from "node:path";
 import { ClauseGraphError } from "../errors.ts";
 import { throwIfCancelled } from "./cancel.ts";
-import { detectFormat } from "./file-type.ts";
+import { detectFormat, hasPdfHeader, PDF_HEADER_WINDOW } from "./file-type.ts";
 import { formatMegabytes, MAX_PDF_BYTES, MAX_TEXT_BYTES } from "./limits.ts";
 import { readPdf } from "./pdf-reader.ts";
 import { readText } from "./text-reader.ts";
@@ -43,12 +44,37 @@ async function readBytes(file: string, signal: AbortSignal | undefined): Promise
       { file },
     );
   }
+  // Text has a lower ceiling than PDF: a large file that is not a PDF is refused from its first
+  // bytes, before hundreds of MB are read into memory only to be rejected.
+  if (size > MAX_TEXT_BYTES && !(await startsAsPdf(file))) throw textTooLarge(file, size);
   try {
     return await readFile(file, signal === undefined ? {} : { signal });
   } catch (err) {
     throwIfCancelled(signal, file);
     throw fileError(err, file);
   }
+}
+
+async function startsAsPdf(file: string): Promise<boolean> {
+  let handle: FileHandle | undefined;
+  try {
+    handle = await open(file, "r");
+    const head = Buffer.alloc(PDF_HEADER_WINDOW);
+    const { bytesRead } = await handle.read(head, 0, head.length, 0);
+    return hasPdfHeader(head.subarray(0, bytesRead));
+  } catch (err) {
+    throw fileError(err, file);
+  } finally {
+    await handle?.close();
+  }
+}
+
+function textTooLarge(file: string, size: number): ClauseGraphError {
+  return new ClauseGraphError(
+    "TOO_LARGE",
+    `${path.basename(file)} is ${formatMegabytes(size)} of text; the limit is ${formatMegabytes(MAX_TEXT_BYTES)}.`,
+    { file },
+  );
 }
 
 function withFile(err: unknown, file: string): ClauseGraphError {
@@ -73,13 +99,7 @@ async function parse(file: string, options: ParseOptions): Promise<ParsedDocumen
     const pdf = await readPdf(file, bytes, options);
     return { file: path.resolve(file), format, sha256, bytes: size, ...pdf };
   }
-  if (size > MAX_TEXT_BYTES) {
-    throw new ClauseGraphError(
-      "TOO_LARGE",
-      `${path.basename(file)} is ${formatMegabytes(size)} of text; the limit is ${formatMegabytes(MAX_TEXT_BYTES)}.`,
-      { file },
-    );
-  }
+  if (size > MAX_TEXT_BYTES) throw textTooLarge(file, size);
   const text = readText(file, bytes, format, options);
   return { file: path.resolve(file), format, sha256, bytes: size, pageCount: text.pages.length, ...text };
 }

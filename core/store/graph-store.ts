@@ -1,7 +1,7 @@
 import type { SourceFormat } from "../ingest/types.ts";
 import type { Section } from "../structure/types.ts";
 import type { RetrievalStore } from "../retrieve/retrieval-store.ts";
-import type { CrossReferenceRecord, DerivedGraph, TermRecord, TripletRecord } from "./graph-types.ts";
+import type { CrossReferenceRecord, DerivedGraph, EntityRecord, TermRecord, TripletRecord } from "./graph-types.ts";
 
 // The engine talks to the database only through this interface. Kuzu upstream is archived, so
 // everything Kuzu-specific (Cypher, FTS calls, connection threading) stays behind it.
@@ -45,6 +45,35 @@ export interface StoreStats {
   embeddedSections: number;
   /** The embedding model the vectors belong to ("" when none). */
   embeddingModel: string;
+}
+
+/** One section an LLM triplet is stated in, with the span of its evidence there (a STATED_IN edge). */
+export interface StatedInRecord {
+  tripletId: string;
+  sectionId: string;
+  start: number;
+  end: number;
+}
+
+/** A document's LLM triplets, replacing the previous ones (rule triplets are never touched). */
+export interface LlmTripletWrite {
+  /** Entities the triplets link; ones the document already has (e.g. from rule triplets) are reused. */
+  entities: EntityRecord[];
+  /** All with source "llm", ids starting with the document id. */
+  triplets: TripletRecord[];
+  /** Every section each triplet is stated in, its own section included. */
+  statedIn: StatedInRecord[];
+  /** Per triplet id; stored only when `embeddingModel` is the model of the database's vectors. */
+  tripletEmbeddings: ReadonlyMap<string, Float32Array>;
+  embeddingModel: string | null;
+}
+
+/** A cached per-section LLM extraction (see core/extract/llm/cache-key.ts). */
+export interface ExtractionCacheEntry {
+  key: string;
+  modelId: string;
+  promptVersion: string;
+  json: string;
 }
 
 /** Which embedding model the stored vectors come from. */
@@ -96,4 +125,11 @@ export interface GraphStore extends RetrievalStore {
   putEmbeddings(documentId: string, sections: ReadonlyMap<string, Float32Array>, triplets: ReadonlyMap<string, Float32Array>): Promise<void>;
   /** Builds any missing search index now (BM25 and vectors) so the next query does not wait. */
   refreshSearchIndex(): Promise<void>;
+
+  /** Cached LLM extractions by key (absent keys are left out). */
+  getExtractionCache(keys: string[]): Promise<Map<string, string>>;
+  /** Stores (or overwrites) one cached extraction; durable when it returns. */
+  putExtractionCache(entry: ExtractionCacheEntry): Promise<void>;
+  /** Replaces the document's LLM triplets (and their vectors) in one transaction. NOT_FOUND when the document is gone. */
+  replaceLlmTriplets(documentId: string, write: LlmTripletWrite): Promise<{ triplets: number; entities: number }>;
 }

@@ -9,11 +9,13 @@ import type { DocumentRecord, EmbeddingSpace, GraphStore, SearchHit, StoreStats 
 import type { DerivedGraph, ScoredId } from "./graph-types.ts";
 import { toStoreError } from "./kuzu-errors.ts";
 import { createKuzuSession, cypherString, type KuzuSession, type Params } from "./kuzu-session.ts";
+import { createMigrationBackup } from "./migration-backup.ts";
 import { migrate, readSchemaVersion, type BeforeMigrate, type Migration } from "./migrations.ts";
 import {
   DOCUMENT_CASCADE,
   EMBEDDING_DIMS_KEY,
   EMBEDDING_MODEL_KEY,
+  EXTRACTION_CACHE_TABLE,
   META_TABLE,
   SECTION_FTS,
   SECTION_VECTORS,
@@ -44,7 +46,11 @@ export interface KuzuStoreOptions {
   dbPath: string;
   readOnly?: boolean;
   log?: (message: string) => void;
-  /** Called before an existing database is migrated to a newer schema: the backup hook. */
+  /**
+   * Called before an existing database is migrated to a newer schema. Default: the database files
+   * are copied to `<dbPath>.backup-v<from>-<time>` (two newest kept) and put back if a migration
+   * fails (MigrationFailedError, see migration-backup.ts).
+   */
   beforeMigrate?: BeforeMigrate;
   /** Test hook: called between the steps of insertDocument; throwing there aborts the insert. */
   faultInjector?: (stage: string) => void;
@@ -159,6 +165,7 @@ export function createKuzuStore(options: KuzuStoreOptions): KuzuGraphStore {
   async function openDatabase(): Promise<OpenState> {
     if (!readOnly) await mkdir(path.dirname(dbPath), { recursive: true });
     const db = new kuzu.Database(dbPath, options.bufferPoolBytes ?? DEFAULT_BUFFER_POOL, true, readOnly);
+    const backup = options.beforeMigrate || readOnly ? null : createMigrationBackup(dbPath, { log });
     let conn: Connection | null = null;
     try {
       await db.init();
@@ -171,12 +178,16 @@ export function createKuzuStore(options: KuzuStoreOptions): KuzuGraphStore {
         readOnly,
         ...(options.migrations ? { migrations: options.migrations } : {}),
         ...(options.beforeMigrate ? { beforeMigrate: options.beforeMigrate } : {}),
+        ...(backup ? { beforeMigrate: backup.beforeMigrate } : {}),
         log,
       });
       return { db, conn, session, version };
     } catch (err) {
       await conn?.close().catch(() => undefined);
       await db.close().catch(() => undefined);
+      // Only once Kuzu has let go of the files can the backup be put back over them.
+      const restored = backup ? await backup.restoreAfterFailure(err) : null;
+      if (restored) throw restored;
       throw toStoreError(err, dbPath, "opening the database");
     }
   }
@@ -782,6 +793,103 @@ export function createKuzuStore(options: KuzuStoreOptions): KuzuGraphStore {
         } catch (err) {
           throw toStoreError(err, dbPath, `storing vectors of ${documentId}`);
         }
+      }),
+
+    getExtractionCache: (keys) =>
+      exclusive(async () => {
+        const out = new Map<string, string>();
+        for (const batch of chunks(keys, batchSize)) {
+          const rows = await opened().session.run(`MATCH (c:${EXTRACTION_CACHE_TABLE}) WHERE list_contains($keys, c.key) RETURN c.key AS key, c.json AS json`, { keys: batch });
+          for (const r of rows) out.set(String(r.key), String(r.json));
+        }
+        return out;
+      }),
+
+    putExtractionCache: (entry) =>
+      exclusive(async () => {
+        // One auto-committed statement: a crash leaves the entry either whole or absent.
+        await opened().session.run(
+          `MERGE (c:${EXTRACTION_CACHE_TABLE} {key: $key}) SET c.modelId = $modelId, c.promptVersion = $promptVersion, c.json = $json, c.createdAt = $createdAt`,
+          { ...entry, createdAt: new Date().toISOString() },
+        );
+      }),
+
+    replaceLlmTriplets: (documentId, write) =>
+      exclusive(async () => {
+        const { session } = opened();
+        if (!(await findDocument(session, "id", documentId))) throw new ClauseGraphError("NOT_FOUND", `No document with id ${documentId}`);
+        for (const t of write.triplets) {
+          if (t.source !== "llm" || t.documentId !== documentId || !t.id.startsWith(`${documentId}:`)) {
+            throw new ClauseGraphError("VALIDATION", `triplet ${t.id} is not an LLM triplet of document ${documentId}`);
+          }
+        }
+        const space = await readSpace(session);
+        const tables = await tableNames(session);
+        const withVectors = space !== null && write.embeddingModel === space.modelId && tables.has(TRIPLET_VECTORS.table);
+        forgetVectors();
+        vectorIndexFresh = false;
+        try {
+          await session.transaction(async () => {
+            const old = await session.run("MATCH (t:Triplet) WHERE t.documentId = $documentId AND t.source = 'llm' RETURN t.id AS id", { documentId });
+            if (tables.has(TRIPLET_VECTORS.table) && old.length > 0) {
+              for (const batch of chunks(old.map((r) => String(r.id)), batchSize)) {
+                await session.run(`MATCH (v:${TRIPLET_VECTORS.table}) WHERE v.documentId = $documentId AND list_contains($ids, v.id) DELETE v`, { documentId, ids: batch });
+              }
+            }
+            await session.run("MATCH (t:Triplet) WHERE t.documentId = $documentId AND t.source = 'llm' DETACH DELETE t", { documentId });
+            // Entities only the previous LLM triplets used; rule entities always keep a triplet.
+            await session.run(
+              "MATCH (e:Entity) WHERE e.documentId = $documentId AND NOT EXISTS { MATCH (e)<-[:HAS_SUBJECT|:HAS_OBJECT]-(:Triplet) } DELETE e",
+              { documentId },
+            );
+            fault("llm:deleted");
+            for (const batch of chunks(write.entities.map(entityRow), batchSize)) {
+              await session.run(
+                "UNWIND $rows AS r MERGE (e:Entity {id: r.id}) ON CREATE SET e.documentId = r.documentId, e.key = r.key, e.name = r.name, e.type = r.type",
+                { rows: batch },
+              );
+            }
+            for (const batch of chunks(write.triplets.map(tripletRow), batchSize)) {
+              await session.run(
+                `UNWIND $rows AS r CREATE (:Triplet {id: r.id, documentId: r.documentId, sectionId: r.sectionId, subjectId: r.subjectId,
+                   subject: r.subject, predicate: r.predicate, objectId: r.objectId, object: r.object, modality: r.modality,
+                   deadline: r.deadline, source: r.source, confidence: r.confidence, spanStart: r.spanStart,
+                   spanEnd: r.spanEnd, evidence: r.evidence})`,
+                { rows: batch },
+              );
+            }
+            fault("llm:triplets");
+            const stated = write.statedIn.map((x): Params => ({ triplet: x.tripletId, section: x.sectionId, sectionDocumentId: x.sectionId.split(":")[0] ?? "", spanStart: x.start, spanEnd: x.end }));
+            for (const batch of chunks(stated, batchSize)) {
+              await session.run(
+                `UNWIND $rows AS r MATCH (t:Triplet), (s:Section)
+                 WHERE t.documentId = $documentId AND t.id = r.triplet AND s.documentId = r.sectionDocumentId AND s.id = r.section
+                 CREATE (t)-[:STATED_IN {spanStart: r.spanStart, spanEnd: r.spanEnd}]->(s)`,
+                { rows: batch, documentId },
+              );
+            }
+            for (const [rel, field] of [["HAS_SUBJECT", "subjectId"], ["HAS_OBJECT", "objectId"]] as const) {
+              const links = write.triplets.filter((t) => t[field] !== "").map((t): Params => ({ triplet: t.id, entity: t[field] }));
+              for (const batch of chunks(links, batchSize)) {
+                await session.run(
+                  `UNWIND $rows AS r MATCH (t:Triplet), (e:Entity)
+                   WHERE t.documentId = $documentId AND e.documentId = $documentId AND t.id = r.triplet AND e.id = r.entity
+                   CREATE (t)-[:${rel}]->(e)`,
+                  { rows: batch, documentId },
+                );
+              }
+            }
+            fault("llm:links");
+            if (withVectors) {
+              const tripletSection = new Map(write.triplets.map((t) => [t.id, t.sectionId]));
+              // New rows only: a property under a vector index cannot be SET.
+              await writeVectors(session, documentId, TRIPLET_VECTORS, space, write.tripletEmbeddings, (id) => tripletSection.get(id) ?? "");
+            }
+          });
+        } catch (err) {
+          throw toStoreError(err, dbPath, `storing the LLM triplets of ${documentId}`);
+        }
+        return { triplets: write.triplets.length, entities: write.entities.length };
       }),
   };
 }

@@ -1,6 +1,6 @@
 import { ClauseGraphError } from "../errors.ts";
 import type { KuzuSession } from "./kuzu-session.ts";
-import { META_TABLE, SCHEMA_V1, SCHEMA_V2, SCHEMA_V3, SCHEMA_VERSION_KEY } from "./schema.ts";
+import { META_TABLE, SCHEMA_V1, SCHEMA_V2, SCHEMA_V3, SCHEMA_V4, SCHEMA_VERSION_KEY } from "./schema.ts";
 
 // The schema evolves by appending migrations: version N runs on a database at N-1, inside one
 // transaction that also records N, so a crash mid-migration leaves the previous version intact.
@@ -23,6 +23,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 1, description: "documents, sections and their structure", up: statements(SCHEMA_V1) },
   { version: 2, description: "cross-references and defined terms", up: statements(SCHEMA_V2) },
   { version: 3, description: "entities and triplets", up: statements(SCHEMA_V3) },
+  { version: 4, description: "LLM extraction cache and per-section triplet spans", up: statements(SCHEMA_V4) },
 ];
 
 export const CURRENT_SCHEMA_VERSION = MIGRATIONS.reduce((max, m) => Math.max(max, m.version), 0);

@@ -34,6 +34,7 @@ const PURE_READS = new Set<string>([
   "stats",
   "embeddingSpace",
   "documentsMissingEmbeddings",
+  "getExtractionCache",
 ]);
 
 /** Entries per map before it is emptied: bounds memory for very large libraries. */

@@ -62,6 +62,21 @@ export const SCHEMA_V3: readonly string[] = [
 ];
 
 /**
+ * Version 4: the LLM tier. ExtractionCache keeps each section's model output under a key of
+ * (content hash, model, prompt version), so an interrupted or repeated extraction redoes only
+ * what is missing. It lives in the database rather than in files beside it so that it is written
+ * with the same durability, copied with the same backup and removed with the library. STATED_IN
+ * gains the evidence span: an LLM triplet merged from several sections has one edge, and one span,
+ * per section (-1 on the rule tier's edges, whose span is on the triplet).
+ */
+export const EXTRACTION_CACHE_TABLE = "ExtractionCache";
+export const SCHEMA_V4: readonly string[] = [
+  `CREATE NODE TABLE ${EXTRACTION_CACHE_TABLE}(key STRING PRIMARY KEY, modelId STRING, promptVersion STRING, json STRING, createdAt STRING)`,
+  "ALTER TABLE STATED_IN ADD spanStart INT64 DEFAULT -1",
+  "ALTER TABLE STATED_IN ADD spanEnd INT64 DEFAULT -1",
+];
+
+/**
  * Embeddings live in their own tables, one row per section or triplet, created for the embedding
  * model in use: the vector width belongs to the model, and Kuzu cannot SET a property under a
  * vector index nor re-create a dropped index under the same name, so a model change drops and

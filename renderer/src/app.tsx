@@ -12,6 +12,7 @@ import { plural } from "./lib/format.ts";
 import { useShortcuts } from "./lib/use-shortcuts.ts";
 import { DropZone } from "./library/drop-zone.tsx";
 import { LibraryPane } from "./library/library-pane.tsx";
+import { ModelPicker } from "./models/model-picker.tsx";
 import { useLibrary } from "./library/use-library.ts";
 import { SearchPane } from "./search/search-pane.tsx";
 import { forgetDocumentSections } from "./sections/document-sections.ts";
@@ -48,12 +49,13 @@ export function App() {
     [library],
   );
 
-  const openSection = useCallback((id: string, emphasis?: { start: number; end: number }) => {
-    setTarget(emphasis === undefined ? { kind: "section", id } : { kind: "section", id, emphasis });
+  const openSection = useCallback((id: string, emphasis?: { start: number; end: number }, page?: number) => {
+    setTarget({ kind: "section", id, ...(emphasis === undefined ? {} : { emphasis }), ...(page === undefined ? {} : { page }) });
     setTab("reader");
   }, []);
   const openRef = useCallback((ref: SectionRef) => openSection(ref.sectionId, ref.highlight), [openSection]);
-  const openCitation = useCallback((c: AskCitation) => openSection(c.sectionId), [openSection]);
+  // A chip names the page it cites ("… p. 164"): the viewer opens there, not on the section's first page.
+  const openCitation = useCallback((c: AskCitation) => openSection(c.sectionId, undefined, c.pageStart), [openSection]);
 
   useShortcuts({
     focusQuestion: () => questionRef.current?.focus(),
@@ -75,6 +77,7 @@ export function App() {
             {plural(library.documents.length, "document")} · {plural(sectionCount, "section")}
           </span>
           <span className="spacer" />
+          <ModelPicker api={api} refreshKey={chat.turns.filter((t) => t.status !== "asking").length} />
           <span className="muted small offline-note" title="Nothing leaves this computer">
             Offline · local library
           </span>

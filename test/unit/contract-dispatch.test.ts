@@ -27,6 +27,11 @@ const GOOD: Record<Channel, Record<string, unknown>> = {
   "sections.list": { documentId: DOC.id },
   stats: {},
   "jobs.cancel": { jobId: "job-1" },
+  "models.list": {},
+  "models.select": { modelId: "qwen2.5-1.5b-instruct-q4_k_m", threads: 2, contextSize: 2048 },
+  "models.import": { path: "/tmp/model.gguf" },
+  "answers.log": { limit: 10 },
+  "triplets.extract": { documentIds: [DOC.id], jobId: "extract-1" },
 };
 
 const NON_OBJECTS: unknown[] = [null, undefined, 0, 42, "text", true, [], [GOOD], () => 1, Symbol("s"), 10n];
@@ -84,6 +89,30 @@ const MALFORMED: Record<Channel, unknown[]> = {
   "sections.list": [{}, { documentId: "" }, { documentId: {} }, { documentId: HUGE }, { id: DOC.id }],
   stats: [{ verbose: true }],
   "jobs.cancel": [{}, { jobId: "" }, { jobId: 3 }, { jobId: HUGE }],
+  "models.list": [{ all: true }],
+  "models.select": [
+    {},
+    { modelId: "" },
+    { modelId: 3 },
+    { modelId: HUGE },
+    { modelId: "m", threads: 0 },
+    { modelId: "m", threads: 1.5 },
+    { modelId: "m", threads: "2" },
+    { modelId: "m", contextSize: 10 },
+    { modelId: "m", gpuLayers: 99 },
+  ],
+  "models.import": [{}, { path: "" }, { path: 1 }, { path: HUGE }, { file: "/tmp/model.gguf" }],
+  "answers.log": [{ limit: 0 }, { limit: 1001 }, { limit: 2.5 }, { limit: "10" }, { since: "2020-01-01" }],
+  "triplets.extract": [
+    { documentIds: [] },
+    { documentIds: "doc" },
+    { documentIds: [""] },
+    { documentIds: [3] },
+    { documentIds: [HUGE] },
+    { documentIds: Array.from({ length: LIMITS.filesPerImport + 1 }, (_, i) => `doc-${i}`) },
+    { jobId: "../../x" },
+    { jobId: "a".repeat(65) },
+  ],
 };
 
 function expectValidation(result: Result<unknown>): void {

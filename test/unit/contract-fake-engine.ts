@@ -1,4 +1,6 @@
+import type { AnswerLogRecord } from "../../core/answer/answer-log-schema.ts";
 import type { Engine, ImportOptions, ImportResult } from "../../core/engine-types.ts";
+import type { ModelEntry, ModelsState } from "../../core/llm/model-schemas.ts";
 import type { DocumentRecord } from "../../core/store/graph-store.ts";
 import type { Section } from "../../core/structure/types.ts";
 
@@ -46,6 +48,46 @@ export interface FakeEngine extends Engine {
   /** Makes every method throw this. */
   failWith?: unknown;
 }
+
+export const MODEL: ModelEntry = {
+  id: "qwen2.5-1.5b-instruct-q4_k_m",
+  name: "Qwen2.5 1.5B Instruct",
+  origin: "manifest",
+  present: true,
+  sizeBytes: 1_000_000,
+  parameters: "1.5B",
+  quantization: "Q4_K_M",
+  contextLength: 32768,
+  license: "Apache-2.0",
+  languages: ["en"],
+  verified: true,
+  active: false,
+};
+
+export function modelsState(activeId: string | null): ModelsState {
+  return {
+    modelsDir: "/tmp/fake/models",
+    active: { modelId: activeId, status: activeId === null ? "none" : "ready", mode: activeId === null ? "extractive" : "llm", threads: activeId === null ? null : 2, contextSize: activeId === null ? null : 2048, error: null, external: false },
+    models: [{ ...MODEL, active: MODEL.id === activeId }],
+  };
+}
+
+export const LOG_RECORD: AnswerLogRecord = {
+  version: 1,
+  id: "6f1c2f4e-0000-4000-8000-000000000000",
+  askedAt: "2025-01-01T00:00:00.000Z",
+  question: "who must notify a breach?",
+  mode: "extractive",
+  evidenceSectionIds: [SECTION.id],
+  citedSectionIds: [SECTION.id],
+  citations: [{ key: "S1", sectionId: SECTION.id, label: "GDPR Art. 5, p. 2", pageStart: 2, pageEnd: 2 }],
+  model: null,
+  timings: { retrieveMs: 1, promptTokens: 0, firstTokenMs: null, totalMs: 2 },
+  answer: "Personal data shall be processed lawfully [S1].",
+  analysis: null,
+  unsupportedSentences: 0,
+  refused: false,
+};
 
 export function okImport(file: string): ImportResult {
   return { file, documentId: DOC.id, sha256: DOC.sha256, title: DOC.title, pages: 3, sections: 1, status: "ok", warnings: [] };
@@ -111,6 +153,22 @@ export function createFakeEngine(): FakeEngine {
     async idle() {
       record("idle");
     },
+    async listModels() {
+      record("listModels");
+      return modelsState(null);
+    },
+    async selectModel(modelId, settings) {
+      record("selectModel", modelId, settings);
+      return modelsState(modelId);
+    },
+    async importModel(file) {
+      record("importModel", file);
+      return { status: "imported" as const, model: MODEL };
+    },
+    async answerLog(options) {
+      record("answerLog", options);
+      return [LOG_RECORD];
+    },
     async graphNeighbors(nodeId) {
       record("graphNeighbors", nodeId);
       return { nodes: [{ id: nodeId, kind: "section" as const, label: SECTION.label }], edges: [] };
@@ -132,6 +190,11 @@ export function createFakeEngine(): FakeEngine {
         embeddedSections: 0,
         embeddingModel: "",
       };
+    },
+    async extractTriplets(options = {}) {
+      record("extractTriplets", { documentIds: options.documentIds });
+      options.onProgress?.({ jobId: "extract-job-1", status: "running", step: "extracting", current: 0, total: 1, subject: DOC.fileName });
+      return { modelId: MODEL.id, promptVersion: "test", documents: [], sections: 0, extracted: 0, cached: 0, failed: 0, triplets: 0, totalMs: 0 };
     },
     async close() {
       record("close");

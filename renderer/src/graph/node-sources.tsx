@@ -25,7 +25,7 @@ export function NodeSources({ nodeLabel, sources, sectionLabel, onOpen, onExpand
         <ul>
           {sources.map((ref) => (
             <li key={ref.sectionId}>
-              <button type="button" className="link" data-testid="node-source" onClick={() => onOpen(ref)}>
+              <button type="button" className="link" data-testid="node-source" data-section-id={ref.sectionId} onClick={() => onOpen(ref)}>
                 {sectionLabel(ref.sectionId)}
               </button>
               {ref.via !== "section" ? <span className="muted small"> · {ref.via}</span> : null}

@@ -10,6 +10,7 @@ const STEP_NAMES: Record<string, string> = {
   graph: "Linking citations and obligations",
   embeddings: "Indexing meaning",
   storing: "Saving",
+  done: "Done",
 };
 
 function PasswordForm({ onSubmit }: { onSubmit: (password: string) => void }) {
@@ -45,7 +46,9 @@ interface Props {
 
 export function ImportRow({ entry, onCancel, onDismiss, onPassword }: Props) {
   const progress = entry.progress;
-  const hasTotal = progress !== undefined && progress.total > 0;
+  // "0 of 1" is the engine's placeholder before it knows the page count: show no count, and an
+  // indeterminate bar, rather than "0 of 1 pages" for a 261-page regulation.
+  const hasTotal = progress !== undefined && progress.total > 0 && !(progress.current === 0 && progress.total === 1);
   return (
     <li className={`library-row import-row ${entry.state}`} data-testid="import-row" data-state={entry.state}>
       <div className="row-main">

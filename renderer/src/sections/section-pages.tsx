@@ -9,15 +9,20 @@ import type { PdfSource } from "./pdf-source.ts";
 interface Props {
   section: Section;
   emphasis: { start: number; end: number } | null;
+  /** Shown first when it lies within the section (a citation's page). */
+  requestedPage: number | null;
 }
 
 /** The printed page(s) of a section from the original PDF, one at a time. */
-export function SectionPages({ section, emphasis }: Props) {
+export function SectionPages({ section, emphasis, requestedPage }: Props) {
   const api = useApi();
   const [source, setSource] = useState<{ documentId: string; value: PdfSource } | null>(null);
-  const firstPage = firstEmphasisPage(section, emphasis) ?? section.pageStart;
-  const [pageState, setPage] = useState({ sectionId: section.id, page: firstPage });
-  const page = pageState.sectionId === section.id ? pageState.page : firstPage;
+  const firstPage = firstEmphasisPage(section, emphasis) ?? pageWithin(section, requestedPage) ?? section.pageStart;
+  // Paging belongs to one opening: the same section opened at another page (a second chip) starts there.
+  const opening = `${section.id}@${firstPage}`;
+  const [pageState, setPageState] = useState({ opening, page: firstPage });
+  const page = pageState.opening === opening ? pageState.page : firstPage;
+  const setPage = (next: number): void => setPageState({ opening, page: next });
 
   useEffect(() => {
     let current = true;
@@ -38,13 +43,13 @@ export function SectionPages({ section, emphasis }: Props) {
     <div className="section-pages">
       {last > section.pageStart ? (
         <div className="page-nav">
-          <button type="button" className="quiet small" disabled={page <= section.pageStart} onClick={() => setPage({ sectionId: section.id, page: page - 1 })}>
+          <button type="button" className="quiet small" disabled={page <= section.pageStart} onClick={() => setPage(page - 1)}>
             ‹ Page
           </button>
           <span className="muted small" data-testid="page-indicator">
             Page {page} (section spans {section.pageStart}–{last})
           </span>
-          <button type="button" className="quiet small" disabled={page >= last} onClick={() => setPage({ sectionId: section.id, page: page + 1 })}>
+          <button type="button" className="quiet small" disabled={page >= last} onClick={() => setPage(page + 1)}>
             Page ›
           </button>
         </div>
@@ -58,4 +63,8 @@ export function SectionPages({ section, emphasis }: Props) {
 function firstEmphasisPage(section: Section, emphasis: { start: number; end: number } | null): number | null {
   if (emphasis === null) return null;
   return section.spans.find((s) => s.start < emphasis.end && s.end > emphasis.start)?.page ?? null;
+}
+
+function pageWithin(section: Section, page: number | null): number | null {
+  return page !== null && page >= section.pageStart && page <= section.pageEnd ? page : null;
 }

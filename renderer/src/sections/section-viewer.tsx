@@ -19,13 +19,15 @@ export interface RelatedSection {
 interface Props {
   sectionId: string;
   emphasis: { start: number; end: number } | null;
+  /** The page to show first, when the caller knows better than the section's first page. */
+  page: number | null;
   titles: ReadonlyMap<string, string>;
   /** Sections linked to this one in the current graph (citations, shared terms). */
   related: RelatedSection[];
   onOpenSection(id: string): void;
 }
 
-export function SectionViewer({ sectionId, emphasis, titles, related, onOpenSection }: Props) {
+export function SectionViewer({ sectionId, emphasis, page, titles, related, onOpenSection }: Props) {
   const api = useApi();
   const remote = useRemote(sectionId, () => api.getSection({ id: sectionId }));
   const documentId = remote.kind === "ready" ? remote.value.documentId : null;
@@ -74,7 +76,7 @@ export function SectionViewer({ sectionId, emphasis, titles, related, onOpenSect
         </span>
       </div>
       <SectionNav previous={index > 0 ? all[index - 1] : undefined} next={index >= 0 ? all[index + 1] : undefined} onOpenSection={onOpenSection} />
-      <SectionPages section={section} emphasis={emphasis} />
+      <SectionPages section={section} emphasis={emphasis} requestedPage={page} />
       <SectionText paragraphs={paragraphs} labelOf={labelOf} onOpenSection={onOpenSection} />
       {others.length > 0 ? (
         <section className="related" aria-label="Related sections" data-testid="related-sections">

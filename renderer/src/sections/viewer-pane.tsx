@@ -4,7 +4,8 @@ import type { RelatedSection } from "./section-viewer.tsx";
 
 export type ViewerTarget =
   | { kind: "none" }
-  | { kind: "section"; id: string; emphasis?: { start: number; end: number } }
+  /** page: the page to show first (a citation names the page it cites, not always the section's first). */
+  | { kind: "section"; id: string; emphasis?: { start: number; end: number }; page?: number }
   | { kind: "document"; id: string };
 
 interface Props {
@@ -21,7 +22,7 @@ export function ViewerPane({ target, titles, related, onOpenSection }: Props) {
         <p className="empty">Open a citation, a graph node, a search result or a document from the library to read it here.</p>
       ) : null}
       {target.kind === "section" ? (
-        <SectionViewer sectionId={target.id} emphasis={target.emphasis ?? null} titles={titles} related={related} onOpenSection={onOpenSection} />
+        <SectionViewer sectionId={target.id} emphasis={target.emphasis ?? null} page={target.page ?? null} titles={titles} related={related} onOpenSection={onOpenSection} />
       ) : null}
       {target.kind === "document" ? (
         <SectionOutline documentId={target.id} title={titles.get(target.id)} onOpenSection={onOpenSection} />

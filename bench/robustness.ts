@@ -1,0 +1,85 @@
+// npm run bench:robustness [-- --runs 16 --extract-runs 6 --messages 1000 --seed 20261122 --parts kills,inputs,ipc,network --json]
+// Issue 6 report figures:
+// - kill runs / clean reopen / resumed equal: the engine killed with SIGKILL at seeded random
+//   points of an import or of LLM triplet extraction (bench/lib/kill-runs.ts);
+// - bad inputs tried / handled as documented (bench/lib/hostile-inputs.ts);
+// - fuzzed IPC messages / crashes (bench/lib/ipc-fuzz.ts);
+// - network attempts of a full ingest + ask session (bench/lib/network-probe.ts).
+import { parseArgs } from "node:util";
+import { runHostileInputs } from "./lib/hostile-inputs.ts";
+import { runIpcFuzz } from "./lib/ipc-fuzz.ts";
+import { runKillRuns } from "./lib/kill-runs.ts";
+import { runOfflineProbe } from "./lib/network-probe.ts";
+
+const PARTS = ["kills", "inputs", "ipc", "network"] as const;
+type Part = (typeof PARTS)[number];
+
+const { values } = parseArgs({
+  options: {
+    json: { type: "boolean", default: false },
+    runs: { type: "string", default: "16" },
+    "extract-runs": { type: "string", default: "6" },
+    messages: { type: "string", default: "1000" },
+    seed: { type: "string", default: "20261122" },
+    parts: { type: "string", default: PARTS.join(",") },
+  },
+});
+const log = (line: string): void => {
+  if (!values.json) console.log(line);
+};
+const wanted = new Set(values.parts.split(",").map((p) => p.trim()));
+const unknown = [...wanted].filter((p) => !(PARTS as readonly string[]).includes(p));
+if (unknown.length > 0) {
+  console.error(`unknown --parts ${unknown.join(", ")} (known: ${PARTS.join(", ")})`);
+  process.exit(2);
+}
+const run = (part: Part): boolean => wanted.has(part);
+const seed = Number.parseInt(values.seed, 10);
+const summary: Record<string, unknown> = {};
+const lines: string[] = [];
+let failed = false;
+
+if (run("kills")) {
+  const started = performance.now();
+  const kills = await runKillRuns({
+    runs: Math.max(0, Number.parseInt(values.runs, 10)),
+    extractRuns: Math.max(0, Number.parseInt(values["extract-runs"], 10)),
+    seed,
+    log: (line) => log(`  ${line}`),
+  });
+  const seconds = (performance.now() - started) / 1000;
+  summary.kills = { killRuns: kills.runs, cleanReopen: kills.cleanReopen, resumedEqual: kills.resumedEqual, killedIn: kills.killedIn, failures: kills.failures, seconds: Number(seconds.toFixed(1)) };
+  lines.push(`kill runs: ${kills.runs} / clean reopen: ${kills.cleanReopen} / resumed equal: ${kills.resumedEqual} (${seconds.toFixed(0)} s)`);
+  lines.push(`  kills landed in: ${Object.entries(kills.killedIn).map(([stage, n]) => `${stage} ${n}`).join(", ")}`);
+  lines.push(...kills.failures.map((f) => `  FAILED ${f}`));
+  failed ||= kills.failures.length > 0;
+}
+
+if (run("inputs")) {
+  const inputs = await runHostileInputs({ log: (line) => log(`  ${line}`) });
+  summary.inputs = { tried: inputs.tried, handled: inputs.handled, failures: inputs.failures };
+  lines.push(`bad inputs tried: ${inputs.tried} / handled as documented: ${inputs.handled}`);
+  lines.push(...inputs.failures.map((f) => `  FAILED ${f}`));
+  failed ||= inputs.failures.length > 0;
+}
+
+if (run("ipc")) {
+  const ipc = await runIpcFuzz({ messages: Math.max(1, Number.parseInt(values.messages, 10)), seed, log: (line) => log(`  ${line}`) });
+  summary.ipc = ipc;
+  lines.push(`fuzzed IPC messages: ${ipc.messages} / crashes: ${ipc.crashes} (validation errors ${ipc.validationErrors}, unexpected ${ipc.unexpected}, engine healthy ${String(ipc.engineHealthy)})`);
+  lines.push(...ipc.problems.map((p) => `  PROBLEM ${p}`));
+  failed ||= ipc.crashes > 0 || ipc.unexpected > 0 || !ipc.engineHealthy;
+}
+
+if (run("network")) {
+  const net = await runOfflineProbe({ log: (line) => log(`  ${line}`) });
+  summary.network = { networkAttempts: net.networkAttempts, ok: net.ok, variants: net.variants };
+  lines.push(`network attempts: ${net.networkAttempts} (${net.ok ? "ok" : "FAILED"})`);
+  lines.push(...net.detail.split("\n").map((d) => `  ${d}`));
+  failed ||= !net.ok || net.networkAttempts > 0;
+}
+
+log("");
+for (const line of lines) log(line);
+if (values.json) console.log(JSON.stringify(summary));
+process.exitCode = failed ? 1 : 0;

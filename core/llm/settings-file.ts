@@ -1,0 +1,79 @@
+import { randomBytes } from "node:crypto";
+import { mkdir, open, readFile, rename, rm } from "node:fs/promises";
+import path from "node:path";
+import { z } from "zod";
+import { ClauseGraphError } from "../errors.ts";
+
+// `<dataDir>/settings.json`: the choices a user makes in the app that must outlive it, today the
+// language model to answer with. Written atomically (temporary file, fsync, rename) so a crash
+// leaves the old file or the new one, never half of one; read through zod because it is a file a
+// person can edit. Keys this version does not know are kept, so an older app never erases a newer
+// one's settings.
+
+export const SETTINGS_FILE = "settings.json";
+
+export const llmChoiceSchema = z.object({
+  /** null: no model, answers are quoted. */
+  modelId: z.string().min(1).max(128).nullable(),
+  threads: z.int().min(1).max(256).optional(),
+  contextSize: z.int().min(64).max(1_048_576).optional(),
+});
+
+export type LlmChoice = z.infer<typeof llmChoiceSchema>;
+
+const settingsSchema = z.looseObject({ llm: llmChoiceSchema.optional() });
+
+type Settings = z.infer<typeof settingsSchema>;
+
+export function settingsPath(dataDir: string): string {
+  return path.join(dataDir, SETTINGS_FILE);
+}
+
+async function readRaw(file: string): Promise<Settings> {
+  let text: string;
+  try {
+    text = await readFile(file, "utf8");
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === "ENOENT") return {};
+    throw new ClauseGraphError("FILE_UNREADABLE", `The settings file cannot be read: ${file}`, { file, cause: err });
+  }
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (err) {
+    throw new ClauseGraphError("VALIDATION", `The settings file is not valid JSON: ${file}`, { file, cause: err });
+  }
+  const parsed = settingsSchema.safeParse(data);
+  if (!parsed.success) {
+    const issues = parsed.error.issues.map((i) => `${i.path.join(".") || "(root)"}: ${i.message}`).join("; ");
+    throw new ClauseGraphError("VALIDATION", `The settings file is not valid (${issues}): ${file}`, { file });
+  }
+  return parsed.data;
+}
+
+/** The saved model choice, or null when none was ever made. Throws VALIDATION for a damaged file. */
+export async function readLlmChoice(dataDir: string): Promise<LlmChoice | null> {
+  return (await readRaw(settingsPath(dataDir))).llm ?? null;
+}
+
+/** Saves the model choice, keeping every other setting. A damaged file is replaced. */
+export async function writeLlmChoice(dataDir: string, choice: LlmChoice): Promise<void> {
+  const file = settingsPath(dataDir);
+  const current = await readRaw(file).catch(() => ({}));
+  const next: Settings = { ...current, llm: llmChoiceSchema.parse(choice) };
+  await mkdir(dataDir, { recursive: true });
+  const temp = `${file}.${randomBytes(6).toString("hex")}.tmp`;
+  try {
+    const handle = await open(temp, "wx", 0o600);
+    try {
+      await handle.writeFile(`${JSON.stringify(next, null, 2)}\n`, "utf8");
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    await rename(temp, file);
+  } catch (err) {
+    await rm(temp, { force: true });
+    throw new ClauseGraphError("INTERNAL", `The settings file could not be written: ${file}`, { file, cause: err });
+  }
+}

@@ -1,0 +1,48 @@
+import { copyFile, mkdir, rename, rm } from "node:fs/promises";
+import path from "node:path";
+import { ClauseGraphError } from "../errors.ts";
+
+// The engine keeps a copy of every imported file in its data folder. Writing it is where a full
+// disk, a read-only folder or a failing drive shows first; the failure must come back as a typed
+// error naming the path, and leave no half-written copy behind.
+
+/** The file operations used, replaceable in tests to inject ENOSPC or EIO. */
+export interface SourceCopyFs {
+  mkdir(dir: string, options: { recursive: true }): Promise<unknown>;
+  copyFile(from: string, to: string): Promise<void>;
+  rename(from: string, to: string): Promise<void>;
+  rm(file: string, options: { force: true }): Promise<void>;
+}
+
+const NODE_FS: SourceCopyFs = { mkdir, copyFile, rename, rm };
+
+const REASONS: Record<string, string> = {
+  ENOSPC: "the disk is full",
+  EDQUOT: "the disk quota is exhausted",
+  EROFS: "the folder is on a read-only file system",
+  EACCES: "permission denied",
+  EPERM: "permission denied",
+  EIO: "an input/output error (failing drive?)",
+};
+
+function errnoCode(err: unknown): string {
+  return typeof err === "object" && err !== null && "code" in err && typeof err.code === "string" ? err.code : "";
+}
+
+/** Copies `from` to `to` through `<to>.part`, so `to` is either complete or absent. */
+export async function keepSourceCopy(from: string, to: string, fs: SourceCopyFs = NODE_FS): Promise<void> {
+  const partial = `${to}.part`;
+  try {
+    await fs.mkdir(path.dirname(to), { recursive: true });
+    await fs.copyFile(from, partial);
+    await fs.rename(partial, to);
+  } catch (err) {
+    await fs.rm(partial, { force: true }).catch(() => undefined);
+    const code = errnoCode(err);
+    const reason = REASONS[code] ?? (err instanceof Error ? err.message : String(err));
+    throw new ClauseGraphError("WRITE_FAILED", `could not keep a copy of ${from} in ${to}: ${reason}${code && REASONS[code] ? ` (${code})` : ""}`, {
+      file: to,
+      cause: err,
+    });
+  }
+}

@@ -1,0 +1,73 @@
+import { describe, expect, it } from "vitest";
+import { answerQuestion } from "../../core/answer/answer-question.ts";
+import { REFUSAL } from "../../core/answer/answer-types.ts";
+import { mentionsName, namesMissingFromLibrary, questionNames, spellsOut } from "../../core/answer/question-names.ts";
+
+// A question naming an act, standard or acronym that no imported document mentions is about a
+// document that was not imported: it gets the not-answered reply instead of the nearest sentences.
+
+const names = (q: string): string[] => questionNames(q).map((n) => n.text);
+
+describe("questionNames", () => {
+  it("finds acronyms, compounds, numbered standards and titled instruments", () => {
+    expect(names("Under HIPAA, within how many days must a covered entity notify individuals?")).toEqual(["HIPAA"]);
+    expect(names("What does Section 404 of the Sarbanes-Oxley Act require?")).toEqual(["Sarbanes-Oxley", "Sarbanes Oxley Act"]);
+    expect(names("Which ISO/IEC 27001 Annex A controls apply?")).toEqual(expect.arrayContaining(["ISO", "IEC", "ISO/IEC 27001"]));
+    expect(names("Which AI systems are high-risk under the EU AI Act?")).toEqual(expect.arrayContaining(["AI", "EU", "AI Act"]));
+    expect(names("What must be emphasised under EU Regulation 1169/2011 on food information?")).toContain("Regulation 1169/2011");
+    expect(names("What rights does the California Consumer Privacy Act give consumers?")).toEqual(["California Consumer Privacy Act"]);
+    expect(names("What are the lawful bases under GDPR Article 6?")).toEqual(["GDPR"]);
+  });
+
+  it("leaves out sentence-initial words, plain words and acronyms the question defines", () => {
+    expect(names("Regarding Rule 17.1.5, how should the agreement be made?")).toEqual([]);
+    expect(names("What constitutes Enhanced Customer Due Diligence (EDD) for high-risk customers?")).toEqual([]);
+    expect(names("Who must notify a personal data breach, and by when?")).toEqual([]);
+    // A plural acronym is looked up in the singular.
+    expect(names("How are TINs reported?")).toEqual(["TIN"]);
+  });
+
+  it("matches names whole, ignoring case, punctuation and plurals", () => {
+    expect(mentionsName("Compliance with the Sarbanes–Oxley act of 2002", "Sarbanes-Oxley Act")).toBe(true);
+    expect(mentionsName("the COBS Rules apply", "COBS Rule")).toBe(true);
+    expect(mentionsName("the AI systems act on", "AI Act")).toBe(false);
+    expect(mentionsName("a HIPAAcompliant vendor", "HIPAA")).toBe(false);
+  });
+});
+
+describe("namesMissingFromLibrary", () => {
+  const library = ["GDPR Article 33: the controller shall notify the supervisory authority within 72 hours.", "The Sarbanes-Oxley Act section 404."];
+  const search = async (query: string): Promise<Array<{ text: string }>> =>
+    library.filter((t) => t.toLowerCase().includes(query.toLowerCase().split(/\W+/)[0] ?? "")).map((text) => ({ text }));
+
+  it("reports only the names no document mentions", async () => {
+    expect(await namesMissingFromLibrary("Within how many hours must a controller notify a breach under the GDPR?", search)).toEqual([]);
+    expect(await namesMissingFromLibrary("What does HIPAA require of covered entities under the GDPR?", search)).toEqual(["HIPAA"]);
+    expect(await namesMissingFromLibrary("What does the Sarbanes-Oxley Act require?", search)).toEqual([]);
+  });
+
+  it("an acronym the evidence spells out is known: the GDPR never writes “DPO”", async () => {
+    const evidence = ["Article 37 Designation of the data protection officer: the controller and the processor shall designate a data protection officer."];
+    expect(await namesMissingFromLibrary("When must a controller appoint a DPO?", async () => [], evidence)).toEqual([]);
+    expect(await namesMissingFromLibrary("Which duties does Brazil's LGPD give?", async () => [], evidence)).toEqual(["LGPD"]);
+    expect(spellsOut("Information and Communication Technology risk", "ICT")).toBe(true);
+    expect(spellsOut("the Anti-Money Laundering and Sanctions Rules", "AML")).toBe(true);
+    expect(spellsOut("data protection", "DPO")).toBe(false);
+  });
+
+  it("answerQuestion gives the not-answered reply and says which name is missing", async () => {
+    const result = await answerQuestion({
+      question: "What does HIPAA require?",
+      results: [],
+      triplets: [],
+      subgraph: { nodes: [], edges: [] },
+      embedder: null,
+      llm: null,
+      retrieveMs: 1,
+      missingNames: ["HIPAA"],
+    });
+    expect(result.answer).toBe(REFUSAL);
+    expect(result.citations).toEqual([]);
+    expect(result.analysis).toMatch(/None of the imported documents mentions “HIPAA”/);
+  });
+});
