@@ -105,6 +105,25 @@ function suite(executable: string): void {
   it("raised no page error, console error or CSP violation", () => {
     expect(problems).toEqual([]);
   });
+
+  it("refuses every request that is not one of the app's own files", async () => {
+    // The session's onBeforeRequest (electron/request-policy.ts) cancels these before any socket
+    // opens; the CSP would refuse most of them too, so both layers must hold.
+    const outcomes = await page.evaluate(async () => {
+      const urls = ["https://example.com/", "http://127.0.0.1:9/", "file:///etc/hostname"];
+      const results: string[] = [];
+      for (const url of urls) {
+        try {
+          await fetch(url);
+          results.push(`${url} loaded`);
+        } catch {
+          results.push(`${url} refused`);
+        }
+      }
+      return results;
+    });
+    expect(outcomes.every((o) => o.endsWith("refused")), outcomes.join("\n")).toBe(true);
+  });
 }
 
 if (electron.ok) {
