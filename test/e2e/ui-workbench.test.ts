@@ -11,22 +11,14 @@ import { requestSchemas } from "../../core/contract/contract.ts";
 import { startWebHost } from "../../core/host/web-host.ts";
 import type { WebHost } from "../../core/host/web-host.ts";
 import { articleLines, makePdf } from "../helpers/make-pdf.ts";
+import { CHROMIUM, CHROMIUM_FLAGS } from "./flows/chromium.ts";
+import { canvasHasInk } from "./flows/auditor-flow.ts";
 
 // The workbench as an auditor uses it, against the real engine behind the web host: import a
 // regulation, ask, follow a citation chip to the rendered page, explore the graph, switch theme.
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
-const CHROMIUM = "/usr/bin/chromium";
 const RESULTS = path.join(ROOT, "test-results");
-const CHROMIUM_FLAGS = [
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-quic",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-  "--no-first-run",
-];
 
 async function regulationPdf(): Promise<Uint8Array> {
   return makePdf(
@@ -76,19 +68,6 @@ async function dropFile(page: Page, name: string, bytes: Uint8Array, type: strin
     },
     { name, base64: Buffer.from(bytes).toString("base64"), type },
   );
-}
-
-/** Whether the rendered canvas holds ink (a blank canvas means pdf.js drew nothing). */
-async function canvasHasInk(page: Page): Promise<boolean> {
-  return page.getByTestId("pdf-canvas").evaluate((canvas) => {
-    const c = canvas as HTMLCanvasElement;
-    const ctx = c.getContext("2d");
-    if (ctx === null || c.width === 0) return false;
-    const { data } = ctx.getImageData(0, 0, c.width, c.height);
-    let dark = 0;
-    for (let i = 0; i < data.length; i += 4) if ((data[i] ?? 255) < 128) dark++;
-    return dark > 50;
-  });
 }
 
 const describeBrowser = existsSync(CHROMIUM) ? describe : describe.skip;

@@ -10,22 +10,13 @@ import { build as viteBuild } from "vite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startWebHost } from "../../core/host/web-host.ts";
 import type { WebHost } from "../../core/host/web-host.ts";
+import { CHROMIUM, CHROMIUM_FLAGS } from "./flows/chromium.ts";
 
 // The whole slice as a user meets it: the web host with the real engine, the built renderer in
 // headless Chromium, a PDF dropped on the window, a search, a section opened, a bad file refused.
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
-const CHROMIUM = "/usr/bin/chromium";
 const RESULTS = path.join(ROOT, "test-results");
-const CHROMIUM_FLAGS = [
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-quic",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-  "--no-first-run",
-];
 const UNIQUE_WORD = "pseudonymisation";
 
 async function makePdf(): Promise<Uint8Array> {
