@@ -95,6 +95,9 @@ function applyLabelScale(cy: Core): void {
 export function GraphCanvas({ nodes, edges, marked, selectedNodeId, theme, onNodeTap, onNodeDoubleTap, onEdgeTap, onBackgroundTap, ref }: Props) {
   const container = useRef<HTMLDivElement>(null);
   const cyRef = useRef<Core | null>(null);
+  // The node the list view asked to locate: it stays in the middle while panels beside and above
+  // the canvas (the node's sources, a tab) change its size, until the user moves the view.
+  const focusRef = useRef<string | null>(null);
   const handlers = useRef({ onNodeTap, onNodeDoubleTap, onEdgeTap, onBackgroundTap });
   handlers.current = { onNodeTap, onNodeDoubleTap, onEdgeTap, onBackgroundTap };
 
@@ -137,6 +140,10 @@ export function GraphCanvas({ nodes, edges, marked, selectedNodeId, theme, onNod
     });
     cy.on("layoutstop", () => applyLabelScale(cy));
     // Panels open and close beside the graph: keep the point the user was looking at in the middle.
+    const dropFocus = (): void => {
+      focusRef.current = null;
+    };
+    cy.on("dragpan scrollzoom pinchzoom layoutstart", dropFocus);
     let size = { w: element.clientWidth, h: element.clientHeight };
     const observer = new ResizeObserver(() => {
       const w = element.clientWidth;
@@ -148,7 +155,9 @@ export function GraphCanvas({ nodes, edges, marked, selectedNodeId, theme, onNod
       const seenWhole = cy.elements().length > 0 && box.x1 >= -1 && box.y1 >= -1 && box.x2 <= size.w + 1 && box.y2 <= size.h + 1;
       const pan = cy.pan();
       cy.resize();
-      if (seenWhole) cy.fit(undefined, FIT_PADDING);
+      const focused = focusRef.current === null ? null : cy.getElementById(focusRef.current);
+      if (focused !== null && focused.nonempty()) cy.center(focused);
+      else if (seenWhole) cy.fit(undefined, FIT_PADDING);
       else cy.pan({ x: pan.x + (w - size.w) / 2, y: pan.y + (h - size.h) / 2 });
       size = { w, h };
     });
@@ -213,13 +222,18 @@ export function GraphCanvas({ nodes, edges, marked, selectedNodeId, theme, onNod
         cy.zoom({ level: cy.zoom() * factor, renderedPosition: { x: cy.width() / 2, y: cy.height() / 2 } });
       };
       return {
-        fit: () => cyRef.current?.fit(undefined, 24),
+        fit: () => {
+          focusRef.current = null;
+          cyRef.current?.fit(undefined, FIT_PADDING);
+        },
         zoomIn: () => zoomBy(ZOOM_STEP),
         zoomOut: () => zoomBy(1 / ZOOM_STEP),
         reset: () => cyRef.current?.layout(layoutOptions(true)).run(),
         center: (nodeId) => {
           const node = cyRef.current?.getElementById(nodeId);
-          if (node !== undefined && node.nonempty()) cyRef.current?.center(node);
+          if (node === undefined || node.empty()) return;
+          focusRef.current = nodeId;
+          cyRef.current?.center(node);
         },
       };
     },
