@@ -1,17 +1,19 @@
-// npm run bench:robustness [-- --runs 16 --extract-runs 6 --messages 1000 --seed 20261122 --parts kills,inputs,ipc,network --json]
+// npm run bench:robustness [-- --runs 16 --extract-runs 6 --messages 1000 --seed 20261122 --parts kills,inputs,ipc,network,disk --json]
 // Issue 6 report figures:
 // - kill runs / clean reopen / resumed equal: the engine killed with SIGKILL at seeded random
 //   points of an import or of LLM triplet extraction (bench/lib/kill-runs.ts);
 // - bad inputs tried / handled as documented (bench/lib/hostile-inputs.ts);
 // - fuzzed IPC messages / crashes (bench/lib/ipc-fuzz.ts);
-// - network attempts of a full ingest + ask session (bench/lib/network-probe.ts).
+// - network attempts of a full ingest + ask session (bench/lib/network-probe.ts);
+// - disk faults (a disk that fills up, a read-only library) on real file systems (bench/lib/disk-faults.ts).
 import { parseArgs } from "node:util";
+import { DISK_FAULT_SCENARIOS, mountNamespaceUnavailableReason, runDiskFault } from "./lib/disk-faults.ts";
 import { runHostileInputs } from "./lib/hostile-inputs.ts";
 import { runIpcFuzz } from "./lib/ipc-fuzz.ts";
 import { runKillRuns } from "./lib/kill-runs.ts";
 import { runOfflineProbe } from "./lib/network-probe.ts";
 
-const PARTS = ["kills", "inputs", "ipc", "network"] as const;
+const PARTS = ["kills", "inputs", "ipc", "network", "disk"] as const;
 type Part = (typeof PARTS)[number];
 
 const { values } = parseArgs({
@@ -77,6 +79,24 @@ if (run("network")) {
   lines.push(`network attempts: ${net.networkAttempts} (${net.ok ? "ok" : "FAILED"})`);
   lines.push(...net.detail.split("\n").map((d) => `  ${d}`));
   failed ||= !net.ok || net.networkAttempts > 0;
+}
+
+if (run("disk")) {
+  const unavailable = mountNamespaceUnavailableReason();
+  if (unavailable !== null) {
+    summary.disk = { skipped: unavailable };
+    lines.push(`disk faults: SKIPPED (${unavailable})`);
+  } else {
+    const results = [];
+    for (const scenario of DISK_FAULT_SCENARIOS) results.push(await runDiskFault(scenario));
+    const checks = results.flatMap((r) => r.checks);
+    const broken = results.filter((r) => r.error !== undefined);
+    summary.disk = { scenarios: results.length, checks: checks.length, passed: checks.filter((c) => c.ok).length, results };
+    lines.push(`disk faults: ${results.length} scenarios (${DISK_FAULT_SCENARIOS.join(", ")}), checks passed: ${checks.filter((c) => c.ok).length} / ${checks.length}`);
+    lines.push(...checks.filter((c) => !c.ok).map((c) => `  FAILED ${c.name}: ${c.detail}`));
+    lines.push(...broken.map((r) => `  BROKEN ${r.scenario}: ${r.error ?? ""}`));
+    failed ||= broken.length > 0 || checks.some((c) => !c.ok);
+  }
 }
 
 log("");

@@ -271,12 +271,18 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
         importedAt: new Date().toISOString(),
       };
       job.throwIfCancelled();
-      // The copy lands before the database row, so a stored document always has its source; a copy
-      // left by a failed insert is overwritten by the next import of the same file.
+      // The copy lands before the database row, so a stored document always has its source.
       // A full or read-only disk fails here, before the database is touched (WRITE_FAILED).
-      await keepSourceCopy(absolute, sourcePath(dataDir, record.id, record.fileName));
+      const copy = sourcePath(dataDir, record.id, record.fileName);
+      await keepSourceCopy(absolute, copy);
       job.update("storing", 0, sections.length);
-      await store.insertDocument(record, sections, derived);
+      try {
+        await store.insertDocument(record, sections, derived);
+      } catch (err) {
+        // On a nearly full disk the copy is exactly the space the user needs back.
+        if ((await store.getDocument(record.id).catch(() => null)) === null) await rm(copy, { force: true }).catch(() => undefined);
+        throw err;
+      }
       job.update("storing", sections.length, sections.length);
       result.sections = sections.length;
       result.status = "ok";

@@ -13,6 +13,26 @@ function messageOf(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }
 
+// Kuzu reports the OS error in words ("IO exception: Cannot open file …: Read-only file system");
+// Node reports it as a code. Either, or the same inside a wrapped cause.
+const READ_ONLY_PATTERN = /read-only file system/i;
+const NO_SPACE_PATTERN = /no space left on device/i;
+
+function chainHas(err: unknown, pattern: RegExp, code: string): boolean {
+  for (let e: unknown = err, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++) {
+    if (pattern.test(e.message) || (e as NodeJS.ErrnoException).code === code) return true;
+  }
+  return false;
+}
+
+export function isReadOnlyFsError(err: unknown): boolean {
+  return chainHas(err, READ_ONLY_PATTERN, "EROFS");
+}
+
+export function isNoSpaceError(err: unknown): boolean {
+  return chainHas(err, NO_SPACE_PATTERN, "ENOSPC");
+}
+
 /** Any failure from Kuzu as a ClauseGraphError naming the database file. */
 export function toStoreError(err: unknown, dbPath: string, doing: string): ClauseGraphError {
   if (isClauseGraphError(err)) return err;
@@ -22,6 +42,12 @@ export function toStoreError(err: unknown, dbPath: string, doing: string): Claus
       `the database ${dbPath} is in use by another process (close the other ClauseGraph window or command and retry)`,
       { file: dbPath, cause: err },
     );
+  }
+  if (isNoSpaceError(err)) {
+    return new ClauseGraphError("WRITE_FAILED", `the disk is full: Kuzu could not write ${dbPath} while ${doing} (${messageOf(err)})`, { file: dbPath, cause: err });
+  }
+  if (isReadOnlyFsError(err)) {
+    return new ClauseGraphError("WRITE_FAILED", `the disk holding ${dbPath} is read-only: ${doing} is not possible (${messageOf(err)})`, { file: dbPath, cause: err });
   }
   return new ClauseGraphError("DB_ERROR", `database error while ${doing}: ${messageOf(err)}`, {
     file: dbPath,

@@ -1,4 +1,4 @@
-import { mkdir } from "node:fs/promises";
+import { access, mkdir } from "node:fs/promises";
 import path from "node:path";
 import kuzu from "kuzu";
 import type { Connection, Database } from "kuzu";
@@ -7,7 +7,8 @@ import type { Section } from "../structure/types.ts";
 import { ftsQueryLiteral } from "./fts-query.ts";
 import type { DocumentRecord, EmbeddingSpace, GraphStore, SearchHit, StoreStats } from "./graph-store.ts";
 import type { DerivedGraph, ScoredId } from "./graph-types.ts";
-import { toStoreError } from "./kuzu-errors.ts";
+import { DEFAULT_MIN_FREE_BYTES, ensureFreeSpace } from "./free-space.ts";
+import { isReadOnlyFsError, toStoreError } from "./kuzu-errors.ts";
 import { createKuzuSession, cypherString, type KuzuSession, type Params } from "./kuzu-session.ts";
 import { createMigrationBackup } from "./migration-backup.ts";
 import { migrate, readSchemaVersion, type BeforeMigrate, type Migration } from "./migrations.ts";
@@ -24,7 +25,7 @@ import {
   vectorTableDdl,
   type VectorTableSpec,
 } from "./schema.ts";
-import { dropSearchIndexes, ensureSearchIndexes } from "./search-index.ts";
+import { dropSearchIndexes, ensureSearchIndexes, hasSearchIndexes } from "./search-index.ts";
 import {
   documentFromNode,
   documentParams,
@@ -54,6 +55,11 @@ export interface KuzuStoreOptions {
   beforeMigrate?: BeforeMigrate;
   /** Test hook: called between the steps of insertDocument; throwing there aborts the insert. */
   faultInjector?: (stage: string) => void;
+  /**
+   * Writes are refused (WRITE_FAILED) before they start when the database's disk has less than
+   * this free (default 256 MB; 0 turns the check off). See free-space.ts.
+   */
+  minFreeBytes?: number;
   /** Sections per UNWIND statement. */
   batchSize?: number;
   /** Kuzu's buffer pool; its default (80 % of RAM) is too greedy for a desktop app. */
@@ -79,6 +85,8 @@ interface VectorMatrix {
 
 export interface KuzuGraphStore extends GraphStore {
   readonly dbPath: string;
+  /** True once open on a library that cannot be changed (read-only option or read-only disk). */
+  isReadOnly(): boolean;
   /**
    * Builds the search index now if a write left it stale (otherwise the next search does it):
    * call after a batch of imports so the first question does not pay for the rebuild.
@@ -95,6 +103,15 @@ interface OpenState {
   conn: Connection;
   session: KuzuSession;
   version: number;
+  /** Opened read-only: asked for, or the library sits on a read-only file system. */
+  readOnly: boolean;
+}
+
+async function exists(file: string): Promise<boolean> {
+  return access(file).then(
+    () => true,
+    () => false,
+  );
 }
 
 function chunks<T>(items: readonly T[], size: number): T[][] {
@@ -129,7 +146,8 @@ function exactSearch(matrix: VectorMatrix, query: Float32Array, k: number): Arra
 
 export function createKuzuStore(options: KuzuStoreOptions): KuzuGraphStore {
   const dbPath = path.resolve(options.dbPath);
-  const readOnly = options.readOnly ?? false;
+  const readOnlyOption = options.readOnly ?? false;
+  const minFree = Math.max(0, options.minFreeBytes ?? DEFAULT_MIN_FREE_BYTES);
   const log = options.log ?? (() => {});
   const fault = options.faultInjector ?? (() => {});
   const batchSize = Math.max(1, options.batchSize ?? DEFAULT_BATCH);
@@ -162,8 +180,28 @@ export function createKuzuStore(options: KuzuStoreOptions): KuzuGraphStore {
     return state;
   }
 
+  /**
+   * A library on a read-only disk (write-protected media, a read-only mount) still opens, for
+   * reading: searching and asking work, and every write says why it cannot happen.
+   */
   async function openDatabase(): Promise<OpenState> {
-    if (!readOnly) await mkdir(path.dirname(dbPath), { recursive: true });
+    if (readOnlyOption) return openDatabaseAs(true);
+    try {
+      await mkdir(path.dirname(dbPath), { recursive: true });
+      return await openDatabaseAs(false);
+    } catch (err) {
+      if (!isReadOnlyFsError(err) || !(await exists(dbPath))) {
+        if (isReadOnlyFsError(err)) {
+          throw new ClauseGraphError("WRITE_FAILED", `cannot create a library in ${path.dirname(dbPath)}: the folder is on a read-only disk`, { file: dbPath, cause: err });
+        }
+        throw err;
+      }
+      log(`${dbPath} is on a read-only disk: opened for reading only`);
+      return openDatabaseAs(true);
+    }
+  }
+
+  async function openDatabaseAs(readOnly: boolean): Promise<OpenState> {
     const db = new kuzu.Database(dbPath, options.bufferPoolBytes ?? DEFAULT_BUFFER_POOL, true, readOnly);
     const backup = options.beforeMigrate || readOnly ? null : createMigrationBackup(dbPath, { log });
     let conn: Connection | null = null;
@@ -181,7 +219,7 @@ export function createKuzuStore(options: KuzuStoreOptions): KuzuGraphStore {
         ...(backup ? { beforeMigrate: backup.beforeMigrate } : {}),
         log,
       });
-      return { db, conn, session, version };
+      return { db, conn, session, version, readOnly };
     } catch (err) {
       await conn?.close().catch(() => undefined);
       await db.close().catch(() => undefined);
@@ -198,12 +236,28 @@ export function createKuzuStore(options: KuzuStoreOptions): KuzuGraphStore {
     indexFresh = false;
   }
 
+  /**
+   * Every write goes through here first: a read-only library says so, and a nearly full disk
+   * refuses the write before Kuzu starts it (see free-space.ts).
+   */
+  async function beforeWrite(doing: string): Promise<void> {
+    if (opened().readOnly) {
+      throw new ClauseGraphError(
+        "WRITE_FAILED",
+        `could not start ${doing}: the library ${dbPath} is open read-only (${readOnlyOption ? "as asked" : "its disk is read-only"}); it can be searched and read but not changed`,
+        { file: dbPath },
+      );
+    }
+    await ensureFreeSpace(path.dirname(dbPath), minFree, doing);
+  }
+
   async function refresh(session: KuzuSession): Promise<void> {
     if (indexFresh) return;
-    if (readOnly) {
+    if (opened().readOnly) {
       indexFresh = true; // nothing can change it; a missing index surfaces on the query itself
       return;
     }
+    if (!(await hasSearchIndexes(session))) await beforeWrite("rebuilding the search index");
     const started = Date.now();
     const built = await ensureSearchIndexes(session);
     indexFresh = true;
@@ -234,7 +288,7 @@ export function createKuzuStore(options: KuzuStoreOptions): KuzuGraphStore {
 
   async function refreshVectors(session: KuzuSession): Promise<void> {
     if (vectorIndexFresh) return;
-    if (readOnly) {
+    if (opened().readOnly) {
       vectorIndexFresh = true;
       return;
     }
@@ -247,6 +301,7 @@ export function createKuzuStore(options: KuzuStoreOptions): KuzuGraphStore {
       // An index over an empty table is legal but would then be filled row by row; waiting for the
       // first bulk load builds it in one pass.
       if (Number(row?.n ?? 0) === 0) continue;
+      await beforeWrite(`building the vector index ${spec.index}`);
       const started = Date.now();
       await session.run(`CALL CREATE_VECTOR_INDEX(${cypherString(spec.table)}, ${cypherString(spec.index)}, 'vector', metric := 'cosine')`);
       log(`vector index ${spec.index} built over ${String(row?.n)} rows in ${Date.now() - started} ms`);
@@ -501,6 +556,8 @@ export function createKuzuStore(options: KuzuStoreOptions): KuzuGraphStore {
   return {
     dbPath,
 
+    isReadOnly: () => state?.readOnly ?? readOnlyOption,
+
     open: () =>
       exclusive(async () => {
         if (state) return;
@@ -539,6 +596,7 @@ export function createKuzuStore(options: KuzuStoreOptions): KuzuGraphStore {
       exclusive(async () => {
         const { session } = opened();
         validateInsert(doc, sections);
+        await beforeWrite(`storing ${doc.fileName}`);
         if (await findDocument(session, "id", doc.id)) {
           throw new ClauseGraphError("VALIDATION", `document ${doc.id} is already in the database`, { file: doc.file });
         }
@@ -555,7 +613,9 @@ export function createKuzuStore(options: KuzuStoreOptions): KuzuGraphStore {
     deleteDocument: (id) =>
       exclusive(async () => {
         const { session } = opened();
-        if (!(await findDocument(session, "id", id))) return false;
+        const doc = await findDocument(session, "id", id);
+        if (!doc) return false;
+        await beforeWrite(`deleting ${doc.fileName}`);
         await invalidateIndex(session);
         const tables = await tableNames(session);
         await session.transaction(async () => {
@@ -739,6 +799,7 @@ export function createKuzuStore(options: KuzuStoreOptions): KuzuGraphStore {
         const tables = await tableNames(session);
         const complete = VECTOR_TABLES.every((spec) => tables.has(spec.table));
         if (current !== null && current.modelId === space.modelId && current.dimensions === space.dimensions && complete) return { changed: false };
+        await beforeWrite(`switching the library to the embedding model ${space.modelId}`);
         // DDL runs outside a transaction; a crash between the steps leaves tables without a recorded
         // model (or none at all), which the next call repairs the same way.
         // Kuzu refuses to drop a table an index refers to, and cannot re-create a dropped index on
@@ -778,6 +839,7 @@ export function createKuzuStore(options: KuzuStoreOptions): KuzuGraphStore {
         const { session } = opened();
         const space = await readSpace(session);
         if (space === null) throw new ClauseGraphError("INTERNAL", "vectors were given before an embedding model was chosen (useEmbeddingSpace)");
+        await beforeWrite(`storing the vectors of ${documentId}`);
         forgetVectors();
         const tripletSection = new Map<string, string>();
         const rows = await session.run("MATCH (t:Triplet) WHERE t.documentId = $documentId RETURN t.id AS id, t.sectionId AS sectionId", { documentId });
@@ -807,6 +869,7 @@ export function createKuzuStore(options: KuzuStoreOptions): KuzuGraphStore {
 
     putExtractionCache: (entry) =>
       exclusive(async () => {
+        await beforeWrite("saving an extraction result");
         // One auto-committed statement: a crash leaves the entry either whole or absent.
         await opened().session.run(
           `MERGE (c:${EXTRACTION_CACHE_TABLE} {key: $key}) SET c.modelId = $modelId, c.promptVersion = $promptVersion, c.json = $json, c.createdAt = $createdAt`,
@@ -818,6 +881,7 @@ export function createKuzuStore(options: KuzuStoreOptions): KuzuGraphStore {
       exclusive(async () => {
         const { session } = opened();
         if (!(await findDocument(session, "id", documentId))) throw new ClauseGraphError("NOT_FOUND", `No document with id ${documentId}`);
+        await beforeWrite(`storing the LLM triplets of ${documentId}`);
         for (const t of write.triplets) {
           if (t.source !== "llm" || t.documentId !== documentId || !t.id.startsWith(`${documentId}:`)) {
             throw new ClauseGraphError("VALIDATION", `triplet ${t.id} is not an LLM triplet of document ${documentId}`);
