@@ -60,6 +60,8 @@ export interface KuzuStoreOptions {
    * this free (default 256 MB; 0 turns the check off). See free-space.ts.
    */
   minFreeBytes?: number;
+  /** Full-text index rebuilds after which the database is reopened to free Kuzu's memory (default 20; 0: never). */
+  recycleAfterRebuilds?: number;
   /** Sections per UNWIND statement. */
   batchSize?: number;
   /** Kuzu's buffer pool; its default (80 % of RAM) is too greedy for a desktop app. */
@@ -96,6 +98,7 @@ export interface KuzuGraphStore extends GraphStore {
 
 const DEFAULT_BATCH = 500;
 const DEFAULT_BUFFER_POOL = 512 * 1024 * 1024;
+const DEFAULT_RECYCLE_AFTER_REBUILDS = 20;
 const MAX_K = 1000;
 
 interface OpenState {
@@ -251,17 +254,52 @@ export function createKuzuStore(options: KuzuStoreOptions): KuzuGraphStore {
     await ensureFreeSpace(path.dirname(dbPath), minFree, doing);
   }
 
-  async function refresh(session: KuzuSession): Promise<void> {
+  /**
+   * Kuzu 0.11.3 keeps ~2 MB of native memory per full-text index build for as long as the
+   * Database object lives (measured: RSS +1.1 GB over 500 rebuilds in the soak, JS heap flat);
+   * closing and reopening the database gives it back. So after this many rebuilds the next one
+   * first reopens the database, which costs well under a second.
+   */
+  const recycleAfter = Math.max(0, options.recycleAfterRebuilds ?? DEFAULT_RECYCLE_AFTER_REBUILDS);
+  let rebuildsSinceOpen = 0;
+
+  async function recycle(): Promise<void> {
+    const { conn, db } = opened();
+    state = null;
+    const started = Date.now();
+    try {
+      await conn.close();
+      await db.close();
+    } catch (err) {
+      throw toStoreError(err, dbPath, "closing the database to reopen it");
+    }
+    state = await openDatabase();
+    rebuildsSinceOpen = 0;
+    vectorIndexFresh = false;
+    forgetVectors();
+    log(`database reopened to release the memory of ${recycleAfter} index rebuilds (${Date.now() - started} ms)`);
+  }
+
+  /** Rebuilds the full-text index if a write dropped it. May reopen the database: re-read opened(). */
+  async function refresh(): Promise<void> {
     if (indexFresh) return;
     if (opened().readOnly) {
       indexFresh = true; // nothing can change it; a missing index surfaces on the query itself
       return;
     }
-    if (!(await hasSearchIndexes(session))) await beforeWrite("rebuilding the search index");
+    if (await hasSearchIndexes(opened().session)) {
+      indexFresh = true;
+      return;
+    }
+    await beforeWrite("rebuilding the search index");
+    if (recycleAfter > 0 && rebuildsSinceOpen >= recycleAfter) await recycle();
     const started = Date.now();
-    const built = await ensureSearchIndexes(session);
+    const built = await ensureSearchIndexes(opened().session);
     indexFresh = true;
-    if (built > 0) log(`search index rebuilt in ${Date.now() - started} ms`);
+    if (built > 0) {
+      rebuildsSinceOpen++;
+      log(`search index rebuilt in ${Date.now() - started} ms`);
+    }
   }
 
   async function tableNames(session: KuzuSession): Promise<Set<string>> {
@@ -534,11 +572,12 @@ export function createKuzuStore(options: KuzuStoreOptions): KuzuGraphStore {
     }
   }
 
-  async function search(session: KuzuSession, query: string, k: number): Promise<SearchHit[]> {
+  async function search(query: string, k: number): Promise<SearchHit[]> {
     const literal = ftsQueryLiteral(query);
     const top = Math.min(MAX_K, Math.floor(k));
     if (literal === "" || !Number.isFinite(top) || top < 1) return [];
-    await refresh(session);
+    await refresh();
+    const { session } = opened();
     // The query is a literal because Kuzu 0.11 fails on a $param here; ftsQueryLiteral leaves
     // only letters and spaces, and cypherString escapes anyway.
     const rows = await session.run(
@@ -665,7 +704,7 @@ export function createKuzuStore(options: KuzuStoreOptions): KuzuGraphStore {
         return rows.map((row) => termFromNode(row.t, Array.isArray(row.mentionedIn) ? row.mentionedIn.filter((x): x is string => typeof x === "string").sort() : []));
       }),
 
-    searchSections: (query, k) => exclusive(() => search(opened().session, query, k)),
+    searchSections: (query, k) => exclusive(() => search(query, k)),
 
     stats: () =>
       exclusive(async (): Promise<StoreStats> => {
@@ -696,7 +735,7 @@ export function createKuzuStore(options: KuzuStoreOptions): KuzuGraphStore {
 
     refreshSearchIndex: () =>
       exclusive(async () => {
-        await refresh(opened().session);
+        await refresh();
         await refreshVectors(opened().session);
       }),
 

@@ -212,6 +212,25 @@ describe("kuzu store: documents and sections", () => {
   });
 });
 
+describe("kuzu store: reopening to release memory", () => {
+  it("after the set number of index rebuilds the database is reopened and searching carries on unchanged", async () => {
+    const lines: string[] = [];
+    const store = await openStore({ recycleAfterRebuilds: 2, log: (line) => lines.push(line) });
+    const keep = makeSections("keep", [{ label: "Article 5", text: "Personal data shall be processed lawfully." }]);
+    await store.insertDocument(makeDocument("keep", keep.length), keep);
+    for (let i = 0; i < 5; i++) {
+      const churn = makeSections("churn", [{ label: "Article 1", text: `The operator reports major incidents, round ${i}.` }]);
+      await store.insertDocument(makeDocument("churn", churn.length), churn);
+      expect((await store.searchSections("major incidents", 5)).map((h) => h.section.id)).toEqual(["churn:s1"]);
+      expect((await store.searchSections("lawfully", 5)).map((h) => h.section.id)).toEqual(["keep:s1"]);
+      expect(await store.deleteDocument("churn")).toBe(true);
+      expect(await store.searchSections("major incidents", 5)).toEqual([]);
+    }
+    expect(lines.filter((l) => l.startsWith("database reopened")).length).toBeGreaterThanOrEqual(3);
+    expect(await store.stats()).toMatchObject({ documents: 1, sections: 2 });
+  });
+});
+
 describe("kuzu store: atomic insert", () => {
   const stages = ["begin", "document", "sections:0", "sections:2", "paths", "part-of", "next"];
 
