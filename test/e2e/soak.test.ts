@@ -9,8 +9,9 @@ import { corpusPath, HAS_CORPUS } from "../helpers/corpus.ts";
 // Issue 6 §2, the soak's behaviour in the suite (the full 10,000 searches + 500 asks are
 // `npm run bench:soak`; figures belong there): full-text, HNSW-vector and hybrid searches and asks
 // in one engine process while a document is deleted and re-imported alongside. No call errors or
-// hangs, no search comes back empty, and after all those index rebuilds every ranking is exactly
-// what it was before. Real regulations when ../shared is present, generated ones otherwise.
+// hangs, no search comes back empty, and after all those index rebuilds every full-text ranking is
+// exactly what it was before (vector rankings through the approximate HNSW index keep their top 10
+// within a margin, see soak-run.ts). Real regulations when ../shared is present, generated ones otherwise.
 
 const tmpDirs: string[] = [];
 
@@ -72,6 +73,6 @@ describe("soak: queries with imports alongside", () => {
     expect(summary.reimports).toBeGreaterThanOrEqual(3);
     expect(summary.emptySearches).toBe(0);
     expect(summary.rankingDiffs).toEqual([]);
-    expect(summary.rankingsUnchanged).toBe(true);
+    expect(summary.rankingsStable).toBe(true);
   });
 });
