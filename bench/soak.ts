@@ -5,7 +5,8 @@
 // A library this size is normally searched exactly from vectors in memory; by default the soak
 // sends every vector query through Kuzu's HNSW indexes instead (--vector-path index), since those
 // native queries are what has to be proven; --vector-path exact soaks the everyday path.
-// Exit 1 on any error, hang, ranking drift or memory growth of more than 10 % after warm-up (25 %).
+// Exit 1 on any error, hang, empty search, ranking drift, damaged library afterwards or memory
+// growth of more than 10 % after warm-up (25 %).
 import { readdir } from "node:fs/promises";
 import path from "node:path";
 import { parseArgs } from "node:util";
@@ -103,10 +104,12 @@ log(
   `rankings before and after the soak: ${summary.rankingsStable ? "stable" : "CHANGED"} (full-text identical${summary.vectorPath === "index" ? `; through HNSW at least ${Math.round(summary.minTopOverlap * 100)} % of each top 10 kept` : ", vectors exact"}); empty searches: ${summary.emptySearches}`,
 );
 for (const d of summary.rankingDiffs) log(`  ${d}`);
+log(`library afterwards (every edge read from both ends): ${summary.consistencyProblems.length === 0 ? "consistent" : "DAMAGED"}`);
+for (const p of summary.consistencyProblems) log(`  ${p}`);
 log(`errors: ${summary.errors}${summary.hang ? `; HANG: ${summary.hang}` : ""}`);
 for (const e of summary.firstErrors) log(`  ${e}`);
 if (values.json) console.log(JSON.stringify(summary));
-const ok = summary.errors === 0 && summary.hang === null && summary.memoryFlat && summary.rankingsStable;
+const ok = summary.errors === 0 && summary.hang === null && summary.memoryFlat && summary.rankingsStable && summary.emptySearches === 0 && summary.consistencyProblems.length === 0;
 process.exitCode = ok ? 0 : 1;
 // A hung native call would keep the process alive forever.
 if (summary.hang !== null) process.exit(1);

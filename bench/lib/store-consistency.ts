@@ -1,11 +1,15 @@
 import kuzu from "kuzu";
-import { createKuzuSession } from "../../core/store/kuzu-session.ts";
+import { createKuzuSession, type KuzuSession } from "../../core/store/kuzu-session.ts";
+import { readRelConnections, type RelConnection } from "../../core/store/rel-checkpoint-guard.ts";
 import { VECTOR_TABLES } from "../../core/store/schema.ts";
 
 // What "no document is half present" means, checked on the database itself with read-only Cypher:
 // every listed document has exactly the sections it records, each linked to it, and nothing
 // derived (sections, references, terms, entities, triplets, vectors) exists for a document that is
-// not listed. Opens its own read-only connection, so the database must be closed by its writer.
+// not listed; and every edge is found from both of its ends (Kuzu keeps a forward and a backward
+// adjacency per relationship table, and a checkpoint bug once emptied one of them, see
+// core/store/rel-checkpoint-guard.ts). Opens its own read-only connection, so the database must be
+// closed by its writer.
 
 export interface ConsistencyReport {
   documents: number;
@@ -14,7 +18,73 @@ export interface ConsistencyReport {
 
 const DERIVED_TABLES = ["Section", "Reference", "Term", "Entity", "Triplet"] as const;
 
-export async function checkStoreConsistency(dbPath: string): Promise<ConsistencyReport> {
+export interface EdgeViews {
+  /** `REL from -> to` for every edge read from its source node, sorted. */
+  forward: string[];
+  /** The same, read from each destination node. */
+  backward: string[];
+}
+
+/**
+ * Every edge of every relationship table, looked up from each end node by primary key, one node
+ * at a time: a lookup by key makes Kuzu extend from that node, so each view reads one adjacency
+ * (a count, or a batch joined in one statement, may read either and hide the loss of the other).
+ */
+export async function readEdgesBothWays(session: KuzuSession, connections?: readonly RelConnection[]): Promise<EdgeViews> {
+  const forward: string[] = [];
+  const backward: string[] = [];
+  for (const c of connections ?? (await readRelConnections(session))) {
+    const pattern = `(a:${c.from})-[:${c.rel}]->(b:${c.to})`;
+    const views = [
+      { list: forward, table: c.from, key: c.fromKey, end: "a" },
+      { list: backward, table: c.to, key: c.toKey, end: "b" },
+    ] as const;
+    for (const view of views) {
+      const keys = (await session.run(`MATCH (n:${view.table}) RETURN n.${view.key} AS k`)).map((r) => r.k ?? null);
+      const cypher = `MATCH ${pattern} WHERE ${view.end}.${view.key} = $k RETURN a.${c.fromKey} AS a, b.${c.toKey} AS b`;
+      for (const k of keys) {
+        for (const r of await session.run(cypher, { k })) view.list.push(`${c.rel} ${String(r.a)} -> ${String(r.b)}`);
+      }
+    }
+  }
+  return { forward: forward.sort(), backward: backward.sort() };
+}
+
+/** The edges one adjacency holds and the other lacks, as readable lines (at most `limit`). */
+export function edgeViewProblems(views: EdgeViews, limit = 5): string[] {
+  const count = (list: string[]): Map<string, number> => {
+    const m = new Map<string, number>();
+    for (const e of list) m.set(e, (m.get(e) ?? 0) + 1);
+    return m;
+  };
+  const f = count(views.forward);
+  const b = count(views.backward);
+  const problems: string[] = [];
+  const perTable = new Map<string, { onlyForward: number; onlyBackward: number }>();
+  for (const key of new Set([...f.keys(), ...b.keys()])) {
+    const diff = (f.get(key) ?? 0) - (b.get(key) ?? 0);
+    if (diff === 0) continue;
+    const rel = key.split(" ")[0] ?? "";
+    const t = perTable.get(rel) ?? { onlyForward: 0, onlyBackward: 0 };
+    if (diff > 0) t.onlyForward += diff;
+    else t.onlyBackward -= diff;
+    perTable.set(rel, t);
+  }
+  for (const [rel, t] of perTable) {
+    problems.push(`${rel}: ${t.onlyForward} edges readable only from their source, ${t.onlyBackward} only from their target`);
+  }
+  return problems.slice(0, limit);
+}
+
+export interface ConsistencyOptions {
+  /**
+   * Also read every edge from both ends (readEdgesBothWays): one query per node, so seconds for a
+   * library of thousands of sections; the soak and the delete tests ask for it.
+   */
+  edgesBothWays?: boolean;
+}
+
+export async function checkStoreConsistency(dbPath: string, options: ConsistencyOptions = {}): Promise<ConsistencyReport> {
   const db = new kuzu.Database(dbPath, 64 * 1024 * 1024, true, true);
   const conn = new kuzu.Connection(db, 1);
   const problems: string[] = [];
@@ -38,6 +108,15 @@ export async function checkStoreConsistency(dbPath: string): Promise<Consistency
     }
     const unlinked = await rows("MATCH (s:Section) WHERE NOT EXISTS { MATCH (s)-[:IN_DOCUMENT]->(:Document) } RETURN count(s) AS n");
     if (Number(unlinked[0]?.n ?? 0) > 0) problems.push(`${String(unlinked[0]?.n)} sections without a document`);
+    if (options.edgesBothWays) {
+      const views = await readEdgesBothWays(session);
+      problems.push(...edgeViewProblems(views));
+      // Each section's own link to its document, read from the section.
+      const linkedForward = new Set(views.forward.filter((e) => e.startsWith("IN_DOCUMENT ")).map((e) => e.split(" ")[1]));
+      const [sectionCount] = await rows("MATCH (s:Section) RETURN count(s) AS n");
+      const unreachable = Number(sectionCount?.n ?? 0) - linkedForward.size;
+      if (unreachable !== 0) problems.push(`${unreachable} sections cannot reach their document`);
+    }
     const vectorTables = VECTOR_TABLES.map((v) => v.table).filter((t) => tables.has(t));
     for (const table of [...DERIVED_TABLES.filter((t) => tables.has(t)), ...vectorTables]) {
       const owners = await rows(`MATCH (x:${table}) RETURN x.documentId AS id, count(x) AS n`);

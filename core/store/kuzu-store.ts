@@ -11,6 +11,7 @@ import { DEFAULT_MIN_FREE_BYTES, ensureFreeSpace } from "./free-space.ts";
 import { isReadOnlyFsError, toStoreError } from "./kuzu-errors.ts";
 import { createKuzuSession, cypherString, type KuzuSession, type Params } from "./kuzu-session.ts";
 import { createMigrationBackup } from "./migration-backup.ts";
+import { anchorSurvivingEdges, readRelConnections, type RelConnection } from "./rel-checkpoint-guard.ts";
 import { migrate, readSchemaVersion, type BeforeMigrate, type Migration } from "./migrations.ts";
 import {
   DOCUMENT_CASCADE,
@@ -108,6 +109,8 @@ interface OpenState {
   version: number;
   /** Opened read-only: asked for, or the library sits on a read-only file system. */
   readOnly: boolean;
+  /** The relationship tables, read from the catalog on first use (see rel-checkpoint-guard.ts). */
+  relConnections?: RelConnection[];
 }
 
 async function exists(file: string): Promise<boolean> {
@@ -231,6 +234,16 @@ export function createKuzuStore(options: KuzuStoreOptions): KuzuGraphStore {
       if (restored) throw restored;
       throw toStoreError(err, dbPath, "opening the database");
     }
+  }
+
+  /**
+   * Ends every transaction that deletes edges: without it Kuzu 0.11.3 may drop the edges of other
+   * documents at the next checkpoint (rel-checkpoint-guard.ts).
+   */
+  async function protectSurvivingEdges(session: KuzuSession): Promise<void> {
+    const open = opened();
+    open.relConnections ??= await readRelConnections(session);
+    await anchorSurvivingEdges(session, open.relConnections);
   }
 
   async function invalidateIndex(session: KuzuSession): Promise<void> {
@@ -655,14 +668,21 @@ export function createKuzuStore(options: KuzuStoreOptions): KuzuGraphStore {
         const doc = await findDocument(session, "id", id);
         if (!doc) return false;
         await beforeWrite(`deleting ${doc.fileName}`);
+        const started = Date.now();
         await invalidateIndex(session);
         const tables = await tableNames(session);
+        let guarded = 0;
         await session.transaction(async () => {
           for (const spec of VECTOR_TABLES) {
             if (tables.has(spec.table)) await session.run(`MATCH (v:${spec.table}) WHERE v.documentId = $documentId DELETE v`, { documentId: id });
           }
           for (const cypher of DOCUMENT_CASCADE) await session.run(cypher, { documentId: id });
+          fault("delete:cascade");
+          const guardStarted = Date.now();
+          await protectSurvivingEdges(session);
+          guarded = Date.now() - guardStarted;
         });
+        log(`deleted ${doc.fileName} in ${Date.now() - started} ms (edge guard ${guarded} ms)`);
         return true;
       }),
 
@@ -988,6 +1008,7 @@ export function createKuzuStore(options: KuzuStoreOptions): KuzuGraphStore {
               // New rows only: a property under a vector index cannot be SET.
               await writeVectors(session, documentId, TRIPLET_VECTORS, space, write.tripletEmbeddings, (id) => tripletSection.get(id) ?? "");
             }
+            await protectSurvivingEdges(session);
           });
         } catch (err) {
           throw toStoreError(err, dbPath, `storing the LLM triplets of ${documentId}`);

@@ -74,5 +74,6 @@ describe("soak: queries with imports alongside", () => {
     expect(summary.emptySearches).toBe(0);
     expect(summary.rankingDiffs).toEqual([]);
     expect(summary.rankingsStable).toBe(true);
+    expect(summary.consistencyProblems).toEqual([]);
   });
 });
