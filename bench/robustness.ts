@@ -1,4 +1,4 @@
-// npm run bench:robustness [-- --runs 16 --extract-runs 6 --messages 1000 --seed 20261122 --parts kills,inputs,ipc,network,disk --json]
+// npm run bench:robustness [-- --runs 16 --extract-runs 6 --delete-runs 4 --messages 1000 --seed 20261122 --parts kills,inputs,ipc,network,disk --json]
 // Issue 6 report figures:
 // - kill runs / clean reopen / resumed equal: the engine killed with SIGKILL at seeded random
 //   points of an import or of LLM triplet extraction (bench/lib/kill-runs.ts);
@@ -21,6 +21,7 @@ const { values } = parseArgs({
     json: { type: "boolean", default: false },
     runs: { type: "string", default: "16" },
     "extract-runs": { type: "string", default: "6" },
+    "delete-runs": { type: "string", default: "4" },
     messages: { type: "string", default: "1000" },
     seed: { type: "string", default: "20261122" },
     parts: { type: "string", default: PARTS.join(",") },
@@ -46,6 +47,7 @@ if (run("kills")) {
   const kills = await runKillRuns({
     runs: Math.max(0, Number.parseInt(values.runs, 10)),
     extractRuns: Math.max(0, Number.parseInt(values["extract-runs"], 10)),
+    deleteRuns: Math.max(0, Number.parseInt(values["delete-runs"], 10)),
     seed,
     log: (line) => log(`  ${line}`),
   });

@@ -3,16 +3,17 @@
 // kill it with SIGKILL at a chosen point. Run: node bin/run-ts.mjs bench/lib/kill-child.ts
 //   --data <dir> --models <modelRoot> <files…>      (import)
 //   --data <dir> --models <modelRoot> --extract      (LLM triplet extraction, scripted model)
+//   --data <dir> --models <modelRoot> --delete <name> (delete one imported document)
 import { parseArgs } from "node:util";
 import { createEngine } from "../../core/engine.ts";
 import { createScriptedLlm } from "./scripted-llm.ts";
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
-  options: { data: { type: "string" }, models: { type: "string" }, extract: { type: "boolean", default: false } },
+  options: { data: { type: "string" }, models: { type: "string" }, extract: { type: "boolean", default: false }, delete: { type: "string" } },
 });
-if (values.data === undefined || values.models === undefined || (positionals.length === 0 && !values.extract)) {
-  process.stderr.write("usage: kill-child.ts --data <dir> --models <modelRoot> (<files…> | --extract)\n");
+if (values.data === undefined || values.models === undefined || (positionals.length === 0 && !values.extract && values.delete === undefined)) {
+  process.stderr.write("usage: kill-child.ts --data <dir> --models <modelRoot> (<files…> | --extract | --delete <name>)\n");
   process.exit(2);
 }
 
@@ -29,7 +30,12 @@ const engine = await createEngine({
 });
 say("opened");
 const onProgress = (p: { status: string; step: string; current: number; total: number }): void => say(`progress ${p.status} ${p.step} ${p.current}/${p.total}`);
-if (values.extract) {
+if (values.delete !== undefined) {
+  say("deleting");
+  const result = await engine.deleteDocument(values.delete);
+  await engine.close();
+  say(`done ${result.deleted ? "deleted" : "not found"}`);
+} else if (values.extract) {
   const summary = await engine.extractTriplets({ onProgress });
   await engine.close();
   say(`done ${summary.triplets} triplets`);

@@ -16,9 +16,13 @@ import { checkStoreConsistency } from "./store-consistency.ts";
 // SIGKILL at a random point (after a random number of its output lines, or after a random delay
 // within an uninterrupted run's duration), so kills land in every stage of an import: opening and
 // migrating the database, reading, sectioning, building the graph, embedding, storing, and the
-// index refresh after it. After each kill the database must reopen, hold no half document, and a
-// re-run of the import must end with the same counts as an uninterrupted run. Extraction runs do
-// the same to LLM triplet extraction over an imported library, with a scripted model.
+// index refresh after it. After each kill the database must reopen, hold no half document, have
+// every edge readable from both its ends, and a re-run of the import must end with the same counts
+// as an uninterrupted run. Extraction runs do the same to LLM triplet extraction with a scripted
+// model, half over a freshly imported library and half over one already extracted (so the killed
+// run replaces triplets); delete runs kill the deletion of a document from an extracted library.
+// Deletes and replacements are where Kuzu 0.11.3's crash recovery went wrong (delete-nodes.ts,
+// rel-checkpoint-guard.ts).
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const ROOT = path.resolve(here, "../..");
@@ -31,6 +35,8 @@ export interface KillRunsOptions {
   seed: number;
   /** Kills during LLM triplet extraction, after the import runs (default 0). */
   extractRuns?: number;
+  /** Kills while a document is deleted, after the extraction runs (default 0). */
+  deleteRuns?: number;
   log?: (line: string) => void;
 }
 
@@ -119,6 +125,7 @@ function stageOf(lines: readonly string[]): string {
   for (let i = lines.length - 1; i >= 0; i--) {
     const line = lines[i] ?? "";
     if (line.startsWith("done")) return "finished";
+    if (line === "deleting" || line.startsWith("log deleted")) return line === "deleting" ? "deleting" : "deleted, closing";
     if (line.startsWith("log search index") || line.startsWith("log vector index")) return "index refresh";
     if (line.startsWith("log database schema")) return "migration";
     if (line.startsWith("log embedding space") || line.startsWith("log building")) return "embeddings";
@@ -134,13 +141,34 @@ interface Counts {
   ids: string[];
 }
 
-/** Runs the import (files) or the extraction (null) to completion in this process and counts. */
-async function completeAndCount(dataDir: string, modelRoot: string, files: string[] | null): Promise<Counts> {
-  const engine = await createEngine({ dataDir, modelRoot, llm: files === null ? createScriptedLlm(0) : null });
+/** What a child run does: import files, extract triplets, or delete one document. */
+type Work = { kind: "import"; files: string[] } | { kind: "extract" } | { kind: "delete"; name: string };
+
+function childArgs(work: Work): string[] {
+  switch (work.kind) {
+    case "import":
+      return work.files;
+    case "extract":
+      return ["--extract"];
+    case "delete":
+      return ["--delete", work.name];
+    default: {
+      const never: never = work;
+      throw new Error(`unknown work ${String(never)}`);
+    }
+  }
+}
+
+/** Runs the work to completion in this process (again, after a kill) and counts. */
+async function completeAndCount(dataDir: string, modelRoot: string, work: Work): Promise<Counts> {
+  const engine = await createEngine({ dataDir, modelRoot, llm: work.kind === "extract" ? createScriptedLlm(0) : null });
   try {
-    if (files === null) {
+    if (work.kind === "extract") {
       await engine.extractTriplets();
+    } else if (work.kind === "delete") {
+      await engine.deleteDocument(work.name);
     } else {
+      const { files } = work;
       const results = await engine.importFiles(files);
       const failed = results.filter((r) => r.status === "error");
       if (failed.length > 0) throw new Error(`re-run import failed: ${failed.map((r) => `${r.file}: ${r.error?.code} ${r.error?.message}`).join("; ")}`);
@@ -167,9 +195,9 @@ interface Reference {
 }
 
 /** An uninterrupted child run: how long it takes, how much it prints, what it ends with. */
-async function referenceRun(dataDir: string, modelRoot: string, args: string[], files: string[] | null): Promise<Reference> {
-  const run = await runChild(dataDir, modelRoot, args, { kind: "never" });
-  const counts = await completeAndCount(dataDir, modelRoot, files);
+async function referenceRun(dataDir: string, modelRoot: string, work: Work): Promise<Reference> {
+  const run = await runChild(dataDir, modelRoot, childArgs(work), { kind: "never" });
+  const counts = await completeAndCount(dataDir, modelRoot, work);
   // Time kills fall between the child's first line and the one before "done": before it the
   // process is only loading code, after it only closing and exiting.
   return { lines: run.lines.length, first: run.times[0] ?? 0, last: run.times.at(-2) ?? run.durationMs, counts };
@@ -188,9 +216,9 @@ export async function runKillRuns(opts: KillRunsOptions): Promise<KillRunsReport
     const modelRoot = path.join(work, "models");
     await runChild(path.join(work, "warm-up"), modelRoot, files, { kind: "never" });
     await rm(path.join(work, "warm-up"), { recursive: true, force: true });
-    // The imported library doubles as the starting point of every extraction run.
+    // The imported library doubles as the starting point of every first extraction run.
     const library = path.join(work, "library");
-    const imported = await referenceRun(library, modelRoot, files, files);
+    const imported = await referenceRun(library, modelRoot, { kind: "import", files });
     const { stats } = imported.counts;
     log(
       `uninterrupted import: ${imported.lines} lines in ${Math.round(imported.last)} ms; ` +
@@ -198,31 +226,55 @@ export async function runKillRuns(opts: KillRunsOptions): Promise<KillRunsReport
         `${stats.terms} terms, ${stats.triplets} triplets, ${stats.embeddedSections} section vectors`,
     );
     const extractRuns = Math.max(0, opts.extractRuns ?? 0);
+    const deleteRuns = Math.max(0, opts.deleteRuns ?? 0);
+    // The extracted library: the reference of every extraction run, and the starting point of the
+    // re-extraction and delete runs.
     let extracted: Reference | null = null;
-    if (extractRuns > 0) {
-      const dir = path.join(work, "extracted");
-      await cp(library, dir, { recursive: true });
-      extracted = await referenceRun(dir, modelRoot, ["--extract"], null);
-      await rm(dir, { recursive: true, force: true });
+    const extractedLibrary = path.join(work, "extracted");
+    if (extractRuns + deleteRuns > 0) {
+      await cp(library, extractedLibrary, { recursive: true });
+      extracted = await referenceRun(extractedLibrary, modelRoot, { kind: "extract" });
       log(`uninterrupted extraction: ${extracted.lines} lines in ${Math.round(extracted.last)} ms; ${extracted.counts.stats.triplets} triplets`);
     }
+    // Deleting each document once, uninterrupted: what a delete run must end with.
+    const deleted = new Map<string, Reference>();
+    const deleteReference = async (name: string): Promise<Reference> => {
+      const known = deleted.get(name);
+      if (known) return known;
+      const dir = path.join(work, `deleted-${deleted.size}`);
+      await cp(extractedLibrary, dir, { recursive: true });
+      const reference = await referenceRun(dir, modelRoot, { kind: "delete", name });
+      await rm(dir, { recursive: true, force: true });
+      deleted.set(name, reference);
+      return reference;
+    };
 
-    const total = opts.runs + extractRuns;
+    const total = opts.runs + extractRuns + deleteRuns;
     for (let i = 0; i < total; i++) {
-      const extracting = i >= opts.runs;
-      const reference = extracting && extracted ? extracted : imported;
+      const kind = i < opts.runs ? "import" : i < opts.runs + extractRuns ? "extract" : "delete";
+      // Half the extraction runs replace the triplets of an earlier extraction.
+      const again = kind === "extract" && (i - opts.runs) % 2 === 1;
+      const task: Work =
+        kind === "import"
+          ? { kind, files }
+          : kind === "extract"
+            ? { kind }
+            : { kind, name: path.basename(files[Math.floor(random() * files.length)] ?? files[0] ?? "") };
+      const reference = task.kind === "import" ? imported : task.kind === "delete" ? await deleteReference(task.name) : (extracted ?? imported);
       // Half the runs kill right after a reported step, half at an arbitrary moment in between.
       const plan: KillPlan =
         i % 2 === 0
           ? { kind: "line", line: 1 + Math.floor(random() * reference.lines) }
           : { kind: "time", ms: Math.round(reference.first + random() * (reference.last - reference.first)) };
       const dataDir = path.join(work, `run-${i}`);
-      const name = `${extracting ? "extraction" : "import"} run ${i} (seed ${opts.seed}, ${plan.kind === "line" ? `after line ${plan.line}` : plan.kind === "time" ? `at ${plan.ms} ms` : "no kill"})`;
+      const what = task.kind === "import" ? "import" : task.kind === "delete" ? `delete of ${task.name}` : again ? "re-extraction" : "extraction";
+      const name = `${what} run ${i} (seed ${opts.seed}, ${plan.kind === "line" ? `after line ${plan.line}` : `at ${plan.ms} ms`})`;
+      const prefix = task.kind === "import" ? "" : `${task.kind}:`;
       report.runs++;
       try {
-        if (extracting) await cp(library, dataDir, { recursive: true });
-        const child = await runChild(dataDir, modelRoot, extracting ? ["--extract"] : files, plan);
-        const stage = `${extracting ? "extract:" : ""}${child.killed ? stageOf(child.lines) : "finished"}`;
+        if (task.kind !== "import") await cp(task.kind === "extract" && !again ? library : extractedLibrary, dataDir, { recursive: true });
+        const child = await runChild(dataDir, modelRoot, childArgs(task), plan);
+        const stage = `${prefix}${child.killed ? stageOf(child.lines) : "finished"}`;
         report.killedIn[stage] = (report.killedIn[stage] ?? 0) + 1;
 
         const store = createKuzuStore({ dbPath: databasePath(dataDir) });
@@ -237,9 +289,9 @@ export async function runKillRuns(opts: KillRunsOptions): Promise<KillRunsReport
           continue;
         }
         report.cleanReopen++;
-        const before = await checkStoreConsistency(databasePath(dataDir));
-        const resumed = await completeAndCount(dataDir, modelRoot, extracting ? null : files);
-        const after = await checkStoreConsistency(databasePath(dataDir));
+        const before = await checkStoreConsistency(databasePath(dataDir), { edgesBothWays: true });
+        const resumed = await completeAndCount(dataDir, modelRoot, task);
+        const after = await checkStoreConsistency(databasePath(dataDir), { edgesBothWays: true });
         const problems = [
           ...withoutSource.map((id) => `after the kill: document ${id} has no source copy`),
           ...before.problems.map((p) => `after the kill: ${p}`),

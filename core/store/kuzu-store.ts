@@ -1,8 +1,8 @@
-import { access, mkdir } from "node:fs/promises";
+import { access, mkdir, stat } from "node:fs/promises";
 import path from "node:path";
 import kuzu from "kuzu";
 import type { Connection, Database } from "kuzu";
-import { ClauseGraphError } from "../errors.ts";
+import { ClauseGraphError, toErrorInfo } from "../errors.ts";
 import type { Section } from "../structure/types.ts";
 import { ftsQueryLiteral } from "./fts-query.ts";
 import type { DocumentRecord, EmbeddingSpace, GraphStore, SearchHit, StoreStats } from "./graph-store.ts";
@@ -11,6 +11,7 @@ import { DEFAULT_MIN_FREE_BYTES, ensureFreeSpace } from "./free-space.ts";
 import { isReadOnlyFsError, toStoreError } from "./kuzu-errors.ts";
 import { createKuzuSession, cypherString, type KuzuSession, type Params } from "./kuzu-session.ts";
 import { createMigrationBackup } from "./migration-backup.ts";
+import { deleteNodesWithEdges } from "./delete-nodes.ts";
 import { anchorSurvivingEdges, readRelConnections, type RelConnection } from "./rel-checkpoint-guard.ts";
 import { migrate, readSchemaVersion, type BeforeMigrate, type Migration } from "./migrations.ts";
 import {
@@ -101,6 +102,11 @@ const DEFAULT_BATCH = 500;
 const DEFAULT_BUFFER_POOL = 512 * 1024 * 1024;
 const DEFAULT_RECYCLE_AFTER_REBUILDS = 20;
 const MAX_K = 1000;
+/** Dead rows a vector table may carry before it is compacted, at the least (see compactIfWorn). */
+const MIN_DEAD_VECTORS = 32;
+const COMPACT_SUFFIX = "_compact";
+/** The Meta key counting a vector table's deleted rows since it was last built. */
+const deadVectorsKey = (spec: VectorTableSpec): string => `deadVectors.${spec.table}`;
 
 interface OpenState {
   db: Database;
@@ -208,7 +214,12 @@ export function createKuzuStore(options: KuzuStoreOptions): KuzuGraphStore {
   }
 
   async function openDatabaseAs(readOnly: boolean): Promise<OpenState> {
-    const db = new kuzu.Database(dbPath, options.bufferPoolBytes ?? DEFAULT_BUFFER_POOL, true, readOnly);
+    // A write-ahead log left behind means the last session ended without closing: Kuzu replays it
+    // on open, and what it replays has not been checkpointed yet (see recoveryGuard below).
+    const recovering = !readOnly && (await stat(`${dbPath}.wal`).then((st) => st.size > 0, () => false));
+    // No automatic checkpoints: the store checkpoints itself after each write, at points where
+    // every deletion is protected by its anchors (rel-checkpoint-guard.ts), never in between.
+    const db = new kuzu.Database(dbPath, options.bufferPoolBytes ?? DEFAULT_BUFFER_POOL, true, readOnly, 0, false);
     const backup = options.beforeMigrate || readOnly ? null : createMigrationBackup(dbPath, { log });
     let conn: Connection | null = null;
     try {
@@ -225,6 +236,7 @@ export function createKuzuStore(options: KuzuStoreOptions): KuzuGraphStore {
         ...(backup ? { beforeMigrate: backup.beforeMigrate } : {}),
         log,
       });
+      if (recovering) await recoveryGuard(session);
       return { db, conn, session, version, readOnly };
     } catch (err) {
       await conn?.close().catch(() => undefined);
@@ -237,13 +249,40 @@ export function createKuzuStore(options: KuzuStoreOptions): KuzuGraphStore {
   }
 
   /**
-   * Ends every transaction that deletes edges: without it Kuzu 0.11.3 may drop the edges of other
-   * documents at the next checkpoint (rel-checkpoint-guard.ts).
+   * Anchors the edges that survive the deletions of a write (rel-checkpoint-guard.ts): without it
+   * Kuzu 0.11.3 may drop the edges of other documents at the next checkpoint. In a transaction of
+   * its own, or at the end of one that only deleted: Kuzu replays a transaction that both
+   * re-creates an edge this way and creates new nodes wrongly after a crash (its new nodes went
+   * missing in the kill runs, differently at each opening).
    */
   async function protectSurvivingEdges(session: KuzuSession): Promise<void> {
+    await anchorSurvivingEdges(session, await relConnections(session));
+  }
+
+  /**
+   * After a crash the replayed log may hold a write's deletions without the anchors that were to
+   * follow them (replaceLlmTriplets anchors in a second transaction); anchoring again before
+   * anything checkpoints makes that harmless. A failure here changes nothing and is only logged.
+   */
+  async function recoveryGuard(session: KuzuSession): Promise<void> {
+    try {
+      const connections = await readRelConnections(session);
+      await session.transaction(() => anchorSurvivingEdges(session, connections));
+      log("recovered from an unclosed session: surviving edges anchored before the first checkpoint");
+    } catch (err) {
+      log(`could not anchor edges after recovery: ${toErrorInfo(err).message}`);
+    }
+  }
+
+  /** Writes what the last write committed into the database file, while its anchors are in place. */
+  async function checkpoint(session: KuzuSession): Promise<void> {
+    await session.run("CHECKPOINT");
+  }
+
+  async function relConnections(session: KuzuSession): Promise<RelConnection[]> {
     const open = opened();
     open.relConnections ??= await readRelConnections(session);
-    await anchorSurvivingEdges(session, open.relConnections);
+    return open.relConnections;
   }
 
   async function invalidateIndex(session: KuzuSession): Promise<void> {
@@ -330,6 +369,16 @@ export function createKuzuStore(options: KuzuStoreOptions): KuzuGraphStore {
     await session.run(`MERGE (m:${META_TABLE} {key: $key}) SET m.value = $value`, { key, value });
   }
 
+  /** Deletes vectors (inside the caller's transaction) and adds them to the table's dead count. */
+  async function deleteVectors(session: KuzuSession, spec: VectorTableSpec, where: string, params: Params): Promise<void> {
+    const [row] = await session.run(`MATCH (v:${spec.table}) WHERE ${where} RETURN count(v) AS n`, params);
+    const n = Number(row?.n ?? 0);
+    if (n === 0) return;
+    await session.run(`MATCH (v:${spec.table}) WHERE ${where} DELETE v`, params);
+    const dead = Number((await readMeta(session, deadVectorsKey(spec))) ?? 0);
+    await writeMeta(session, deadVectorsKey(spec), String(dead + n));
+  }
+
   async function readSpace(session: KuzuSession): Promise<EmbeddingSpace | null> {
     const modelId = await readMeta(session, EMBEDDING_MODEL_KEY);
     const dims = Number(await readMeta(session, EMBEDDING_DIMS_KEY));
@@ -343,6 +392,8 @@ export function createKuzuStore(options: KuzuStoreOptions): KuzuGraphStore {
       vectorIndexFresh = true;
       return;
     }
+    const space = await readSpace(session);
+    if (space !== null) for (const spec of VECTOR_TABLES) await compactIfWorn(session, spec, space);
     const tables = await tableNames(session);
     const indexes = await session.run("CALL SHOW_INDEXES() RETURN table_name AS t, index_name AS i");
     const existing = new Set(indexes.map((r) => `${String(r.t)}.${String(r.i)}`));
@@ -358,6 +409,49 @@ export function createKuzuStore(options: KuzuStoreOptions): KuzuGraphStore {
       log(`vector index ${spec.index} built over ${String(row?.n)} rows in ${Date.now() - started} ms`);
     }
     vectorIndexFresh = true;
+  }
+
+  /**
+   * Kuzu's HNSW index keeps deleted rows as dead ends in its graph (they are skipped, never
+   * removed), so a library whose documents are deleted and re-imported wears it out: in the soak,
+   * after 572 re-imports of one PDF three quarters of the graph was dead and some vector queries
+   * kept only 40 % of their top 10. Every write that deletes vectors counts them in Meta (in its
+   * own transaction); past a quarter of the live rows (and at least MIN_DEAD_VECTORS) the table is
+   * copied into a fresh one and indexed again.
+   */
+  async function compactIfWorn(session: KuzuSession, spec: VectorTableSpec, space: EmbeddingSpace): Promise<void> {
+    if (!(await tableNames(session)).has(spec.table)) return;
+    const [row] = await session.run(`MATCH (v:${spec.table}) RETURN count(v) AS live`);
+    const live = Number(row?.live ?? 0);
+    const dead = Number((await readMeta(session, deadVectorsKey(spec))) ?? 0);
+    if (live === 0 || dead < Math.max(MIN_DEAD_VECTORS, live / 4)) return;
+    await beforeWrite(`compacting the vector table ${spec.table}`);
+    const started = Date.now();
+    const fresh: VectorTableSpec = { table: `${spec.table}${COMPACT_SUFFIX}`, index: spec.index };
+    // Until the copy is in place the documents count as not embedded: a crash meanwhile makes the
+    // engine re-embed them on the next start instead of leaving vectors missing.
+    const embedded = (await session.run("MATCH (d:Document) WHERE d.embeddedWith = $model RETURN d.id AS id", { model: space.modelId })).map((r) => String(r.id));
+    await session.run("MATCH (d:Document) WHERE d.embeddedWith = $model SET d.embeddedWith = ''", { model: space.modelId });
+    if ((await tableNames(session)).has(fresh.table)) await session.run(`DROP TABLE ${fresh.table}`);
+    await session.run(vectorTableDdl(fresh, space.dimensions));
+    await session.transaction(() =>
+      session.run(`MATCH (v:${spec.table}) CREATE (:${fresh.table} {id: v.id, documentId: v.documentId, sectionId: v.sectionId, vector: v.vector})`),
+    );
+    const indexes = await session.run("CALL SHOW_INDEXES() RETURN table_name AS t, index_name AS i");
+    if (indexes.some((r) => r.t === spec.table && r.i === spec.index)) {
+      await session.run(`CALL DROP_VECTOR_INDEX(${cypherString(spec.table)}, ${cypherString(spec.index)})`);
+    }
+    await session.run(`DROP TABLE ${spec.table}`);
+    await session.run(`ALTER TABLE ${fresh.table} RENAME TO ${spec.table}`);
+    session.resetPrepared();
+    await session.run(`CALL CREATE_VECTOR_INDEX(${cypherString(spec.table)}, ${cypherString(spec.index)}, 'vector', metric := 'cosine')`);
+    await session.transaction(async () => {
+      await session.run("MATCH (d:Document) WHERE list_contains($ids, d.id) SET d.embeddedWith = $model", { ids: embedded, model: space.modelId });
+      await writeMeta(session, deadVectorsKey(spec), "0");
+    });
+    await checkpoint(session);
+    forgetVectors();
+    log(`vector table ${spec.table} compacted: ${live} rows kept, ${dead} deleted ones dropped from its index (${Date.now() - started} ms)`);
   }
 
   async function cachedSpace(session: KuzuSession): Promise<EmbeddingSpace | null> {
@@ -656,6 +750,7 @@ export function createKuzuStore(options: KuzuStoreOptions): KuzuGraphStore {
         await invalidateIndex(session);
         try {
           await session.transaction(() => writeDocument(session, doc, sections, derived));
+          await checkpoint(session);
         } catch (err) {
           throw toStoreError(err, dbPath, `storing ${doc.fileName}`);
         }
@@ -670,18 +765,23 @@ export function createKuzuStore(options: KuzuStoreOptions): KuzuGraphStore {
         await beforeWrite(`deleting ${doc.fileName}`);
         const started = Date.now();
         await invalidateIndex(session);
+        // Deleted vectors stay in the HNSW graph: the next refresh checks for wear (compactIfWorn).
+        vectorIndexFresh = false;
         const tables = await tableNames(session);
         let guarded = 0;
         await session.transaction(async () => {
           for (const spec of VECTOR_TABLES) {
-            if (tables.has(spec.table)) await session.run(`MATCH (v:${spec.table}) WHERE v.documentId = $documentId DELETE v`, { documentId: id });
+            if (tables.has(spec.table)) await deleteVectors(session, spec, "v.documentId = $documentId", { documentId: id });
           }
-          for (const cypher of DOCUMENT_CASCADE) await session.run(cypher, { documentId: id });
+          for (const cypher of DOCUMENT_CASCADE.updates) await session.run(cypher, { documentId: id });
+          const connections = await relConnections(session);
+          for (const deletion of DOCUMENT_CASCADE.deletions) await deleteNodesWithEdges(session, connections, deletion, { documentId: id });
           fault("delete:cascade");
           const guardStarted = Date.now();
           await protectSurvivingEdges(session);
           guarded = Date.now() - guardStarted;
         });
+        await checkpoint(session);
         log(`deleted ${doc.fileName} in ${Date.now() - started} ms (edge guard ${guarded} ms)`);
         return true;
       }),
@@ -869,12 +969,15 @@ export function createKuzuStore(options: KuzuStoreOptions): KuzuGraphStore {
             await session.run(`CALL DROP_VECTOR_INDEX(${cypherString(spec.table)}, ${cypherString(spec.index)})`);
           }
           if (tables.has(spec.table)) await session.run(`DROP TABLE ${spec.table}`);
+          // A compaction a crash interrupted (compactIfWorn).
+          if (tables.has(`${spec.table}${COMPACT_SUFFIX}`)) await session.run(`DROP TABLE ${spec.table}${COMPACT_SUFFIX}`);
         }
         session.resetPrepared();
         for (const spec of VECTOR_TABLES) await session.run(vectorTableDdl(spec, space.dimensions));
         await session.transaction(async () => {
           await writeMeta(session, EMBEDDING_MODEL_KEY, space.modelId);
           await writeMeta(session, EMBEDDING_DIMS_KEY, String(space.dimensions));
+          for (const spec of VECTOR_TABLES) await writeMeta(session, deadVectorsKey(spec), "0");
           await session.run("MATCH (d:Document) SET d.embeddedWith = ''");
         });
         vectorIndexFresh = false;
@@ -906,11 +1009,12 @@ export function createKuzuStore(options: KuzuStoreOptions): KuzuGraphStore {
         try {
           await session.transaction(async () => {
             // An interrupted earlier run may have stored part of them: start this document afresh.
-            for (const spec of VECTOR_TABLES) await session.run(`MATCH (v:${spec.table}) WHERE v.documentId = $documentId DELETE v`, { documentId });
+            for (const spec of VECTOR_TABLES) await deleteVectors(session, spec, "v.documentId = $documentId", { documentId });
             await writeVectors(session, documentId, SECTION_VECTORS, space, sections, (id) => id);
             await writeVectors(session, documentId, TRIPLET_VECTORS, space, triplets, (id) => tripletSection.get(id) ?? "");
             await session.run("MATCH (d:Document) WHERE d.id = $id SET d.embeddedWith = $model", { id: documentId, model: space.modelId });
           });
+          await checkpoint(session);
         } catch (err) {
           throw toStoreError(err, dbPath, `storing vectors of ${documentId}`);
         }
@@ -951,15 +1055,17 @@ export function createKuzuStore(options: KuzuStoreOptions): KuzuGraphStore {
         const withVectors = space !== null && write.embeddingModel === space.modelId && tables.has(TRIPLET_VECTORS.table);
         forgetVectors();
         vectorIndexFresh = false;
+        let replaced = 0;
         try {
           await session.transaction(async () => {
             const old = await session.run("MATCH (t:Triplet) WHERE t.documentId = $documentId AND t.source = 'llm' RETURN t.id AS id", { documentId });
+            replaced = old.length;
             if (tables.has(TRIPLET_VECTORS.table) && old.length > 0) {
               for (const batch of chunks(old.map((r) => String(r.id)), batchSize)) {
-                await session.run(`MATCH (v:${TRIPLET_VECTORS.table}) WHERE v.documentId = $documentId AND list_contains($ids, v.id) DELETE v`, { documentId, ids: batch });
+                await deleteVectors(session, TRIPLET_VECTORS, "v.documentId = $documentId AND list_contains($ids, v.id)", { documentId, ids: batch });
               }
             }
-            await session.run("MATCH (t:Triplet) WHERE t.documentId = $documentId AND t.source = 'llm' DETACH DELETE t", { documentId });
+            await deleteNodesWithEdges(session, await relConnections(session), { table: "Triplet", where: "n.documentId = $documentId AND n.source = 'llm'" }, { documentId });
             // Entities only the previous LLM triplets used; rule entities always keep a triplet.
             await session.run(
               "MATCH (e:Entity) WHERE e.documentId = $documentId AND NOT EXISTS { MATCH (e)<-[:HAS_SUBJECT|:HAS_OBJECT]-(:Triplet) } DELETE e",
@@ -1008,8 +1114,11 @@ export function createKuzuStore(options: KuzuStoreOptions): KuzuGraphStore {
               // New rows only: a property under a vector index cannot be SET.
               await writeVectors(session, documentId, TRIPLET_VECTORS, space, write.tripletEmbeddings, (id) => tripletSection.get(id) ?? "");
             }
-            await protectSurvivingEdges(session);
           });
+          // Replacing removed edges: anchor the survivors before anything checkpoints, in a
+          // transaction of its own (see protectSurvivingEdges).
+          if (replaced > 0) await session.transaction(() => protectSurvivingEdges(session));
+          await checkpoint(session);
         } catch (err) {
           throw toStoreError(err, dbPath, `storing the LLM triplets of ${documentId}`);
         }

@@ -14,11 +14,14 @@ import { cypherString, type KuzuSession } from "./kuzu-session.ts";
 // searches came back empty. Reproduced with two node tables and six edges
 // (test/unit/store-rel-checkpoint.test.ts).
 //
-// The guard: inside every transaction that deletes edges, each relationship table gets one edge
-// per node group that still has edges (in each direction) deleted and re-created unchanged. The
+// The guard: before any checkpoint can write deletions, each relationship table gets one edge per
+// node group that still has edges (in each direction) deleted and re-created unchanged. The
 // re-created edge is a change in a region that keeps an edge, so the sum is never 0 while edges
 // survive, and Kuzu then rewrites the changed regions correctly. A node group left with no edge
-// at all is rightly emptied. Cost: a scan of each table's edges per delete (milliseconds here).
+// at all is rightly emptied. The store checkpoints itself (automatic checkpoints are off), so the
+// only checkpoint that could come between deletions and their anchors is one after a crash: the
+// store anchors again when it opens a library whose log was left behind. Cost: a few
+// milliseconds per table and delete.
 
 /** Kuzu's node group size (StorageConfig::NODE_GROUP_SIZE of the npm build, 2^17). */
 export const KUZU_NODE_GROUP_SIZE = 131_072;
@@ -92,37 +95,60 @@ export async function readRelConnections(session: KuzuSession): Promise<RelConne
 
 /**
  * Re-creates one surviving edge per node group of every relationship table (see above). Must run
- * inside the transaction that deleted edges, after the deletions, so that the checkpoint which
- * writes them also writes these. Returns how many edges were re-created.
+ * before the checkpoint that writes the deletions, and in a transaction that creates no nodes:
+ * Kuzu 0.11.3 replays a transaction that re-creates an edge this way and also creates nodes
+ * wrongly after a crash (the kill runs lost the new nodes, differently at each opening). So it
+ * ends the transaction of a delete, which only deletes, or runs in a transaction of its own right
+ * after one that replaced data (kuzu-store.ts). Returns how many edges were re-created.
  */
 export async function anchorSurvivingEdges(session: KuzuSession, connections: readonly RelConnection[]): Promise<number> {
   let recreated = 0;
+  // Most libraries fit one node group per table; then any one edge covers it, and finding one
+  // needs no scan of the whole table.
+  const lastOffsets = new Map<string, number>();
+  const lastOffset = async (table: string): Promise<number> => {
+    let last = lastOffsets.get(table);
+    if (last === undefined) {
+      const [row] = await session.run(`MATCH (n:${identifier(table)}) RETURN max(offset(id(n))) AS m`);
+      last = Number(row?.m ?? 0);
+      lastOffsets.set(table, last);
+    }
+    return last;
+  };
   for (const c of connections) {
     const rel = identifier(c.rel);
     const from = identifier(c.from);
     const to = identifier(c.to);
     const fromKey = identifier(c.fromKey);
     const toKey = identifier(c.toKey);
-    const groups = await session.run(
-      `MATCH (a:${from})-[:${rel}]->(b:${to})
-       RETURN DISTINCT offset(id(a)) / ${KUZU_NODE_GROUP_SIZE} AS fromGroup, offset(id(b)) / ${KUZU_NODE_GROUP_SIZE} AS toGroup`,
-    );
-    const pairs = coveringPairs(groups.map((g) => ({ fromGroup: Number(g.fromGroup), toGroup: Number(g.toGroup) })));
+    const oneGroup = (await lastOffset(c.from)) < KUZU_NODE_GROUP_SIZE && (await lastOffset(c.to)) < KUZU_NODE_GROUP_SIZE;
+    const pairs = oneGroup
+      ? [{ fromGroup: 0, toGroup: 0 }]
+      : coveringPairs(
+          (
+            await session.run(
+              `MATCH (a:${from})-[:${rel}]->(b:${to})
+               RETURN DISTINCT offset(id(a)) / ${KUZU_NODE_GROUP_SIZE} AS fromGroup, offset(id(b)) / ${KUZU_NODE_GROUP_SIZE} AS toGroup`,
+            )
+          ).map((g) => ({ fromGroup: Number(g.fromGroup), toGroup: Number(g.toGroup) })),
+        );
     const props = c.properties.map(identifier);
     const carried = props.map((p, i) => `r.${p} AS p${i}`);
     const assigned = props.map((p, i) => `${p}: p${i}`);
     for (const pair of pairs) {
-      const [edge] = await session.run(
-        `MATCH (a:${from})-[:${rel}]->(b:${to})
-         WHERE offset(id(a)) >= $fromLo AND offset(id(a)) < $fromHi AND offset(id(b)) >= $toLo AND offset(id(b)) < $toHi
-         RETURN a.${fromKey} AS a, b.${toKey} AS b LIMIT 1`,
-        {
-          fromLo: pair.fromGroup * KUZU_NODE_GROUP_SIZE,
-          fromHi: (pair.fromGroup + 1) * KUZU_NODE_GROUP_SIZE,
-          toLo: pair.toGroup * KUZU_NODE_GROUP_SIZE,
-          toHi: (pair.toGroup + 1) * KUZU_NODE_GROUP_SIZE,
-        },
-      );
+      const [edge] = oneGroup
+        ? await session.run(`MATCH (a:${from})-[:${rel}]->(b:${to}) RETURN a.${fromKey} AS a, b.${toKey} AS b LIMIT 1`)
+        : await session.run(
+            `MATCH (a:${from})-[:${rel}]->(b:${to})
+             WHERE offset(id(a)) >= $fromLo AND offset(id(a)) < $fromHi AND offset(id(b)) >= $toLo AND offset(id(b)) < $toHi
+             RETURN a.${fromKey} AS a, b.${toKey} AS b LIMIT 1`,
+            {
+              fromLo: pair.fromGroup * KUZU_NODE_GROUP_SIZE,
+              fromHi: (pair.fromGroup + 1) * KUZU_NODE_GROUP_SIZE,
+              toLo: pair.toGroup * KUZU_NODE_GROUP_SIZE,
+              toHi: (pair.toGroup + 1) * KUZU_NODE_GROUP_SIZE,
+            },
+          );
       if (!edge) continue;
       // Every edge between the two nodes is re-created as it was, properties included.
       const rows = await session.run(

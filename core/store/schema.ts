@@ -124,18 +124,28 @@ export const SECTION_FTS: FtsIndexSpec = {
 /** The full-text indexes the current schema expects; rebuilt when missing. */
 export const FTS_INDEXES: readonly FtsIndexSpec[] = [SECTION_FTS];
 
+/** Nodes to delete with every edge they have: those of `table` where `where` holds for `n`. */
+export interface NodeDeletion {
+  table: string;
+  where: string;
+}
+
 /**
- * What deleteDocument removes, in order, each with `$documentId`. Later migrations that derive
- * data from a document (entities, triplets, terms) append their statements here so a delete
- * stays complete.
+ * What deleteDocument does, in order, each with `$documentId`: first the updates, then the node
+ * deletions (see delete-nodes.ts for why edges go one by one, never by DETACH DELETE). Later
+ * migrations that derive data from a document append here so a delete stays complete.
  */
-export const DOCUMENT_CASCADE: readonly string[] = [
-  // Citations from other documents into this one become unresolved again rather than dangling.
-  "MATCH (r:Reference) WHERE r.toDocumentId = $documentId AND r.documentId <> $documentId SET r.toSectionId = '', r.resolved = false",
-  "MATCH (r:Reference) WHERE r.documentId = $documentId DETACH DELETE r",
-  "MATCH (t:Term) WHERE t.documentId = $documentId DETACH DELETE t",
-  "MATCH (t:Triplet) WHERE t.documentId = $documentId DETACH DELETE t",
-  "MATCH (e:Entity) WHERE e.documentId = $documentId DETACH DELETE e",
-  "MATCH (s:Section) WHERE s.documentId = $documentId DETACH DELETE s",
-  "MATCH (d:Document) WHERE d.id = $documentId DETACH DELETE d",
-];
+export const DOCUMENT_CASCADE: { updates: readonly string[]; deletions: readonly NodeDeletion[] } = {
+  updates: [
+    // Citations from other documents into this one become unresolved again rather than dangling.
+    "MATCH (r:Reference) WHERE r.toDocumentId = $documentId AND r.documentId <> $documentId SET r.toSectionId = '', r.resolved = false",
+  ],
+  deletions: [
+    { table: "Reference", where: "n.documentId = $documentId" },
+    { table: "Term", where: "n.documentId = $documentId" },
+    { table: "Triplet", where: "n.documentId = $documentId" },
+    { table: "Entity", where: "n.documentId = $documentId" },
+    { table: "Section", where: "n.documentId = $documentId" },
+    { table: "Document", where: "n.id = $documentId" },
+  ],
+};

@@ -1,25 +1,29 @@
 import { describe, expect, it } from "vitest";
 import { runKillRuns } from "../../bench/lib/kill-runs.ts";
 
-// Issue 6 §2: the engine process killed with SIGKILL at seeded random points of an import and of
-// LLM triplet extraction (a scripted model: deterministic, no download). The database must always
-// reopen, never hold half a document, and a re-run must end with the counts of an uninterrupted
-// run. The seed makes a failing run replayable (bench/lib/kill-runs.ts).
+// Issue 6 §2: the engine process killed with SIGKILL at seeded random points of an import, of LLM
+// triplet extraction (a scripted model: deterministic, no download; first extractions and
+// re-extractions that replace triplets) and of a document's deletion. The database must always
+// reopen, never hold half a document, keep every edge readable from both ends, and a re-run must
+// end with the counts of an uninterrupted run. The seed makes a failing run replayable
+// (bench/lib/kill-runs.ts).
 const IMPORT_RUNS = 16;
 const EXTRACT_RUNS = 6;
+const DELETE_RUNS = 4;
 const SEED = 20_261_122;
+const TOTAL = IMPORT_RUNS + EXTRACT_RUNS + DELETE_RUNS;
 
-describe("crash safety: SIGKILL during import and extraction", () => {
-  it(`survives ${IMPORT_RUNS + EXTRACT_RUNS} kills at random points`, { timeout: 1_200_000 }, async () => {
-    const report = await runKillRuns({ runs: IMPORT_RUNS, extractRuns: EXTRACT_RUNS, seed: SEED, log: (line) => console.log(`[kill] ${line}`) });
+describe("crash safety: SIGKILL during import, extraction and delete", () => {
+  it(`survives ${TOTAL} kills at random points`, { timeout: 1_200_000 }, async () => {
+    const report = await runKillRuns({ runs: IMPORT_RUNS, extractRuns: EXTRACT_RUNS, deleteRuns: DELETE_RUNS, seed: SEED, log: (line) => console.log(`[kill] ${line}`) });
     console.log(`[kill] kills landed in: ${JSON.stringify(report.killedIn)}`);
     expect(report.failures).toEqual([]);
-    expect(report.runs).toBe(IMPORT_RUNS + EXTRACT_RUNS);
+    expect(report.runs).toBe(TOTAL);
     expect(report.cleanReopen).toBe(report.runs);
     expect(report.resumedEqual).toBe(report.runs);
     // The kill points must really spread over the work, not all land before the database opens.
     const stages = Object.keys(report.killedIn);
-    expect(stages.filter((s) => !s.startsWith("extract:")).length).toBeGreaterThanOrEqual(4);
+    expect(stages.filter((s) => !s.includes(":")).length).toBeGreaterThanOrEqual(4);
     expect(stages.filter((s) => s.startsWith("extract:") && s !== "extract:finished").length).toBeGreaterThanOrEqual(2);
   });
 });

@@ -5,7 +5,7 @@ import { buildDerivedGraph } from "../../core/graph/build-derived-graph.ts";
 import { checkStoreConsistency, readEdgesBothWays } from "../../bench/lib/store-consistency.ts";
 import { createKuzuSession, type KuzuSession } from "../../core/store/kuzu-session.ts";
 import { createKuzuStore, type KuzuGraphStore } from "../../core/store/kuzu-store.ts";
-import { anchorSurvivingEdges, coveringPairs, readRelConnections } from "../../core/store/rel-checkpoint-guard.ts";
+import { anchorSurvivingEdges, coveringPairs, KUZU_NODE_GROUP_SIZE, readRelConnections } from "../../core/store/rel-checkpoint-guard.ts";
 import { fillerSpecs, makeDocument, makeSections, tempDir } from "./store-fixtures.ts";
 
 // Kuzu 0.11.3 drops every edge of a relationship table's node group when a checkpoint follows
@@ -86,6 +86,40 @@ describe("Kuzu checkpoint after deletions (upstream bug and our guard)", () => {
       expect(edges.backward).toEqual(edges.forward);
       const propsAfter = await session.run("MATCH (p:Part)-[r:IN_DOC]->(d:Doc) WHERE p.doc = 'kept' RETURN p.id AS id, r.note AS note, r.weight AS weight ORDER BY id, weight");
       expect(propsAfter).toEqual(propsBefore);
+    } finally {
+      await raw.close();
+    }
+  });
+
+  it("covers every node group when a table outgrows one (131,072 nodes)", async () => {
+    const raw = await openRaw(path.join(tmp.dir, "groups.kuzu"));
+    try {
+      const { session } = raw;
+      const group = KUZU_NODE_GROUP_SIZE;
+      await session.run("CREATE NODE TABLE Doc(id STRING PRIMARY KEY)");
+      await session.run("CREATE NODE TABLE Part(id INT64 PRIMARY KEY, doc STRING)");
+      await session.run("CREATE REL TABLE IN_DOC(FROM Part TO Doc)");
+      await session.run("CREATE (:Doc {id: 'kept'}), (:Doc {id: 'gone'})");
+      // Kept parts with edges at the start of the first and of the second node group; the deleted
+      // ones in a CSR region of their own in the second group.
+      await session.run("UNWIND range(0, $last) AS i CREATE (:Part {id: i, doc: CASE WHEN i < 50 OR (i >= $g AND i < $g + 50) THEN 'kept' WHEN i >= $g + 1024 AND i < $g + 1030 THEN 'gone' ELSE 'filler' END})", {
+        last: group + 1030,
+        g: group,
+      });
+      await session.run("MATCH (p:Part), (d:Doc) WHERE p.doc <> 'filler' AND d.id = p.doc CREATE (p)-[:IN_DOC]->(d)");
+      await session.run("CHECKPOINT");
+      const connections = await readRelConnections(session);
+      await session.transaction(async () => {
+        await session.run("MATCH (p:Part) WHERE p.doc = 'gone' DETACH DELETE p");
+        await anchorSurvivingEdges(session, connections);
+      });
+      await session.run("CHECKPOINT");
+      for (const id of [0, 49, group, group + 49]) {
+        const [row] = await session.run("MATCH (p:Part)-[:IN_DOC]->(d:Doc) WHERE p.id = $id RETURN d.id AS doc", { id });
+        expect(row?.doc, `part ${id}`).toBe("kept");
+      }
+      const [kept] = await session.run("MATCH (d:Doc)<-[:IN_DOC]-(p:Part) WHERE d.id = 'kept' RETURN count(p) AS n");
+      expect(Number(kept?.n)).toBe(100);
     } finally {
       await raw.close();
     }

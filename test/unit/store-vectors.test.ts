@@ -131,3 +131,44 @@ describe("kuzu store: triplets, entities and vectors", () => {
     expect(await store.getTriplets(doc)).toEqual([]);
   });
 });
+
+describe("kuzu store: a vector table worn by deletes is compacted", () => {
+  it("copies the live rows into a fresh table and index once deleted ones pile up, and searches stay exact", { timeout: 120_000 }, async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), "cg-compact-"));
+    const logs: string[] = [];
+    const store = createKuzuStore({ dbPath: path.join(dir, "graph.kuzu"), exactVectorLimit: 0, minFreeBytes: 0, log: (m) => logs.push(m) });
+    try {
+      await store.open();
+      await store.useEmbeddingSpace({ modelId: "axis-8", dimensions: 8 });
+      await store.insertDocument(record(doc, sections.length), sections, derivedWithVectors(8));
+      // A document of 100 sections imported and deleted again and again: each delete leaves 100
+      // dead rows in the HNSW graph, more than a quarter of the live ones.
+      const churnSections = Array.from({ length: 100 }, (_, i) => section("churn", i, `Article ${i + 1}`, `Churned provision ${i + 1}.`));
+      const churn = buildDerivedGraph({ id: "churn", title: "Churn", language: "en" }, churnSections, []);
+      churnSections.forEach((s, i) => churn.sectionEmbeddings.set(s.id, axis(8, i + 3)));
+      for (let round = 0; round < 3; round++) {
+        await store.insertDocument(record("churn", churnSections.length), churnSections, churn);
+        await store.refreshSearchIndex();
+        expect(await store.deleteDocument("churn")).toBe(true);
+      }
+      const hits = await store.searchSectionsByVector(axis(8, 1), 2);
+      expect(logs.some((l) => /vector table SectionEmbedding compacted: 3 rows kept, 100 deleted/.test(l))).toBe(true);
+      expect(hits[0]?.id).toBe(`${doc}:article-2`);
+      expect(hits[0]?.score).toBeGreaterThan(0.99);
+      expect(await store.documentsMissingEmbeddings()).toEqual([]);
+      expect((await store.stats()).embeddedSections).toBe(3);
+      // Compacted tables take writes and deletes as before.
+      await store.insertDocument(record("churn", churnSections.length), churnSections, churn);
+      const churned = (await store.searchSectionsByVector(axis(8, 5), 1))[0];
+      expect(churned?.id.startsWith("churn:")).toBe(true);
+      expect(churned?.score).toBeGreaterThan(0.99);
+      expect(await store.deleteDocument("churn")).toBe(true);
+      await store.close();
+      await store.open();
+      expect((await store.searchSectionsByVector(axis(8, 2), 1))[0]?.id).toBe(`${doc}:article-3`);
+    } finally {
+      await store.close();
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
