@@ -7,9 +7,12 @@ import type { Section } from "../structure/types.ts";
 export interface RetrievalStore {
   /** BM25 over sections (label, heading, text). */
   searchSections(query: string, k: number): Promise<SearchHit[]>;
-  /** HNSW cosine search over section embeddings; score = similarity (higher is better). */
+  /**
+   * HNSW cosine search over section embeddings; score = similarity (higher is better). A vector
+   * with no direction (the embedding of a text with no known word) matches nothing: [].
+   */
   searchSectionsByVector(vector: Float32Array, k: number): Promise<ScoredId[]>;
-  /** HNSW cosine search over triplet embeddings. */
+  /** HNSW cosine search over triplet embeddings; [] for a vector with no direction, as above. */
   searchTripletsByVector(vector: Float32Array, k: number): Promise<Array<{ triplet: TripletRecord; score: number }>>;
   getSectionsByIds(ids: string[]): Promise<Array<{ section: Section; document: DocumentRecord }>>;
   /** Children (PART_OF) of the given sections, in document order. */

@@ -133,6 +133,13 @@ function chunks<T>(items: readonly T[], size: number): T[][] {
 }
 
 /** Cosine top-k by a full scan; ties broken by id so results are reproducible. */
+/** False for the zero vector (and for NaN/∞ components): such a query has no nearest neighbours. */
+function hasDirection(vector: Float32Array): boolean {
+  let norm = 0;
+  for (const x of vector) norm += x * x;
+  return Number.isFinite(norm) && norm > 0;
+}
+
 function exactSearch(matrix: VectorMatrix, query: Float32Array, k: number): Array<ScoredId & { sectionId: string }> {
   const { values, dimensions, ids } = matrix;
   let qNorm = 0;
@@ -490,6 +497,10 @@ export function createKuzuStore(options: KuzuStoreOptions): KuzuGraphStore {
     if (!Number.isFinite(top) || top < 1) return [];
     const space = await cachedSpace(session);
     if (space === null || vector.length !== space.dimensions) return [];
+    // A query of unknown words (an Italian question under the English GloVe model) embeds to the
+    // zero vector. Its cosine to everything is undefined, so HNSW returned an arbitrary top k that
+    // changed with every insert and fed noise into the fusion (the exact scan already gave none).
+    if (!hasDirection(vector)) return [];
     const matrix = await matrixOf(session, spec, space.dimensions);
     if (matrix !== null) return exactSearch(matrix, vector, top);
     await refreshVectors(session);

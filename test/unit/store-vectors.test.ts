@@ -101,6 +101,10 @@ describe("kuzu store: triplets, entities and vectors", () => {
       expect(viaIndex[0]?.score).toBeGreaterThan(0.99);
       const triplets = await hnsw.searchTripletsByVector(axis(8, 5), 1);
       expect(triplets[0]?.triplet.id).toBe(derived.triplets[0]?.id);
+      // A query of unknown words embeds to zero: no neighbours, not an arbitrary top k.
+      expect(await hnsw.searchSectionsByVector(new Float32Array(8), 2)).toEqual([]);
+      expect(await hnsw.searchTripletsByVector(new Float32Array(8), 2)).toEqual([]);
+      expect(await hnsw.searchSectionsByVector(new Float32Array(8).fill(Number.NaN), 2)).toEqual([]);
     } finally {
       await hnsw.close();
       await store.open();
@@ -108,6 +112,7 @@ describe("kuzu store: triplets, entities and vectors", () => {
     const exact = await store.searchSectionsByVector(axis(8, 1), 2);
     expect(exact.map((h) => h.id)).toEqual([`${doc}:article-2`, `${doc}:article-1`]);
     expect(await store.searchSectionsByVector(new Float32Array(3), 2)).toEqual([]); // wrong width: nothing, no error
+    expect(await store.searchSectionsByVector(new Float32Array(8), 2)).toEqual([]);
   });
 
   it("drops the vectors of a previous model and accepts re-embedded ones", async () => {
