@@ -1,4 +1,4 @@
-import { access, mkdir, stat } from "node:fs/promises";
+import { access, mkdir, rm, stat } from "node:fs/promises";
 import path from "node:path";
 import kuzu from "kuzu";
 import type { Connection, Database } from "kuzu";
@@ -106,6 +106,8 @@ const MAX_K = 1000;
 const MIN_DEAD_VECTORS = 32;
 const COMPACT_SUFFIX = "_compact";
 /** The Meta key counting a vector table's deleted rows since it was last built. */
+/** Size of a Kuzu 0.11.3 write-ahead log with its header and no record. */
+const EMPTY_WAL_BYTES = 12;
 const deadVectorsKey = (spec: VectorTableSpec): string => `deadVectors.${spec.table}`;
 
 interface OpenState {
@@ -223,7 +225,15 @@ export function createKuzuStore(options: KuzuStoreOptions): KuzuGraphStore {
   async function openDatabaseAs(readOnly: boolean): Promise<OpenState> {
     // A write-ahead log left behind means the last session ended without closing: Kuzu replays it
     // on open, and what it replays has not been checkpointed yet (see recoveryGuard below).
-    const recovering = !readOnly && (await stat(`${dbPath}.wal`).then((st) => st.size > 0, () => false));
+    const walBytes = readOnly ? 0 : await stat(`${dbPath}.wal`).then((st) => st.size, () => 0);
+    if (walBytes > 0 && walBytes <= EMPTY_WAL_BYTES) {
+      // A log holding only its header (the session was killed before its first write) has nothing
+      // to replay, yet Kuzu 0.11.3 "recovered" it and checkpointed on close into a library whose
+      // next delete of sections segfaulted (kill runs). Without the file it opens as closed cleanly.
+      await rm(`${dbPath}.wal`, { force: true });
+      log(`removed the empty write-ahead log of an unclosed session (${walBytes} bytes)`);
+    }
+    const recovering = walBytes > EMPTY_WAL_BYTES;
     // No automatic checkpoints: the store checkpoints itself after each write, at points where
     // every deletion is protected by its anchors (rel-checkpoint-guard.ts), never in between.
     const db = new kuzu.Database(dbPath, options.bufferPoolBytes ?? DEFAULT_BUFFER_POOL, true, readOnly, 0, false);
