@@ -1,7 +1,7 @@
 // npm run bench:robustness [-- --runs 16 --extract-runs 6 --delete-runs 4 --messages 1000 --seed 20261122 --parts kills,inputs,ipc,network,disk --json]
 // Issue 6 report figures:
 // - kill runs / clean reopen / resumed equal: the engine killed with SIGKILL at seeded random
-//   points of an import or of LLM triplet extraction (bench/lib/kill-runs.ts);
+//   points of an import, of LLM triplet extraction or of a delete (bench/lib/kill-runs.ts);
 // - bad inputs tried / handled as documented (bench/lib/hostile-inputs.ts);
 // - fuzzed IPC messages / crashes (bench/lib/ipc-fuzz.ts);
 // - network attempts of a full ingest + ask session (bench/lib/network-probe.ts);

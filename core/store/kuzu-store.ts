@@ -105,9 +105,9 @@ const MAX_K = 1000;
 /** Dead rows a vector table may carry before it is compacted, at the least (see compactIfWorn). */
 const MIN_DEAD_VECTORS = 32;
 const COMPACT_SUFFIX = "_compact";
-/** The Meta key counting a vector table's deleted rows since it was last built. */
 /** Size of a Kuzu 0.11.3 write-ahead log with its header and no record. */
 const EMPTY_WAL_BYTES = 12;
+/** The Meta key counting a vector table's deleted rows since it was last built. */
 const deadVectorsKey = (spec: VectorTableSpec): string => `deadVectors.${spec.table}`;
 
 interface OpenState {
@@ -134,7 +134,6 @@ function chunks<T>(items: readonly T[], size: number): T[][] {
   return out;
 }
 
-/** Cosine top-k by a full scan; ties broken by id so results are reproducible. */
 /** False for the zero vector (and for NaN/∞ components): such a query has no nearest neighbours. */
 function hasDirection(vector: Float32Array): boolean {
   let norm = 0;
@@ -142,6 +141,7 @@ function hasDirection(vector: Float32Array): boolean {
   return Number.isFinite(norm) && norm > 0;
 }
 
+/** Cosine top-k by a full scan; ties broken by id so results are reproducible. */
 function exactSearch(matrix: VectorMatrix, query: Float32Array, k: number): Array<ScoredId & { sectionId: string }> {
   const { values, dimensions, ids } = matrix;
   let qNorm = 0;
@@ -409,7 +409,7 @@ export function createKuzuStore(options: KuzuStoreOptions): KuzuGraphStore {
       vectorIndexFresh = true;
       return;
     }
-    const space = await readSpace(session);
+    const space = await cachedSpace(session);
     if (space !== null) for (const spec of VECTOR_TABLES) await compactIfWorn(session, spec, space);
     const tables = await tableNames(session);
     const indexes = await session.run("CALL SHOW_INDEXES() RETURN table_name AS t, index_name AS i");
