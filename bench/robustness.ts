@@ -1,19 +1,32 @@
-// npm run bench:robustness [-- --runs 16 --extract-runs 6 --delete-runs 4 --messages 1000 --seed 20261122 --parts kills,inputs,ipc,network,disk --json]
+// npm run bench:robustness [-- --runs 16 --extract-runs 6 --delete-runs 4 --sequence-steps 200 --messages 1000 --seed 20261122 --parts kills,sequences,inputs,ipc,network,disk,host --uploads 20 --upload-mb 99 --json]
 // Issue 6 report figures:
 // - kill runs / clean reopen / resumed equal: the engine killed with SIGKILL at seeded random
 //   points of an import, of LLM triplet extraction or of a delete (bench/lib/kill-runs.ts);
+// - import/delete sequences (issue 16): seeded random imports, deletes, re-imports, index rebuilds
+//   and restarts, every "ok" import checked listed, searchable and deletable after each step, no
+//   orphans (`--sequence-steps N`, bench/lib/import-sequences.ts);
 // - bad inputs tried / handled as documented (bench/lib/hostile-inputs.ts);
 // - fuzzed IPC messages / crashes (bench/lib/ipc-fuzz.ts);
 // - network attempts of a full ingest + ask session (bench/lib/network-probe.ts);
-// - disk faults (a disk that fills up, a read-only library) on real file systems (bench/lib/disk-faults.ts).
+// - disk faults (a disk that fills up, a read-only library) on real file systems (bench/lib/disk-faults.ts);
+// - the web host (issue 16): requests without the session cookie, an import by path, 20 concurrent
+//   99 MB uploads (`--uploads N --upload-mb M`), a 40 MB nested JSON message, leftover upload
+//   folders, file modes; each with outcome, seconds, the host's peak RSS and whether it kept
+//   answering (bench/lib/host-probe.ts);
+// - hostile parses (issue 16, `--parts parse`): q nested 1M deep, Flate bombs, Tj floods, 4,999
+//   pages sharing a stream, /dev/zero, FIFOs, 20 GB sparse text, and the same past the pre-scan's
+//   caps; each with outcome, seconds, engine and parser peak RSS, host responsive (bench/lib/hostile-parse.ts).
 import { parseArgs } from "node:util";
 import { DISK_FAULT_SCENARIOS, mountNamespaceUnavailableReason, runDiskFault } from "./lib/disk-faults.ts";
 import { runHostileInputs } from "./lib/hostile-inputs.ts";
+import { runImportSequences } from "./lib/import-sequences.ts";
+import { runHostileParse } from "./lib/hostile-parse.ts";
 import { runIpcFuzz } from "./lib/ipc-fuzz.ts";
 import { runKillRuns } from "./lib/kill-runs.ts";
 import { runOfflineProbe } from "./lib/network-probe.ts";
+import { runHostProbe } from "./lib/host-probe.ts";
 
-const PARTS = ["kills", "inputs", "ipc", "network", "disk"] as const;
+const PARTS = ["kills", "sequences", "inputs", "ipc", "network", "disk", "host", "parse"] as const;
 type Part = (typeof PARTS)[number];
 
 const { values } = parseArgs({
@@ -22,9 +35,12 @@ const { values } = parseArgs({
     runs: { type: "string", default: "16" },
     "extract-runs": { type: "string", default: "6" },
     "delete-runs": { type: "string", default: "4" },
+    "sequence-steps": { type: "string", default: "200" },
     messages: { type: "string", default: "1000" },
     seed: { type: "string", default: "20261122" },
     parts: { type: "string", default: PARTS.join(",") },
+    uploads: { type: "string", default: "20" },
+    "upload-mb": { type: "string", default: "99" },
   },
 });
 const log = (line: string): void => {
@@ -59,12 +75,35 @@ if (run("kills")) {
   failed ||= kills.failures.length > 0;
 }
 
+if (run("sequences")) {
+  const started = performance.now();
+  const steps = Math.max(0, Number.parseInt(values["sequence-steps"], 10));
+  const report = await runImportSequences({ steps, seed, documents: 16 });
+  const seconds = (performance.now() - started) / 1000;
+  summary.sequences = { ...report, seconds: Number(seconds.toFixed(1)) };
+  lines.push(
+    `import/delete sequences: ${report.steps} steps (${report.imports} imports, ${report.deletes} deletes, ${report.reopens} restarts) / invariant violations: ${report.violations.length} (${seconds.toFixed(0)} s)`,
+  );
+  lines.push(...report.violations.slice(0, 10).map((v) => `  FAILED ${v}`));
+  failed ||= report.violations.length > 0;
+}
+
 if (run("inputs")) {
   const inputs = await runHostileInputs({ log: (line) => log(`  ${line}`) });
   summary.inputs = { tried: inputs.tried, handled: inputs.handled, failures: inputs.failures };
   lines.push(`bad inputs tried: ${inputs.tried} / handled as documented: ${inputs.handled}`);
   lines.push(...inputs.failures.map((f) => `  FAILED ${f}`));
   failed ||= inputs.failures.length > 0;
+}
+
+if (run("parse")) {
+  const parses = await runHostileParse({ log: (line) => log(`  ${line}`) });
+  summary.parse = parses;
+  lines.push(`hostile parses: ${parses.length} / handled within limits: ${parses.filter((p) => p.failure === null).length}`);
+  for (const p of parses) {
+    lines.push(`  ${p.name}: ${p.outcome}, ${p.seconds.toFixed(1)} s, engine peak ${p.enginePeakMb} MB, parser peak ${p.childPeakMb} MB, host responsive ${p.hostResponsive ? "yes" : "no"}${p.failure === null ? "" : ` — FAILED ${p.failure}`}`);
+  }
+  failed ||= parses.some((p) => p.failure !== null);
 }
 
 if (run("ipc")) {
@@ -99,6 +138,22 @@ if (run("disk")) {
     lines.push(...broken.map((r) => `  BROKEN ${r.scenario}: ${r.error ?? ""}`));
     failed ||= broken.length > 0 || checks.some((c) => !c.ok);
   }
+}
+
+if (run("host")) {
+  const host = await runHostProbe({
+    uploads: Math.max(1, Number.parseInt(values.uploads, 10)),
+    uploadMb: Math.max(1, Number.parseInt(values["upload-mb"], 10)),
+    log: (line) => log(`  ${line}`),
+  });
+  summary.host = host;
+  lines.push(`web host: ${host.cases.filter((c) => c.ok).length} of ${host.cases.length} cases as expected`);
+  for (const c of host.cases) {
+    const rss = c.peakRssMb === null ? "peak RSS n/a" : `peak RSS ${c.peakRssMb} MB`;
+    lines.push(`  ${c.ok ? "ok  " : "FAIL"} ${c.name}: ${c.outcome} (${c.seconds} s, ${rss}, ${c.responsive ? "responsive" : "NOT responsive"}, slowest GET ${c.slowestMs} ms)`);
+  }
+  lines.push(...host.failures.map((f) => `  FAILED ${f}`));
+  failed ||= host.failures.length > 0;
 }
 
 log("");

@@ -5,7 +5,7 @@ import type { AnswerLogRecord } from "./answer/answer-log-schema.ts";
 import type { ModelImportResult, ModelSelectSettings, ModelsState } from "./llm/model-schemas.ts";
 import type { StageName } from "./retrieve/types.ts";
 import type { Subgraph } from "./retrieve/subgraph-types.ts";
-import type { DocumentRecord, StoreStats } from "./store/graph-store.ts";
+import type { DocumentRecord, LibraryHealth, StoreStats } from "./store/graph-store.ts";
 import type { TripletRecord } from "./store/graph-types.ts";
 import type { Section } from "./structure/types.ts";
 import type { ExtractionSummary } from "./extract/llm/extraction-types.ts";
@@ -97,6 +97,19 @@ export interface DeleteResult {
 
 export type EngineStats = StoreStats;
 
+export interface RepairResult {
+  /** False when the library was sound and nothing was done. */
+  rebuilt: boolean;
+  /** One import per document of the rebuilt library, in import order. */
+  reimported: ImportResult[];
+  /** Documents no file was left of: they are not in the rebuilt library. */
+  missing: Array<{ documentId: string; fileName: string | null }>;
+  /** Where the damaged database was kept (null when nothing was rebuilt). */
+  backup: string | null;
+  /** The library after the repair. */
+  health: LibraryHealth;
+}
+
 /** The original file of a document, kept in the data folder so the viewer never depends on where it came from. */
 export interface DocumentSource {
   documentId: string;
@@ -121,6 +134,14 @@ export interface Engine {
   /** NOT_FOUND when the document or its kept copy is missing. */
   getDocumentSource(documentId: string): Promise<DocumentSource>;
   stats(): Promise<EngineStats>;
+  /** Documents the library holds only in part (a storage error); checked at every open too. */
+  checkLibrary(): Promise<LibraryHealth>;
+  /**
+   * Rebuilds a damaged library from the copies kept at import (every document under its original
+   * name and date) and swaps it in; the damaged database is kept beside it. A sound library is
+   * left alone. LLM triplets are not carried over: extract them again.
+   */
+  repairLibrary(options?: ImportOptions): Promise<RepairResult>;
   /** Language models: the ones installed or recommended, and the one answering. */
   listModels(): Promise<ModelsState>;
   /**

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { createReadStream } from "node:fs";
-import { mkdir, readFile, rm } from "node:fs/promises";
+import { readFile, rm } from "node:fs/promises";
 import path from "node:path";
 import type {
   DeleteResult,
@@ -8,6 +8,7 @@ import type {
   EngineStats,
   ImportOptions,
   ImportResult,
+  RepairResult,
   SearchOptions,
   SearchResponse,
   SearchResult,
@@ -25,7 +26,11 @@ import { embedAll, embedDerived, sectionEmbeddingText, tripletEmbeddingText } fr
 import { createEnglishNlp, type EnglishNlp } from "./extract/obligations.ts";
 import { runExtractionJob } from "./extract/llm/extraction-job.ts";
 import { ClauseGraphError, toErrorInfo } from "./errors.ts";
-import { parseDocument } from "./ingest/parse-document.ts";
+import { ensurePrivateDir, tightenDataDir } from "./files/private-files.ts";
+import { throwIfCancelled } from "./ingest/cancel.ts";
+import { checkFileBeforeReading, fileError } from "./ingest/file-checks.ts";
+import { parseIsolated } from "./ingest/parse-isolated.ts";
+import { resolveParseLimits, type ParseLimits } from "./ingest/parse-limits.ts";
 import { buildDerivedGraph, type OtherDocument } from "./graph/build-derived-graph.ts";
 import { createJobReporter, type JobReporter } from "./jobs/job-reporter.ts";
 import { hybridSearch } from "./retrieve/hybrid-search.ts";
@@ -38,6 +43,8 @@ import type { DocumentRecord, GraphStore } from "./store/graph-store.ts";
 import { createKuzuStore } from "./store/kuzu-store.ts";
 import { withReadCache } from "./store/read-cache.ts";
 import { keepSourceCopy } from "./store/source-copy.ts";
+import { finishRebuild, markRebuilt, planRebuild, rebuiltPath, removeRebuilt } from "./store/library-rebuild.ts";
+import { libraryHealth, removeSourceRecord, writeSourceRecord, type ImportOrigin } from "./store/source-record.ts";
 import { sectionDocument } from "./structure/section-document.ts";
 import type { Section } from "./structure/types.ts";
 
@@ -68,6 +75,8 @@ export interface EngineOptions {
   llm?: LlmClient | null;
   /** How language models are run (GPU, memory probe for tests). */
   llmRuntime?: LlmRuntimeOptions;
+  /** Overrides of the limits untrusted files are parsed under (core/ingest/parse-limits.ts). */
+  parseLimits?: Partial<ParseLimits>;
   log?: Logger;
 }
 
@@ -93,9 +102,21 @@ export function documentIdFromSha(sha256: string): string {
   return sha256.slice(0, 16);
 }
 
-export async function sha256OfFile(file: string): Promise<string> {
+/**
+ * Streams the file through SHA-256, stopping with CANCELLED as soon as `signal` aborts. Only for
+ * files checkFileBeforeReading accepted: /dev/zero or a FIFO would never end (issue 16).
+ */
+export async function sha256OfFile(file: string, signal?: AbortSignal): Promise<string> {
   const hash = createHash("sha256");
-  for await (const chunk of createReadStream(file)) hash.update(chunk as Buffer);
+  try {
+    for await (const chunk of createReadStream(file)) {
+      throwIfCancelled(signal, file);
+      hash.update(chunk as Buffer);
+    }
+  } catch (err) {
+    throw err instanceof ClauseGraphError ? err : fileError(err, file);
+  }
+  throwIfCancelled(signal, file);
   return hash.digest("hex");
 }
 
@@ -118,10 +139,23 @@ function emptyResult(file: string): ImportResult {
 export async function createEngine(options: EngineOptions): Promise<Engine> {
   const dataDir = path.resolve(options.dataDir);
   const log: Logger = options.log ?? (() => {});
-  await mkdir(dataDir, { recursive: true });
+  await ensurePrivateDir(dataDir);
+  // A rebuild that finished but was not yet swapped in when the app stopped is completed first.
+  if (!options.store) await finishRebuild(databasePath(dataDir), log);
   const store = withReadCache(options.store ?? createKuzuStore({ dbPath: databasePath(dataDir), log }));
   await store.open();
+  // Kuzu has just created or reopened its files: owner-only, like everything else in the library.
+  await tightenDataDir(dataDir);
   let closed = false;
+  // A library damaged by a storage bug (see store/library-check.ts) is reported at every open;
+  // the user repairs it from the kept copies (repairLibrary, `clausegraph check --repair`, the UI).
+  const opening = await store.checkLibrary().catch((err: unknown) => {
+    log(`library check failed: ${toErrorInfo(err).message}`);
+    return null;
+  });
+  if (opening && opening.damaged.length > 0) {
+    log(`library check: ${opening.damaged.length} damaged document(s): ${opening.damaged.map((d) => `${d.documentId} (${d.problem})`).join(", ")}`);
+  }
 
   // The embedder is made on first use: building the default model takes a few seconds once, and
   // an engine that only lists or deletes never needs it.
@@ -154,15 +188,15 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
   const answerLog = createAnswerLogWriter(dataDir);
 
   /** Makes the database's vectors those of this embedder; re-embeds what a model change left without. */
-  async function prepareVectors(embedder: Embedder): Promise<void> {
-    await store.useEmbeddingSpace({ modelId: embedder.id, dimensions: embedder.dimensions });
-    for (const documentId of await store.documentsMissingEmbeddings()) {
+  async function prepareVectors(embedder: Embedder, target: GraphStore = store): Promise<void> {
+    await target.useEmbeddingSpace({ modelId: embedder.id, dimensions: embedder.dimensions });
+    for (const documentId of await target.documentsMissingEmbeddings()) {
       const started = Date.now();
-      const sections = await store.getSections(documentId);
-      const triplets = await store.getTriplets(documentId);
+      const sections = await target.getSections(documentId);
+      const triplets = await target.getTriplets(documentId);
       const sectionVectors = await embedAll(embedder, sections.filter((x) => x.text !== "" || x.heading !== "").map((x) => ({ id: x.id, text: sectionEmbeddingText(x) })), () => {});
       const tripletVectors = await embedAll(embedder, triplets.map((t) => ({ id: t.id, text: tripletEmbeddingText(t) })), () => {});
-      await store.putEmbeddings(documentId, sectionVectors, tripletVectors);
+      await target.putEmbeddings(documentId, sectionVectors, tripletVectors);
       log(`re-embedded ${documentId} with ${embedder.id}: ${sectionVectors.size} sections, ${tripletVectors.size} triplets in ${Date.now() - started} ms`);
     }
   }
@@ -194,14 +228,14 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
   };
 
   /** Imported documents with their sections: citations into them resolve to their sections. */
-  async function otherDocuments(): Promise<OtherDocument[]> {
-    const docs = await store.listDocuments();
-    return Promise.all(docs.map(async (d) => ({ id: d.id, title: d.title, sections: await store.getSections(d.id) })));
+  async function otherDocuments(target: GraphStore): Promise<OtherDocument[]> {
+    const docs = await target.listDocuments();
+    return Promise.all(docs.map(async (d) => ({ id: d.id, title: d.title, sections: await target.getSections(d.id) })));
   }
 
-  async function importOne(file: string, opts: ImportOptions): Promise<ImportResult> {
+  async function importOne(file: string, opts: ImportOptions, origin?: ImportOrigin, target: GraphStore = store): Promise<ImportResult> {
     const absolute = path.resolve(file);
-    const result = emptyResult(absolute);
+    const result = emptyResult(origin?.file ?? absolute);
     const job = createJobReporter({
       subject: absolute,
       ...(opts.onProgress ? { listener: opts.onProgress } : {}),
@@ -209,17 +243,22 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     });
     try {
       job.throwIfCancelled();
-      // Hash before parsing so a re-import of a known file is a cheap no-op; an unreadable file
-      // falls through to the parser, which reports it with a typed error.
-      const sha = await sha256OfFile(absolute).catch(() => null);
-      const known = sha === null ? null : await store.findDocumentBySha(sha);
+      // Nothing is read before the file is known to be a regular file within the size limits;
+      // then it is hashed once (abortable), so a re-import of a known file is a cheap no-op, and
+      // parsed in a child process under the parse limits (core/ingest/parse-isolated.ts).
+      await checkFileBeforeReading(absolute);
+      const sha = await sha256OfFile(absolute, opts.signal);
+      const known = await target.findDocumentBySha(sha);
       if (known) return skipped(result, known, job);
 
       job.update("reading", 0, 1);
-      const parsed = await parseDocument(absolute, {
+      const parsed = await parseIsolated(absolute, {
+        limits: resolveParseLimits(options.parseLimits),
+        sha256: sha,
         ...(opts.password !== undefined ? { password: opts.password } : {}),
         ...(opts.signal ? { signal: opts.signal } : {}),
         onPage: (page, total) => job.update("reading", page, total),
+        onStats: (stats) => log(`read ${path.basename(absolute)} in the parsing child: ${stats.seconds.toFixed(1)} s, child peak RSS ${Math.round(stats.childPeakRss / 1024 / 1024)} MB${stats.reused ? "" : " (new child)"}`),
       });
       result.sha256 = parsed.sha256;
       result.documentId = documentIdFromSha(parsed.sha256);
@@ -227,7 +266,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
       result.pages = parsed.pageCount;
       result.warnings.push(...parsed.warnings);
 
-      const existing = await store.findDocumentBySha(parsed.sha256);
+      const existing = await target.findDocumentBySha(parsed.sha256);
       if (existing) return skipped(result, existing, job);
 
       job.throwIfCancelled();
@@ -241,7 +280,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
       const derived: DerivedGraph = buildDerivedGraph(
         { id: result.documentId, title: parsed.title, language: parsed.language },
         sections,
-        await otherDocuments(),
+        await otherDocuments(target),
         { nlp },
       );
       job.update("graph", 1, 1);
@@ -250,7 +289,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
       const embedder = await getEmbedder();
       if (embedder) {
         job.update("embeddings", 0, 1);
-        await prepareVectors(embedder);
+        await prepareVectors(embedder, target);
         await embedDerived(embedder, sections, derived, {
           onProgress: (done, total) => job.update("embeddings", done, total),
           ...(opts.signal ? { signal: opts.signal } : {}),
@@ -260,27 +299,33 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
       const record: DocumentRecord = {
         id: result.documentId,
         sha256: parsed.sha256,
-        file: absolute,
-        fileName: path.basename(absolute),
+        file: origin?.file ?? absolute,
+        fileName: origin?.fileName ?? path.basename(absolute),
         title: parsed.title,
         format: parsed.format,
         language: parsed.language,
         pages: parsed.pageCount,
         bytes: parsed.bytes,
         sections: sections.length,
-        importedAt: new Date().toISOString(),
+        importedAt: origin?.importedAt ?? new Date().toISOString(),
       };
       job.throwIfCancelled();
       // The copy lands before the database row, so a stored document always has its source.
       // A full or read-only disk fails here, before the database is touched (WRITE_FAILED).
       const copy = sourcePath(dataDir, record.id, record.fileName);
-      await keepSourceCopy(absolute, copy);
+      if (path.resolve(copy) !== absolute) await keepSourceCopy(absolute, copy);
+      // Where it came from, beside the copy: a document a damaged library lost is re-imported
+      // from the copy under its own name (repairLibrary).
+      await writeSourceRecord(dataDir, record);
       job.update("storing", 0, sections.length);
       try {
-        await store.insertDocument(record, sections, derived);
+        await target.insertDocument(record, sections, derived);
       } catch (err) {
         // On a nearly full disk the copy is exactly the space the user needs back.
-        if ((await store.getDocument(record.id).catch(() => null)) === null) await rm(copy, { force: true }).catch(() => undefined);
+        if ((await target.getDocument(record.id).catch(() => null)) === null && path.resolve(copy) !== absolute) {
+          await rm(copy, { force: true }).catch(() => undefined);
+          await removeSourceRecord(dataDir, record.id);
+        }
         throw err;
       }
       job.update("storing", sections.length, sections.length);
@@ -297,6 +342,46 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
       log(`failed ${absolute}: ${info.code} ${info.message}`);
       return result;
     }
+  }
+
+  /**
+   * Builds the library again from the kept copies into a new database and swaps it in
+   * (store/library-rebuild.ts); runs inside serialize(). Nothing changes when the library is
+   * sound, and the old database stays as it was when the rebuild fails or is cancelled.
+   */
+  async function rebuildLibrary(opts: ImportOptions): Promise<RepairResult> {
+    const dbPath = databasePath(dataDir);
+    const before = await libraryHealth(dataDir, await store.checkLibrary());
+    if (before.damaged.length === 0) return { rebuilt: false, reimported: [], missing: [], backup: null, health: before };
+    const plan = await planRebuild(dataDir, await store.listDocuments(), before);
+    log(`rebuilding the library: ${plan.items.length} documents from their kept copies, ${plan.missing.length} without one`);
+    await removeRebuilt(dbPath);
+    const target = withReadCache(createKuzuStore({ dbPath: rebuiltPath(dbPath), log }));
+    const reimported: ImportResult[] = [];
+    await target.open();
+    try {
+      for (const item of plan.items) {
+        if (opts.signal?.aborted) throw new ClauseGraphError("CANCELLED", "the library rebuild was cancelled; the library is as it was");
+        const result = await importOne(item.source, opts, item.origin, target);
+        reimported.push(result);
+        if (result.status === "error" && result.error?.code === "CANCELLED") throw new ClauseGraphError("CANCELLED", "the library rebuild was cancelled; the library is as it was");
+      }
+      await target.refreshSearchIndex();
+    } catch (err) {
+      await target.close().catch(() => undefined);
+      await removeRebuilt(dbPath);
+      throw err;
+    }
+    await target.close();
+    await markRebuilt(dbPath);
+    await store.close();
+    let backup: string | null = null;
+    try {
+      backup = await finishRebuild(dbPath, log);
+    } finally {
+      await store.open();
+    }
+    return { rebuilt: true, reimported, missing: plan.missing, backup, health: await libraryHealth(dataDir, await store.checkLibrary()) };
   }
 
   function toSearchResult(section: Section, document: DocumentRecord, score: number, query: string, foundBy: StageName[]): SearchResult {
@@ -459,7 +544,10 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
         const doc = await resolveDocument(idOrFile);
         if (!doc) return { deleted: false, documentId: null, file: null };
         const deleted = await store.deleteDocument(doc.id);
-        if (deleted) await rm(sourcePath(dataDir, doc.id, doc.fileName), { force: true });
+        if (deleted) {
+          await rm(sourcePath(dataDir, doc.id, doc.fileName), { force: true });
+          await removeSourceRecord(dataDir, doc.id);
+        }
         return { deleted, documentId: doc.id, file: doc.file };
       });
     },
@@ -479,6 +567,15 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     async stats(): Promise<EngineStats> {
       ensureOpen();
       return store.stats();
+    },
+    async checkLibrary() {
+      ensureOpen();
+      return libraryHealth(dataDir, await serialize(() => store.checkLibrary()));
+    },
+    async repairLibrary(repairOptions = {}) {
+      ensureOpen();
+      if (options.store) throw new ClauseGraphError("INTERNAL", "a library with a store given by the caller cannot be rebuilt");
+      return serialize(() => rebuildLibrary(repairOptions));
     },
     async idle() {
       await serialize(async () => undefined);

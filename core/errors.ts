@@ -12,11 +12,17 @@ export const ERROR_CODES = [
   // Writing into the data folder failed: disk full, read-only or I/O error (see core/store/source-copy.ts).
   "WRITE_FAILED",
   "TOO_LARGE",
+  // Parsing the file broke a limit (nesting, operators, inflated bytes, memory, time): core/ingest/parse-limits.ts.
+  "TOO_COMPLEX",
   "NOT_FOUND",
   "DB_LOCKED",
   "DB_ERROR",
   "SCHEMA_MISMATCH",
   "VALIDATION",
+  // A front end asked for something it may not: a path the user did not choose, a request without the session key.
+  "FORBIDDEN",
+  // The web host is already receiving as many uploads as it allows; try again shortly.
+  "BUSY",
   "CANCELLED",
   "MODEL_NOT_FOUND",
   "MODEL_INVALID",

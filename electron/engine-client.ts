@@ -1,13 +1,17 @@
 import { utilityProcess } from "electron";
 import type { UtilityProcess } from "electron";
-import { wireEventSchema, wireResponseSchema } from "../core/contract/contract.ts";
+import { LIMITS, wireEventSchema, wireResponseSchema } from "../core/contract/contract.ts";
 import type { Result, WireEvent } from "../core/contract/contract.ts";
+import { createPathGrants, grantMessageSchema } from "./path-grants.ts";
+import type { GrantMessage } from "./path-grants.ts";
 
 // Main's handle on the engine utility process: forwards requests, matches responses by id, and
 // restarts the process on the next request if it died (a crash must not need an app restart).
 
 export interface EngineClient {
   invoke(channel: unknown, payload: unknown): Promise<Result<unknown>>;
+  /** Lets the engine import these paths (files the user chose); kept and re-sent if the engine restarts. */
+  grantPaths(paths: string[]): void;
   /** Asks the engine to close its database, then waits (bounded) for it to exit. */
   shutdown(timeoutMs: number): Promise<void>;
 }
@@ -28,12 +32,23 @@ export function createEngineClient(options: EngineClientOptions): EngineClient {
   let child: UtilityProcess | null = null;
   let nextId = 1;
   const pending = new Map<number, (result: Result<unknown>) => void>();
+  const grants = createPathGrants();
+  const grantMessage = (paths: string[]): GrantMessage | null => {
+    const parsed = grantMessageSchema.safeParse({ control: "grant", paths });
+    return parsed.success ? parsed.data : null;
+  };
 
   const start = (): UtilityProcess => {
     const proc = utilityProcess.fork(options.entry, ["--data-dir", options.dataDir], {
       serviceName: "ClauseGraph engine",
       stdio: "inherit",
     });
+    // A restarted engine must still accept the files the user chose before; sent before any request.
+    const granted = grants.list();
+    for (let i = 0; i < granted.length; i += LIMITS.filesPerImport) {
+      const message = grantMessage(granted.slice(i, i + LIMITS.filesPerImport));
+      if (message !== null) proc.postMessage(message);
+    }
     proc.on("message", (message: unknown) => {
       const response = wireResponseSchema.safeParse(message);
       if (response.success && typeof response.data.id === "number") {
@@ -56,6 +71,12 @@ export function createEngineClient(options: EngineClientOptions): EngineClient {
   };
 
   return {
+    grantPaths(paths) {
+      const message = grantMessage(paths);
+      if (message === null) return;
+      grants.grant(message.paths);
+      child?.postMessage(message);
+    },
     invoke(channel, payload) {
       child ??= start();
       const id = nextId++;

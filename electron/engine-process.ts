@@ -8,13 +8,20 @@ import type { Dispatcher } from "../core/contract/dispatch.ts";
 import { createEngine } from "../core/engine.ts";
 import type { Engine } from "../core/engine-types.ts";
 import { toErrorInfo } from "../core/errors.ts";
-import { createUploadStore } from "../core/host/upload-store.ts";
+import { restrictUmask } from "../core/files/private-files.ts";
+import { clearUploads, createUploadStore } from "../core/host/upload-store.ts";
+import { createPathGrants, grantMessageSchema } from "./path-grants.ts";
 
 // The engine's own process (Electron utilityProcess): Kuzu, pdf.js and the models never run in
 // main, so a crash or a long import cannot freeze the window. It speaks the same wire messages
 // as the web host, over process.parentPort.
 
 const shutdownSchema = z.strictObject({ control: z.literal("shutdown") });
+
+// Owner-only files for everything this process creates, Kuzu's included (core/files/private-files.ts).
+restrictUmask();
+// Only files the user dropped or picked may be imported by path; main sends them (path-grants.ts).
+const grants = createPathGrants();
 
 function argValue(name: string): string | undefined {
   const index = process.argv.indexOf(name);
@@ -42,11 +49,20 @@ const ready: Promise<Ready> =
   dataDir === undefined
     ? Promise.resolve({ ok: false, failure: { ok: false, error: { code: "INTERNAL", message: "engine started without --data-dir" } } })
     : createEngine({ dataDir, log, ...(bundledModelDir === undefined ? {} : { bundledModelDir }) }).then(
-        (engine): Ready => ({
-          ok: true,
-          engine,
-          dispatcher: createDispatcher({ engine, emit: post, uploads: createUploadStore(engine.dataDir) }),
-        }),
+        async (engine): Promise<Ready> => {
+          // The engine holds the library's lock: what is in its upload folder was left by a crash.
+          await clearUploads(engine.dataDir).catch((err: unknown) => log(`could not empty the upload folder: ${String(err)}`));
+          return {
+            ok: true,
+            engine,
+            dispatcher: createDispatcher({
+              engine,
+              emit: post,
+              uploads: createUploadStore(engine.dataDir),
+              allowPathImport: (file) => grants.allows(file),
+            }),
+          };
+        },
         (err: unknown): Ready => ({ ok: false, failure: { ok: false, error: toErrorInfo(err) } }),
       );
 
@@ -63,6 +79,11 @@ port.on("message", (event: MessageEvent) => {
   const data: unknown = event.data;
   if (shutdownSchema.safeParse(data).success) {
     void shutdown();
+    return;
+  }
+  const grant = grantMessageSchema.safeParse(data);
+  if (grant.success) {
+    grants.grant(grant.data.paths);
     return;
   }
   const request = wireRequestSchema.safeParse(data);

@@ -5,7 +5,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import type { Result } from "../core/contract/contract.ts";
 import { defaultDataDir } from "../core/host/data-dir.ts";
 import { createEngineClient } from "./engine-client.ts";
-import { IPC_EVENT, IPC_INVOKE } from "./ipc-channels.ts";
+import { IPC_EVENT, IPC_GRANT_PATH, IPC_INVOKE } from "./ipc-channels.ts";
 import { isOwnUrl } from "./request-policy.ts";
 
 // Main only creates the window, enforces the security policy and routes messages between the
@@ -109,6 +109,12 @@ function main(): void {
       return Promise.resolve({ ok: false, error: { code: "VALIDATION", message: "Request from an untrusted frame" } });
     }
     return engine.invoke(channel, payload);
+  });
+
+  // A path the user dropped or picked (see preload.ts): the engine may import it by path.
+  ipcMain.on(IPC_GRANT_PATH, (event, filePath: unknown) => {
+    if (!isTrustedSender(event.senderFrame) || typeof filePath !== "string") return;
+    engine.grantPaths([filePath]);
   });
 
   app.on("second-instance", () => {

@@ -4,7 +4,7 @@ import { contextBridge, ipcRenderer, webUtils } from "electron";
 import type { IpcRendererEvent } from "electron";
 import { createApi, wireEventSchema } from "../core/contract/contract.ts";
 import type { ClauseGraphApi, WireEvent } from "../core/contract/contract.ts";
-import { IPC_EVENT, IPC_INVOKE } from "./ipc-channels.ts";
+import { IPC_EVENT, IPC_GRANT_PATH, IPC_INVOKE } from "./ipc-channels.ts";
 
 // The renderer's whole view of the system: the named ClauseGraphApi, nothing else (no ipcRenderer,
 // no Node). Sandboxed, so it is bundled to one CommonJS file with the contract inside.
@@ -23,8 +23,14 @@ const api = {
       };
     },
   }),
-  // Dropped and picked files carry their real path only here (Electron removed File.path).
-  pathForFile: (file: object): string => (file instanceof File ? webUtils.getPathForFile(file) : ""),
+  // Dropped and picked files carry their real path only here (Electron removed File.path). Only
+  // such a path may be imported by path: it is granted to the engine before the renderer can ask
+  // (IPC messages from one renderer arrive in order). A File made up by a script has no path.
+  pathForFile: (file: object): string => {
+    const filePath = file instanceof File ? webUtils.getPathForFile(file) : "";
+    if (filePath !== "") ipcRenderer.send(IPC_GRANT_PATH, filePath);
+    return filePath;
+  },
 } satisfies ClauseGraphApi;
 
 contextBridge.exposeInMainWorld("clausegraph", api);

@@ -56,7 +56,9 @@ export async function buildElectron({ outDir = ELECTRON_OUT } = {}) {
   await Promise.all([
     esbuild({
       ...common,
-      entryPoints: { main: "electron/main.ts", "engine-process": "electron/engine-process.ts" },
+      // parse-child: the engine forks it to parse untrusted files (core/ingest/parse-isolated.ts
+      // looks for it beside the bundle that imports it).
+      entryPoints: { main: "electron/main.ts", "engine-process": "electron/engine-process.ts", "parse-child": "core/ingest/parse-child.ts" },
       outdir: outDir,
       format: "esm",
       outExtension: { ".js": ".js" },

@@ -10,6 +10,7 @@ import { createEngine } from "../../core/engine.ts";
 import type { Engine } from "../../core/engine-types.ts";
 import { createUploadStore } from "../../core/host/upload-store.ts";
 import { startWebHost } from "../../core/host/web-host.ts";
+import type { WebHost } from "../../core/host/web-host.ts";
 import { generateFuzzMessages } from "./fuzz-payloads.ts";
 import type { FuzzMessage } from "./fuzz-payloads.ts";
 import { regulationPdf } from "./trust-fixtures.ts";
@@ -127,8 +128,12 @@ function toWireJson(root: unknown): string {
   return out.join("");
 }
 
-async function openWebSocket(url: string): Promise<WebSocket> {
-  const ws = new WebSocket(`${url.replace("http:", "ws:")}api`, { origin: url.replace(/\/$/, ""), maxPayload: 256 * 1024 * 1024 });
+async function openWebSocket(host: WebHost): Promise<WebSocket> {
+  const ws = new WebSocket(`${host.origin.replace("http:", "ws:")}/api`, {
+    origin: host.origin,
+    headers: { Cookie: host.cookie },
+    maxPayload: 256 * 1024 * 1024,
+  });
   await new Promise<void>((resolve, reject) => {
     ws.once("open", () => resolve());
     ws.once("error", reject);
@@ -136,22 +141,45 @@ async function openWebSocket(url: string): Promise<WebSocket> {
   return ws;
 }
 
+/**
+ * The host closes a connection whose message is over MAX_MESSAGE_BYTES (1009, nothing parsed): that
+ * refusal stands in for the VALIDATION reply, and the next message goes over a new connection.
+ */
+const TOO_BIG_REPLY = { id: null, result: { ok: false, error: { code: "VALIDATION", message: "connection closed 1009: message over the host's size limit" } } };
+
 /** One request at a time over a WebSocket, so replies with id null still match their message. */
-function webSocketSender(ws: WebSocket): { send: Send; sendRaw: (data: string | Buffer) => Promise<unknown> } {
+function webSocketSender(host: WebHost, first: WebSocket): { send: Send; sendRaw: (data: string | Buffer) => Promise<unknown>; close(): void } {
   let waiting: ((value: unknown) => void) | null = null;
-  ws.on("message", (data) => {
-    const message = JSON.parse(String(data)) as unknown;
-    // Progress events of imports a still-valid message started are pushed to every client: not replies.
-    if (typeof message === "object" && message !== null && "event" in message) return;
-    const resolve = waiting;
-    waiting = null;
-    resolve?.(message);
-  });
-  const sendRaw = (data: string | Buffer): Promise<unknown> =>
-    new Promise((resolve) => {
-      waiting = resolve;
-      ws.send(data, { binary: typeof data !== "string" });
+  let ws = first;
+  const attach = (socket: WebSocket): void => {
+    socket.on("message", (data) => {
+      const message = JSON.parse(String(data)) as unknown;
+      // Progress events of imports a still-valid message started are pushed to every client: not replies.
+      if (typeof message === "object" && message !== null && "event" in message) return;
+      const resolve = waiting;
+      waiting = null;
+      resolve?.(message);
     });
+    socket.on("error", () => undefined);
+    socket.on("close", (code) => {
+      if (socket !== ws) return;
+      const resolve = waiting;
+      waiting = null;
+      resolve?.(code === 1009 ? TOO_BIG_REPLY : { closed: code });
+    });
+  };
+  attach(first);
+  const sendRaw = async (data: string | Buffer): Promise<unknown> => {
+    if (ws.readyState !== WebSocket.OPEN) {
+      ws = await openWebSocket(host);
+      attach(ws);
+    }
+    const socket = ws;
+    return new Promise((resolve) => {
+      waiting = resolve;
+      socket.send(data, { binary: typeof data !== "string" });
+    });
+  };
   let nextId = 0;
   const send: Send = async (message) => {
     const id = nextId++;
@@ -162,7 +190,7 @@ function webSocketSender(ws: WebSocket): { send: Send; sendRaw: (data: string | 
     const parsed = z.object({ id: z.unknown(), result: z.unknown() }).safeParse(wire);
     return { reply: parsed.success ? parsed.data.result : wire, channel: received.channel, payload: received.payload };
   };
-  return { send, sendRaw };
+  return { send, sendRaw, close: () => ws.close() };
 }
 
 /** Malformed envelopes only the WebSocket can carry: each must be answered VALIDATION. */
@@ -226,10 +254,10 @@ export async function runIpcFuzz(opts: IpcFuzzOptions): Promise<IpcFuzzResult> {
       const staticDir = path.join(tmp, "static");
       await writeFile(path.join(tmp, "placeholder"), "");
       const host = await startWebHost({ dataDir: engine.dataDir, port: 0, staticDir, engine });
-      const ws = await openWebSocket(host.url);
-      ({ send, sendRaw } = webSocketSender(ws));
+      const sender = webSocketSender(host, await openWebSocket(host));
+      ({ send, sendRaw } = sender);
       closeTransport = async () => {
-        ws.close();
+        sender.close();
         await host.close();
       };
     }

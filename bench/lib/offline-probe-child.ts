@@ -12,6 +12,7 @@ import { WebSocket } from "ws";
 import { createEngine } from "../../core/engine.ts";
 import type { Engine } from "../../core/engine-types.ts";
 import { startWebHost } from "../../core/host/web-host.ts";
+import type { WebHost } from "../../core/host/web-host.ts";
 import { regulationPdf } from "./trust-fixtures.ts";
 
 export interface ProbeChildReport {
@@ -38,9 +39,10 @@ const dataDir = values.data;
 const steps: string[] = [];
 const question = values.question ?? "Who must be notified of a personal data breach?";
 
-function httpGet(url: string): Promise<{ status: number; body: string }> {
+/** A GET with the host's session cookie (without it, every request is refused 401). */
+function httpGet(url: string, cookie: string): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
-    const req = request(url, (res) => {
+    const req = request(url, { headers: { Cookie: cookie } }, (res) => {
       let body = "";
       res.setEncoding("utf8");
       res.on("data", (chunk: string) => (body += chunk));
@@ -52,9 +54,8 @@ function httpGet(url: string): Promise<{ status: number; body: string }> {
 }
 
 /** Sends each request over one WebSocket and returns the results in order. */
-async function wsRequests(url: string, requests: { channel: string; payload: unknown }[]): Promise<unknown[]> {
-  const origin = url.replace(/\/$/, "");
-  const ws = new WebSocket(`${url.replace("http:", "ws:")}api`, { origin });
+async function wsRequests(host: WebHost, requests: { channel: string; payload: unknown }[]): Promise<unknown[]> {
+  const ws = new WebSocket(`${host.origin.replace("http:", "ws:")}/api`, { origin: host.origin, headers: { Cookie: host.cookie } });
   await new Promise<void>((resolve, reject) => {
     ws.once("open", () => resolve());
     ws.once("error", reject);
@@ -116,9 +117,9 @@ async function webHost(): Promise<void> {
   await writeFile(path.join(staticDir, "index.html"), "<!doctype html><title>ClauseGraph</title>");
   const host = await startWebHost({ dataDir, port: 0, staticDir });
   try {
-    const page = await httpGet(host.url);
+    const page = await httpGet(`${host.origin}/`, host.cookie);
     if (page.status !== 200) throw new Error(`web host GET / answered ${page.status}`);
-    const results = await wsRequests(host.url, [
+    const results = await wsRequests(host, [
       { channel: "stats", payload: {} },
       { channel: "documents.list", payload: {} },
       { channel: "search", payload: { query: question } },

@@ -17,6 +17,8 @@ export interface CliArgs {
   threads?: number | undefined;
   /** Document ids chosen with --doc (extract). */
   docs?: string[] | undefined;
+  /** check --repair: rebuild a damaged library. */
+  repair?: boolean | undefined;
 }
 
 export interface CliContext {

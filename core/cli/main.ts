@@ -3,13 +3,14 @@ import { createEngine } from "../engine.ts";
 import { toErrorInfo } from "../errors.ts";
 import { defaultDataDir } from "../host/data-dir.ts";
 import { type CliContext, type CliIo, type ExitCode, printJson } from "./cli-context.ts";
+import { checkCommand } from "./commands/check.ts";
 import { deleteCommand } from "./commands/delete.ts";
 import { ingestCommand } from "./commands/ingest.ts";
 import { listCommand } from "./commands/list.ts";
 import { searchCommand } from "./commands/search.ts";
 import { statsCommand } from "./commands/stats.ts";
 
-const COMMANDS = ["ingest", "search", "ask", "extract", "stats", "list", "delete", "models", "help"] as const;
+const COMMANDS = ["ingest", "search", "ask", "extract", "stats", "list", "delete", "check", "models", "help"] as const;
 type Command = (typeof COMMANDS)[number];
 
 const USAGE = `clausegraph — offline regulatory library from the command line
@@ -22,6 +23,7 @@ Usage:
   clausegraph list [--db <dir>] [--json]
   clausegraph stats [--db <dir>] [--json]
   clausegraph delete <documentId|file> [--db <dir>] [--json]
+  clausegraph check [--repair] [--db <dir>] [--json]   (consistency; --repair rebuilds from the kept copies)
   clausegraph models [list | import <file.gguf> | remove <id>] [--db <dir>] [--json]
 
 --db       data directory (default: ${defaultDataDir()}); --data-dir is the same
@@ -48,6 +50,7 @@ export async function main(argv: string[], io: CliIo = { stdout: process.stdout,
         llm: { type: "string" },
         threads: { type: "string" },
         doc: { type: "string", multiple: true },
+        repair: { type: "boolean", default: false },
         help: { type: "boolean", short: "h", default: false },
       },
     });
@@ -81,9 +84,20 @@ export async function main(argv: string[], io: CliIo = { stdout: process.stdout,
       llm: parsed.values.llm,
       threads: parsed.values.threads === undefined ? undefined : Number.parseInt(parsed.values.threads, 10),
       docs: parsed.values.doc,
+      repair: parsed.values.repair,
     },
     io,
-    openEngine: (extra = {}) => createEngine({ dataDir: db, ...extra }),
+    openEngine: async (extra = {}) => {
+      const engine = await createEngine({ dataDir: db, ...extra });
+      // Every command says so when the library is damaged (stderr, so --json output stays clean).
+      if (command !== "check") {
+        const health = await engine.checkLibrary().catch(() => null);
+        if (health && health.damaged.length > 0) {
+          io.stderr.write(`warning: ${health.damaged.length} document(s) of this library are damaged (${health.damaged.map((d) => d.fileName ?? d.documentId).join(", ")}); run \`clausegraph check\` for details and \`clausegraph check --repair\` to rebuild it.\n`);
+        }
+      }
+      return engine;
+    },
   };
   try {
     switch (command) {
@@ -103,6 +117,8 @@ export async function main(argv: string[], io: CliIo = { stdout: process.stdout,
         return await listCommand(ctx);
       case "delete":
         return await deleteCommand(ctx);
+      case "check":
+        return await checkCommand(ctx);
       case "models":
         // Loaded on demand: it pulls in node-llama-cpp, which the other commands do not need.
         return await (await import("./commands/models.ts")).modelsCommand(ctx);

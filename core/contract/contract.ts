@@ -10,6 +10,8 @@ import {
   errorInfoSchema,
   importResultSchema,
   jobProgressSchema,
+  libraryHealthSchema,
+  repairResultSchema,
   searchResponseSchema,
   subgraphSchema,
   sectionSchema,
@@ -31,15 +33,25 @@ export const LIMITS = {
   k: 100,
   fileName: 255,
   filesPerUpload: 50,
-  /** 100 MiB of file bytes, as base64. */
+  /** The most one upload may carry: 100 MiB of file bytes. */
+  uploadBytes: 100 * 1024 * 1024,
+  /** The same, as base64 (Electron's IPC, which carries bytes inside a message). */
   uploadBase64: Math.ceil((100 * 1024 * 1024) / 3) * 4,
 } as const;
+
+/**
+ * The web host takes file bytes only as an HTTP POST streamed to disk (a WebSocket message is
+ * parsed whole in memory: 20 concurrent 99 MB base64 uploads ran the host out of memory).
+ * `POST <path>?<nameParam>=<file name>`, the password (if any) percent-encoded in `passwordHeader`;
+ * the answer is the same `Result<ImportResult[]>` as `documents.upload`.
+ */
+export const WEB_UPLOAD = { path: "/api/upload", nameParam: "name", passwordHeader: "X-ClauseGraph-Password" } as const;
 
 const id = z.string().min(1).max(LIMITS.id);
 const noParams = z.strictObject({});
 
 // A bare file name: the host writes it into its own upload folder, so it must not climb out.
-const uploadName = z
+export const uploadName = z
   .string()
   .min(1)
   .max(LIMITS.fileName)
@@ -88,6 +100,13 @@ export const requestSchemas = {
   "sections.get": { params: z.strictObject({ id }), result: sectionSchema },
   "sections.list": { params: z.strictObject({ documentId: id }), result: z.array(sectionSchema) },
   stats: { params: noParams, result: statsSchema },
+  /** Documents the library holds only in part (a storage error), in words. */
+  "library.check": { params: noParams, result: libraryHealthSchema },
+  /** Rebuilds a damaged library from the copies kept at import; progress as job.progress, cancellable. */
+  "library.repair": {
+    params: z.strictObject({ jobId: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/).optional() }),
+    result: repairResultSchema,
+  },
   "graph.neighbors": {
     params: z.strictObject({ nodeId: id }),
     result: subgraphSchema,
@@ -167,14 +186,14 @@ export function resultSchema<T extends z.ZodType>(value: T) {
 
 // The renderer may import only the contract from core/: it re-exports the data types it shows.
 export type { ErrorInfo, ErrorCode } from "../errors.ts";
-export type { DeleteResult, ImportResult, SearchResponse, SearchResult } from "../engine-types.ts";
+export type { DeleteResult, ImportResult, RepairResult, SearchResponse, SearchResult } from "../engine-types.ts";
 export type { DocumentExtractionSummary, ExtractionSummary } from "../extract/llm/extraction-types.ts";
 export type { AskCitation, AskResult, AskSentence } from "../answer/answer-types.ts";
 export type { AnswerLogRecord } from "../answer/answer-log-schema.ts";
 export type { ActiveModel, ModelEntry, ModelImportResult, ModelsState } from "../llm/model-schemas.ts";
 export type { Subgraph, SubgraphEdge, SubgraphNode } from "../retrieve/subgraph-types.ts";
 export type { TripletRecord } from "../store/graph-types.ts";
-export type { DocumentRecord, StoreStats } from "../store/graph-store.ts";
+export type { DamagedDocumentInfo, DocumentRecord, LibraryHealth, StoreStats } from "../store/graph-store.ts";
 export type { Section } from "../structure/types.ts";
 
 // ---- Wire messages, identical over WebSocket, Electron IPC and the utility-process port. ----
@@ -208,6 +227,8 @@ export const API_METHODS = {
   getSection: "sections.get",
   listSections: "sections.list",
   stats: "stats",
+  checkLibrary: "library.check",
+  repairLibrary: "library.repair",
   cancelJob: "jobs.cancel",
   extractTriplets: "triplets.extract",
   graphNeighbors: "graph.neighbors",
@@ -238,6 +259,8 @@ export interface ClauseGraphApi extends ClauseGraphRequests {
    * absent (web host) the renderer uploads the file's bytes instead.
    */
   pathForFile?: (file: object) => string;
+  /** Web host only: streams a file's bytes to the host, which imports it. Electron uses paths (and uploadDocuments). */
+  uploadFile?: (file: Blob, options: { name: string; password?: string }) => Promise<Result<Value<"documents.upload">>>;
 }
 
 /** How an API implementation reaches the engine: send one request, and listen to pushed events. */

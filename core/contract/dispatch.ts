@@ -24,12 +24,30 @@ export interface DispatcherOptions {
   emit(event: WireEvent): void;
   /** Absent where uploads make no sense; documents.upload then answers VALIDATION. */
   uploads?: UploadStore;
+  /**
+   * Which paths `documents.import` may read. Absent: none (FORBIDDEN). Whoever can send a request
+   * must not thereby read any file the engine's user can (then read it back with documents.source):
+   * Electron grants only the paths its user dropped or picked; the web host grants none and takes
+   * uploads. The CLI calls the engine directly and is not affected.
+   */
+  allowPathImport?: (file: string) => boolean;
+}
+
+/** A file the host already wrote to its upload folder, with the name its user gave it. */
+export interface UploadedPath {
+  path: string;
+  name: string;
 }
 
 export interface Dispatcher {
   dispatch(channel: unknown, payload: unknown): Promise<Result<unknown>>;
   /** Aborts every running job (the host is shutting down). */
   cancelAll(): void;
+  /**
+   * Imports files the host itself wrote (streamed uploads), with progress events and jobs.cancel
+   * like documents.upload, reporting the uploaded names. Not reachable from the wire.
+   */
+  importUploads(files: UploadedPath[], password: string | undefined): Promise<Result<ImportResult[]>>;
 }
 
 /** A channel paired with its parsed params, so the switch below narrows both together. */
@@ -54,7 +72,7 @@ function toBase64(bytes: Uint8Array): string {
 }
 
 export function createDispatcher(options: DispatcherOptions): Dispatcher {
-  const { engine, emit, uploads } = options;
+  const { engine, emit, uploads, allowPathImport = () => false } = options;
   // Job ids come from the engine's progress events; each maps to the request that can abort it.
   const jobs = new Map<string, AbortController>();
 
@@ -80,7 +98,14 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
   }
 
   /** Like an import: every per-document job id (and the caller's own id) cancels the whole run. */
-  async function extractTracked(documentIds: string[] | undefined, callerJobId: string | undefined): Promise<unknown> {
+  function extractTracked(documentIds: string[] | undefined, callerJobId: string | undefined): Promise<unknown> {
+    return runTracked(callerJobId, (signal, onProgress) =>
+      engine.extractTriplets({ ...(documentIds === undefined ? {} : { documentIds }), signal, onProgress }),
+    );
+  }
+
+  /** A long run whose progress events are forwarded and whose every job id cancels the whole run. */
+  async function runTracked(callerJobId: string | undefined, work: (signal: AbortSignal, onProgress: (progress: JobProgress) => void) => Promise<unknown>): Promise<unknown> {
     const controller = new AbortController();
     const seen = new Set<string>(callerJobId === undefined ? [] : [callerJobId]);
     if (callerJobId !== undefined) jobs.set(callerJobId, controller);
@@ -92,32 +117,54 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
       emit({ event: "job.progress", payload: progress });
     };
     try {
-      return await engine.extractTriplets({ ...(documentIds === undefined ? {} : { documentIds }), signal: controller.signal, onProgress });
+      return await work(controller.signal, onProgress);
     } finally {
       for (const jobId of seen) jobs.delete(jobId);
     }
   }
 
+  async function importUploaded(files: UploadedPath[], password: string | undefined): Promise<ImportResult[]> {
+    const results = await importTracked(
+      files.map((file) => file.path),
+      password,
+    );
+    // The temporary path means nothing to the user: report the name they uploaded.
+    return results.map((result, index) => {
+      const name = files[index]?.name ?? result.file;
+      const error = result.error === undefined ? {} : { error: { ...result.error, file: name } };
+      return { ...result, ...error, file: name };
+    });
+  }
+
   async function uploadAndImport(params: ParsedParams<"documents.upload">): Promise<ImportResult[]> {
-    if (uploads === undefined) throw new ClauseGraphError("VALIDATION", "This host does not accept uploads");
+    if (uploads === undefined) throw new ClauseGraphError("VALIDATION", "This host does not accept uploads in a message");
     const saved = await uploads.save(params.files);
     try {
-      const results = await importTracked(saved.paths, params.password);
-      // The temporary path means nothing to the user: report the name they uploaded.
-      return results.map((result, index) => {
-        const name = params.files[index]?.name ?? result.file;
-        const error = result.error === undefined ? {} : { error: { ...result.error, file: name } };
-        return { ...result, ...error, file: name };
-      });
+      return await importUploaded(
+        saved.paths.map((file, index) => ({ path: file, name: params.files[index]?.name ?? file })),
+        params.password,
+      );
     } finally {
       await saved.cleanup();
     }
   }
 
+  function importByPath(files: string[], password: string | undefined): Promise<ImportResult[]> {
+    const refused = files.find((file) => !allowPathImport(file));
+    if (refused !== undefined) {
+      throw new ClauseGraphError(
+        "FORBIDDEN",
+        `${refused} was not chosen in this window: only files dropped on ClauseGraph or picked in it can be imported by path (in the browser, files are uploaded instead)`,
+        { file: refused },
+      );
+    }
+    return importTracked(files, password);
+  }
+
   async function run(request: ParsedRequest): Promise<unknown> {
     switch (request.channel) {
       case "documents.import":
-        return importTracked(request.params.files, request.params.password);
+        return importByPath(request.params.files, request.params.password);
       case "documents.upload":
         return uploadAndImport(request.params);
       case "documents.list":
@@ -151,6 +198,10 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
         return engine.getSections(request.params.documentId);
       case "stats":
         return engine.stats();
+      case "library.check":
+        return engine.checkLibrary();
+      case "library.repair":
+        return runTracked(request.params.jobId, (signal, onProgress) => engine.repairLibrary({ signal, onProgress }));
       case "graph.neighbors":
         return engine.graphNeighbors(request.params.nodeId);
       case "documents.source": {
@@ -211,6 +262,13 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     },
     cancelAll() {
       for (const controller of jobs.values()) controller.abort();
+    },
+    async importUploads(files, password) {
+      try {
+        return { ok: true, value: await importUploaded(files, password) };
+      } catch (err) {
+        return { ok: false, error: toErrorInfo(err) };
+      }
     },
   };
 }

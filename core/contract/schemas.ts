@@ -1,11 +1,11 @@
 import { z } from "zod";
-import type { DeleteResult, ImportResult, SearchResponse, SearchResult } from "../engine-types.ts";
+import type { DeleteResult, ImportResult, RepairResult, SearchResponse, SearchResult } from "../engine-types.ts";
 import { ERROR_CODES } from "../errors.ts";
 import type { ErrorInfo } from "../errors.ts";
 import type { ProgressListener } from "../jobs/job.ts";
 import type { SourceFormat } from "../ingest/types.ts";
 import type { Subgraph } from "../retrieve/subgraph-types.ts";
-import type { DocumentRecord, StoreStats } from "../store/graph-store.ts";
+import type { DocumentRecord, LibraryHealth, StoreStats } from "../store/graph-store.ts";
 import type { TripletRecord } from "../store/graph-types.ts";
 import { SECTION_KINDS } from "../structure/types.ts";
 import type { Section } from "../structure/types.ts";
@@ -150,6 +150,28 @@ export const statsSchema = z.object({
   embeddingModel: z.string(),
 });
 
+export const damagedDocumentSchema = z.object({
+  documentId: z.string(),
+  problem: z.enum(["lost", "incomplete"]),
+  rows: z.record(z.string(), count),
+  recordedSections: count.optional(),
+  linkedSections: count.optional(),
+  fileName: z.string().nullable(),
+  originalFile: z.string().nullable(),
+  sourceFile: z.string().nullable(),
+  message: z.string(),
+});
+
+export const libraryHealthSchema = z.object({ documents: count, damaged: z.array(damagedDocumentSchema) });
+
+export const repairResultSchema = z.object({
+  rebuilt: z.boolean(),
+  reimported: z.array(importResultSchema),
+  missing: z.array(z.object({ documentId: z.string(), fileName: z.string().nullable() })),
+  backup: z.string().nullable(),
+  health: libraryHealthSchema,
+});
+
 export const jobProgressSchema = z.object({
   jobId: z.string(),
   status: z.enum(["queued", "running", "done", "failed", "cancelled"]),
@@ -172,9 +194,11 @@ const sameShapes: [
   Same<z.infer<typeof sectionSchema>, Section>,
   Same<z.infer<typeof deleteResultSchema>, DeleteResult>,
   Same<z.infer<typeof statsSchema>, StoreStats>,
+  Same<z.infer<typeof libraryHealthSchema>, LibraryHealth>,
+  Same<z.infer<typeof repairResultSchema>, RepairResult>,
   Same<z.infer<typeof jobProgressSchema>, JobProgress>,
   Same<z.infer<typeof tripletSchema>, TripletRecord>,
   Same<z.infer<typeof subgraphSchema>, Subgraph>,
   Same<z.infer<typeof searchResponseSchema>, SearchResponse>,
-] = [true, true, true, true, true, true, true, true, true, true, true, true];
+] = [true, true, true, true, true, true, true, true, true, true, true, true, true, true];
 void sameShapes;

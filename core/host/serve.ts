@@ -4,6 +4,7 @@ import { parseArgs } from "node:util";
 import { defaultDataDir } from "./data-dir.ts";
 import { startWebHost } from "./web-host.ts";
 import { toErrorInfo } from "../errors.ts";
+import { restrictUmask } from "../files/private-files.ts";
 
 // `npm run serve`: the web host as a command. The only place that reads argv and the environment.
 const DEFAULT_PORT = 5178;
@@ -17,6 +18,7 @@ function parsePort(text: string | undefined): number {
 }
 
 async function main(): Promise<void> {
+  restrictUmask();
   const { values } = parseArgs({
     options: {
       port: { type: "string" },
@@ -30,7 +32,10 @@ async function main(): Promise<void> {
   const staticDir = path.resolve(values["static-dir"] ?? path.join(here, "../../dist/renderer"));
   const log = values.quiet ? undefined : (message: string): void => console.error(`[clausegraph] ${message}`);
   const host = await startWebHost({ dataDir, port: parsePort(values.port), staticDir, ...(log ? { log } : {}) });
-  console.log(`ClauseGraph is running at ${host.url} (library: ${dataDir}). Press Ctrl+C to stop.`);
+  // The only place the secret is shown: the user opens this address; it works until Ctrl+C.
+  console.log(`ClauseGraph is running (library: ${dataDir}). Open this address in your browser; it carries a key for this run only:`);
+  console.log(`  ${host.url}`);
+  console.log("Press Ctrl+C to stop.");
 
   const stop = (): void => {
     host.close().then(

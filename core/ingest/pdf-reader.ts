@@ -11,12 +11,15 @@ import { guessLanguage } from "./language-guess.ts";
 import type { LayoutLine } from "./layout-types.ts";
 import { toTextLine } from "./layout-types.ts";
 import { MAX_PAGES } from "./limits.ts";
+import { DEFAULT_PARSE_LIMITS } from "./parse-limits.ts";
+import type { ParseLimits } from "./parse-limits.ts";
 import { buildLines, makeLine } from "./line-builder.ts";
 import { damagedPageError, mapOpenError } from "./pdf-errors.ts";
 import type { PdfjsTextStyle } from "./pdf-page-items.ts";
 import { toPageItems } from "./pdf-page-items.ts";
 import { pdfjsDataDirs } from "./pdfjs-setup.ts";
 import { removeRepeatedMarginText, removeRunningHeaders } from "./running-headers.ts";
+import { formatCount, tooComplex } from "./too-complex.ts";
 import type { ParseOptions, ParsedPage } from "./types.ts";
 
 // PDF → pages of lines in reading order. Two passes: pages are read one at a time (each released
@@ -96,7 +99,10 @@ class PageReader {
   private readonly boldFonts = new Map<string, boolean>();
   private readonly imageOps = imageOpCodes();
 
-  constructor(private readonly file: string) {}
+  constructor(
+    private readonly file: string,
+    private readonly maxTextItems: number,
+  ) {}
 
   async read(doc: PDFDocumentProxy, number: number): Promise<RawPage> {
     let page: PDFPageProxy;
@@ -108,6 +114,10 @@ class PageReader {
     try {
       const viewport = page.getViewport({ scale: 1 });
       const content = await page.getTextContent();
+      // The pre-scan counts text operators; pdf.js may split one into several items (fonts, forms).
+      if (content.items.length > this.maxTextItems) {
+        throw tooComplex(this.file, { what: `${formatCount(content.items.length)} pieces of text`, limit: `the limit is ${formatCount(this.maxTextItems)} per page`, page: number });
+      }
       const styles = content.styles as Record<string, PdfjsTextStyle | undefined>;
       let operators: number[] | undefined;
       // Font names (hence boldness) only reach us once pdfjs builds an operator list with the
@@ -225,7 +235,7 @@ function stringField(info: unknown, key: string): string | undefined {
 }
 
 /** Reads a PDF. `bytes` is consumed: pdfjs detaches its memory. */
-export async function readPdf(file: string, bytes: Uint8Array, options: ParseOptions = {}): Promise<PdfReadResult> {
+export async function readPdf(file: string, bytes: Uint8Array, options: ParseOptions = {}, limits: ParseLimits = DEFAULT_PARSE_LIMITS): Promise<PdfReadResult> {
   assertComplete(bytes, file);
   const task = getDocument({
     data: handOver(bytes),
@@ -249,12 +259,15 @@ export async function readPdf(file: string, bytes: Uint8Array, options: ParseOpt
         { file },
       );
     }
+    // Page 0 of N: the parsing child's watchdog then knows the page count (its time budget) and
+    // names page 1 if opening it is what takes too long.
+    options.onPage?.(0, total);
     const warnings: string[] = [];
     const { info } = await doc.getMetadata().catch(() => ({ info: undefined }));
     if (stringField(info, "EncryptFilterName") !== undefined && (options.password ?? "") === "") {
       warnings.push("Owner-password protected (permissions only): opened without a password.");
     }
-    const reader = new PageReader(file);
+    const reader = new PageReader(file, limits.textItemsPerPage);
     const raw: RawPage[] = [];
     for (let number = 1; number <= total; number++) {
       throwIfCancelled(options.signal, file);

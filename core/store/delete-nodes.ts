@@ -11,17 +11,22 @@ import type { NodeDeletion } from "./schema.ts";
 // bench/lib/kill-runs.ts). A plain edge deletion is logged with its own source, target and edge
 // id, and replays exactly.
 
-/** Deletes the matching nodes after deleting, one statement per relationship table and end, every edge they have. */
+/**
+ * Deletes the matching nodes after deleting, one statement per relationship table and end, every
+ * edge they have. `detachDangling`: the nodes themselves go with DETACH DELETE, for edges whose
+ * other end no longer exists (no MATCH reaches those; see GraphStore.purgeDocument).
+ */
 export async function deleteNodesWithEdges(
   session: KuzuSession,
   connections: readonly RelConnection[],
   deletion: NodeDeletion,
   params: Params,
+  options: { detachDangling?: boolean } = {},
 ): Promise<void> {
   const { table, where } = deletion;
   for (const c of connections) {
     if (c.from === table) await session.run(`MATCH (n:${table})-[r:${c.rel}]->(:${c.to}) WHERE ${where} DELETE r`, params);
     if (c.to === table) await session.run(`MATCH (:${c.from})-[r:${c.rel}]->(n:${table}) WHERE ${where} DELETE r`, params);
   }
-  await session.run(`MATCH (n:${table}) WHERE ${where} DELETE n`, params);
+  await session.run(`MATCH (n:${table}) WHERE ${where} ${options.detachDangling ? "DETACH " : ""}DELETE n`, params);
 }

@@ -82,6 +82,43 @@ export interface EmbeddingSpace {
   dimensions: number;
 }
 
+/**
+ * A document the library holds only in part, found by the consistency check: "lost" when rows
+ * derived from it (sections, citations, triplets, vectors …) exist without its Document row,
+ * "incomplete" when it is listed but fewer sections are linked to it than it records.
+ */
+export interface DamagedDocument {
+  documentId: string;
+  problem: "lost" | "incomplete";
+  /** The rows still stored under its id, per table. */
+  rows: Record<string, number>;
+  /** Sections it records and sections linked to it (incomplete ones only). */
+  recordedSections?: number;
+  linkedSections?: number;
+}
+
+export interface LibraryCheck {
+  documents: number;
+  damaged: DamagedDocument[];
+}
+
+/** A damaged document as the engine reports it: what it was, and whether it can be re-imported. */
+export interface DamagedDocumentInfo extends DamagedDocument {
+  /** Its name when imported, from the record kept beside its copy (null when none is left). */
+  fileName: string | null;
+  /** The path it was imported from. */
+  originalFile: string | null;
+  /** The kept copy a repair re-imports; null when there is none (a repair then only removes its rows). */
+  sourceFile: string | null;
+  /** What happened, in words. */
+  message: string;
+}
+
+export interface LibraryHealth {
+  documents: number;
+  damaged: DamagedDocumentInfo[];
+}
+
 export interface GraphStore extends RetrievalStore {
   /** Opens (creating or migrating as needed). Throws DB_LOCKED when another process writes to it. */
   open(): Promise<void>;
@@ -95,6 +132,8 @@ export interface GraphStore extends RetrievalStore {
   insertDocument(doc: DocumentRecord, sections: Section[], derived?: DerivedGraph): Promise<void>;
   /** Removes the document and everything derived from it. False when it did not exist. */
   deleteDocument(id: string): Promise<boolean>;
+  /** Documents the library lost in part (read-only queries; fast enough to run at every open). */
+  checkLibrary(): Promise<LibraryCheck>;
 
   getSection(id: string): Promise<Section | null>;
   getSections(documentId: string): Promise<Section[]>;

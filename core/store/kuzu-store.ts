@@ -12,6 +12,8 @@ import { isReadOnlyFsError, toStoreError } from "./kuzu-errors.ts";
 import { createKuzuSession, cypherString, type KuzuSession, type Params } from "./kuzu-session.ts";
 import { createMigrationBackup } from "./migration-backup.ts";
 import { deleteNodesWithEdges } from "./delete-nodes.ts";
+import { commitVectorRows } from "./hnsw-commit-guard.ts";
+import { checkLibraryRows } from "./library-check.ts";
 import { anchorSurvivingEdges, readRelConnections, type RelConnection } from "./rel-checkpoint-guard.ts";
 import { migrate, readSchemaVersion, type BeforeMigrate, type Migration } from "./migrations.ts";
 import {
@@ -526,28 +528,21 @@ export function createKuzuStore(options: KuzuStoreOptions): KuzuGraphStore {
     return rows.map((r) => ({ id: String(r.id), sectionId: String(r.sectionId), score: 1 - Number(r.distance) }));
   }
 
-  async function writeVectors(
+  /**
+   * A document's vectors, each table in a transaction of its own (hnsw-commit-guard.ts), then the
+   * mark that they are complete: until it is set the document counts as not embedded, so a crash
+   * in between is healed by re-embedding on the next start.
+   */
+  async function storeVectors(
     session: KuzuSession,
     documentId: string,
-    spec: VectorTableSpec,
     space: EmbeddingSpace,
-    vectors: ReadonlyMap<string, Float32Array>,
-    sectionOf: (id: string) => string,
+    tables: ReadonlyArray<{ spec: VectorTableSpec; vectors: ReadonlyMap<string, Float32Array>; sectionOf: (id: string) => string }>,
   ): Promise<void> {
-    const rows: Params[] = [];
-    for (const [id, vector] of vectors) {
-      if (vector.length !== space.dimensions) {
-        throw new ClauseGraphError("VALIDATION", `a vector of ${vector.length} dimensions does not fit the ${space.modelId} space (${space.dimensions})`);
-      }
-      rows.push({ id, documentId, sectionId: sectionOf(id), vector: vectorLiteral(vector) });
+    for (const { spec, vectors, sectionOf } of tables) {
+      await commitVectorRows(session, { documentId, spec, space, vectors, sectionOf, batchSize });
     }
-    for (const batch of chunks(rows, batchSize)) {
-      await session.run(
-        `UNWIND $rows AS r CREATE (:${spec.table} {id: r.id, documentId: r.documentId, sectionId: r.sectionId,
-           vector: CAST(r.vector AS FLOAT[${space.dimensions}])})`,
-        { rows: batch },
-      );
-    }
+    await session.run("MATCH (d:Document) WHERE d.id = $id SET d.embeddedWith = $model", { id: documentId, model: space.modelId });
   }
 
   async function findDocument(session: KuzuSession, where: string, value: string): Promise<DocumentRecord | null> {
@@ -689,15 +684,57 @@ export function createKuzuStore(options: KuzuStoreOptions): KuzuGraphStore {
       }
     }
     fault("triplets");
-    if (derived.sectionEmbeddings.size > 0 || derived.tripletEmbeddings.size > 0) {
-      const space = await readSpace(session);
-      if (space === null) throw new ClauseGraphError("INTERNAL", "vectors were given before an embedding model was chosen (useEmbeddingSpace)");
-      const tripletSection = new Map(derived.triplets.map((t) => [t.id, t.sectionId]));
-      await writeVectors(session, doc.id, SECTION_VECTORS, space, derived.sectionEmbeddings, (id) => id);
-      await writeVectors(session, doc.id, TRIPLET_VECTORS, space, derived.tripletEmbeddings, (id) => tripletSection.get(id) ?? "");
-      await session.run("MATCH (d:Document) WHERE d.id = $id SET d.embeddedWith = $model", { id: doc.id, model: space.modelId });
-      fault("embeddings");
-    }
+  }
+
+  /**
+   * Reads back what a document's transaction committed: the document and every section linked to
+   * it. When they are missing, whatever the commit did keep of it is removed and the write fails
+   * with DB_ERROR, so an import never reports "ok" for a document the library does not have.
+   */
+  async function verifyCommitted(session: KuzuSession, doc: DocumentRecord, sectionCount: number): Promise<void> {
+    const [row] = await session.run(
+      "MATCH (d:Document) WHERE d.id = $id OPTIONAL MATCH (s:Section)-[:IN_DOCUMENT]->(d) RETURN count(s) AS n",
+      { id: doc.id },
+    );
+    const linked = row === undefined ? -1 : Number(row.n);
+    const found = (await findDocument(session, "id", doc.id)) !== null;
+    if (found && linked === sectionCount) return;
+    // Such a commit can leave edges whose ends are gone; the library check reports what this
+    // cleanup cannot reach, and a rebuild repairs it (library-rebuild.ts).
+    const cleaned = await removeDocumentRows(session, doc.id, { danglingEdges: true }).then(
+      () => true,
+      (err: unknown) => {
+        log(`cleanup after a lost commit failed: ${toErrorInfo(err).message}`);
+        return false;
+      },
+    );
+    const kept = found ? `${Math.max(0, linked)} of its ${sectionCount} sections` : "none of it";
+    throw new ClauseGraphError(
+      "DB_ERROR",
+      `${doc.fileName} was not stored: the database kept ${kept} after the commit. ${cleaned ? "What remained of it was removed." : "Repair the library (clausegraph check --repair) before importing it again."}`,
+      { file: doc.file },
+    );
+  }
+
+  /** Deletes every row of a document (vectors, derived nodes, sections, the document) and anchors the rest. */
+  async function removeDocumentRows(session: KuzuSession, documentId: string, options: { danglingEdges?: boolean } = {}): Promise<void> {
+    const tables = await tableNames(session);
+    await session.transaction(async () => {
+      for (const spec of VECTOR_TABLES) {
+        if (tables.has(spec.table)) await deleteVectors(session, spec, "v.documentId = $documentId", { documentId });
+      }
+      for (const cypher of DOCUMENT_CASCADE.updates) await session.run(cypher, { documentId });
+      const connections = await relConnections(session);
+      // What a lost commit left behind has edges whose other end is gone (a CITES edge into a
+      // Reference from a Section that vanished): no MATCH reaches them, so a plain DELETE is
+      // refused ("has connected edges"), while DETACH DELETE walks the node's own adjacency. Used
+      // for purges only: its write-ahead-log replay is wrong (delete-nodes.ts), which the
+      // checkpoint that follows every purge makes harmless unless the process dies in between.
+      const detachDangling = options.danglingEdges ?? false;
+      for (const deletion of DOCUMENT_CASCADE.deletions) await deleteNodesWithEdges(session, connections, deletion, { documentId }, { detachDangling });
+      fault("delete:cascade");
+      await protectSurvivingEdges(session);
+    });
   }
 
   async function search(query: string, k: number): Promise<SearchHit[]> {
@@ -769,8 +806,30 @@ export function createKuzuStore(options: KuzuStoreOptions): KuzuGraphStore {
         }
         const started = Date.now();
         await invalidateIndex(session);
+        const withVectors = derived !== undefined && (derived.sectionEmbeddings.size > 0 || derived.tripletEmbeddings.size > 0);
+        const space = withVectors ? await readSpace(session) : null;
+        if (withVectors && space === null) throw new ClauseGraphError("INTERNAL", "vectors were given before an embedding model was chosen (useEmbeddingSpace)");
         try {
           await session.transaction(() => writeDocument(session, doc, sections, derived));
+          // A commit that loses rows is a Kuzu bug (hnsw-commit-guard.ts); should another one
+          // appear, the import fails here instead of reporting "ok" for a document that is gone.
+          await verifyCommitted(session, doc, sections.length);
+          if (derived && space) {
+            const tripletSection = new Map(derived.triplets.map((t) => [t.id, t.sectionId]));
+            try {
+              await storeVectors(session, doc.id, space, [
+                { spec: SECTION_VECTORS, vectors: derived.sectionEmbeddings, sectionOf: (id) => id },
+                { spec: TRIPLET_VECTORS, vectors: derived.tripletEmbeddings, sectionOf: (id) => tripletSection.get(id) ?? "" },
+              ]);
+              fault("embeddings");
+            } catch (err) {
+              // The vectors are written after the graph (hnsw-commit-guard.ts); a failure there
+              // takes the document out again, so a failed import leaves the library as it was.
+              // (A crash there instead leaves the document without vectors, re-embedded at the next start.)
+              await removeDocumentRows(session, doc.id).catch((cleanup: unknown) => log(`could not remove ${doc.id} after a failed vector write: ${toErrorInfo(cleanup).message}`));
+              throw err;
+            }
+          }
           await checkpoint(session);
         } catch (err) {
           throw toStoreError(err, dbPath, `storing ${doc.fileName}`);
@@ -788,24 +847,13 @@ export function createKuzuStore(options: KuzuStoreOptions): KuzuGraphStore {
         await invalidateIndex(session);
         // Deleted vectors stay in the HNSW graph: the next refresh checks for wear (compactIfWorn).
         vectorIndexFresh = false;
-        const tables = await tableNames(session);
-        let guarded = 0;
-        await session.transaction(async () => {
-          for (const spec of VECTOR_TABLES) {
-            if (tables.has(spec.table)) await deleteVectors(session, spec, "v.documentId = $documentId", { documentId: id });
-          }
-          for (const cypher of DOCUMENT_CASCADE.updates) await session.run(cypher, { documentId: id });
-          const connections = await relConnections(session);
-          for (const deletion of DOCUMENT_CASCADE.deletions) await deleteNodesWithEdges(session, connections, deletion, { documentId: id });
-          fault("delete:cascade");
-          const guardStarted = Date.now();
-          await protectSurvivingEdges(session);
-          guarded = Date.now() - guardStarted;
-        });
+        await removeDocumentRows(session, id);
         await checkpoint(session);
-        log(`deleted ${doc.fileName} in ${Date.now() - started} ms (edge guard ${guarded} ms)`);
+        log(`deleted ${doc.fileName} in ${Date.now() - started} ms`);
         return true;
       }),
+
+    checkLibrary: () => exclusive(() => checkLibraryRows(opened().session)),
 
     getSection: (id) =>
       exclusive(async () => {
@@ -1031,10 +1079,12 @@ export function createKuzuStore(options: KuzuStoreOptions): KuzuGraphStore {
           await session.transaction(async () => {
             // An interrupted earlier run may have stored part of them: start this document afresh.
             for (const spec of VECTOR_TABLES) await deleteVectors(session, spec, "v.documentId = $documentId", { documentId });
-            await writeVectors(session, documentId, SECTION_VECTORS, space, sections, (id) => id);
-            await writeVectors(session, documentId, TRIPLET_VECTORS, space, triplets, (id) => tripletSection.get(id) ?? "");
-            await session.run("MATCH (d:Document) WHERE d.id = $id SET d.embeddedWith = $model", { id: documentId, model: space.modelId });
+            await session.run("MATCH (d:Document) WHERE d.id = $id SET d.embeddedWith = ''", { id: documentId });
           });
+          await storeVectors(session, documentId, space, [
+            { spec: SECTION_VECTORS, vectors: sections, sectionOf: (id) => id },
+            { spec: TRIPLET_VECTORS, vectors: triplets, sectionOf: (id) => tripletSection.get(id) ?? "" },
+          ]);
           await checkpoint(session);
         } catch (err) {
           throw toStoreError(err, dbPath, `storing vectors of ${documentId}`);
@@ -1130,15 +1180,19 @@ export function createKuzuStore(options: KuzuStoreOptions): KuzuGraphStore {
               }
             }
             fault("llm:links");
-            if (withVectors) {
-              const tripletSection = new Map(write.triplets.map((t) => [t.id, t.sectionId]));
-              // New rows only: a property under a vector index cannot be SET.
-              await writeVectors(session, documentId, TRIPLET_VECTORS, space, write.tripletEmbeddings, (id) => tripletSection.get(id) ?? "");
-            }
+            // Not embedded until the new triplets' vectors are in (their own transaction below).
+            if (withVectors) await session.run("MATCH (d:Document) WHERE d.id = $id SET d.embeddedWith = ''", { id: documentId });
           });
           // Replacing removed edges: anchor the survivors before anything checkpoints, in a
           // transaction of its own (see protectSurvivingEdges).
           if (replaced > 0) await session.transaction(() => protectSurvivingEdges(session));
+          if (withVectors) {
+            const tripletSection = new Map(write.triplets.map((t) => [t.id, t.sectionId]));
+            // New rows only: a property under a vector index cannot be SET.
+            await storeVectors(session, documentId, space, [
+              { spec: TRIPLET_VECTORS, vectors: write.tripletEmbeddings, sectionOf: (id) => tripletSection.get(id) ?? "" },
+            ]);
+          }
           await checkpoint(session);
         } catch (err) {
           throw toStoreError(err, dbPath, `storing the LLM triplets of ${documentId}`);

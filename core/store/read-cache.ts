@@ -35,6 +35,7 @@ const PURE_READS = new Set<string>([
   "embeddingSpace",
   "documentsMissingEmbeddings",
   "getExtractionCache",
+  "checkLibrary",
 ]);
 
 /** Entries per map before it is emptied: bounds memory for very large libraries. */

@@ -1,4 +1,4 @@
-import { copyFile, mkdir, rename, rm } from "node:fs/promises";
+import { chmod, copyFile, mkdir, rename, rm } from "node:fs/promises";
 import path from "node:path";
 import { ClauseGraphError } from "../errors.ts";
 
@@ -8,13 +8,15 @@ import { ClauseGraphError } from "../errors.ts";
 
 /** The file operations used, replaceable in tests to inject ENOSPC or EIO. */
 export interface SourceCopyFs {
-  mkdir(dir: string, options: { recursive: true }): Promise<unknown>;
+  mkdir(dir: string, options: { recursive: true; mode?: number }): Promise<unknown>;
   copyFile(from: string, to: string): Promise<void>;
+  /** Optional so test doubles that only inject failures need not implement it. */
+  chmod?(file: string, mode: number): Promise<void>;
   rename(from: string, to: string): Promise<void>;
   rm(file: string, options: { force: true }): Promise<void>;
 }
 
-const NODE_FS: SourceCopyFs = { mkdir, copyFile, rename, rm };
+const NODE_FS: SourceCopyFs = { mkdir, copyFile, chmod, rename, rm };
 
 const REASONS: Record<string, string> = {
   ENOSPC: "the disk is full",
@@ -33,8 +35,11 @@ function errnoCode(err: unknown): string {
 export async function keepSourceCopy(from: string, to: string, fs: SourceCopyFs = NODE_FS): Promise<void> {
   const partial = `${to}.part`;
   try {
-    await fs.mkdir(path.dirname(to), { recursive: true });
+    await fs.mkdir(path.dirname(to), { recursive: true, mode: 0o700 });
     await fs.copyFile(from, partial);
+    // copyFile gives the copy the original's mode (libuv fchmods it, ignoring the umask): a 0644
+    // PDF became a 0644 copy any local user could read. Tightened before it gets its final name.
+    await fs.chmod?.(partial, 0o600);
     await fs.rename(partial, to);
   } catch (err) {
     await fs.rm(partial, { force: true }).catch(() => undefined);

@@ -1,6 +1,6 @@
 import { fork } from "node:child_process";
 import type { ChildProcess } from "node:child_process";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
@@ -65,6 +65,9 @@ describe("electron engine process bundle", () => {
     await buildElectron({ outDir });
     const shim = path.join(tmp, "parent-port-shim.mjs");
     await writeFile(shim, PARENT_PORT_SHIM);
+    // An upload folder a crash left behind: the engine process empties the folder when it starts.
+    await mkdir(path.join(tmp, "data", "uploads", "left-by-a-crash"), { recursive: true });
+    await writeFile(path.join(tmp, "data", "uploads", "left-by-a-crash", "private.pdf"), "%PDF-1.7");
     child = fork(path.join(outDir, "engine-process.js"), ["--data-dir", path.join(tmp, "data")], {
       execArgv: ["--import", pathToFileURL(shim).href],
       stdio: ["ignore", "inherit", "inherit", "ipc"],
@@ -79,6 +82,19 @@ describe("electron engine process bundle", () => {
     if (child.exitCode === null) child.kill();
     await rm(tmp, { recursive: true, force: true });
     await rm(outDir, { recursive: true, force: true });
+  });
+
+  it("imports by path only what main granted (files the user dropped or picked), and empties old uploads", async () => {
+    const chosen = path.join(tmp, "chosen.txt");
+    await writeFile(chosen, "Article 1\nScope\nA file the user dropped on the window.\n");
+    child.send({ id: 101, channel: "documents.import", payload: { files: [chosen] } });
+    expect(await response(101)).toMatchObject({ ok: false, error: { code: "FORBIDDEN", file: chosen } });
+    expect(await readdir(path.join(tmp, "data", "uploads"))).toEqual([]);
+    child.send({ control: "grant", paths: [chosen] });
+    child.send({ id: 102, channel: "documents.import", payload: { files: [chosen] } });
+    expect(await response(102)).toMatchObject({ ok: true, value: [{ status: "ok" }] });
+    child.send({ id: 103, channel: "documents.delete", payload: { id: chosen } });
+    expect(await response(103)).toMatchObject({ ok: true, value: { deleted: true } });
   });
 
   it("answers contract requests, pushes progress and shuts down cleanly", async () => {

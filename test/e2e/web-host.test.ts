@@ -118,7 +118,13 @@ describeBrowser("web host end to end (real engine, Chromium)", () => {
   });
 
   it("imports a dropped PDF, finds it by search, opens the section and refuses an empty file", async () => {
+    // The printed address carries the run's secret; the host trades it for an HttpOnly, SameSite=Strict
+    // cookie and sends the browser on to the clean address, so the secret leaves the address bar.
     await page.goto(host.url);
+    expect(page.url()).toBe(`${host.origin}/`);
+    const [cookie] = await context.cookies(host.origin);
+    expect(cookie).toMatchObject({ httpOnly: true, sameSite: "Strict", path: "/" });
+    expect(await page.evaluate(() => document.cookie)).toBe("");
     await page.getByTestId("library-empty").waitFor();
 
     await dropFile(page, "test-regulation.pdf", await makePdf(), "application/pdf");

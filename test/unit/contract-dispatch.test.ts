@@ -26,6 +26,8 @@ const GOOD: Record<Channel, Record<string, unknown>> = {
   "sections.get": { id: SECTION.id },
   "sections.list": { documentId: DOC.id },
   stats: {},
+  "library.check": {},
+  "library.repair": { jobId: "repair-1" },
   "jobs.cancel": { jobId: "job-1" },
   "models.list": {},
   "models.select": { modelId: "qwen2.5-1.5b-instruct-q4_k_m", threads: 2, contextSize: 2048 },
@@ -67,6 +69,8 @@ const MALFORMED: Record<Channel, unknown[]> = {
     { files: [{ name: "a.pdf", bytesBase64: HUGE }] },
   ],
   "documents.list": [{ all: true }],
+  "library.check": [{ repair: true }],
+  "library.repair": [{ jobId: "../x" }, { jobId: 3 }, { documentId: "a" }],
   "documents.delete": [{}, { id: "" }, { id: 7 }, { id: null }, { id: ["a"] }, { id: HUGE }, { idOrFile: "a" }],
   ask: [{}, { question: "" }, { question: 3 }, { question: HUGE }, { question: "x", k: 21 }, { question: "x", askId: "../../x" }, { question: "x", askId: "a".repeat(65) }],
   "graph.neighbors": [{}, { nodeId: "" }, { nodeId: 3 }, { nodeId: HUGE }, { id: "x" }],
@@ -133,7 +137,8 @@ describe("contract dispatcher", () => {
   beforeEach(() => {
     engine = createFakeEngine();
     events = [];
-    dispatcher = createDispatcher({ engine, emit: (e) => events.push(e) });
+    // The paths the good payloads name stand for files the user chose.
+    dispatcher = createDispatcher({ engine, emit: (e) => events.push(e), allowPathImport: (file) => file.startsWith("/tmp/") });
   });
 
   it("covers every channel in these tests", () => {
@@ -235,6 +240,15 @@ describe("contract dispatcher", () => {
     expect(result).toMatchObject({ ok: true, value: [{ status: "error", error: { code: "CANCELLED" } }] });
     // Finished jobs are forgotten.
     expect(await dispatcher.dispatch("jobs.cancel", { jobId: "job-1" })).toEqual({ ok: true, value: { cancelled: false } });
+  });
+
+  it("imports by path only what the front end allows, and nothing by default (FORBIDDEN)", async () => {
+    const refused = await dispatcher.dispatch("documents.import", { files: ["/tmp/a.pdf", "/home/other/.ssh/id_rsa"] });
+    expect(refused).toMatchObject({ ok: false, error: { code: "FORBIDDEN", file: "/home/other/.ssh/id_rsa" } });
+    if (!refused.ok) expect(refused.error.message).toMatch(/not chosen/);
+    const strict = createDispatcher({ engine, emit: () => {} });
+    expect(await strict.dispatch("documents.import", GOOD["documents.import"])).toMatchObject({ ok: false, error: { code: "FORBIDDEN" } });
+    expect(engine.calls).toEqual([]);
   });
 
   it("refuses uploads where the host has no upload store", async () => {

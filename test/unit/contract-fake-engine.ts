@@ -191,6 +191,14 @@ export function createFakeEngine(): FakeEngine {
         embeddingModel: "",
       };
     },
+    async checkLibrary() {
+      record("checkLibrary");
+      return { documents: 1, damaged: [] };
+    },
+    async repairLibrary() {
+      record("repairLibrary");
+      return { rebuilt: false, reimported: [], missing: [], backup: null, health: { documents: 1, damaged: [] } };
+    },
     async extractTriplets(options = {}) {
       record("extractTriplets", { documentIds: options.documentIds });
       options.onProgress?.({ jobId: "extract-job-1", status: "running", step: "extracting", current: 0, total: 1, subject: DOC.fileName });

@@ -1,38 +1,26 @@
-import { request } from "node:http";
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { httpRequest } from "../../bench/lib/http-request.ts";
+import type { HttpReply } from "../../bench/lib/http-request.ts";
 import { WebSocket } from "ws";
-import { createApi } from "../../core/contract/contract.ts";
+import { createApi, WEB_UPLOAD } from "../../core/contract/contract.ts";
 import type { ApiTransport, WireEvent } from "../../core/contract/contract.ts";
 import { startWebHost } from "../../core/host/web-host.ts";
 import type { WebHost } from "../../core/host/web-host.ts";
-import { createFakeEngine, DOC } from "./contract-fake-engine.ts";
+import { uploadsDir } from "../../core/host/upload-store.ts";
+import { createFakeEngine, DOC, okImport } from "./contract-fake-engine.ts";
 import type { FakeEngine } from "./contract-fake-engine.ts";
 
-interface Reply {
-  status: number;
-  headers: Record<string, string | string[] | undefined>;
-  body: string;
-}
+type Reply = HttpReply;
 
 function get(url: string, rawPath: string, headers: Record<string, string> = {}): Promise<Reply> {
-  const { hostname, port } = new URL(url);
-  return new Promise((resolve, reject) => {
-    const req = request({ hostname, port, path: rawPath, headers }, (res) => {
-      let body = "";
-      res.setEncoding("utf8");
-      res.on("data", (chunk: string) => (body += chunk));
-      res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
-    });
-    req.on("error", reject);
-    req.end();
-  });
+  return httpRequest(`${new URL(url).origin}${rawPath}`, { headers });
 }
 
-function connect(url: string, origin: string): Promise<WebSocket> {
-  const ws = new WebSocket(`${url.replace("http:", "ws:")}api`, { origin });
+function connect(url: string, origin: string, cookie?: string): Promise<WebSocket> {
+  const ws = new WebSocket(`${new URL(url).origin.replace("http:", "ws:")}/api`, { origin, headers: cookie === undefined ? {} : { Cookie: cookie } });
   return new Promise((resolve, reject) => {
     ws.once("open", () => resolve(ws));
     ws.once("error", reject);
@@ -52,22 +40,48 @@ function messages(ws: WebSocket): () => Promise<unknown> {
   return () => (queue.length > 0 ? Promise.resolve(queue.shift()) : new Promise((resolve) => waiting.push(resolve)));
 }
 
+/** One upload as the renderer sends it: the file streamed from disk in a POST. */
+async function upload(
+  host: WebHost,
+  file: string,
+  name: string,
+  options: { cookie?: string; origin?: string; size?: number; abortAfter?: number } = {},
+): Promise<Reply> {
+  const size = options.size ?? (await stat(file)).size;
+  return httpRequest(`${host.origin}${WEB_UPLOAD.path}?${WEB_UPLOAD.nameParam}=${encodeURIComponent(name)}`, {
+    method: "POST",
+    headers: {
+      "Content-Length": String(size),
+      Origin: options.origin ?? host.origin,
+      ...(options.cookie === "" ? {} : { Cookie: options.cookie ?? host.cookie }),
+    },
+    file,
+    ...(options.abortAfter === undefined ? {} : { abortAfter: options.abortAfter }),
+  });
+}
+
 describe("web host (fake engine)", () => {
   let dir: string;
   let host: WebHost;
   let engine: FakeEngine;
   let origin: string;
+  let dataDir: string;
+  const leftover = "0b5e6c1e-0000-4000-8000-000000000000";
 
   beforeAll(async () => {
     dir = await mkdtemp(path.join(os.tmpdir(), "cg-host-"));
+    dataDir = path.join(dir, "data");
     const staticDir = path.join(dir, "static");
     await mkdir(path.join(staticDir, "assets"), { recursive: true });
     await writeFile(path.join(staticDir, "index.html"), "<!doctype html><title>ClauseGraph</title>");
     await writeFile(path.join(staticDir, "assets", "app.js"), "console.log(1)");
     await writeFile(path.join(dir, "secret.txt"), "do not serve");
+    // What a crash in the middle of an import leaves behind.
+    await mkdir(path.join(uploadsDir(dataDir), leftover), { recursive: true });
+    await writeFile(path.join(uploadsDir(dataDir), leftover, "private.pdf"), "%PDF-1.7 left over");
     engine = createFakeEngine();
-    host = await startWebHost({ dataDir: path.join(dir, "data"), port: 0, staticDir, engine });
-    origin = host.url.replace(/\/$/, "");
+    host = await startWebHost({ dataDir, port: 0, staticDir, engine, uploadLimits: { maxBytes: 4 * 1024 * 1024, maxActive: 1, maxQueued: 1 } });
+    origin = host.origin;
   });
 
   afterAll(async () => {
@@ -76,8 +90,8 @@ describe("web host (fake engine)", () => {
   });
 
   it("listens on the loopback interface and serves the renderer with a strict CSP", async () => {
-    expect(host.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/$/);
-    const page = await get(host.url, "/");
+    expect(host.origin).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    const page = await get(host.origin, "/", { Cookie: host.cookie });
     expect(page.status).toBe(200);
     expect(page.body).toContain("<title>ClauseGraph</title>");
     const csp = String(page.headers["content-security-policy"]);
@@ -86,31 +100,69 @@ describe("web host (fake engine)", () => {
     expect(csp).not.toMatch(/unsafe-(inline|eval)/);
     expect(csp).not.toMatch(/https?:\/\/(?!127\.0\.0\.1|localhost)/);
     expect(page.headers["x-content-type-options"]).toBe("nosniff");
-    const script = await get(host.url, "/assets/app.js");
+    const script = await get(host.origin, "/assets/app.js", { Cookie: host.cookie });
     expect(script.status).toBe(200);
     expect(script.headers["content-type"]).toContain("text/javascript");
   });
 
+  it("hands out its session cookie only for the per-run token, then redirects to the clean address", async () => {
+    const token = new URL(host.url).searchParams.get("token") ?? "";
+    expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/); // 32 random bytes, base64url
+    const exchange = await get(host.origin, `/?token=${token}`);
+    expect(exchange.status).toBe(303);
+    expect(exchange.headers.location).toBe("/");
+    const cookie = String(exchange.headers["set-cookie"]);
+    expect(cookie).toContain(host.cookie);
+    expect(cookie).toMatch(/HttpOnly/);
+    expect(cookie).toMatch(/SameSite=Strict/);
+    expect(cookie).toMatch(/Path=\//);
+    // Other query parameters survive the redirect; the token does not.
+    expect((await get(host.origin, `/assets/app.js?v=2&token=${token}`)).headers.location).toBe("/assets/app.js?v=2");
+
+    for (const wrong of [`${token.slice(0, -1)}A`, "", "x".repeat(43), token.slice(0, 10)]) {
+      const reply = await get(host.origin, `/?token=${encodeURIComponent(wrong)}`);
+      expect(reply.status, wrong).toBe(401);
+      expect(reply.headers["set-cookie"]).toBeUndefined();
+    }
+  });
+
+  it("refuses every request without the session cookie: pages, WebSocket and uploads (401)", async () => {
+    const page = await get(host.origin, "/");
+    expect(page.status).toBe(401);
+    expect(page.body).toContain("needs its key");
+    expect(page.body).toContain("?token=");
+    expect((await get(host.origin, "/assets/app.js")).status).toBe(401);
+    const [name] = host.cookie.split("=");
+    expect((await get(host.origin, "/", { Cookie: `${name}=forged` })).status).toBe(401);
+    // The attack from the issue: a local process forging our Origin, without the cookie.
+    await expect(connect(host.url, origin)).rejects.toThrow(/401/);
+    await expect(connect(host.url, origin, `${name}=forged`)).rejects.toThrow(/401/);
+    const body = path.join(dir, "secret.txt");
+    const refused = await upload(host, body, "a.txt", { cookie: "" });
+    expect(refused.status).toBe(401);
+    expect(engine.calls.filter((c) => c.method === "importFiles")).toEqual([]);
+  });
+
   it("never serves files outside the static folder", async () => {
     for (const attempt of ["/../secret.txt", "/%2e%2e/secret.txt", "/assets/..%2f..%2fsecret.txt", "/%00", "/%E0%A4%A"]) {
-      const reply = await get(host.url, attempt);
+      const reply = await get(host.origin, attempt, { Cookie: host.cookie });
       expect(reply.status, attempt).toBe(404);
       expect(reply.body).not.toContain("do not serve");
     }
   });
 
   it("refuses requests addressed to another host name (DNS rebinding)", async () => {
-    const reply = await get(host.url, "/", { Host: "evil.example:80" });
+    const reply = await get(host.origin, "/", { Host: "evil.example:80", Cookie: host.cookie });
     expect(reply.status).toBe(421);
   });
 
-  it("refuses WebSocket connections from other origins", async () => {
-    await expect(connect(host.url, "http://evil.example")).rejects.toThrow();
-    await expect(connect(host.url, "null")).rejects.toThrow();
+  it("refuses WebSocket connections from other origins, even with the cookie", async () => {
+    await expect(connect(host.url, "http://evil.example", host.cookie)).rejects.toThrow();
+    await expect(connect(host.url, "null", host.cookie)).rejects.toThrow();
   });
 
   it("answers requests, rejects malformed messages and pushes events", async () => {
-    const ws = await connect(host.url, origin);
+    const ws = await connect(host.url, origin, host.cookie);
     const nextMessage = messages(ws);
     try {
       ws.send(JSON.stringify({ id: 1, channel: "documents.list", payload: {} }));
@@ -133,17 +185,173 @@ describe("web host (fake engine)", () => {
 
       engine.importImpl = async (files, options) => {
         options.onProgress?.({ jobId: "j1", status: "done", step: "done", current: 1, total: 1, subject: files[0] ?? "" });
-        return [];
+        return files.map((file) => okImport(file));
       };
       const event = nextMessage();
-      ws.send(JSON.stringify({ id: "imp", channel: "documents.import", payload: { files: ["/tmp/x.pdf"] } }));
-      expect(await event).toEqual({
-        event: "job.progress",
-        payload: { jobId: "j1", status: "done", step: "done", current: 1, total: 1, subject: "/tmp/x.pdf" },
-      });
-      expect(await nextMessage()).toEqual({ id: "imp", result: { ok: true, value: [] } });
+      const file = path.join(dir, "notes.txt");
+      await writeFile(file, "Article 1 hello");
+      const reply = upload(host, file, "notes.txt");
+      expect(await event).toMatchObject({ event: "job.progress", payload: { jobId: "j1", status: "done" } });
+      expect(JSON.parse((await reply).body)).toMatchObject({ ok: true, value: [{ file: "notes.txt", status: "ok" }] });
     } finally {
       ws.close();
+      delete engine.importImpl;
+    }
+  });
+
+  it("refuses imports by path over the WebSocket (FORBIDDEN): the browser uploads files instead", async () => {
+    const before = engine.calls.length;
+    const ws = await connect(host.url, origin, host.cookie);
+    const nextMessage = messages(ws);
+    try {
+      ws.send(JSON.stringify({ id: "imp", channel: "documents.import", payload: { files: [path.join(dir, "secret.txt")] } }));
+      const reply = await nextMessage();
+      expect(reply).toMatchObject({ id: "imp", result: { ok: false, error: { code: "FORBIDDEN" } } });
+      expect(JSON.stringify(reply)).toMatch(/only files dropped on ClauseGraph or picked in it/);
+      // Bytes inside a message are not taken either.
+      ws.send(JSON.stringify({ id: "up", channel: "documents.upload", payload: { files: [{ name: "a.txt", bytesBase64: "AAAA" }] } }));
+      expect(await nextMessage()).toMatchObject({ id: "up", result: { ok: false, error: { code: "VALIDATION" } } });
+      expect(engine.calls.slice(before).filter((c) => c.method === "importFiles")).toEqual([]);
+    } finally {
+      ws.close();
+    }
+  });
+
+  it("streams uploads to owner-only temporary files, imports them and removes them, and empties leftovers at start", async () => {
+    expect(await readdir(uploadsDir(dataDir))).toEqual([]); // the crash leftover is gone
+    const seen: { file: string; text: string; mode: number; dirMode: number }[] = [];
+    engine.importImpl = async (files) => {
+      for (const file of files) {
+        seen.push({ file, text: await readFile(file, "utf8"), mode: (await stat(file)).mode & 0o777, dirMode: (await stat(path.dirname(file))).mode & 0o777 });
+      }
+      return files.map((file) => ({ ...okImport(file), status: "error" as const, error: { code: "CORRUPT" as const, message: "damaged", file } }));
+    };
+    try {
+      const file = path.join(dir, "report.pdf");
+      await writeFile(file, "%PDF-1.7 not really");
+      const reply = await upload(host, file, "report ü.pdf");
+      expect(reply.status).toBe(200);
+      // A failed import reports the uploaded name, not the temporary path, and still cleans up.
+      expect(JSON.parse(reply.body)).toMatchObject({ ok: true, value: [{ file: "report ü.pdf", status: "error", error: { code: "CORRUPT", file: "report ü.pdf" } }] });
+      expect(seen).toHaveLength(1);
+      expect(seen[0]?.text).toBe("%PDF-1.7 not really");
+      expect(seen[0]?.file.startsWith(uploadsDir(dataDir) + path.sep)).toBe(true);
+      expect(path.basename(seen[0]?.file ?? "")).toBe("report ü.pdf");
+      if (process.platform !== "win32") {
+        expect(seen[0]?.mode).toBe(0o600);
+        expect(seen[0]?.dirMode).toBe(0o700);
+      }
+      expect(await readdir(uploadsDir(dataDir))).toEqual([]);
+
+      for (const bad of ["../x.pdf", "a/b.pdf", ""]) {
+        const refused = await upload(host, file, bad);
+        expect(refused.status, bad).toBe(400);
+        expect(JSON.parse(refused.body)).toMatchObject({ ok: false, error: { code: "VALIDATION" } });
+      }
+      const foreign = await upload(host, file, "x.pdf", { origin: "http://evil.example" });
+      expect(foreign.status).toBe(403);
+      expect(seen).toHaveLength(1);
+    } finally {
+      delete engine.importImpl;
+    }
+  });
+
+  it("refuses an upload over the size limit before reading it, and cleans up after a client that gives up", async () => {
+    const big = path.join(dir, "big.pdf");
+    await writeFile(big, Buffer.alloc(4 * 1024 * 1024 + 1));
+    const before = engine.calls.length;
+    const reply = await upload(host, big, "big.pdf").catch((err: unknown) => err);
+    // The host answers 413 at once and closes; the client may see the answer or the closed socket.
+    if (!(reply instanceof Error)) {
+      expect((reply as Reply).status).toBe(413);
+      expect(JSON.parse((reply as Reply).body)).toMatchObject({ ok: false, error: { code: "TOO_LARGE" } });
+    }
+    // A client that announces more than it sends, then goes away mid-transfer.
+    const small = path.join(dir, "small.txt");
+    await writeFile(small, "0123456789");
+    await expect(upload(host, small, "small.txt", { size: 1024, abortAfter: 50 })).rejects.toThrow();
+    expect(engine.calls.slice(before).filter((c) => c.method === "importFiles")).toEqual([]);
+    await expect.poll(() => readdir(uploadsDir(dataDir))).toEqual([]);
+  });
+
+  it("bounds uploads in flight: one importing, one waiting, the next refused BUSY", async () => {
+    let releaseImport = (): void => {};
+    const importing = new Promise<void>((resolve) => (releaseImport = resolve));
+    let started = 0;
+    engine.importImpl = async (files) => {
+      started += 1;
+      await importing;
+      return files.map((file) => okImport(file));
+    };
+    try {
+      const file = path.join(dir, "three-mb.pdf");
+      await writeFile(file, Buffer.alloc(3 * 1024 * 1024, 7));
+      const first = upload(host, file, "one.pdf");
+      await expect.poll(() => started).toBe(1);
+      const second = upload(host, file, "two.pdf");
+      await new Promise((r) => setTimeout(r, 100));
+      const third = await upload(host, file, "three.pdf").catch((err: unknown) => err);
+      if (!(third instanceof Error)) {
+        expect((third as Reply).status).toBe(503);
+        expect(JSON.parse((third as Reply).body)).toMatchObject({ ok: false, error: { code: "BUSY" } });
+      }
+      expect(started).toBe(1);
+      releaseImport();
+      expect(JSON.parse((await first).body)).toMatchObject({ ok: true, value: [{ file: "one.pdf", status: "ok" }] });
+      expect(JSON.parse((await second).body)).toMatchObject({ ok: true, value: [{ file: "two.pdf", status: "ok" }] });
+      expect(started).toBe(2);
+      await expect.poll(() => readdir(uploadsDir(dataDir))).toEqual([]);
+    } finally {
+      delete engine.importImpl;
+    }
+  });
+
+  it("keeps memory flat while 12 uploads of 24 MB arrive at once (streamed to disk, 2 at a time)", { timeout: 60_000 }, async () => {
+    const roomy = await startWebHost({ dataDir: path.join(dir, "data-roomy"), port: 0, staticDir: path.join(dir, "static"), engine, uploadLimits: { maxActive: 2, maxQueued: 32 } });
+    const file = path.join(dir, "twenty-four-mb.pdf");
+    await writeFile(file, Buffer.alloc(24 * 1024 * 1024, 1));
+    engine.importImpl = async (files) => {
+      await new Promise((r) => setTimeout(r, 20));
+      return files.map((f) => okImport(f));
+    };
+    const baseline = process.memoryUsage();
+    let peak = 0;
+    const sampler = setInterval(() => {
+      const now = process.memoryUsage();
+      peak = Math.max(peak, now.arrayBuffers - baseline.arrayBuffers + (now.heapUsed - baseline.heapUsed));
+    }, 5);
+    try {
+      const replies = await Promise.all(Array.from({ length: 12 }, (_, i) => upload(roomy, file, `file-${i}.pdf`)));
+      expect(replies.map((r) => r.status)).toEqual(Array<number>(12).fill(200));
+      // 288 MB went through; as base64 in messages the host held several copies of each file at once.
+      // Streamed, it holds a few 64 KiB chunks per upload (measured: 9–11 MB, the client's streams included).
+      expect(peak).toBeLessThan(48 * 1024 * 1024);
+      expect(await readdir(uploadsDir(path.join(dir, "data-roomy")))).toEqual([]);
+    } finally {
+      clearInterval(sampler);
+      delete engine.importImpl;
+      await roomy.close();
+    }
+  });
+
+  it("closes a connection that sends a 40 MB message (1009) without parsing it, and keeps answering others", async () => {
+    const other = await connect(host.url, origin, host.cookie);
+    const otherMessages = messages(other);
+    const ws = await connect(host.url, origin, host.cookie);
+    try {
+      const closed = new Promise<number>((resolve) => ws.once("close", (code) => resolve(code)));
+      ws.on("error", () => undefined);
+      // Deeply nested, like the issue's probe: [[[[…]]]] inside a valid-looking envelope.
+      const depth = 20 * 1024 * 1024;
+      ws.send(`{"id":1,"channel":"search","payload":${"[".repeat(depth)}${"]".repeat(depth)}}`);
+      const started = performance.now();
+      other.send(JSON.stringify({ id: 9, channel: "stats", payload: {} }));
+      expect(await otherMessages()).toMatchObject({ id: 9, result: { ok: true } });
+      expect(performance.now() - started).toBeLessThan(1000);
+      expect(await closed).toBe(1009);
+    } finally {
+      ws.terminate();
+      other.close();
     }
   });
 });

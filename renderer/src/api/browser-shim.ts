@@ -1,4 +1,4 @@
-import { createApi, wireEventSchema, wireResponseSchema } from "../../../core/contract/contract.ts";
+import { createApi, requestSchemas, resultSchema, WEB_UPLOAD, wireEventSchema, wireResponseSchema } from "../../../core/contract/contract.ts";
 import type { ApiTransport, Channel, ClauseGraphApi, WireEvent } from "../../../core/contract/contract.ts";
 
 // The ClauseGraphApi over the web host's WebSocket, for when no Electron preload provided one.
@@ -74,6 +74,33 @@ export function createWebSocketTransport(url: string): ApiTransport {
   };
 }
 
+const uploadResultSchema = resultSchema(requestSchemas["documents.upload"].result);
+
+/**
+ * A file's bytes as an HTTP POST the browser streams from disk: nothing is read into this page's
+ * memory, and the host writes it to disk as it arrives (upload-endpoint.ts). The session cookie
+ * goes with it (same origin).
+ */
+export const uploadFile: NonNullable<ClauseGraphApi["uploadFile"]> = async (file, { name, password }) => {
+  const headers: Record<string, string> = { "Content-Type": "application/octet-stream" };
+  // Header values must be Latin-1: a password in any script travels percent-encoded.
+  if (password !== undefined) headers[WEB_UPLOAD.passwordHeader] = encodeURIComponent(password);
+  let raw: unknown;
+  try {
+    const response = await fetch(`${WEB_UPLOAD.path}?${WEB_UPLOAD.nameParam}=${encodeURIComponent(name)}`, {
+      method: "POST",
+      body: file,
+      headers,
+      credentials: "same-origin",
+    });
+    raw = await response.json();
+  } catch (err) {
+    return { ok: false, error: { code: "INTERNAL", message: `The upload did not reach ClauseGraph: ${err instanceof Error ? err.message : String(err)}` } };
+  }
+  const parsed = uploadResultSchema.safeParse(raw);
+  return parsed.success ? parsed.data : { ok: false, error: { code: "INTERNAL", message: "Malformed response to an upload" } };
+};
+
 export function createBrowserApi(url: string): ClauseGraphApi {
-  return createApi(createWebSocketTransport(url));
+  return { ...createApi(createWebSocketTransport(url)), uploadFile };
 }

@@ -2,6 +2,7 @@ import { ErrorMessage } from "../common/error-message.tsx";
 import { DocumentRow } from "./document-row.tsx";
 import { FilePicker } from "./file-picker.tsx";
 import { ImportRow } from "./import-row.tsx";
+import { LibraryHealthBanner } from "./library-health.tsx";
 import type { Library } from "./use-library.ts";
 
 interface Props {
@@ -20,6 +21,7 @@ export function LibraryPane({ library, selectedDocumentId, onOpenDocument, onDel
         <FilePicker onFiles={library.addFiles} />
       </header>
       {library.listError !== null ? <ErrorMessage error={library.listError} /> : null}
+      <LibraryHealthBanner version={library.documents.map((d) => d.id).join(",")} onRepaired={() => void library.refresh()} />
       {empty ? (
         <p className="empty" data-testid="library-empty">
           No documents yet. Drop PDF, text or Markdown files anywhere in this window, or choose <em>Add files…</em>

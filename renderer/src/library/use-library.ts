@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from "react";
+import { LIMITS } from "../../../core/contract/contract.ts";
 import type {
   ClauseGraphApi,
   DocumentRecord,
@@ -39,8 +40,6 @@ export interface Library {
   refresh(): Promise<void>;
 }
 
-/** 100 MiB: the most the contract lets one upload carry. */
-const MAX_UPLOAD_BYTES = 100 * 1024 * 1024;
 
 let keyCounter = 0;
 const nextKey = (): string => `import-${++keyCounter}`;
@@ -52,7 +51,9 @@ function fail(code: ErrorInfo["code"], message: string): { ok: false; error: Err
 async function sendImport(api: ClauseGraphApi, source: ImportSource, password?: string): Promise<Result<ImportResult[]>> {
   const extra = password === undefined ? {} : { password };
   if (source.kind === "path") return api.importDocuments({ files: [source.path], ...extra });
-  if (source.file.size > MAX_UPLOAD_BYTES) return fail("TOO_LARGE", "Files over 100 MB cannot be uploaded");
+  if (source.file.size > LIMITS.uploadBytes) return fail("TOO_LARGE", "Files over 100 MB cannot be uploaded");
+  // The web host streams the file; only Electron's path-less files still travel as base64.
+  if (api.uploadFile !== undefined) return api.uploadFile(source.file, { name: source.file.name, ...extra });
   let bytesBase64: string;
   try {
     bytesBase64 = await readFileBase64(source.file);

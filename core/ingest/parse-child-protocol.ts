@@ -1,0 +1,57 @@
+import { z } from "zod";
+import { errorInfoSchema, sourceFormatSchema } from "../contract/schemas.ts";
+import type { ParseLimits } from "./parse-limits.ts";
+import type { ParsedDocument } from "./types.ts";
+
+// The messages between the engine and its parsing child (parse-isolated.ts ↔ parse-child.ts),
+// validated on arrival in both directions: the child parses hostile files and may be confused.
+
+const limitsShape = {
+  childHeapMb: z.number(),
+  childRssMb: z.number(),
+  pageSeconds: z.number(),
+  fileSecondsBase: z.number(),
+  fileSecondsPerPage: z.number(),
+  fileSecondsMax: z.number(),
+  inflatedBytesPerStream: z.number(),
+  inflatedBytesPerFile: z.number(),
+  operatorsPerPage: z.number(),
+  operatorsPerFile: z.number(),
+  textItemsPerPage: z.number(),
+  nestingDepth: z.number(),
+} satisfies Record<keyof ParseLimits, z.ZodNumber>;
+
+export const parseRequestSchema = z.strictObject({
+  type: z.literal("parse"),
+  file: z.string(),
+  password: z.string().optional(),
+  sha256: z.string().optional(),
+  limits: z.strictObject(limitsShape),
+});
+export type ParseRequest = z.infer<typeof parseRequestSchema>;
+
+const boxSchema = z.object({ x: z.number(), y: z.number(), width: z.number(), height: z.number() });
+const lineSchema = z.object({ page: z.number(), text: z.string(), box: boxSchema, fontSize: z.number(), bold: z.boolean(), column: z.number() });
+const pageSchema = z.object({ number: z.number(), width: z.number(), height: z.number(), lines: z.array(lineSchema), footnotes: z.array(lineSchema) });
+
+export const parsedDocumentSchema: z.ZodType<ParsedDocument> = z.object({
+  file: z.string(),
+  format: sourceFormatSchema,
+  sha256: z.string(),
+  bytes: z.number(),
+  title: z.string(),
+  language: z.string(),
+  pageCount: z.number(),
+  pages: z.array(pageSchema),
+  warnings: z.array(z.string()),
+});
+
+export const childMessageSchema = z.discriminatedUnion("type", [
+  z.strictObject({ type: z.literal("ready") }),
+  z.strictObject({ type: z.literal("progress"), page: z.number(), total: z.number() }),
+  /** Where /proc is missing (macOS, Windows), the child's own report feeds the memory watchdog. */
+  z.strictObject({ type: z.literal("memory"), rss: z.number() }),
+  z.strictObject({ type: z.literal("done"), document: parsedDocumentSchema }),
+  z.strictObject({ type: z.literal("failed"), error: errorInfoSchema }),
+]);
+export type ChildMessage = z.infer<typeof childMessageSchema>;

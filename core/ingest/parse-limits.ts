@@ -1,0 +1,65 @@
+// Every limit that bounds the parsing of an untrusted file, in one settings object (issue 16).
+// Parsing runs in a child process (parse-isolated.ts) that the engine watches and kills; a breach
+// ends the import with TOO_COMPLEX naming the file, the page when known and the limit. Defaults
+// fit an 8 GB laptop with the engine (~1.5 GB peak in bench:ingest) and the rest of a desktop
+// running; EngineOptions.parseLimits overrides any of them (tests use small ones to stay fast).
+
+export interface ParseLimits {
+  /** V8 old-space ceiling of the parsing child (--max-old-space-size), MB. */
+  childHeapMb: number;
+  /**
+   * Resident memory of the parsing child, MB, polled from /proc (or reported by the child). pdf.js
+   * inflates streams into typed arrays, which live outside the V8 heap limit: this catches them.
+   */
+  childRssMb: number;
+  /** Wall-clock seconds for one page (opening the document and the pre-scan count as a page). */
+  pageSeconds: number;
+  /** Wall-clock seconds for a whole file: base + perPage × pages, never more than max. */
+  fileSecondsBase: number;
+  fileSecondsPerPage: number;
+  fileSecondsMax: number;
+  /** Bytes one FlateDecode stream may inflate to (content, metadata, fonts, images alike). */
+  inflatedBytesPerStream: number;
+  /** Bytes all FlateDecode streams of a file may inflate to together. */
+  inflatedBytesPerFile: number;
+  /** Content-stream operators on one page (its content streams together; each form XObject alone). */
+  operatorsPerPage: number;
+  /** Operators of every page together; a content stream shared by N pages counts N times. */
+  operatorsPerFile: number;
+  /** Text-showing operators (Tj, TJ, ', ") on one page: each becomes at least one pdf.js text item. */
+  textItemsPerPage: number;
+  /** Depth of q/Q graphics-state nesting, and of arrays and dictionaries, in a content stream. */
+  nestingDepth: number;
+}
+
+const MB = 1024 * 1024;
+
+export const DEFAULT_PARSE_LIMITS: Readonly<ParseLimits> = Object.freeze({
+  childHeapMb: 1024,
+  childRssMb: 1536,
+  pageSeconds: 30,
+  fileSecondsBase: 120,
+  fileSecondsPerPage: 0.5,
+  fileSecondsMax: 20 * 60,
+  inflatedBytesPerStream: 128 * MB,
+  inflatedBytesPerFile: 2048 * MB,
+  operatorsPerPage: 1_000_000,
+  operatorsPerFile: 50_000_000,
+  textItemsPerPage: 200_000,
+  nestingDepth: 256,
+});
+
+/** The defaults with the given overrides; non-positive or non-finite overrides are ignored. */
+export function resolveParseLimits(overrides: Partial<ParseLimits> = {}): ParseLimits {
+  const limits: ParseLimits = { ...DEFAULT_PARSE_LIMITS };
+  for (const key of Object.keys(limits) as Array<keyof ParseLimits>) {
+    const value = overrides[key];
+    if (typeof value === "number" && Number.isFinite(value) && value > 0) limits[key] = value;
+  }
+  return limits;
+}
+
+/** The file's wall-clock budget once its page count is known (before: the base alone). */
+export function fileSeconds(limits: ParseLimits, pages: number | undefined): number {
+  return Math.min(limits.fileSecondsMax, limits.fileSecondsBase + limits.fileSecondsPerPage * (pages ?? 0));
+}
