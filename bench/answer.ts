@@ -1,7 +1,16 @@
-// npm run bench:answer -- [--split dev|test] [--limit N] [--json] [--verbose] [--tokenizer <gguf>]
+// npm run bench:answer -- [--set all|obliqa|labelled] [--split dev|test] [--limit N] [--json] [--verbose] [--tokenizer <gguf>]
 //
-// Answering without a model (extractive mode) over the ObliQA passage corpus, through the real
-// engine (Kuzu store, hybrid retrieval, engine.ask with its answer log):
+// Answering without a model (extractive mode), through the real engine (Kuzu store, hybrid
+// retrieval, engine.ask with its answer log), on two sets:
+//
+// Labelled auditor questions (test/corpus/answer-questions.json; run when ../shared/corpus exists):
+// the ten regulatory PDFs imported with createEngine into a library cached under os.tmpdir()
+// (lib/labelled-library.ts), each question labelled with the provision that answers it and its
+// operative words. Printed: share of answers containing all (and at least half) of the operative
+// words, share citing the answering provision and paragraph, share whose lead sentence carries
+// them, share refused, mean answer words, ask latency p50/p95 (lib/labelled-answers.ts).
+//
+// ObliQA (the ADGM passage corpus):
 // - gold citation rate: share of answered ObliQA questions whose citations include a gold passage;
 // - resolvable citations: share of citations whose section exists and whose pages lie in it;
 // - out-of-domain refusal: share of unanswerable questions (EmPULIA-QA's Italian procurement
@@ -9,7 +18,8 @@
 // - context size: tokens of the compact context built for a model (context-builder.ts) against the
 //   plain context of the top-10 sections' full text, with the gold-passage recall of each.
 // Figures, not assertions: nothing here is a test. Tune on dev, report test.
-import { mkdir, mkdtemp, rm } from "node:fs/promises";
+import { existsSync } from "node:fs";
+import { mkdir, mkdtemp, readdir, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
@@ -25,9 +35,12 @@ import type { Engine } from "../core/engine-types.ts";
 import type { LlmClient } from "../core/llm/llm-client.ts";
 import { hybridSearch } from "../core/retrieve/hybrid-search.ts";
 import { createKuzuStore } from "../core/store/kuzu-store.ts";
+import { loadAnswerQuestions } from "./lib/answer-questions.ts";
 import { APPROX_TOKENIZER, approxTokens, plainContext } from "./lib/context-tokens.ts";
 import { loadEmpuliaQuestions } from "./lib/empulia-questions.ts";
 import { ingestIntoKuzu } from "./lib/kuzu-ingest.ts";
+import { askLabelled, labelledFigures, outcomeLine, printLabelled, type LabelledFigures } from "./lib/labelled-answers.ts";
+import { openLabelledLibrary } from "./lib/labelled-library.ts";
 import { percentile } from "./lib/metrics.ts";
 import { loadObliqaQuestions, loadPassages, type Question } from "./lib/obliqa-corpus.ts";
 import { adaptCorpus } from "./lib/obliqa-sections.ts";
@@ -35,9 +48,12 @@ import { OOD_QUESTIONS } from "./lib/ood-questions.ts";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const QA_DIR = path.resolve(here, "../../shared/corpus/qa");
+const REGULATORY_DIR = path.resolve(here, "../../shared/corpus/regulatory");
 
 const { values } = parseArgs({
   options: {
+    /** all (default): the labelled questions when the corpus is there, then ObliQA. */
+    set: { type: "string", default: "all" },
     split: { type: "string", default: "dev" },
     json: { type: "boolean", default: false },
     verbose: { type: "boolean", default: false },
@@ -49,9 +65,15 @@ const { values } = parseArgs({
   },
 });
 
+const USAGE = "usage: bench:answer -- [--set all|obliqa|labelled] [--split dev|test] [--limit N] [--json] [--verbose] [--tokenizer <gguf>]";
 const split = values.split;
 if (split !== "dev" && split !== "test") {
-  console.error("usage: bench:answer -- [--split dev|test] [--limit N] [--json] [--verbose] [--tokenizer <gguf>]");
+  console.error(USAGE);
+  process.exit(2);
+}
+const set = values.set;
+if (set !== "all" && set !== "obliqa" && set !== "labelled") {
+  console.error(USAGE);
   process.exit(2);
 }
 const limit = values.limit === undefined ? Number.POSITIVE_INFINITY : Number(values.limit);
@@ -77,174 +99,208 @@ const ratio = (a: number, b: number): number => (b === 0 ? 0 : a / b);
 const mean = (xs: readonly number[]): number => (xs.length === 0 ? 0 : xs.reduce((s, x) => s + x, 0) / xs.length);
 const pct = (x: number): string => `${(100 * x).toFixed(1)}%`;
 
-// ---- corpus and ingest -------------------------------------------------------------------
-const passages = await loadPassages(path.join(QA_DIR, "obliqa/StructuredRegulatoryDocuments.zip"));
-const corpus = adaptCorpus(passages);
-const questions: Question[] = (await loadObliqaQuestions(path.join(QA_DIR, `obliqa/ObliQA_${split}.json`))).slice(0, limit);
-const empulia = await loadEmpuliaQuestions(path.join(QA_DIR, "empulia_qa/EmPULIA-QA.json"));
-const ood = [...OOD_QUESTIONS.map((q) => ({ regime: q.regime, text: q.text })), ...empulia.map((text) => ({ regime: "EmPULIA-QA (Italian procurement)", text }))];
-log(`ObliQA ${split}: ${questions.length} questions over ${passages.length} passages; ${ood.length} out-of-domain questions`);
-
-const workDir = await mkdtemp(path.join(os.tmpdir(), "clausegraph-answer-"));
-await mkdir(values["model-dir"], { recursive: true });
-const kuzu = createKuzuStore({ dbPath: path.join(workDir, "graph.kuzu") });
-await kuzu.open();
-let embedder: Embedder | null = null;
-let engine: Engine | null = null;
-let tokenizer: LlmClient | null = null;
-try {
-  const ingestStart = performance.now();
-  embedder = await ensureDefaultEmbedder(values["model-dir"]);
-  await ingestIntoKuzu(kuzu, corpus.documents, embedder, log);
-  log(`ingest ${((performance.now() - ingestStart) / 1000).toFixed(1)} s`);
-  // The engine over the filled store, as the app runs it: no model, so answers are extractive.
-  engine = await createEngine({ dataDir: workDir, store: kuzu, embedder, llm: null });
-
-  let countTokens = approxTokens;
-  let tokenizerName = APPROX_TOKENIZER;
-  if (values.tokenizer !== undefined) {
-    const { loadLlm } = await import("../core/llm/load-llm.ts");
-    const loaded = await loadLlm({ modelPath: values.tokenizer, threads: 1, contextSize: 512 });
-    tokenizer = loaded;
-    countTokens = (text) => loaded.countTokens(text);
-    tokenizerName = `${loaded.modelId}'s tokenizer`;
+// ---- labelled auditor questions over the ten corpus PDFs -----------------------------------
+async function runLabelled(): Promise<LabelledFigures> {
+  const questions = (await loadAnswerQuestions()).slice(0, limit);
+  const pdfs = (await readdir(REGULATORY_DIR)).filter((f) => f.toLowerCase().endsWith(".pdf")).sort().map((f) => path.join(REGULATORY_DIR, f));
+  const missing = [...new Set(questions.map((q) => q.document))].filter((d) => !pdfs.some((p) => path.basename(p) === d));
+  if (missing.length > 0) throw new Error(`labelled questions name PDFs not in ${REGULATORY_DIR}: ${missing.join(", ")}`);
+  log(`labelled questions: ${questions.length} over ${pdfs.length} PDFs in ${REGULATORY_DIR}`);
+  await mkdir(values["model-dir"], { recursive: true });
+  const library = await openLabelledLibrary({ pdfs, modelRoot: values["model-dir"], log });
+  log(library.imported ? `imported in ${library.importSeconds.toFixed(1)} s into ${library.dataDir}` : `library reused from ${library.dataDir}`);
+  try {
+    const outcomes = await askLabelled(library.engine, questions, values.verbose ? (o) => log(outcomeLine(o)) : undefined);
+    const figures = labelledFigures(outcomes);
+    printLabelled(figures, outcomes, log);
+    return figures;
+  } finally {
+    await library.engine.close();
   }
-
-  // ---- ObliQA: extractive answers and context sizes --------------------------------------
-  const keyOf = (sectionId: string): string => corpus.keyOfSection.get(sectionId) ?? sectionId;
-  let answered = 0;
-  let goldCited = 0;
-  /** Answered questions with a gold passage among the retrieved evidence: the ceiling of citing one. */
-  let goldInEvidence = 0;
-  /** Best gold rank (1-based, in the evidence) of answered questions that cite no gold passage though one was retrieved. */
-  const missedRanks: number[] = [];
-  let citations = 0;
-  let resolvable = 0;
-  const askMs: number[] = [];
-  const ratios: number[] = [];
-  const ratiosEqualRecall: number[] = [];
-  const compactRecall: number[] = [];
-  const plainRecall: number[] = [];
-  const compactTokens: number[] = [];
-  const plainTokens: number[] = [];
-  const started = performance.now();
-  for (const [i, q] of questions.entries()) {
-    const gold = new Set(q.gold);
-    const t = performance.now();
-    const result = await engine.ask(q.text);
-    askMs.push(performance.now() - t);
-    const ranked = await hybridSearch(kuzu, embedder, q.text, { k: PLAIN_K, stages: { bm25: true, sectionVectors: true, tripletVectors: true, graphExpansion: true, rescore: true } });
-    const evidence = ranked.slice(0, ASK_K);
-    const goldRank = evidence.findIndex((r) => gold.has(keyOf(r.section.id))) + 1;
-    if (!refused(result)) {
-      answered++;
-      const cites = result.citations.some((c) => gold.has(keyOf(c.sectionId)));
-      if (cites) goldCited++;
-      if (goldRank > 0) {
-        goldInEvidence++;
-        if (!cites) missedRanks.push(goldRank);
-      }
-    }
-    for (const c of result.citations) {
-      citations++;
-      const section = await engine.getSection(c.sectionId);
-      if (section !== null && section.documentId === c.documentId && c.pageStart >= section.pageStart && c.pageEnd <= section.pageEnd && c.pageStart <= c.pageEnd && c.pageStart >= 1) {
-        resolvable++;
-      }
-    }
-
-    // The compact context a model would read for this question vs the plain top-10 context.
-    const triplets = await kuzu.getTripletsForSections(evidence.map((r) => r.section.id));
-    const pool = await buildSentencePool(q.text.replace(/\s+/g, " ").trim(), evidence, triplets, embedder);
-    const compact = buildLlmContext(pool, LLM_CONTEXT_TOKENS, countTokens, unitsPerBlock);
-    const plain = plainContext(ranked);
-    const cTokens = compact.text === "" ? 0 : countTokens(compact.text);
-    const pTokens = countTokens(plain);
-    const recallOf = (ids: readonly string[]): number => ratio(new Set(ids.map(keyOf).filter((k) => gold.has(k))).size, gold.size);
-    const cRecall = recallOf(compact.blocks.map((b) => b.result.section.id));
-    const pRecall = recallOf(ranked.map((r) => r.section.id));
-    compactRecall.push(cRecall);
-    plainRecall.push(pRecall);
-    compactTokens.push(cTokens);
-    plainTokens.push(pTokens);
-    const r = ratio(cTokens, pTokens);
-    ratios.push(r);
-    if (cRecall === pRecall && pRecall > 0) ratiosEqualRecall.push(r);
-    if (values.verbose) {
-      log(
-        `${q.id.slice(0, 8)} ${refused(result) ? "refused " : "answered"} gold-cited=${result.citations.some((c) => gold.has(keyOf(c.sectionId))) ? "y" : "n"} ` +
-          `context ${cTokens}/${pTokens} tokens (${pct(r)}) recall ${cRecall.toFixed(2)}/${pRecall.toFixed(2)}`,
-      );
-    } else if ((i + 1) % 200 === 0) {
-      log(`  ${i + 1}/${questions.length} questions (${((performance.now() - started) / (i + 1)).toFixed(0)} ms each)`);
-    }
-  }
-
-  // ---- out of domain -------------------------------------------------------------------
-  let oodRefused = 0;
-  const oodMisses: string[] = [];
-  for (const q of ood) {
-    const result = await engine.ask(q.text);
-    if (refused(result)) oodRefused++;
-    else oodMisses.push(`[${q.regime}] ${q.text} → ${result.citations.map((c) => c.label).join(", ")}`);
-    if (values.verbose) log(`OOD ${refused(result) ? "refused " : "ANSWERED"} [${q.regime}] ${q.text}`);
-  }
-
-  // Every ask above went through the engine's answer log.
-  const logged = (await readAnswerLog(workDir, { limit: 1_000_000 })).length;
-
-  const figures = {
-    split,
-    questions: questions.length,
-    answeredShare: ratio(answered, questions.length),
-    goldCitationRate: ratio(goldCited, answered),
-    goldInEvidenceRate: ratio(goldInEvidence, answered),
-    citations,
-    resolvableCitationRate: ratio(resolvable, citations),
-    ood: { questions: ood.length, refused: oodRefused, refusalRate: ratio(oodRefused, ood.length) },
-    context: {
-      tokenizer: tokenizerName,
-      budgetTokens: LLM_CONTEXT_TOKENS,
-      unitsPerBlock: unitsPerBlock ?? null,
-      compactTokensMean: mean(compactTokens),
-      plainTokensMean: mean(plainTokens),
-      ratioMedian: percentile(ratios, 50),
-      ratioMean: mean(ratios),
-      ratioOfMeans: ratio(mean(compactTokens), mean(plainTokens)),
-      equalRecallQuestions: ratiosEqualRecall.length,
-      ratioMedianAtEqualRecall: percentile(ratiosEqualRecall, 50),
-      ratioMeanAtEqualRecall: mean(ratiosEqualRecall),
-      compactRecall: mean(compactRecall),
-      plainRecall: mean(plainRecall),
-    },
-    askMs: { p50: percentile(askMs, 50), p95: percentile(askMs, 95) },
-    answerLogRecords: logged,
-  };
-
-  log("");
-  log(`extractive answers on ObliQA ${split} (${questions.length} questions)`);
-  log(`  answered                         ${pct(figures.answeredShare)} (${answered})`);
-  log(`  answered citing a gold passage   ${pct(figures.goldCitationRate)} (goal ≥ 85%)`);
-  log(`  answered with a gold passage among the ${ASK_K} retrieved ${pct(figures.goldInEvidenceRate)} (the ceiling of the line above)`);
-  const rankCounts = new Map<number, number>();
-  for (const r of missedRanks) rankCounts.set(r, (rankCounts.get(r) ?? 0) + 1);
-  log(`    retrieved but not cited, by gold rank: ${[...rankCounts.entries()].sort((a, b) => a[0] - b[0]).map(([r, n]) => `#${r}: ${n}`).join(", ")}`);
-  log(`  citations resolving to section+page ${pct(figures.resolvableCitationRate)} of ${citations} (goal 100%)`);
-  log(`  out-of-domain refusal            ${pct(figures.ood.refusalRate)} (${oodRefused}/${ood.length}, goal ≥ 95%)`);
-  for (const miss of oodMisses) log(`    answered: ${miss}`);
-  log(`context for a model (${tokenizerName}; budget ${LLM_CONTEXT_TOKENS}${unitsPerBlock === undefined ? "" : `, at most ${unitsPerBlock} sentences a section`})`);
-  log(`  compact ${figures.context.compactTokensMean.toFixed(0)} vs plain top-${PLAIN_K} ${figures.context.plainTokensMean.toFixed(0)} tokens on average`);
-  log(`  ratio median ${pct(figures.context.ratioMedian)}, mean ${pct(figures.context.ratioMean)}, of means ${pct(figures.context.ratioOfMeans)} (goal ≤ 20%)`);
-  log(
-    `  at equal evidence recall (${ratiosEqualRecall.length} questions): median ${pct(figures.context.ratioMedianAtEqualRecall)}, mean ${pct(figures.context.ratioMeanAtEqualRecall)}`,
-  );
-  log(`  gold-passage recall: compact ${figures.context.compactRecall.toFixed(3)}, plain ${figures.context.plainRecall.toFixed(3)}`);
-  log(`ask latency p50 ${figures.askMs.p50.toFixed(0)} ms, p95 ${figures.askMs.p95.toFixed(0)} ms; ${logged} records in the answer log`);
-  if (values.json) console.log(JSON.stringify(figures));
-} finally {
-  await tokenizer?.close();
-  if (engine) await engine.close();
-  else await kuzu.close();
-  await embedder?.close();
-  await rm(workDir, { recursive: true, force: true });
 }
+
+// ---- ObliQA ------------------------------------------------------------------------------
+async function runObliqa() {
+  // ---- corpus and ingest -----------------------------------------------------------------
+  const passages = await loadPassages(path.join(QA_DIR, "obliqa/StructuredRegulatoryDocuments.zip"));
+  const corpus = adaptCorpus(passages);
+  const questions: Question[] = (await loadObliqaQuestions(path.join(QA_DIR, `obliqa/ObliQA_${split}.json`))).slice(0, limit);
+  const empulia = await loadEmpuliaQuestions(path.join(QA_DIR, "empulia_qa/EmPULIA-QA.json"));
+  const ood = [...OOD_QUESTIONS.map((q) => ({ regime: q.regime, text: q.text })), ...empulia.map((text) => ({ regime: "EmPULIA-QA (Italian procurement)", text }))];
+  log(`ObliQA ${split}: ${questions.length} questions over ${passages.length} passages; ${ood.length} out-of-domain questions`);
+
+  const workDir = await mkdtemp(path.join(os.tmpdir(), "clausegraph-answer-"));
+  await mkdir(values["model-dir"], { recursive: true });
+  const kuzu = createKuzuStore({ dbPath: path.join(workDir, "graph.kuzu") });
+  await kuzu.open();
+  let embedder: Embedder | null = null;
+  let engine: Engine | null = null;
+  let tokenizer: LlmClient | null = null;
+  try {
+    const ingestStart = performance.now();
+    embedder = await ensureDefaultEmbedder(values["model-dir"]);
+    await ingestIntoKuzu(kuzu, corpus.documents, embedder, log);
+    log(`ingest ${((performance.now() - ingestStart) / 1000).toFixed(1)} s`);
+    // The engine over the filled store, as the app runs it: no model, so answers are extractive.
+    engine = await createEngine({ dataDir: workDir, store: kuzu, embedder, llm: null });
+
+    let countTokens = approxTokens;
+    let tokenizerName = APPROX_TOKENIZER;
+    if (values.tokenizer !== undefined) {
+      const { loadLlm } = await import("../core/llm/load-llm.ts");
+      const loaded = await loadLlm({ modelPath: values.tokenizer, threads: 1, contextSize: 512 });
+      tokenizer = loaded;
+      countTokens = (text) => loaded.countTokens(text);
+      tokenizerName = `${loaded.modelId}'s tokenizer`;
+    }
+
+    // ---- ObliQA: extractive answers and context sizes --------------------------------------
+    const keyOf = (sectionId: string): string => corpus.keyOfSection.get(sectionId) ?? sectionId;
+    let answered = 0;
+    let goldCited = 0;
+    /** Answered questions with a gold passage among the retrieved evidence: the ceiling of citing one. */
+    let goldInEvidence = 0;
+    /** Best gold rank (1-based, in the evidence) of answered questions that cite no gold passage though one was retrieved. */
+    const missedRanks: number[] = [];
+    let citations = 0;
+    let resolvable = 0;
+    const askMs: number[] = [];
+    const ratios: number[] = [];
+    const ratiosEqualRecall: number[] = [];
+    const compactRecall: number[] = [];
+    const plainRecall: number[] = [];
+    const compactTokens: number[] = [];
+    const plainTokens: number[] = [];
+    const started = performance.now();
+    for (const [i, q] of questions.entries()) {
+      const gold = new Set(q.gold);
+      const t = performance.now();
+      const result = await engine.ask(q.text);
+      askMs.push(performance.now() - t);
+      const ranked = await hybridSearch(kuzu, embedder, q.text, { k: PLAIN_K, stages: { bm25: true, sectionVectors: true, tripletVectors: true, graphExpansion: true, rescore: true } });
+      const evidence = ranked.slice(0, ASK_K);
+      const goldRank = evidence.findIndex((r) => gold.has(keyOf(r.section.id))) + 1;
+      if (!refused(result)) {
+        answered++;
+        const cites = result.citations.some((c) => gold.has(keyOf(c.sectionId)));
+        if (cites) goldCited++;
+        if (goldRank > 0) {
+          goldInEvidence++;
+          if (!cites) missedRanks.push(goldRank);
+        }
+      }
+      for (const c of result.citations) {
+        citations++;
+        const section = await engine.getSection(c.sectionId);
+        if (section !== null && section.documentId === c.documentId && c.pageStart >= section.pageStart && c.pageEnd <= section.pageEnd && c.pageStart <= c.pageEnd && c.pageStart >= 1) {
+          resolvable++;
+        }
+      }
+
+      // The compact context a model would read for this question vs the plain top-10 context.
+      const triplets = await kuzu.getTripletsForSections(evidence.map((r) => r.section.id));
+      const pool = await buildSentencePool(q.text.replace(/\s+/g, " ").trim(), evidence, triplets, embedder);
+      const compact = buildLlmContext(pool, LLM_CONTEXT_TOKENS, countTokens, unitsPerBlock);
+      const plain = plainContext(ranked);
+      const cTokens = compact.text === "" ? 0 : countTokens(compact.text);
+      const pTokens = countTokens(plain);
+      const recallOf = (ids: readonly string[]): number => ratio(new Set(ids.map(keyOf).filter((k) => gold.has(k))).size, gold.size);
+      const cRecall = recallOf(compact.blocks.map((b) => b.result.section.id));
+      const pRecall = recallOf(ranked.map((r) => r.section.id));
+      compactRecall.push(cRecall);
+      plainRecall.push(pRecall);
+      compactTokens.push(cTokens);
+      plainTokens.push(pTokens);
+      const r = ratio(cTokens, pTokens);
+      ratios.push(r);
+      if (cRecall === pRecall && pRecall > 0) ratiosEqualRecall.push(r);
+      if (values.verbose) {
+        log(
+          `${q.id.slice(0, 8)} ${refused(result) ? "refused " : "answered"} gold-cited=${result.citations.some((c) => gold.has(keyOf(c.sectionId))) ? "y" : "n"} ` +
+            `context ${cTokens}/${pTokens} tokens (${pct(r)}) recall ${cRecall.toFixed(2)}/${pRecall.toFixed(2)}`,
+        );
+      } else if ((i + 1) % 200 === 0) {
+        log(`  ${i + 1}/${questions.length} questions (${((performance.now() - started) / (i + 1)).toFixed(0)} ms each)`);
+      }
+    }
+
+    // ---- out of domain -------------------------------------------------------------------
+    let oodRefused = 0;
+    const oodMisses: string[] = [];
+    for (const q of ood) {
+      const result = await engine.ask(q.text);
+      if (refused(result)) oodRefused++;
+      else oodMisses.push(`[${q.regime}] ${q.text} → ${result.citations.map((c) => c.label).join(", ")}`);
+      if (values.verbose) log(`OOD ${refused(result) ? "refused " : "ANSWERED"} [${q.regime}] ${q.text}`);
+    }
+
+    // Every ask above went through the engine's answer log.
+    const logged = (await readAnswerLog(workDir, { limit: 1_000_000 })).length;
+
+    const figures = {
+      split,
+      questions: questions.length,
+      answeredShare: ratio(answered, questions.length),
+      goldCitationRate: ratio(goldCited, answered),
+      goldInEvidenceRate: ratio(goldInEvidence, answered),
+      citations,
+      resolvableCitationRate: ratio(resolvable, citations),
+      ood: { questions: ood.length, refused: oodRefused, refusalRate: ratio(oodRefused, ood.length) },
+      context: {
+        tokenizer: tokenizerName,
+        budgetTokens: LLM_CONTEXT_TOKENS,
+        unitsPerBlock: unitsPerBlock ?? null,
+        compactTokensMean: mean(compactTokens),
+        plainTokensMean: mean(plainTokens),
+        ratioMedian: percentile(ratios, 50),
+        ratioMean: mean(ratios),
+        ratioOfMeans: ratio(mean(compactTokens), mean(plainTokens)),
+        equalRecallQuestions: ratiosEqualRecall.length,
+        ratioMedianAtEqualRecall: percentile(ratiosEqualRecall, 50),
+        ratioMeanAtEqualRecall: mean(ratiosEqualRecall),
+        compactRecall: mean(compactRecall),
+        plainRecall: mean(plainRecall),
+      },
+      askMs: { p50: percentile(askMs, 50), p95: percentile(askMs, 95) },
+      answerLogRecords: logged,
+    };
+
+    log("");
+    log(`extractive answers on ObliQA ${split} (${questions.length} questions)`);
+    log(`  answered                         ${pct(figures.answeredShare)} (${answered})`);
+    log(`  answered citing a gold passage   ${pct(figures.goldCitationRate)} (goal ≥ 85%)`);
+    log(`  answered with a gold passage among the ${ASK_K} retrieved ${pct(figures.goldInEvidenceRate)} (the ceiling of the line above)`);
+    const rankCounts = new Map<number, number>();
+    for (const r of missedRanks) rankCounts.set(r, (rankCounts.get(r) ?? 0) + 1);
+    log(`    retrieved but not cited, by gold rank: ${[...rankCounts.entries()].sort((a, b) => a[0] - b[0]).map(([r, n]) => `#${r}: ${n}`).join(", ")}`);
+    log(`  citations resolving to section+page ${pct(figures.resolvableCitationRate)} of ${citations} (goal 100%)`);
+    log(`  out-of-domain refusal            ${pct(figures.ood.refusalRate)} (${oodRefused}/${ood.length}, goal ≥ 95%)`);
+    for (const miss of oodMisses) log(`    answered: ${miss}`);
+    log(`context for a model (${tokenizerName}; budget ${LLM_CONTEXT_TOKENS}${unitsPerBlock === undefined ? "" : `, at most ${unitsPerBlock} sentences a section`})`);
+    log(`  compact ${figures.context.compactTokensMean.toFixed(0)} vs plain top-${PLAIN_K} ${figures.context.plainTokensMean.toFixed(0)} tokens on average`);
+    log(`  ratio median ${pct(figures.context.ratioMedian)}, mean ${pct(figures.context.ratioMean)}, of means ${pct(figures.context.ratioOfMeans)} (goal ≤ 20%)`);
+    log(
+      `  at equal evidence recall (${ratiosEqualRecall.length} questions): median ${pct(figures.context.ratioMedianAtEqualRecall)}, mean ${pct(figures.context.ratioMeanAtEqualRecall)}`,
+    );
+    log(`  gold-passage recall: compact ${figures.context.compactRecall.toFixed(3)}, plain ${figures.context.plainRecall.toFixed(3)}`);
+    log(`ask latency p50 ${figures.askMs.p50.toFixed(0)} ms, p95 ${figures.askMs.p95.toFixed(0)} ms; ${logged} records in the answer log`);
+    return figures;
+  } finally {
+    await tokenizer?.close();
+    if (engine) await engine.close();
+    else await kuzu.close();
+    await embedder?.close();
+    await rm(workDir, { recursive: true, force: true });
+  }
+}
+
+const labelledRuns = set !== "obliqa" && existsSync(REGULATORY_DIR);
+if (set === "labelled" && !labelledRuns) {
+  console.error(`${REGULATORY_DIR} not found: the labelled questions need the shared corpus`);
+  process.exit(2);
+}
+if (set === "all" && !labelledRuns) log(`${REGULATORY_DIR} not found: labelled questions skipped`);
+const labelled = labelledRuns ? await runLabelled() : undefined;
+const obliqa = set === "labelled" ? undefined : await runObliqa();
+// One JSON line: ObliQA's figures at the top level as before, the labelled set's under "labelled".
+if (values.json) console.log(JSON.stringify({ ...obliqa, ...(labelled === undefined ? {} : { labelled }) }));

@@ -1,8 +1,10 @@
 import type { ErrorInfo } from "./errors.ts";
 import type { ProgressListener } from "./jobs/job.ts";
-import type { AskResult } from "./answer/answer-types.ts";
+import type { AnswerHints, AskResult } from "./answer/answer-types.ts";
 import type { AnswerLogRecord } from "./answer/answer-log-schema.ts";
+import type { Conversation, ConversationSummary, ExportFile, ExportFormat } from "./answer/conversation-schemas.ts";
 import type { ModelImportResult, ModelSelectSettings, ModelsState } from "./llm/model-schemas.ts";
+import type { AnswerLimitsPatch } from "./llm/answer-limits.ts";
 import type { StageName } from "./retrieve/types.ts";
 import type { Subgraph } from "./retrieve/subgraph-types.ts";
 import type { DocumentRecord, LibraryHealth, StoreStats } from "./store/graph-store.ts";
@@ -17,6 +19,11 @@ export interface ImportOptions {
   password?: string;
   signal?: AbortSignal;
   onProgress?: ProgressListener;
+  /**
+   * The caller's job id: the progress events of a one-file import carry it; with several files the
+   * n-th file's carry `<jobId>-<n>`. Without it each file's job gets a random id.
+   */
+  jobId?: string;
 }
 
 export interface ImportResult {
@@ -67,9 +74,19 @@ export interface SearchResponse {
 export interface AskOptions {
   /** Sections retrieved as evidence (default 8). */
   k?: number;
+  /** What the question asks for; by default from the engine's question analysis (benches and tests may set it). */
+  hints?: AnswerHints;
   /** The model's raw text as it streams (only with a model). */
   onToken?: (text: string) => void;
   signal?: AbortSignal;
+  /** For this answer only, instead of the saved caps (`clausegraph ask --max-tokens / --max-seconds`). */
+  maxTokens?: number;
+  maxSeconds?: number;
+  /**
+   * Records the answer as the next turn of this conversation (NOT_FOUND if there is none), and a
+   * follow-up ("and for microenterprises?") keeps the previous question's scope (answer/follow-up.ts).
+   */
+  conversationId?: string;
 }
 
 export interface AnswerLogQuery {
@@ -127,6 +144,11 @@ export interface Engine {
   listDocuments(): Promise<DocumentRecord[]>;
   getSection(id: string): Promise<Section | null>;
   getSections(documentId: string): Promise<Section[]>;
+  /**
+   * Makes `aliases` the names a document answers to (core/names/document-names.ts: registry names
+   * left out are hidden, others added as the user's). By id, path or file name; NOT_FOUND otherwise.
+   */
+  setDocumentAliases(idOrFile: string, aliases: string[]): Promise<DocumentRecord>;
   /** By document id, or by the file path / file name it was imported from. */
   deleteDocument(idOrFile: string): Promise<DeleteResult>;
   /** One hop around a node of a subgraph (`section:…`, `entity:…`, `term:…`). */
@@ -152,8 +174,22 @@ export interface Engine {
   selectModel(modelId: string | null, settings?: ModelSelectSettings): Promise<ModelsState>;
   /** Copies a GGUF file into the models folder after checking it (MODEL_NOT_FOUND / MODEL_INVALID). */
   importModel(file: string): Promise<ModelImportResult>;
+  /** Caps every written answer at this many generated tokens and seconds; saved for the next start. */
+  setAnswerLimits(limits: AnswerLimitsPatch): Promise<ModelsState>;
   /** The most recent answers recorded in this library's answer log, oldest first. */
   answerLog(options?: AnswerLogQuery): Promise<AnswerLogRecord[]>;
+  /** Starts an empty conversation (asks then add turns to it with AskOptions.conversationId). */
+  createConversation(): Promise<ConversationSummary>;
+  /** Conversations, newest first; with a query, those whose questions or answers hold all its words. */
+  listConversations(options?: { query?: string }): Promise<ConversationSummary[]>;
+  /** A conversation with every answer as it was given (from the answer log); NOT_FOUND when missing. */
+  getConversation(id: string): Promise<Conversation>;
+  /** Removes the conversation (its answers stay in the answer log, the audit trail). */
+  deleteConversation(id: string): Promise<{ deleted: boolean }>;
+  /** One answer of the answer log as an audit workpaper (Markdown, or HTML to print as PDF). */
+  exportAnswer(logId: string, format: ExportFormat): Promise<ExportFile>;
+  /** A whole conversation as an audit workpaper, built from the answer log. */
+  exportConversation(id: string, format: ExportFormat): Promise<ExportFile>;
   /**
    * Builds the LLM tier of the graph with the loaded model: triplets per section, cleaned and
    * stored with source "llm" (replacing the document's previous ones). Resumable: sections already

@@ -14,8 +14,20 @@ import type {
   SearchResult,
 } from "./engine-types.ts";
 import { answerQuestion } from "./answer/answer-question.ts";
+import { labelAnswer } from "./answer/answer-model-label.ts";
 import { answerLogRecord, createAnswerLogWriter, readAnswerLog } from "./answer/answer-log.ts";
+import { createConversations } from "./answer/conversations.ts";
+import { analysisScopeNamer } from "./answer/follow-up-scope.ts";
+import { reopenedGraph } from "./answer/reopened-graph.ts";
+import { appVersion } from "./app-version.ts";
+import { createExports } from "./export/export-workpaper.ts";
+import { recordDeletedDocument } from "./store/deleted-documents.ts";
 import { namesMissingFromLibrary } from "./answer/question-names.ts";
+import { analyzeQuestion, answerHints } from "./answer/question-analysis.ts";
+import { retrievalQuery } from "./answer/answer-type-query.ts";
+import { documentScope } from "./answer/question-scope.ts";
+import { registryAliases } from "./names/document-instruments.ts";
+import { aliasEdit, libraryNames } from "./names/document-names.ts";
 import { ensureDefaultEmbedder } from "./embed/default-embedder.ts";
 import type { LlmClient } from "./llm/llm-client.ts";
 import type { LlmRuntimeOptions } from "./llm/llama-runtime.ts";
@@ -33,6 +45,7 @@ import { parseIsolated } from "./ingest/parse-isolated.ts";
 import { resolveParseLimits, type ParseLimits } from "./ingest/parse-limits.ts";
 import { buildDerivedGraph, type OtherDocument } from "./graph/build-derived-graph.ts";
 import { createJobReporter, type JobReporter } from "./jobs/job-reporter.ts";
+import { createWriteQueue } from "./jobs/write-queue.ts";
 import { hybridSearch } from "./retrieve/hybrid-search.ts";
 import { makeSnippet } from "./retrieve/snippet.ts";
 import { graphNeighbors } from "./retrieve/neighbors.ts";
@@ -186,6 +199,15 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
   });
   // Every answer is appended to <dataDir>/answer-log.jsonl: the audit trail of the library.
   const answerLog = createAnswerLogWriter(dataDir);
+  // Conversations (<dataDir>/conversations/) and workpaper exports read the answer log back.
+  const conversations = createConversations({
+    dataDir,
+    listDocuments: () => store.listDocuments(),
+    answerGraph: (record) => reopenedGraph(store, record),
+    // How a question names a document or provision of its own: the question analysis, with follow-up.ts's patterns.
+    scopeNamer: analysisScopeNamer,
+  });
+  const exports = createExports({ dataDir, appVersion: appVersion(), listDocuments: () => store.listDocuments(), conversations });
 
   /** Makes the database's vectors those of this embedder; re-embeds what a model change left without. */
   async function prepareVectors(embedder: Embedder, target: GraphStore = store): Promise<void> {
@@ -203,12 +225,10 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
 
   // Kuzu allows one write transaction at a time; imports from several callers (UI + CLI in the
   // web host) are serialized here instead of failing on a busy database.
-  let writeQueue: Promise<unknown> = Promise.resolve();
-  const serialize = <T>(work: () => Promise<T>): Promise<T> => {
-    const next = writeQueue.then(work, work);
-    writeQueue = next.catch(() => undefined);
-    return next;
-  };
+  const writes = createWriteQueue();
+  const serialize = writes.run;
+  /** An import was stored since the search index was last rebuilt. */
+  let searchIndexStale = false;
 
   // A database filled with another embedding model (or an interrupted re-embed) is brought up to
   // date in the background; searches meanwhile use BM25, the graph and whatever vectors exist.
@@ -233,14 +253,28 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     return Promise.all(docs.map(async (d) => ({ id: d.id, title: d.title, sections: await target.getSections(d.id) })));
   }
 
-  async function importOne(file: string, opts: ImportOptions, origin?: ImportOrigin, target: GraphStore = store): Promise<ImportResult> {
-    const absolute = path.resolve(file);
-    const result = emptyResult(origin?.file ?? absolute);
-    const job = createJobReporter({
-      subject: absolute,
+  /** A file's import job; its "queued" event goes out now. */
+  function importJob(file: string, opts: ImportOptions, jobId: string | undefined): JobReporter {
+    return createJobReporter({
+      subject: path.resolve(file),
+      ...(jobId === undefined ? {} : { jobId }),
       ...(opts.onProgress ? { listener: opts.onProgress } : {}),
       ...(opts.signal ? { signal: opts.signal } : {}),
     });
+  }
+
+  /** A file cancelled while it waited for its turn: nothing of it was read. */
+  function cancelledBeforeStart(file: string, job: JobReporter): ImportResult {
+    const result = emptyResult(path.resolve(file));
+    const err = new ClauseGraphError("CANCELLED", "Import cancelled before it started.", { file: path.resolve(file) });
+    result.error = toErrorInfo(err, path.resolve(file));
+    job.finish("cancelled", err);
+    return result;
+  }
+
+  async function importOne(file: string, opts: ImportOptions, origin?: ImportOrigin, target: GraphStore = store, job: JobReporter = importJob(file, opts, undefined)): Promise<ImportResult> {
+    const absolute = path.resolve(file);
+    const result = emptyResult(origin?.file ?? absolute);
     try {
       job.throwIfCancelled();
       // Nothing is read before the file is known to be a regular file within the size limits;
@@ -308,6 +342,10 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
         bytes: parsed.bytes,
         sections: sections.length,
         importedAt: origin?.importedAt ?? new Date().toISOString(),
+        // The instruments it is, by the registry (core/names/); a rebuild carries the user's edits over.
+        aliases: registryAliases(parsed.title, sections),
+        userAliases: origin?.userAliases ?? [],
+        hiddenAliases: origin?.hiddenAliases ?? [],
       };
       job.throwIfCancelled();
       // The copy lands before the database row, so a stored document always has its source.
@@ -320,6 +358,12 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
       job.update("storing", 0, sections.length);
       try {
         await target.insertDocument(record, sections, derived);
+        // Cancelled while it was stored (one transaction, which cannot be interrupted): undone, so
+        // a file reported cancelled is never in the library.
+        if (opts.signal?.aborted === true) {
+          await target.deleteDocument(record.id);
+          job.throwIfCancelled();
+        }
       } catch (err) {
         // On a nearly full disk the copy is exactly the space the user needs back.
         if ((await target.getDocument(record.id).catch(() => null)) === null && path.resolve(copy) !== absolute) {
@@ -417,16 +461,32 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     dataDir,
     async importFiles(files, opts = {}) {
       ensureOpen();
-      const results: ImportResult[] = [];
-      // One file at a time: pdf.js and Kuzu's writer are the bottlenecks and both are single-threaded here.
-      for (const file of files) {
-        results.push(await serialize(() => importOne(file, opts)));
-      }
-      // Build the search indexes now rather than on the first question after the import.
-      if (results.some((r) => r.status === "ok")) {
-        await serialize(() => store.refreshSearchIndex()).catch((err: unknown) => log(`index refresh failed: ${toErrorInfo(err).message}`));
-      }
-      return results;
+      // One file at a time, in the order given: pdf.js and Kuzu's writer are the bottlenecks and
+      // both are single-threaded here. Every file is queued now with its job ("queued" event), so a
+      // file cancelled while it waits settles at once and is never read.
+      const jobIdOf = (index: number): string | undefined =>
+        opts.jobId === undefined ? undefined : files.length === 1 ? opts.jobId : `${opts.jobId}-${index + 1}`;
+      return Promise.all(
+        files.map((file, index) => {
+          const job = importJob(file, opts, jobIdOf(index));
+          return writes.runUnlessCancelled(
+            opts.signal,
+            async () => {
+              const result = await importOne(file, opts, undefined, store, job);
+              if (result.status === "ok") searchIndexStale = true;
+              // The full-text index is rebuilt from scratch after a write (~0.7 s for the ten corpus
+              // PDFs), so it is rebuilt when nothing else waits: a file is searchable as soon as its
+              // result is back, and a batch pays for one rebuild, not one per file.
+              if (searchIndexStale && writes.pending === 1) {
+                searchIndexStale = false;
+                await store.refreshSearchIndex().catch((err: unknown) => log(`index refresh failed: ${toErrorInfo(err).message}`));
+              }
+              return result;
+            },
+            () => cancelledBeforeStart(file, job),
+          );
+        }),
+      );
     },
     async search(query, opts: SearchOptions = {}): Promise<SearchResponse> {
       ensureOpen();
@@ -434,7 +494,9 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
       const k = Math.max(1, Math.min(100, Math.floor(opts.k ?? 10)));
       const stages: StageSwitches = { ...ALL_STAGES, ...opts.stages };
       const embedder = stages.sectionVectors || stages.tripletVectors ? await getEmbedder() : null;
-      const ranked: RankedSection[] = await hybridSearch(store, embedder, query, { k, stages });
+      // A query naming an imported instrument ("DORA incident reporting") searches that document.
+      const scope = documentScope(query, libraryNames(await store.listDocuments()).documents).documentIds;
+      const ranked: RankedSection[] = await hybridSearch(store, embedder, query, { k, stages, ...(scope.length > 0 ? { documentIds: scope } : {}) });
       const retrieveMs = performance.now() - started;
       const top = ranked.slice(0, TRIPLET_SECTIONS);
       const [triplets, subgraph] = await Promise.all([
@@ -459,22 +521,33 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
       ensureOpen();
       const started = performance.now();
       const k = Math.max(1, Math.min(20, Math.floor(opts.k ?? 8)));
+      // In a conversation a follow-up ("and for microenterprises?") keeps the previous question's scope.
+      const plan = opts.conversationId === undefined ? null : await conversations.plan(opts.conversationId, question);
+      const asked = plan?.decision.question ?? question;
       const embedder = await getEmbedder();
-      const ranked = await hybridSearch(store, embedder, question, { k, stages: ALL_STAGES });
+      // Read once: which documents it names (retrieval keeps to them), what it asks for, which known instruments the library lacks.
+      const analysis = analyzeQuestion(asked, libraryNames(await store.listDocuments()));
+      const scope = analysis.scope.documentIds;
+      const query = retrievalQuery(asked, analysis.answerType);
+      // A question about an instrument the library lacks is refused: nothing is retrieved, so no unrelated graph is drawn.
+      const ranked =
+        analysis.missingInstruments.length > 0 ? [] : await hybridSearch(store, embedder, query, { k, stages: ALL_STAGES, ...(scope.length > 0 ? { documentIds: scope } : {}) });
       const [triplets, subgraph, missingNames] = await Promise.all([
         store.getTripletsForSections(ranked.map((r) => r.section.id)),
-        buildSubgraph(store, ranked, { query: question }),
-        namesMissingFromLibrary(question, async (name, n) =>
+        buildSubgraph(store, ranked, { query: asked }),
+        namesMissingFromLibrary(asked, async (name, n) =>
           (await store.searchSections(name, n)).map((h) => ({ text: `${h.document.title}\n${h.section.label} ${h.section.heading}\n${h.section.text}` })),
           ranked.map((r) => `${r.section.heading}\n${r.section.text}`),
+          // Registry instruments and the documents' aliases are settled by the analysis.
+          (name) => !analysis.otherNames.includes(name.text),
         ),
       ]);
       const retrieveMs = performance.now() - started;
       // Held for the whole answer: a model switched meanwhile is closed only after it.
-      const lease = await models.acquire();
+      const lease = await models.acquire(opts.signal);
       try {
-        const result = await answerQuestion({
-          question,
+        const answer = await answerQuestion({
+          question: asked,
           results: ranked,
           triplets,
           subgraph,
@@ -482,13 +555,31 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
           llm: lease.llm,
           retrieveMs,
           missingNames,
+          analysis,
+          hints: opts.hints ?? answerHints(analysis),
+          retrievalQuery: query,
           ...(opts.onToken ? { onToken: opts.onToken } : {}),
           ...(opts.signal ? { signal: opts.signal } : {}),
+          // The saved caps (answer-limits.ts), or this call's own (`ask --max-tokens / --max-seconds`).
+          options: { maxAnswerTokens: opts.maxTokens ?? lease.limits.maxTokens, maxSeconds: opts.maxSeconds ?? lease.limits.maxSeconds },
         });
-        const record = answerLogRecord(question.replace(/\s+/g, " ").trim(), ranked.map((r) => r.section.id), result, lease.model);
+        const result = labelAnswer(answer, { id: lease.model?.id ?? null, name: lease.name, failure: lease.failure });
+        const record = answerLogRecord(question.replace(/\s+/g, " ").trim(), ranked.map((r) => r.section.id), result, lease.model, new Date(), {
+          sections: new Map(ranked.map((r) => [r.section.id, { text: r.section.text, documentSha256: r.document.sha256 }])),
+          ...(plan?.decision.followUp === true ? { askedAs: plan.decision.question } : {}),
+          ...(plan === null ? {} : { conversationId: plan.conversationId }),
+          appVersion: appVersion(),
+        });
         // A full disk must not take the answer away from the auditor; the failure is reported.
-        await answerLog.append(record).catch((err: unknown) => log(`answer not logged: ${toErrorInfo(err).message}`));
-        return result;
+        const logged = await answerLog.append(record).then(
+          () => true,
+          (err: unknown) => {
+            log(`answer not logged: ${toErrorInfo(err).message}`);
+            return false;
+          },
+        );
+        const answered = logged ? { ...result, logId: record.id } : result;
+        return plan === null ? answered : await conversations.record(plan, question, answered, logged ? record : null, log);
       } finally {
         lease.release();
       }
@@ -522,9 +613,37 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
       ensureOpen();
       return models.importModel(file);
     },
+    async setAnswerLimits(limits) {
+      ensureOpen();
+      return models.setLimits(limits);
+    },
     async answerLog(logOptions = {}) {
       ensureOpen();
       return readAnswerLog(dataDir, logOptions);
+    },
+    async createConversation() {
+      ensureOpen();
+      return conversations.create();
+    },
+    async listConversations(listOptions = {}) {
+      ensureOpen();
+      return conversations.list(listOptions.query);
+    },
+    async getConversation(id) {
+      ensureOpen();
+      return conversations.get(id);
+    },
+    async deleteConversation(id) {
+      ensureOpen();
+      return conversations.remove(id);
+    },
+    async exportAnswer(logId, format) {
+      ensureOpen();
+      return exports.answer(logId, format);
+    },
+    async exportConversation(id, format) {
+      ensureOpen();
+      return exports.conversation(id, format);
     },
     async listDocuments() {
       ensureOpen();
@@ -538,6 +657,17 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
       ensureOpen();
       return store.getSections(documentId);
     },
+    async setDocumentAliases(idOrFile, aliases) {
+      ensureOpen();
+      return serialize(async () => {
+        const doc = await resolveDocument(idOrFile);
+        if (!doc) throw new ClauseGraphError("NOT_FOUND", `No document matches ${idOrFile}`);
+        const updated = await store.setUserAliases(doc.id, aliasEdit(doc, aliases));
+        // Beside the kept copy too: a rebuild of a library that lost this document keeps its names.
+        await writeSourceRecord(dataDir, updated).catch((err: unknown) => log(`aliases of ${doc.id} not kept beside its copy: ${toErrorInfo(err).message}`));
+        return updated;
+      });
+    },
     async deleteDocument(idOrFile): Promise<DeleteResult> {
       ensureOpen();
       return serialize(async () => {
@@ -547,6 +677,8 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
         if (deleted) {
           await rm(sourcePath(dataDir, doc.id, doc.fileName), { force: true });
           await removeSourceRecord(dataDir, doc.id);
+          // Past answers citing it say so, with the date, when reopened.
+          await recordDeletedDocument(dataDir, doc).catch((err: unknown) => log(`deletion of ${doc.fileName} not recorded: ${toErrorInfo(err).message}`));
         }
         return { deleted, documentId: doc.id, file: doc.file };
       });
@@ -583,7 +715,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     async close() {
       if (closed) return;
       closed = true;
-      await writeQueue.catch(() => undefined);
+      await writes.drained();
       await models.close();
       if (ownsEmbedder && embedderPromise) await (await embedderPromise)?.close();
       await store.close();

@@ -36,6 +36,7 @@ const BASES: Partial<Record<Channel, Record<string, unknown>>> = {
   "documents.upload": { files: [{ name: "fuzz.exe", bytesBase64: "aGVsbG8=" }] },
   "documents.list": {},
   "documents.delete": { id: "fuzz-no-such-document" },
+  "documents.aliases": { id: "fuzz-no-such-document", aliases: ["fuzz"] },
   search: { query: "personal data", k: 5 },
   ask: { question: "who must notify a breach?", k: 3, askId: "fuzz-ask" },
   "sections.get": { id: "fuzz-no-such-section" },
@@ -48,7 +49,14 @@ const BASES: Partial<Record<Channel, Record<string, unknown>>> = {
   "models.list": {},
   "models.select": { modelId: "fuzz-no-such-model", threads: 1 },
   "models.import": { path: "/nonexistent/fuzz/model.gguf" },
+  "models.limits": {},
   "answers.log": { limit: 5 },
+  "conversations.create": {},
+  "conversations.list": { query: "fuzz" },
+  "conversations.get": { id: "fuzz-no-such-conversation" },
+  "conversations.delete": { id: "fuzz-no-such-conversation" },
+  "export.answer": { logId: "fuzz-no-such-answer", format: "md" },
+  "export.conversation": { id: "fuzz-no-such-conversation", format: "html" },
 };
 
 /** The keys a channel's params schema declares (zod object shape), whatever the channel. */

@@ -86,7 +86,8 @@ function wireLeaf(value: unknown, inArray: boolean): string | null {
     case "symbol":
       return inArray ? "null" : "";
     default:
-      return value instanceof Date ? JSON.stringify(value.toISOString()) : null;
+      // Not instanceof: a payload whose "__proto__" key was set to a Date passes instanceof but is no Date.
+      return Object.prototype.toString.call(value) === "[object Date]" ? JSON.stringify((value as Date).toISOString()) : null;
   }
 }
 

@@ -7,6 +7,7 @@ import { z } from "zod";
 export const ANSWER_LOG_VERSION = 1;
 
 const ms = z.number().nonnegative();
+const range = z.object({ start: z.int().nonnegative(), end: z.int().nonnegative() });
 
 export const answerLogRecordSchema = z.object({
   version: z.literal(ANSWER_LOG_VERSION),
@@ -27,8 +28,45 @@ export const answerLogRecordSchema = z.object({
       label: z.string(),
       pageStart: z.int().nonnegative(),
       pageEnd: z.int().nonnegative(),
+      // Recorded since conversations and the workpaper export (absent on older lines): what a
+      // reopened answer and an export show even after the document was deleted.
+      documentId: z.string().optional(),
+      /** Base name of the document's file. */
+      file: z.string().optional(),
+      documentSha256: z.string().optional(),
+      /** The cited pages as printed on them ("53" or "53–54"), when that differs from the PDF pages. */
+      printedPages: z.string().optional(),
+      /** Character ranges of the cited sentences in the section text (the viewer's highlight). */
+      spans: z.array(range).optional(),
+      /** The cited sentences, verbatim from the section. */
+      quotes: z.array(z.string()).optional(),
     }),
   ),
+  /** The answer as shown, sentence by sentence (absent on older lines). */
+  sentences: z
+    .array(
+      z.object({
+        text: z.string(),
+        citationKeys: z.array(z.string()),
+        supported: z.boolean(),
+        evidence: z.array(range.extend({ key: z.string() })).optional(),
+        // Display fields are kept loose (strings, not the answer's enums): a line written by one
+        // version must stay readable by the next, or the audit trail would lose it.
+        role: z.string().optional(),
+      }),
+    )
+    .optional(),
+  /** What was retrieved with when it differs from the question (a follow-up keeps the previous scope). */
+  askedAs: z.string().optional(),
+  /** The conversation the answer belongs to, if any. */
+  conversationId: z.string().optional(),
+  /** The ClauseGraph version that answered (package.json). */
+  appVersion: z.string().optional(),
+  /** As shown with the answer: the yes/no verdict, why it was refused, the model's name, a fallback notice. */
+  verdict: z.string().optional(),
+  refusalReason: z.string().optional(),
+  answeredBy: z.object({ id: z.string(), name: z.string() }).optional(),
+  notice: z.object({ reason: z.string(), quoted: z.boolean(), message: z.string() }).optional(),
   /** The model loaded when the question was asked (null: none, the answer is quoted). */
   model: z
     .object({

@@ -1,9 +1,7 @@
 import { randomUUID } from "node:crypto";
-import { createReadStream } from "node:fs";
-import { mkdir, open } from "node:fs/promises";
 import path from "node:path";
-import { createInterface } from "node:readline";
 import { ClauseGraphError } from "../errors.ts";
+import { appendLine, readJsonLines } from "../files/json-lines.ts";
 import type { AskResult } from "./answer-types.ts";
 import { REFUSAL } from "./answer-types.ts";
 import { ANSWER_LOG_VERSION, type AnswerLogRecord, answerLogRecordSchema } from "./answer-log-schema.ts";
@@ -25,6 +23,39 @@ export interface AnswerLogModel {
   sha256: string | null;
 }
 
+/** What the engine knows beside the answer, recorded so the log alone can reproduce and export it. */
+export interface AnswerLogDetails {
+  /** The cited sections' text and their document's sha256, by section id. */
+  sections?: ReadonlyMap<string, { text: string; documentSha256: string }>;
+  askedAs?: string;
+  conversationId?: string;
+  appVersion?: string;
+}
+
+/** A citation as recorded: where it points, and the sentences it quotes, verbatim. */
+function citationRecord(c: AskResult["citations"][number], result: AskResult, details: AnswerLogDetails): AnswerLogRecord["citations"][number] {
+  const section = details.sections?.get(c.sectionId);
+  const spans = c.spans ?? [];
+  // The cited sentences as they stand in the section; an extractive answer's own sentences are
+  // quotes too, for answers made before citations carried their spans.
+  const quotes = section !== undefined && spans.length > 0
+    ? spans.map((r) => section.text.slice(r.start, r.end).replace(/\s+/g, " ").trim())
+    : result.mode === "extractive" ? result.sentences.filter((s) => s.citationKeys.includes(c.key)).map((s) => s.text) : [];
+  return {
+    key: c.key,
+    sectionId: c.sectionId,
+    label: c.label,
+    pageStart: c.pageStart,
+    pageEnd: c.pageEnd,
+    documentId: c.documentId,
+    file: c.file,
+    ...(section === undefined ? {} : { documentSha256: section.documentSha256 }),
+    ...(c.printedPages === undefined ? {} : { printedPages: c.printedPages }),
+    ...(c.spans === undefined ? {} : { spans: c.spans.map((r) => ({ start: r.start, end: r.end })) }),
+    quotes,
+  };
+}
+
 /** The record for one answer. */
 export function answerLogRecord(
   question: string,
@@ -32,6 +63,7 @@ export function answerLogRecord(
   result: AskResult,
   model: AnswerLogModel | null,
   now: Date = new Date(),
+  details: AnswerLogDetails = {},
 ): AnswerLogRecord {
   return {
     version: ANSWER_LOG_VERSION,
@@ -41,7 +73,21 @@ export function answerLogRecord(
     mode: result.mode,
     evidenceSectionIds: [...evidenceSectionIds],
     citedSectionIds: [...new Set(result.citations.map((c) => c.sectionId))],
-    citations: result.citations.map((c) => ({ key: c.key, sectionId: c.sectionId, label: c.label, pageStart: c.pageStart, pageEnd: c.pageEnd })),
+    citations: result.citations.map((c) => citationRecord(c, result, details)),
+    sentences: result.sentences.map((x) => ({
+      text: x.text,
+      citationKeys: [...x.citationKeys],
+      supported: x.supported,
+      ...(x.evidence === undefined ? {} : { evidence: x.evidence.map((e) => ({ key: e.key, start: e.start, end: e.end })) }),
+      ...(x.role === undefined ? {} : { role: x.role }),
+    })),
+    ...(result.verdict === undefined ? {} : { verdict: result.verdict }),
+    ...(result.refusalReason === undefined ? {} : { refusalReason: result.refusalReason }),
+    ...(result.model === undefined ? {} : { answeredBy: { id: result.model.id, name: result.model.name } }),
+    ...(result.notice === undefined ? {} : { notice: { ...result.notice } }),
+    ...(details.askedAs === undefined || details.askedAs === question ? {} : { askedAs: details.askedAs }),
+    ...(details.conversationId === undefined ? {} : { conversationId: details.conversationId }),
+    ...(details.appVersion === undefined ? {} : { appVersion: details.appVersion }),
     model,
     timings: {
       retrieveMs: Math.max(0, result.timings.retrieveMs),
@@ -61,26 +107,6 @@ export interface AnswerLogWriter {
   append(record: AnswerLogRecord): Promise<void>;
 }
 
-/** Whether the file is missing, empty or ends with a newline (else the last line is torn). */
-async function endsCleanly(file: string): Promise<boolean> {
-  let handle;
-  try {
-    handle = await open(file, "r");
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === "ENOENT") return true;
-    throw err;
-  }
-  try {
-    const { size } = await handle.stat();
-    if (size === 0) return true;
-    const last = Buffer.alloc(1);
-    await handle.read(last, 0, 1, size - 1);
-    return last[0] === 0x0a;
-  } finally {
-    await handle.close();
-  }
-}
-
 export function createAnswerLogWriter(dataDir: string): AnswerLogWriter {
   const file = answerLogPath(dataDir);
   let queue: Promise<unknown> = Promise.resolve();
@@ -88,18 +114,9 @@ export function createAnswerLogWriter(dataDir: string): AnswerLogWriter {
   let clean: boolean | null = null;
 
   async function write(record: AnswerLogRecord): Promise<void> {
-    const line = `${JSON.stringify(answerLogRecordSchema.parse(record))}\n`;
-    await mkdir(path.dirname(file), { recursive: true });
-    clean ??= await endsCleanly(file);
-    const handle = await open(file, "a", 0o600);
-    try {
-      // A torn line from a crash is closed off, so this record is not glued to it.
-      await handle.write(clean ? line : `\n${line}`);
-      await handle.sync();
-      clean = true;
-    } finally {
-      await handle.close();
-    }
+    // A torn line from a crash is closed off first, so this record is not glued to it.
+    await appendLine(file, JSON.stringify(answerLogRecordSchema.parse(record)), clean ?? undefined);
+    clean = true;
   }
 
   return {
@@ -132,40 +149,31 @@ export async function readAnswerLog(dataDir: string, options: ReadAnswerLogOptio
   const since = options.since === undefined ? null : new Date(options.since).getTime();
   if (since !== null && Number.isNaN(since)) throw new ClauseGraphError("VALIDATION", `"${String(options.since)}" is not a date`);
   if (limit === 0) return [];
-  const stream = createReadStream(answerLogPath(dataDir), { encoding: "utf8" });
   const kept: AnswerLogRecord[] = [];
   try {
-    const lines = createInterface({ input: stream, crlfDelay: Infinity });
-    let n = 0;
-    for await (const line of lines) {
-      n++;
-      if (line.trim() === "") continue;
-      let parsed: unknown;
-      try {
-        parsed = JSON.parse(line);
-      } catch {
-        options.onSkipped?.(n);
-        continue;
-      }
-      const record = answerLogRecordSchema.safeParse(parsed);
-      if (!record.success) {
-        options.onSkipped?.(n);
-        continue;
-      }
-      if (since !== null && Date.parse(record.data.askedAt) < since) continue;
-      kept.push(record.data);
+    for await (const record of readJsonLines(answerLogPath(dataDir), answerLogRecordSchema, options.onSkipped)) {
+      if (since !== null && Date.parse(record.askedAt) < since) continue;
+      kept.push(record);
       // Only the newest `limit` are kept, so a long log is read in bounded memory.
       if (kept.length > limit * 2) kept.splice(0, kept.length - limit);
     }
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === "ENOENT") return [];
     throw new ClauseGraphError("FILE_UNREADABLE", `The answer log cannot be read: ${err instanceof Error ? err.message : String(err)}`, {
       file: answerLogPath(dataDir),
       cause: err,
     });
-  } finally {
-    stream.destroy();
   }
   return kept.slice(-limit);
 }
 
+
+/** The records with these ids, by id (ids not in the log are absent); one pass over the log. */
+export async function findAnswerLogRecords(dataDir: string, ids: Iterable<string>): Promise<Map<string, AnswerLogRecord>> {
+  const wanted = new Set(ids);
+  const found = new Map<string, AnswerLogRecord>();
+  if (wanted.size === 0) return found;
+  for await (const record of readJsonLines(answerLogPath(dataDir), answerLogRecordSchema)) {
+    if (wanted.has(record.id)) found.set(record.id, record);
+  }
+  return found;
+}

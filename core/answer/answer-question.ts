@@ -1,9 +1,14 @@
 import { ClauseGraphError, isClauseGraphError } from "../errors.ts";
 import type { LlmClient, LlmResult } from "../llm/llm-client.ts";
-import { REFUSAL, type AnswerMode, type AskInput, type AskResult, type AskSentence } from "./answer-types.ts";
+import { capNotice, noticeOf, withNotice } from "./answer-notices.ts";
+import { generateCapped } from "./capped-generation.ts";
+import { REFUSAL, type AnswerMode, type AnswerNotice, type AskInput, type AskResult, type AskSentence } from "./answer-types.ts";
+import { notInLibraryReason } from "./not-in-library.ts";
 import { buildContext, estimateTokens, type AnswerContext, type TokenCounter } from "./context-builder.ts";
-import { DEFAULT_MAX_SENTENCES, extractiveDrafts } from "./extractive-answer.ts";
-import { narrowCitation } from "./narrow-citation.ts";
+import { DEFAULT_MAX_SENTENCES, extractiveAnswer } from "./extractive-answer.ts";
+import { answerSubgraph } from "./answer-subgraph.ts";
+import { nothingCloseEnough } from "./refusal-reason.ts";
+import { citeSentences } from "./narrow-citation.ts";
 import { draftSentences, keysIn, parseModelOutput } from "./parse-llm-output.ts";
 import { SYSTEM_PROMPT, userPrompt } from "./prompt.ts";
 import { buildSentencePool, throwIfAborted, type SentencePool } from "./sentence-pool.ts";
@@ -23,21 +28,18 @@ const MIN_CONTEXT_TOKENS = 48;
 const TEMPLATE_SLACK = 64;
 const MAX_QUESTION_CHARS = 2000;
 
-const NOTE_CONTEXT_TOO_SMALL = "The model's context window is too small for the sources, so the answer is quoted from the documents.";
-const NOTE_NO_CITATIONS = "The model's answer cited none of the sources, so it is not shown; the sentences are quoted from the documents instead.";
 
-/** Why a question about a document that was not imported gets no answer. */
-function notInLibrary(names: readonly string[]): string {
-  const quoted = names.slice(0, 3).map((n) => `“${n}”`);
-  const list = quoted.length <= 1 ? (quoted[0] ?? "") : `${quoted.slice(0, -1).join(", ")} or ${quoted.at(-1) ?? ""}`;
-  return `None of the imported documents mentions ${list}; import the document that does to ask about it.`;
-}
+/** How a yes/no answer opens, before the sentence it rests on. */
+const VERDICT_WORDS: Record<"yes" | "no" | "conditional", string> = { yes: "Yes:", no: "No:", conditional: "Only under conditions:" };
 
 interface Outcome {
+  verdict?: "yes" | "no" | "conditional";
   sentences: AskSentence[];
   context: AnswerContext;
   mode: AnswerMode;
   analysis?: string;
+  /** Why the model's answer was cut short or replaced by quotes (answer-notices.ts). */
+  notice?: AnswerNotice;
   promptTokens: number;
   firstTokenMs: number | null;
 }
@@ -46,12 +48,18 @@ function refusalSentences(): AskSentence[] {
   return [{ text: REFUSAL, citationKeys: [], supported: true }];
 }
 
+/** "[S2]" in the model's analysis line, re-keyed to the sentence-level citations. */
+function rekey(text: string, keyMap: ReadonlyMap<string, string[]>): string {
+  return text.replace(/\[(S\d+)\]/g, (whole, key: string) => {
+    const mapped = keyMap.get(key);
+    return mapped === undefined ? whole : mapped.map((k) => `[${k}]`).join("");
+  });
+}
+
 function finish(input: AskInput, outcome: Outcome, started: number): AskResult {
-  const sentences = outcome.sentences.length === 0 ? refusalSentences() : outcome.sentences;
-  const cited = new Set(sentences.flatMap((s) => s.citationKeys));
-  const citations = outcome.context.blocks
-    .filter((b) => cited.has(b.key))
-    .map((b) => narrowCitation(b, sentences.filter((s) => s.citationKeys.includes(b.key)).map((s) => s.text)));
+  const cited = citeSentences(outcome.sentences.length === 0 ? refusalSentences() : outcome.sentences, outcome.context);
+  const { sentences, citations } = cited;
+  if (outcome.analysis !== undefined) outcome.analysis = rekey(outcome.analysis, cited.keyMap);
   const sectionIds = new Set(citations.map((c) => c.sectionId));
   const result: AskResult = {
     answer: formatAnswer(sentences),
@@ -59,7 +67,7 @@ function finish(input: AskInput, outcome: Outcome, started: number): AskResult {
     citations,
     sentences,
     triplets: input.triplets.filter((t) => sectionIds.has(t.sectionId)),
-    subgraph: input.subgraph,
+    subgraph: answerSubgraph(input.subgraph, sectionIds, input.triplets),
     timings: {
       retrieveMs: Math.max(0, input.retrieveMs),
       promptTokens: outcome.promptTokens,
@@ -68,6 +76,12 @@ function finish(input: AskInput, outcome: Outcome, started: number): AskResult {
     },
   };
   if (outcome.analysis !== undefined && outcome.analysis !== "") result.analysis = outcome.analysis;
+  else if (citations.length === 0) result.analysis = nothingCloseEnough(input);
+  if (outcome.notice !== undefined) result.notice = outcome.notice;
+  if (outcome.verdict !== undefined) {
+    result.verdict = outcome.verdict;
+    result.answer = `${VERDICT_WORDS[outcome.verdict]} ${result.answer}`;
+  }
   return result;
 }
 
@@ -85,9 +99,12 @@ export function buildLlmContext(pool: SentencePool, budgetTokens: number, count:
 
 async function quoted(input: AskInput, pool: SentencePool, context: AnswerContext | null): Promise<Outcome> {
   const ctx = context ?? buildContext(pool, input.options?.contextTokens ?? EXTRACTIVE_CONTEXT_TOKENS, estimateTokens);
-  const drafts = extractiveDrafts(ctx, input.options?.maxSentences ?? DEFAULT_MAX_SENTENCES);
+  const { drafts, verdict } = extractiveAnswer(ctx, input.options?.maxSentences ?? DEFAULT_MAX_SENTENCES, input.hints, input.question);
   const sentences = await verifySentences(drafts, ctx, { embedder: input.embedder, signal: input.signal });
-  return { sentences, context: ctx, mode: "extractive", promptTokens: 0, firstTokenMs: null };
+  const outcome: Outcome = { sentences, context: ctx, mode: "extractive", promptTokens: 0, firstTokenMs: null };
+  // The verdict stands only on a verified lead.
+  if (verdict !== undefined && sentences[0]?.supported === true) outcome.verdict = verdict;
+  return outcome;
 }
 
 /** The analysis line keeps the keys that exist; any other key is removed, as in the answer. */
@@ -103,22 +120,32 @@ function cleanAnalysis(analysis: string | null, context: AnswerContext): string 
     .trim();
 }
 
-async function generate(llm: LlmClient, input: AskInput, prompt: string, maxTokens: number, started: number): Promise<{ result: LlmResult; firstTokenMs: number | null } | "too-long"> {
+async function generate(
+  llm: LlmClient,
+  input: AskInput,
+  prompt: string,
+  maxTokens: number,
+  started: number,
+): Promise<{ result: LlmResult; firstTokenMs: number | null; stoppedBy: "time-limit" | "token-limit" | null } | "too-long"> {
   let firstTokenMs: number | null = null;
   try {
-    const result = await llm.generate({
-      system: SYSTEM_PROMPT,
-      prompt,
-      maxTokens,
-      temperature: input.options?.temperature ?? 0,
-      signal: input.signal,
-      onToken: (text) => {
-        firstTokenMs ??= Math.round(performance.now() - started);
-        input.onToken?.(text);
+    const { result, stoppedBy } = await generateCapped(
+      llm,
+      {
+        system: SYSTEM_PROMPT,
+        prompt,
+        maxTokens,
+        temperature: input.options?.temperature ?? 0,
+        ...(input.signal === undefined ? {} : { signal: input.signal }),
+        onToken: (text) => {
+          firstTokenMs ??= Math.round(performance.now() - started);
+          input.onToken?.(text);
+        },
       },
-    });
+      input.options?.maxSeconds,
+    );
     throwIfAborted(input.signal);
-    return { result, firstTokenMs };
+    return { result, firstTokenMs, stoppedBy };
   } catch (err) {
     if (input.signal?.aborted) throw isClauseGraphError(err) && err.code === "CANCELLED" ? err : new ClauseGraphError("CANCELLED", "Answering cancelled.", { cause: err });
     // The model's tokenizer counted the prompt longer than countTokens did: quote instead of failing.
@@ -130,16 +157,18 @@ async function generate(llm: LlmClient, input: AskInput, prompt: string, maxToke
 
 async function written(input: AskInput, llm: LlmClient, pool: SentencePool, started: number): Promise<Outcome> {
   const count = (text: string): number => llm.countTokens(text);
-  const maxTokens = input.options?.maxAnswerTokens ?? Math.max(64, Math.min(512, Math.floor(llm.contextSize / 4)));
+  // The cap, but never more than a quarter of the window: the sources must still fit beside it.
+  const maxTokens = Math.min(input.options?.maxAnswerTokens ?? 512, Math.max(64, Math.floor(llm.contextSize / 4)));
   const room = llm.contextSize - count(SYSTEM_PROMPT) - count(userPrompt(input.question, "")) - TEMPLATE_SLACK - maxTokens;
   const budget = Math.min(input.options?.contextTokens ?? LLM_CONTEXT_TOKENS, room);
-  if (budget < MIN_CONTEXT_TOKENS) return { ...(await quoted(input, pool, null)), analysis: NOTE_CONTEXT_TOO_SMALL };
+  if (budget < MIN_CONTEXT_TOKENS) return { ...(await quoted(input, pool, null)), ...withNotice(noticeOf("context-too-small")) };
   const context = buildLlmContext(pool, budget, count);
   // Nothing retrieved: there is nothing to cite, and a model asked anyway could only invent.
   if (context.blocks.length === 0) return { sentences: refusalSentences(), context, mode: "extractive", promptTokens: 0, firstTokenMs: null };
   const generated = await generate(llm, input, userPrompt(input.question, context.text), maxTokens, started);
-  if (generated === "too-long") return { ...(await quoted(input, pool, null)), analysis: NOTE_CONTEXT_TOO_SMALL };
-  const { result, firstTokenMs } = generated;
+  if (generated === "too-long") return { ...(await quoted(input, pool, null)), ...withNotice(noticeOf("context-too-small")) };
+  const { result, firstTokenMs, stoppedBy } = generated;
+  const cap = stoppedBy === null ? null : stoppedBy === "time-limit" ? (input.options?.maxSeconds ?? 0) : maxTokens;
   const parsed = parseModelOutput(result.text);
   const drafts = draftSentences(parsed.answer);
   const checked = await verifySentences(drafts, context, { embedder: input.embedder, signal: input.signal });
@@ -147,11 +176,19 @@ async function written(input: AskInput, llm: LlmClient, pool: SentencePool, star
   const refused = drafts.some((d) => d.refusal);
   const spent = { promptTokens: result.promptTokens, firstTokenMs };
   if (cited.length === 0 && !refused) {
-    // Garbage, or an answer from outside knowledge: nothing in it can be traced to a page.
-    return { ...(await quoted(input, pool, null)), ...spent, analysis: NOTE_NO_CITATIONS };
+    // Garbage, an answer from outside knowledge, or one a cap cut before its first citation:
+    // nothing in it can be traced to a page.
+    const notice = stoppedBy === null || cap === null ? noticeOf("no-citations") : capNotice(stoppedBy, cap, true);
+    return { ...(await quoted(input, pool, null)), ...spent, ...withNotice(notice) };
   }
   // A refusal next to cited sentences is a partial answer: the cited sentences are the answer.
   const sentences = cited.length === 0 ? refusalSentences() : checked.filter((s, i) => !drafts[i]?.refusal || s.citationKeys.length > 0);
+  // Cut by a cap: the cited sentences it wrote stand, said to be possibly incomplete; the cut-off
+  // tail (no citation yet) goes.
+  if (stoppedBy !== null && cap !== null) {
+    const kept = sentences.filter((s) => s.citationKeys.length > 0);
+    return { sentences: kept, context, mode: "llm", analysis: cleanAnalysis(parsed.analysis, context), ...spent, notice: capNotice(stoppedBy, cap, false) };
+  }
   return { sentences, context, mode: "llm", analysis: cleanAnalysis(parsed.analysis, context), ...spent };
 }
 
@@ -169,12 +206,16 @@ export async function answerQuestion(input: AskInput): Promise<AskResult> {
   if (question === "") throw new ClauseGraphError("VALIDATION", "The question is empty.");
   if (question.length > MAX_QUESTION_CHARS) throw new ClauseGraphError("VALIDATION", `The question is longer than ${MAX_QUESTION_CHARS} characters.`);
   const normalized: AskInput = { ...input, question };
-  const missing = input.missingNames ?? [];
-  if (missing.length > 0) {
+  const reason = notInLibraryReason(input.analysis?.missingInstruments ?? [], input.missingNames ?? []);
+  if (reason !== null) {
     const empty: AnswerContext = { blocks: [], byKey: new Map(), text: "", tokens: 0 };
-    return finish(normalized, { sentences: refusalSentences(), context: empty, mode: "extractive", analysis: notInLibrary(missing), promptTokens: 0, firstTokenMs: null }, started);
+    const refused = finish(normalized, { sentences: refusalSentences(), context: empty, mode: "extractive", analysis: reason, promptTokens: 0, firstTokenMs: null }, started);
+    refused.refusalReason = reason;
+    return refused;
   }
-  const pool = await buildSentencePool(question, input.results, input.triplets, input.embedder, input.signal);
+  // Sentences are scored against what retrieval searched for: the question plus the words the
+  // provision it asks for prints (answer-type-query.ts: "shall apply from" for "from what date …").
+  const pool = await buildSentencePool(input.retrievalQuery ?? question, input.results, input.triplets, input.embedder, input.signal);
   const outcome = input.llm === null ? await quoted(normalized, pool, null) : await written(normalized, input.llm, pool, started);
   throwIfAborted(input.signal);
   return finish(normalized, outcome, started);

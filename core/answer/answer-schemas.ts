@@ -24,12 +24,16 @@ export const askCitationSchema = z.object({
   label: z.string(),
   pageStart: count,
   pageEnd: count,
+  printedPages: z.string().optional(),
+  spans: z.array(z.object({ start: count, end: count })).optional(),
 });
 
 export const askSentenceSchema = z.object({
   text: z.string(),
   citationKeys: z.array(citationKeySchema),
   supported: z.boolean(),
+  evidence: z.array(z.object({ key: citationKeySchema, start: count, end: count })).optional(),
+  role: z.enum(["lead", "point", "support"]).optional(),
 });
 
 export const askTimingsSchema = z.object({
@@ -47,7 +51,20 @@ export const askResultSchema = z.object({
   triplets: z.array(askTripletSchema),
   subgraph: askSubgraphSchema,
   analysis: z.string().optional(),
+  refusalReason: z.string().optional(),
+  verdict: z.enum(["yes", "no", "conditional"]).optional(),
   timings: askTimingsSchema,
+  logId: z.string().optional(),
+  conversationId: z.string().optional(),
+  followUp: z.object({ question: z.string(), reason: z.string() }).optional(),
+  model: z.object({ id: z.string(), name: z.string() }).optional(),
+  notice: z
+    .object({
+      reason: z.enum(["time-limit", "token-limit", "no-citations", "context-too-small", "model-unavailable"]),
+      quoted: z.boolean(),
+      message: z.string(),
+    })
+    .optional(),
 });
 
 // Compile-time only: each schema's output must be exactly the shared type, both ways.

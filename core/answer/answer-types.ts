@@ -3,6 +3,7 @@ import type { LlmClient } from "../llm/llm-client.ts";
 import type { Subgraph } from "../retrieve/subgraph-types.ts";
 import type { RankedSection } from "../retrieve/types.ts";
 import type { TripletRecord } from "../store/graph-types.ts";
+import type { QuestionAnalysis } from "./question-analysis-types.ts";
 
 // The answer to a question, as plain data: the engine returns it, the CLI prints it and the IPC
 // contract validates it (answer-schemas.ts mirrors these shapes in zod).
@@ -22,9 +23,13 @@ export interface AskCitation {
   file: string;
   /** How an auditor writes the citation: "DORA Art. 19(4), p. 42". */
   label: string;
-  /** Pages of the cited text (narrower than the section's when only part of it is cited). */
+  /** PDF pages of the cited text (narrower than the section's when only part of it is cited). */
   pageStart: number;
   pageEnd: number;
+  /** The same pages as printed on them ("53" or "53–54"), when that differs from the PDF pages. */
+  printedPages?: string;
+  /** Character ranges of the cited sentences in the section's text: what the viewer highlights. */
+  spans?: Array<{ start: number; end: number }>;
 }
 
 export interface AskSentence {
@@ -37,6 +42,13 @@ export interface AskSentence {
    * that does not exist): show it as unverified, never as a finding.
    */
   supported: boolean;
+  /** Per cited key, the range of the section text this sentence rests on (its own highlight). */
+  evidence?: Array<{ key: string; start: number; end: number }>;
+  /**
+   * Extractive answers: "lead" carries what was asked (shown first), "point" is an item of the
+   * list the lead introduces, "support" backs it (shown under "show more" past the first).
+   */
+  role?: "lead" | "point" | "support";
 }
 
 export interface AskTimings {
@@ -64,7 +76,36 @@ export interface AskResult {
   subgraph: Subgraph;
   /** The model's one-line analysis, or why the answer fell back to quoting. */
   analysis?: string;
+  /** For a yes/no question, what the lead sentence says: "no" (prohibited), "yes", or "conditional" (only if …). */
+  verdict?: "yes" | "no" | "conditional";
+  /** Why the question was not answered, in words ("No imported document is MiCA (Regulation (EU) 2023/1114)…"); absent when it was. */
+  refusalReason?: string;
   timings: AskTimings;
+  /** The answer's record in the answer log (what exports and reopened conversations read); absent when it could not be logged. */
+  logId?: string;
+  /** The conversation the answer was recorded in, when it was asked in one. */
+  conversationId?: string;
+  /** Set when the question was taken as a follow-up: what was retrieved with, and why. */
+  followUp?: { question: string; reason: string };
+  /** The model that wrote the answer, or was asked to and fell back to quoting: id and the name shown for it. */
+  model?: { id: string; name: string };
+  /** Why the model's answer is cut short or was replaced by quoted sentences; shown with the answer. */
+  notice?: AnswerNotice;
+}
+
+/**
+ * time-limit / token-limit: a cap stopped the model (answer-limits.ts); no-citations: what it wrote
+ * cited none of the sources; context-too-small: the sources did not fit its window; model-unavailable:
+ * the chosen model could not be loaded.
+ */
+export type AnswerNoticeReason = "time-limit" | "token-limit" | "no-citations" | "context-too-small" | "model-unavailable";
+
+export interface AnswerNotice {
+  reason: AnswerNoticeReason;
+  /** True when the answer is quoted from the documents instead of the model's; false when the model's answer is kept but cut short. */
+  quoted: boolean;
+  /** In words, for the auditor. */
+  message: string;
 }
 
 export interface AskOptions {
@@ -72,10 +113,22 @@ export interface AskOptions {
   maxSentences?: number;
   /** Token budget of the context handed to the model or quoted from (default: fitted to the model, 1,800 without one). */
   contextTokens?: number;
-  /** Most tokens the model may write (default: a quarter of its context, 64–512). */
+  /** Most tokens the model may write (default: a quarter of its context, 64–512; never more than a quarter, so the sources fit). */
   maxAnswerTokens?: number;
+  /** Wall-clock cap on the model's generation, prompt reading included (default: none). */
+  maxSeconds?: number;
   /** Sampling temperature for the answer (default 0: reproducible answers for an audit trail). */
   temperature?: number;
+}
+
+/** What the question asks for (from question analysis), as the extractive answer uses it. */
+export interface AnswerHints {
+  /** "deadline", "definition", "yes-no", … (question-analysis.ts); "other" when unknown. */
+  answerType: string;
+  /** Provision labels the question names ("Article 33", "§ 164.308"): their sentences lead. */
+  provisions: readonly string[];
+  /** Parties the question names ("financial entity"). */
+  parties: readonly string[];
 }
 
 export interface AskInput {
@@ -97,4 +150,10 @@ export interface AskInput {
    * (question-names.ts): the question is about a document not imported, and is not answered.
    */
   missingNames?: readonly string[];
+  /** What the question asks for: the extractive answer leads with the sentence carrying it. */
+  hints?: AnswerHints;
+  /** The query retrieval ran (the question plus its answer type's words); sentences are scored against it. */
+  retrievalQuery?: string;
+  /** The question read once by engine.ask (question-analysis.ts): answer type, scope, missing instruments, focus terms. */
+  analysis?: QuestionAnalysis;
 }

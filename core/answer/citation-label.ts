@@ -40,8 +40,9 @@ export function shortSectionLabel(label: string): string {
   return label.replace(/^(?:Article|Articolo|Artikel|Art\.)\s+/i, "Art. ").trim();
 }
 
-function pageText(pageStart: number, pageEnd: number): string {
-  return pageEnd > pageStart ? `pp. ${pageStart}–${pageEnd}` : `p. ${pageStart}`;
+/** "p. 53", "pp. 53–54": the printed page numbers when known, else the PDF's. */
+export function pageText(pageStart: number | string, pageEnd: number | string): string {
+  return String(pageEnd) !== String(pageStart) ? `pp. ${pageStart}–${pageEnd}` : `p. ${pageStart}`;
 }
 
 export interface CitationLabelParts {
@@ -49,17 +50,28 @@ export interface CitationLabelParts {
   sectionLabel: string;
   /** Numbered paragraphs of the cited text ("4"), in order; shown only for articles. */
   paragraphs: readonly string[];
+  /** Paragraph and point markers all the cited sentences share ("(3)(a)", "(c)"; see pinpoint.ts). */
+  pinpoint?: string | null;
   pageStart: number;
   pageEnd: number;
+  /** The pages as printed on them, when they differ from the PDF's (page-labels.ts). */
+  printedStart?: string | null;
+  printedEnd?: string | null;
 }
+
+/** Labels that take a pinpoint: articles ("Art. 34(3)(a)") and CFR sections ("§ 164.310(c)"). */
+const PINPOINTABLE = /^(?:Art\.|§)\s/;
 
 export function citationLabel(parts: CitationLabelParts): string {
   let label = shortSectionLabel(parts.sectionLabel);
-  // "Art. 19(4)" pins the paragraph; more than three would read worse than the bare article.
-  if (/^Art\. /.test(label) && !/\(/.test(label) && parts.paragraphs.length > 0 && parts.paragraphs.length <= 3) {
+  if (PINPOINTABLE.test(label) && !/\(/.test(label) && parts.pinpoint) {
+    label = `${label}${parts.pinpoint}`;
+  } else if (/^Art\. /.test(label) && !/\(/.test(label) && parts.paragraphs.length > 0 && parts.paragraphs.length <= 3) {
+    // Sentences from up to three paragraphs: "Art. 19(1), (4)"; more would read worse than the bare article.
     label = `${label}${parts.paragraphs.map((p) => `(${p})`).join(", ")}`;
   }
   const name = shortDocumentName(parts.document);
   const head = name === "" ? label : label === "" ? name : `${name} ${label}`;
-  return `${head}, ${pageText(parts.pageStart, parts.pageEnd)}`;
+  const pages = pageText(parts.printedStart ?? parts.pageStart, parts.printedEnd ?? parts.printedStart ?? parts.pageEnd);
+  return `${head}, ${pages}`;
 }

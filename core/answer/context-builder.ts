@@ -27,7 +27,7 @@ const LEAD_SENTENCES = 2;
 /** A sentence sharing only a common word with the question ("data" in the GDPR) is not context. */
 const MIN_CONTEXT_COVERAGE = 0.1;
 const MAX_LIST_POINTS = 5;
-const LIST_POINT = /^\(?(?:[a-z]{1,2}|[ivx]{1,5}|\d{1,2})\)\s/i;
+const LIST_POINT = /^(?:\(?(?:[a-z]{1,2}|[ivx]{1,5}|\d{1,2})\))+\s/i;
 
 export interface ContextBlock {
   key: string;
@@ -47,38 +47,56 @@ export interface AnswerContext {
   tokens: number;
 }
 
-/** The page a character offset of the section is printed on. */
-function pageAt(section: Section, offset: number): number {
+/** The page a character offset of the section is printed on, with its printed number when known. */
+function pageAt(section: Section, offset: number): { page: number; printed: string | null } {
   let page = section.pageStart;
+  let printed: string | null = null;
   for (const span of section.spans) {
     if (span.start > offset) break;
     page = span.page;
+    printed = span.label ?? null;
   }
-  return Math.min(Math.max(page, section.pageStart), Math.max(section.pageStart, section.pageEnd));
+  const clamped = Math.min(Math.max(page, section.pageStart), Math.max(section.pageStart, section.pageEnd));
+  return { page: clamped, printed: clamped === page ? printed : null };
+}
+
+/** The markers every unit's pinpoint starts with: "(3)(a)" and "(3)(b)" share "(3)". */
+function sharedPinpoint(units: readonly Candidate[]): string | null {
+  const lists = units.map((c) => c.unit.pinpoint?.match(/\([^)]+\)/g) ?? []);
+  if (lists.length === 0 || lists.some((l) => l.length === 0)) return null;
+  const first = lists[0] ?? [];
+  let n = 0;
+  while (n < first.length && lists.every((l) => l[n] === first[n])) n++;
+  return n === 0 ? null : first.slice(0, n).join("");
 }
 
 export function blockCitation(key: string, result: RankedSection, units: readonly Candidate[]): AskCitation {
   const { section, document } = result;
-  let pageStart = Number.POSITIVE_INFINITY;
-  let pageEnd = 0;
+  let start: { page: number; printed: string | null } | null = null;
+  let end: { page: number; printed: string | null } | null = null;
   for (const c of units) {
-    pageStart = Math.min(pageStart, pageAt(section, c.unit.start));
-    pageEnd = Math.max(pageEnd, pageAt(section, Math.max(c.unit.start, c.unit.end - 1)));
+    const from = pageAt(section, c.unit.start);
+    const to = pageAt(section, Math.max(c.unit.start, c.unit.end - 1));
+    if (start === null || from.page < start.page) start = from;
+    if (end === null || to.page > end.page) end = to;
   }
-  if (!Number.isFinite(pageStart)) {
-    pageStart = section.pageStart;
-    pageEnd = section.pageEnd;
-  }
+  const pageStart = start?.page ?? section.pageStart;
+  const pageEnd = end?.page ?? section.pageEnd;
+  const printedStart = start?.printed ?? null;
+  const printedEnd = end?.printed ?? null;
   const paragraphs = [...new Set(units.map((c) => c.unit.paragraph).filter((p): p is string => p !== null))];
-  return {
+  const citation: AskCitation = {
     key,
     sectionId: section.id,
     documentId: section.documentId,
     file: document.fileName,
-    label: citationLabel({ document, sectionLabel: section.label, paragraphs, pageStart, pageEnd }),
+    label: citationLabel({ document, sectionLabel: section.label, paragraphs, pinpoint: sharedPinpoint(units), pageStart, pageEnd, printedStart, printedEnd }),
     pageStart,
     pageEnd,
   };
+  if (printedStart !== null) citation.printedPages = printedEnd !== null && printedEnd !== printedStart ? `${printedStart}–${printedEnd}` : printedStart;
+  if (units.length > 0) citation.spans = [...units].sort((a, b) => a.unit.start - b.unit.start).map((c) => ({ start: c.unit.start, end: c.unit.end }));
+  return citation;
 }
 
 export function renderBlock(block: Pick<ContextBlock, "key" | "result" | "units" | "triplets" | "citation">): string {

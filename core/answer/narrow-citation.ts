@@ -1,12 +1,13 @@
-import type { AskCitation } from "./answer-types.ts";
-import { blockCitation, type ContextBlock } from "./context-builder.ts";
+import type { AskCitation, AskSentence } from "./answer-types.ts";
+import { blockCitation, type AnswerContext, type ContextBlock } from "./context-builder.ts";
 import { contentStems } from "./lexical.ts";
 import type { Candidate } from "./sentence-pool.ts";
 
-// A key stands for a whole context block, which may quote several paragraphs over two pages. The
-// citation shown should point where the claim is printed: the block's sentences that carry the
-// words of the answer sentences citing it ("DORA Art. 19(4), p. 42" rather than "Art. 19(1), (2),
-// (4), pp. 41–42").
+// A key of the context stands for a whole block, which may quote several paragraphs over two
+// pages. Each answer sentence is cited where it is printed: the block's sentences that carry its
+// words ("DORA Art. 19(4), p. 42" rather than "Art. 19(1), (2), (4), pp. 41–42"), with their own
+// page and character range, so a click shows exactly that sentence. Two answer sentences share a
+// citation only when they rest on the same paragraph of the same section (same label).
 
 /** Most consecutive sentences one claim is traced to (a list's lead-in and its points). */
 const MAX_WINDOW = 4;
@@ -15,7 +16,7 @@ const MAX_WINDOW = 4;
  * The run of consecutive quoted sentences holding most of the claim's words, the shortest such run
  * on a tie: a claim usually restates one passage, and a passage is what an auditor looks up.
  */
-function unitsForClaim(block: ContextBlock, claim: string): Candidate[] {
+export function unitsForClaim(block: ContextBlock, claim: string): Candidate[] {
   const words = new Set(contentStems(claim));
   let best: Candidate[] = [];
   let bestCovered = 0;
@@ -35,9 +36,46 @@ function unitsForClaim(block: ContextBlock, claim: string): Candidate[] {
   return best;
 }
 
-export function narrowCitation(block: ContextBlock, claims: readonly string[]): AskCitation {
-  const units = new Set<Candidate>();
-  for (const claim of claims) for (const c of unitsForClaim(block, claim)) units.add(c);
-  if (units.size === 0) return block.citation;
-  return blockCitation(block.key, block.result, [...units].sort((a, b) => a.unit.start - b.unit.start));
+export interface SentenceCitations {
+  sentences: AskSentence[];
+  /** One per distinct (section, label), keyed S1, S2, … in order of first use. */
+  citations: AskCitation[];
+  /** Context key → the citation keys it became (for text that still cites the context's keys). */
+  keyMap: Map<string, string[]>;
+}
+
+/** Re-keys the sentences' citations from context blocks to the passages each sentence rests on. */
+export function citeSentences(sentences: readonly AskSentence[], context: AnswerContext): SentenceCitations {
+  const citations: AskCitation[] = [];
+  const byIdentity = new Map<string, AskCitation>();
+  const keyMap = new Map<string, string[]>();
+  const out = sentences.map((sentence): AskSentence => {
+    const keys: string[] = [];
+    const evidence: Array<{ key: string; start: number; end: number }> = [];
+    for (const contextKey of sentence.citationKeys) {
+      const block = context.byKey.get(contextKey);
+      if (block === undefined) continue;
+      const found = unitsForClaim(block, sentence.text);
+      const units = found.length > 0 ? found : block.units;
+      const draft = blockCitation("S0", block.result, units);
+      const identity = `${draft.sectionId}|${draft.label}`;
+      let citation = byIdentity.get(identity);
+      if (citation === undefined) {
+        citation = { ...draft, key: `S${citations.length + 1}` };
+        byIdentity.set(identity, citation);
+        citations.push(citation);
+      } else {
+        const spans = [...(citation.spans ?? []), ...(draft.spans ?? [])];
+        citation.spans = spans.filter((s, i) => spans.findIndex((o) => o.start === s.start && o.end === s.end) === i).sort((a, b) => a.start - b.start);
+      }
+      if (!keys.includes(citation.key)) keys.push(citation.key);
+      const mapped = keyMap.get(contextKey) ?? [];
+      if (!mapped.includes(citation.key)) keyMap.set(contextKey, [...mapped, citation.key]);
+      for (const u of units) evidence.push({ key: citation.key, start: u.unit.start, end: u.unit.end });
+    }
+    const { evidence: _old, ...rest } = sentence;
+    void _old;
+    return evidence.length > 0 ? { ...rest, citationKeys: keys, evidence } : { ...rest, citationKeys: keys };
+  });
+  return { sentences: out, citations, keyMap };
 }

@@ -20,6 +20,8 @@ export interface DraftSentence {
   keys: string[];
   /** True for the sentence that says the documents do not answer. */
   refusal: boolean;
+  /** Extractive drafts: the sentence's part in the answer (see AskSentence.role). */
+  role?: "lead" | "point" | "support";
 }
 
 const LABEL = /(?:^|[\s*#>_|])(answer|risposta|analysis|analisi|sources?|fonti|citations?)\s*\**\s*[:：]/gi;

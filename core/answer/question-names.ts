@@ -147,9 +147,12 @@ export async function namesMissingFromLibrary(
   question: string,
   search: (query: string, k: number) => Promise<NameSearchHit[]>,
   evidence: readonly string[] = [],
+  /** Names settled elsewhere (the instrument registry, the documents' aliases: question-scope.ts). */
+  settled: (name: QuestionName) => boolean = () => false,
 ): Promise<string[]> {
   const missing: string[] = [];
   for (const name of questionNames(question)) {
+    if (settled(name)) continue;
     if (name.kind === "acronym" && evidence.some((text) => spellsOut(text, name.text))) continue;
     // A search that fails proves nothing: the name is not held against the question.
     const hits = await search(name.text, HITS_CHECKED).catch(() => null);

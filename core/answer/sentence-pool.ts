@@ -105,15 +105,24 @@ export async function buildSentencePool(
   }
   const raw: Array<Omit<Candidate, "coverage" | "score" | "relevant">> = [];
   const headings: Set<string>[] = [];
+  /** Per candidate, the words of the item it continues ("(b) Standard: Workstation use." for "Implement policies …"). */
+  const itemWords: Array<Set<string> | null> = [];
   top.forEach((result, resultIndex) => {
     headings[resultIndex] = new Set(contentStems(`${result.section.label} ${result.section.heading}`));
     const sectionTriplets = bySection.get(result.section.id) ?? [];
+    let opening: { pinpoint: string; stems: Set<string> } | null = null;
     for (const unit of sentenceUnits(result.section.text)) {
+      const stems = new Set(contentStems(unit.text));
+      // A CFR or EU list item runs several sentences under one marker; the first often names what
+      // the item is about ("Standard: Workstation use.") and the next says what to do.
+      if (unit.pinpoint !== null && /^\(/.test(unit.text)) opening = { pinpoint: unit.pinpoint, stems };
+      else if (opening !== null && unit.pinpoint !== opening.pinpoint) opening = null;
+      itemWords.push(opening !== null && opening.stems !== stems ? opening.stems : null);
       raw.push({
         resultIndex,
         result,
         unit,
-        stems: new Set(contentStems(unit.text)),
+        stems,
         similarity: null,
         triplets: sectionTriplets.filter((t) => overlaps(t, unit)),
         vector: null,
@@ -122,9 +131,11 @@ export async function buildSentencePool(
   });
   const idf = idfTable(raw.map((c) => c.stems));
   const headingCoverage = headings.map((h) => coverage(terms, idf, h));
-  const candidates: Candidate[] = raw.map((c) => {
+  const candidates: Candidate[] = raw.map((c, i) => {
     // The heading raises every sentence of its section alike: it ranks, it does not make relevant.
-    const own = coverage(terms, idf, c.stems);
+    // The item's opening words count as the sentence's own: they are its subject.
+    const item = itemWords[i];
+    const own = coverage(terms, idf, item ? new Set([...c.stems, ...item]) : c.stems);
     const withHeading = coverage(terms, idf, c.stems, headings[c.resultIndex]);
     const cov = (headingCoverage[c.resultIndex] ?? 0) >= HEADING_ANSWERS ? withHeading : own;
     const relevant = cov >= MIN_COVERAGE || (cov >= MIN_COVERAGE_TWO_TERMS && matchedTerms(terms, c.stems) >= 2);

@@ -1,6 +1,7 @@
 import winkNLP from "wink-nlp";
 import type { WinkMethods } from "wink-nlp";
 import model from "wink-eng-lite-web-model";
+import { PinpointTracker } from "./pinpoint.ts";
 
 // Sections are cut into sentence units — what an answer quotes and what a citation's support is
 // checked against. wink-nlp finds the boundaries (as in extract/obligations.ts); legal text needs
@@ -15,12 +16,13 @@ export interface SentenceUnit {
   end: number;
   /** The numbered paragraph of an article the sentence sits in ("4"), when the text numbers them. */
   paragraph: string | null;
+  /** Paragraph and point markers of the line it sits in: "(3)(a)", "(c)(1)" (pinpoint.ts). */
+  pinpoint: string | null;
 }
 
 /** Longer units (tables, run-on lists) are cut at semicolons so a quote stays readable. */
 const MAX_UNIT_CHARS = 900;
 const MARKER_ONLY = /^\(?(?:\d{1,3}|[a-z]{1,2}|[ivx]{1,5})[.)]$/i;
-const PARAGRAPH_NUMBER = /^\s*(\d{1,3})\.\s+\S/;
 const ABBREVIATION_END = /(?:\b(?:art|artt|arts|no|nos|para|paras|par|p|pp|sec|reg|cf|lett|n|nn|vol|fig|e\.g|i\.e|etc|u\.s|c\.f\.r|u\.s\.c|d\.lgs)|\b\p{Lu})\.$/iu;
 
 let shared: WinkMethods | null = null;
@@ -86,18 +88,18 @@ function splitLong(line: string, piece: { start: number; end: number }): Array<{
 /** The section's sentences in order; paragraphs ("\n") never share a sentence. */
 export function sentenceUnits(text: string): SentenceUnit[] {
   const out: SentenceUnit[] = [];
-  let paragraph: string | null = null;
   let lineStart = 0;
+  const pinpoints = new PinpointTracker();
   for (const line of text.split("\n")) {
-    const numbered = PARAGRAPH_NUMBER.exec(line);
-    if (numbered) paragraph = numbered[1] ?? null;
+    const pinpoint = pinpoints.line(line);
+    const paragraph = pinpoints.paragraphNumber();
     for (const merged of mergeFragments(line, rawSentences(line))) {
       for (const piece of splitLong(line, merged)) {
         const raw = line.slice(piece.start, piece.end);
         const lead = raw.length - raw.trimStart().length;
         const body = raw.trim();
         if (!/\p{L}/u.test(body)) continue;
-        out.push({ text: body, start: lineStart + piece.start + lead, end: lineStart + piece.start + lead + body.length, paragraph });
+        out.push({ text: body, start: lineStart + piece.start + lead, end: lineStart + piece.start + lead + body.length, paragraph, pinpoint });
       }
     }
     lineStart += line.length + 1;

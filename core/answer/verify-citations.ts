@@ -106,7 +106,7 @@ export async function verifySentences(drafts: readonly DraftSentence[], context:
     if (c.draft.refusal) return { text: c.text, citationKeys: [], supported: true };
     const supported =
       c.valid.length > 0 && c.unknown === 0 && c.numbersOk && (c.lexical >= MIN_LEXICAL_SUPPORT || close.has(i));
-    return { text: c.text, citationKeys: c.valid, supported };
+    return c.draft.role === undefined ? { text: c.text, citationKeys: c.valid, supported } : { text: c.text, citationKeys: c.valid, supported, role: c.draft.role };
   });
 }
 

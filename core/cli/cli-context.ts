@@ -19,6 +19,18 @@ export interface CliArgs {
   docs?: string[] | undefined;
   /** check --repair: rebuild a damaged library. */
   repair?: boolean | undefined;
+  /** aliases --set "A,B" / --add X / --remove X. */
+  setAliases?: string | undefined;
+  addAliases?: string[] | undefined;
+  removeAliases?: string[] | undefined;
+  /** ask: caps on the written answer for this call (instead of the saved ones). */
+  maxTokens?: number | undefined;
+  maxSeconds?: number | undefined;
+  /** export: which conversation, or which answer (its answer-log id); the format (md|html) and the output file. */
+  conversation?: string | undefined;
+  answer?: string | undefined;
+  format?: string | undefined;
+  out?: string | undefined;
 }
 
 export interface CliContext {

@@ -3,14 +3,17 @@ import { createEngine } from "../engine.ts";
 import { toErrorInfo } from "../errors.ts";
 import { defaultDataDir } from "../host/data-dir.ts";
 import { type CliContext, type CliIo, type ExitCode, printJson } from "./cli-context.ts";
+import { aliasesCommand } from "./commands/aliases.ts";
 import { checkCommand } from "./commands/check.ts";
+import { conversationsCommand } from "./commands/conversations.ts";
 import { deleteCommand } from "./commands/delete.ts";
+import { exportCommand } from "./commands/export.ts";
 import { ingestCommand } from "./commands/ingest.ts";
 import { listCommand } from "./commands/list.ts";
 import { searchCommand } from "./commands/search.ts";
 import { statsCommand } from "./commands/stats.ts";
 
-const COMMANDS = ["ingest", "search", "ask", "extract", "stats", "list", "delete", "check", "models", "help"] as const;
+const COMMANDS = ["ingest", "search", "ask", "extract", "stats", "list", "delete", "check", "aliases", "models", "conversations", "export", "help"] as const;
 type Command = (typeof COMMANDS)[number];
 
 const USAGE = `clausegraph — offline regulatory library from the command line
@@ -18,13 +21,16 @@ const USAGE = `clausegraph — offline regulatory library from the command line
 Usage:
   clausegraph ingest <files…> [--db <dir>] [--password <pw>] [--json]
   clausegraph search "<query>" [--db <dir>] [--k 10] [--json]
-  clausegraph ask "<question>" [--db <dir>] [--llm <model.gguf>] [--threads N] [--json]
+  clausegraph ask "<question>" [--db <dir>] [--llm <model.gguf>] [--threads N] [--max-tokens N] [--max-seconds S] [--conversation <id>] [--json]
   clausegraph extract --llm <model.gguf> [--db <dir>] [--threads N] [--doc <id>]… [--json]
   clausegraph list [--db <dir>] [--json]
   clausegraph stats [--db <dir>] [--json]
   clausegraph delete <documentId|file> [--db <dir>] [--json]
   clausegraph check [--repair] [--db <dir>] [--json]   (consistency; --repair rebuilds from the kept copies)
+  clausegraph aliases <documentId|file> [--set "A,B"] [--add X]… [--remove X]… [--db <dir>] [--json]   (names questions find it by)
   clausegraph models [list | import <file.gguf> | remove <id>] [--db <dir>] [--json]
+  clausegraph conversations [words…] [--db <dir>] [--json]   (newest first; words search questions and answers)
+  clausegraph export --conversation <id> | --answer <logId> [--format md|html] [--out <file>] [--db <dir>]
 
 --db       data directory (default: ${defaultDataDir()}); --data-dir is the same
 --json     machine-readable output on stdout
@@ -51,6 +57,15 @@ export async function main(argv: string[], io: CliIo = { stdout: process.stdout,
         threads: { type: "string" },
         doc: { type: "string", multiple: true },
         repair: { type: "boolean", default: false },
+        set: { type: "string" },
+        add: { type: "string", multiple: true },
+        remove: { type: "string", multiple: true },
+        conversation: { type: "string" },
+        "max-tokens": { type: "string" },
+        "max-seconds": { type: "string" },
+        answer: { type: "string" },
+        format: { type: "string" },
+        out: { type: "string" },
         help: { type: "boolean", short: "h", default: false },
       },
     });
@@ -85,6 +100,15 @@ export async function main(argv: string[], io: CliIo = { stdout: process.stdout,
       threads: parsed.values.threads === undefined ? undefined : Number.parseInt(parsed.values.threads, 10),
       docs: parsed.values.doc,
       repair: parsed.values.repair,
+      setAliases: parsed.values.set,
+      addAliases: parsed.values.add,
+      removeAliases: parsed.values.remove,
+      conversation: parsed.values.conversation,
+      maxTokens: parsed.values["max-tokens"] === undefined ? undefined : Number(parsed.values["max-tokens"]),
+      maxSeconds: parsed.values["max-seconds"] === undefined ? undefined : Number(parsed.values["max-seconds"]),
+      answer: parsed.values.answer,
+      format: parsed.values.format,
+      out: parsed.values.out,
     },
     io,
     openEngine: async (extra = {}) => {
@@ -117,11 +141,17 @@ export async function main(argv: string[], io: CliIo = { stdout: process.stdout,
         return await listCommand(ctx);
       case "delete":
         return await deleteCommand(ctx);
+      case "aliases":
+        return await aliasesCommand(ctx);
       case "check":
         return await checkCommand(ctx);
       case "models":
         // Loaded on demand: it pulls in node-llama-cpp, which the other commands do not need.
         return await (await import("./commands/models.ts")).modelsCommand(ctx);
+      case "conversations":
+        return await conversationsCommand(ctx);
+      case "export":
+        return await exportCommand(ctx);
       case "help":
         io.stdout.write(USAGE);
         return 0;

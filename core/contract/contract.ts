@@ -1,9 +1,12 @@
 import { z } from "zod";
 import { askResultSchema } from "../answer/answer-schemas.ts";
 import { answerLogRecordSchema, MAX_ANSWER_LOG_READ } from "../answer/answer-log-schema.ts";
+import { conversationIdSchema, conversationSchema, conversationSummarySchema, exportFileSchema, exportFormatSchema } from "../answer/conversation-schemas.ts";
 import { modelImportResultSchema, modelsStateSchema } from "../llm/model-schemas.ts";
+import { answerLimitsPatchSchema } from "../llm/answer-limits.ts";
 import { extractionSummarySchema } from "../extract/llm/extraction-types.ts";
 import type { ErrorInfo } from "../errors.ts";
+import { ALIAS_LIMITS } from "../names/document-names.ts";
 import {
   deleteResultSchema,
   documentRecordSchema,
@@ -45,9 +48,11 @@ export const LIMITS = {
  * `POST <path>?<nameParam>=<file name>`, the password (if any) percent-encoded in `passwordHeader`;
  * the answer is the same `Result<ImportResult[]>` as `documents.upload`.
  */
-export const WEB_UPLOAD = { path: "/api/upload", nameParam: "name", passwordHeader: "X-ClauseGraph-Password" } as const;
+export const WEB_UPLOAD = { path: "/api/upload", nameParam: "name", jobIdParam: "jobId", passwordHeader: "X-ClauseGraph-Password" } as const;
 
 const id = z.string().min(1).max(LIMITS.id);
+/** An id the caller chooses for a job, so it can match its progress events and cancel it before the first one. */
+export const callerJobId = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/);
 const noParams = z.strictObject({});
 
 // A bare file name: the host writes it into its own upload folder, so it must not climb out.
@@ -62,6 +67,8 @@ export const requestSchemas = {
     params: z.strictObject({
       files: z.array(z.string().min(1).max(LIMITS.path)).min(1).max(LIMITS.filesPerImport),
       password: z.string().max(LIMITS.password).optional(),
+      /** Names a one-file import's progress events (the n-th of several: `<jobId>-<n>`); jobs.cancel with it cancels the call, waiting files included. */
+      jobId: callerJobId.optional(),
     }),
     result: z.array(importResultSchema),
   },
@@ -72,10 +79,17 @@ export const requestSchemas = {
         .min(1)
         .max(LIMITS.filesPerUpload),
       password: z.string().max(LIMITS.password).optional(),
+      /** As for documents.import. */
+      jobId: callerJobId.optional(),
     }),
     result: z.array(importResultSchema),
   },
   "documents.list": { params: noParams, result: z.array(documentRecordSchema) },
+  /** Makes these the names a document answers to (questions "under DORA" find it by them); returns the document. */
+  "documents.aliases": {
+    params: z.strictObject({ id, aliases: z.array(z.string().max(ALIAS_LIMITS.chars)).max(ALIAS_LIMITS.perDocument) }),
+    result: documentRecordSchema,
+  },
   "documents.delete": {
     /** A document id, or the path / file name it was imported from. */
     params: z.strictObject({ id }),
@@ -94,6 +108,8 @@ export const requestSchemas = {
       k: z.int().min(1).max(20).optional(),
       /** Chosen by the caller so it can match `ask.token` events and cancel with jobs.cancel before the answer returns. */
       askId: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/).optional(),
+      /** Records the answer in this conversation; a follow-up keeps the previous question's scope. */
+      conversationId: conversationIdSchema.optional(),
     }),
     result: askResultSchema,
   },
@@ -147,9 +163,30 @@ export const requestSchemas = {
     params: z.strictObject({ path: z.string().min(1).max(LIMITS.path) }),
     result: modelImportResultSchema,
   },
+  /** Caps on written answers (generated tokens, seconds); saved for the next start. Absent fields keep their value. */
+  "models.limits": { params: answerLimitsPatchSchema, result: modelsStateSchema },
   "answers.log": {
     params: z.strictObject({ limit: z.int().min(1).max(MAX_ANSWER_LOG_READ).optional() }),
     result: z.array(answerLogRecordSchema),
+  },
+  "conversations.create": { params: noParams, result: conversationSummarySchema },
+  /** Newest first; a query keeps those whose questions or answers hold all its words. */
+  "conversations.list": {
+    params: z.strictObject({ query: z.string().max(LIMITS.query).optional() }),
+    result: z.array(conversationSummarySchema),
+  },
+  /** Every answer as it was given, from the answer log. */
+  "conversations.get": { params: z.strictObject({ id: conversationIdSchema }), result: conversationSchema },
+  "conversations.delete": { params: z.strictObject({ id: conversationIdSchema }), result: z.object({ deleted: z.boolean() }) },
+  /** An audit workpaper of one answer (by its answer-log id): Markdown, or HTML to print as PDF (default md). */
+  "export.answer": {
+    params: z.strictObject({ logId: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/), format: exportFormatSchema.optional() }),
+    result: exportFileSchema,
+  },
+  /** An audit workpaper of a whole conversation (default md). */
+  "export.conversation": {
+    params: z.strictObject({ id: conversationIdSchema, format: exportFormatSchema.optional() }),
+    result: exportFileSchema,
   },
 } as const;
 
@@ -190,11 +227,16 @@ export type { DeleteResult, ImportResult, RepairResult, SearchResponse, SearchRe
 export type { DocumentExtractionSummary, ExtractionSummary } from "../extract/llm/extraction-types.ts";
 export type { AskCitation, AskResult, AskSentence } from "../answer/answer-types.ts";
 export type { AnswerLogRecord } from "../answer/answer-log-schema.ts";
+export type { Conversation, ConversationSummary, ConversationTurn, ExportFile, ExportFormat } from "../answer/conversation-schemas.ts";
 export type { ActiveModel, ModelEntry, ModelImportResult, ModelsState } from "../llm/model-schemas.ts";
+export type { AnswerLimits } from "../llm/answer-limits.ts";
+export { ANSWER_LIMIT_BOUNDS } from "../llm/answer-limits.ts";
 export type { Subgraph, SubgraphEdge, SubgraphNode } from "../retrieve/subgraph-types.ts";
 export type { TripletRecord } from "../store/graph-types.ts";
 export type { DamagedDocumentInfo, DocumentRecord, LibraryHealth, StoreStats } from "../store/graph-store.ts";
 export type { Section } from "../structure/types.ts";
+// Browser-safe helpers the library pane shares with the engine.
+export { effectiveAliases, ALIAS_LIMITS } from "../names/document-names.ts";
 
 // ---- Wire messages, identical over WebSocket, Electron IPC and the utility-process port. ----
 
@@ -222,6 +264,7 @@ export const API_METHODS = {
   uploadDocuments: "documents.upload",
   listDocuments: "documents.list",
   deleteDocument: "documents.delete",
+  setDocumentAliases: "documents.aliases",
   search: "search",
   ask: "ask",
   getSection: "sections.get",
@@ -236,7 +279,14 @@ export const API_METHODS = {
   listModels: "models.list",
   selectModel: "models.select",
   importModel: "models.import",
+  setAnswerLimits: "models.limits",
   answerLog: "answers.log",
+  createConversation: "conversations.create",
+  listConversations: "conversations.list",
+  getConversation: "conversations.get",
+  deleteConversation: "conversations.delete",
+  exportAnswer: "export.answer",
+  exportConversation: "export.conversation",
 } as const satisfies Record<string, Channel>;
 
 type MethodName = keyof typeof API_METHODS;
@@ -260,7 +310,7 @@ export interface ClauseGraphApi extends ClauseGraphRequests {
    */
   pathForFile?: (file: object) => string;
   /** Web host only: streams a file's bytes to the host, which imports it. Electron uses paths (and uploadDocuments). */
-  uploadFile?: (file: Blob, options: { name: string; password?: string }) => Promise<Result<Value<"documents.upload">>>;
+  uploadFile?: (file: Blob, options: { name: string; password?: string; jobId?: string; signal?: AbortSignal }) => Promise<Result<Value<"documents.upload">>>;
 }
 
 /** How an API implementation reaches the engine: send one request, and listen to pushed events. */

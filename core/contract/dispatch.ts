@@ -47,7 +47,7 @@ export interface Dispatcher {
    * Imports files the host itself wrote (streamed uploads), with progress events and jobs.cancel
    * like documents.upload, reporting the uploaded names. Not reachable from the wire.
    */
-  importUploads(files: UploadedPath[], password: string | undefined): Promise<Result<ImportResult[]>>;
+  importUploads(files: UploadedPath[], password: string | undefined, jobId?: string): Promise<Result<ImportResult[]>>;
 }
 
 /** A channel paired with its parsed params, so the switch below narrows both together. */
@@ -76,25 +76,19 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
   // Job ids come from the engine's progress events; each maps to the request that can abort it.
   const jobs = new Map<string, AbortController>();
 
-  async function importTracked(files: string[], password: string | undefined): Promise<ImportResult[]> {
-    const controller = new AbortController();
-    const seen = new Set<string>();
-    const onProgress = (progress: JobProgress): void => {
-      if (!seen.has(progress.jobId)) {
-        seen.add(progress.jobId);
-        jobs.set(progress.jobId, controller);
-      }
-      emit({ event: "job.progress", payload: progress });
-    };
-    try {
-      return await engine.importFiles(files, {
+  /**
+   * The caller's job id (registered before the engine is called, so a file still waiting for its
+   * turn can be cancelled) names the file's progress events; it and every per-file id cancel the call.
+   */
+  function importTracked(files: string[], password: string | undefined, callerJobId: string | undefined): Promise<ImportResult[]> {
+    return runTracked(callerJobId, (signal, onProgress) =>
+      engine.importFiles(files, {
         ...(password === undefined ? {} : { password }),
-        signal: controller.signal,
+        ...(callerJobId === undefined ? {} : { jobId: callerJobId }),
+        signal,
         onProgress,
-      });
-    } finally {
-      for (const jobId of seen) jobs.delete(jobId);
-    }
+      }),
+    );
   }
 
   /** Like an import: every per-document job id (and the caller's own id) cancels the whole run. */
@@ -105,7 +99,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
   }
 
   /** A long run whose progress events are forwarded and whose every job id cancels the whole run. */
-  async function runTracked(callerJobId: string | undefined, work: (signal: AbortSignal, onProgress: (progress: JobProgress) => void) => Promise<unknown>): Promise<unknown> {
+  async function runTracked<T>(callerJobId: string | undefined, work: (signal: AbortSignal, onProgress: (progress: JobProgress) => void) => Promise<T>): Promise<T> {
     const controller = new AbortController();
     const seen = new Set<string>(callerJobId === undefined ? [] : [callerJobId]);
     if (callerJobId !== undefined) jobs.set(callerJobId, controller);
@@ -123,10 +117,11 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     }
   }
 
-  async function importUploaded(files: UploadedPath[], password: string | undefined): Promise<ImportResult[]> {
+  async function importUploaded(files: UploadedPath[], password: string | undefined, jobId: string | undefined): Promise<ImportResult[]> {
     const results = await importTracked(
       files.map((file) => file.path),
       password,
+      jobId,
     );
     // The temporary path means nothing to the user: report the name they uploaded.
     return results.map((result, index) => {
@@ -143,13 +138,14 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
       return await importUploaded(
         saved.paths.map((file, index) => ({ path: file, name: params.files[index]?.name ?? file })),
         params.password,
+        params.jobId,
       );
     } finally {
       await saved.cleanup();
     }
   }
 
-  function importByPath(files: string[], password: string | undefined): Promise<ImportResult[]> {
+  function importByPath(files: string[], password: string | undefined, jobId: string | undefined): Promise<ImportResult[]> {
     const refused = files.find((file) => !allowPathImport(file));
     if (refused !== undefined) {
       throw new ClauseGraphError(
@@ -158,30 +154,33 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
         { file: refused },
       );
     }
-    return importTracked(files, password);
+    return importTracked(files, password, jobId);
   }
 
   async function run(request: ParsedRequest): Promise<unknown> {
     switch (request.channel) {
       case "documents.import":
-        return importByPath(request.params.files, request.params.password);
+        return importByPath(request.params.files, request.params.password, request.params.jobId);
       case "documents.upload":
         return uploadAndImport(request.params);
       case "documents.list":
         return engine.listDocuments();
       case "documents.delete":
         return engine.deleteDocument(request.params.id);
+      case "documents.aliases":
+        return engine.setDocumentAliases(request.params.id, request.params.aliases);
       case "search": {
         const { query, k } = request.params;
         return engine.search(query, k === undefined ? {} : { k });
       }
       case "ask": {
-        const { question, k, askId } = request.params;
+        const { question, k, askId, conversationId } = request.params;
         const controller = new AbortController();
         if (askId !== undefined) jobs.set(askId, controller);
         try {
           return await engine.ask(question, {
             ...(k === undefined ? {} : { k }),
+            ...(conversationId === undefined ? {} : { conversationId }),
             signal: controller.signal,
             ...(askId === undefined ? {} : { onToken: (text: string) => emit({ event: "ask.token", payload: { askId, text } }) }),
           });
@@ -224,8 +223,22 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
       }
       case "models.import":
         return engine.importModel(request.params.path);
+      case "models.limits":
+        return engine.setAnswerLimits(request.params);
       case "answers.log":
         return engine.answerLog(request.params.limit === undefined ? {} : { limit: request.params.limit });
+      case "conversations.create":
+        return engine.createConversation();
+      case "conversations.list":
+        return engine.listConversations(request.params.query === undefined ? {} : { query: request.params.query });
+      case "conversations.get":
+        return engine.getConversation(request.params.id);
+      case "conversations.delete":
+        return engine.deleteConversation(request.params.id);
+      case "export.answer":
+        return engine.exportAnswer(request.params.logId, request.params.format ?? "md");
+      case "export.conversation":
+        return engine.exportConversation(request.params.id, request.params.format ?? "md");
       case "triplets.extract":
         return extractTracked(request.params.documentIds, request.params.jobId);
       case "jobs.cancel": {
@@ -263,9 +276,9 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     cancelAll() {
       for (const controller of jobs.values()) controller.abort();
     },
-    async importUploads(files, password) {
+    async importUploads(files, password, jobId) {
       try {
-        return { ok: true, value: await importUploaded(files, password) };
+        return { ok: true, value: await importUploaded(files, password, jobId) };
       } catch (err) {
         return { ok: false, error: toErrorInfo(err) };
       }

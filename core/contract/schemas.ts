@@ -36,6 +36,9 @@ export const documentRecordSchema = z.object({
   bytes: count,
   sections: count,
   importedAt: z.string(),
+  aliases: z.array(z.string()).optional(),
+  userAliases: z.array(z.string()).optional(),
+  hiddenAliases: z.array(z.string()).optional(),
 });
 
 export const importResultSchema = z.object({
@@ -128,7 +131,7 @@ export const sectionSchema = z.object({
   pageStart: count,
   pageEnd: count,
   spans: z.array(
-    z.object({ start: count, end: count, page: count, box: boxSchema }),
+    z.object({ start: count, end: count, page: count, box: boxSchema, label: z.string().optional() }),
   ),
 });
 

@@ -1,15 +1,16 @@
 import { findInstruments } from "../extract/instruments.ts";
+import { documentInstruments } from "../names/document-instruments.ts";
+import { identifierKey } from "../names/instrument-keys.ts";
 import type { Section } from "../structure/types.ts";
 
-// The names other documents cite this one by. Only what the document says about itself counts: the
-// instrument in its title ("Regulation (EU) 2022/2554") and, for CFR texts, the CFR title its
-// opening names ("45 CFR"). Instruments merely mentioned in a preamble are other acts.
+// The names other documents cite this one by, for resolving their citations. Only what the
+// document says about itself counts: the instrument in its title ("Regulation (EU) 2022/2554"),
+// for CFR texts the CFR title its opening names ("45 CFR"), and the short names and EU numbers
+// the instrument registry (core/names/) knows it by — the GDPR's Council position prints
+// "2016/…" for its number, yet DORA's citations of "Regulation (EU) 2016/679" are to it.
+// Instruments merely mentioned in a preamble are other acts. The questions' matching of
+// documents uses the registry through the stored aliases (core/answer/question-scope.ts).
 const CFR_TITLE = /\b(\d{1,2})\s*CFR\b/;
-const COMMON_NAMES: ReadonlyArray<[RegExp, string]> = [
-  [/\b2016\/679\b/, "GDPR"],
-  [/\b2022\/2554\b/, "DORA"],
-  [/\bHIPAA\b/i, "HIPAA"],
-];
 
 export function documentAliases(title: string, sections: readonly Section[]): string[] {
   const aliases = new Set<string>([title]);
@@ -22,6 +23,14 @@ export function documentAliases(title: string, sections: readonly Section[]): st
     const cfr = CFR_TITLE.exec(`${title} ${opening}`);
     if (cfr) aliases.add(`${cfr[1]} CFR`);
   }
-  for (const [re, name] of COMMON_NAMES) if (re.test(title)) aliases.add(name);
+  // The title alone: a first section citing another act must not make this document its target.
+  for (const { entry, contained } of documentInstruments(title, [])) {
+    if (contained) continue;
+    const name = entry.names[0];
+    if (name !== undefined) aliases.add(name);
+    // EU numbers only: a CFR part key ("45 CFR Part 164") would make a guide about the rule a
+    // target of the rule's own citations.
+    for (const identifier of entry.identifiers) if (/^(?:regulation|directive|decision):/.test(identifierKey(identifier) ?? "")) aliases.add(identifier);
+  }
   return [...aliases];
 }

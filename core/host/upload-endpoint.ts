@@ -4,7 +4,7 @@ import path from "node:path";
 import { Transform } from "node:stream";
 import type { TransformCallback } from "node:stream";
 import { pipeline } from "node:stream/promises";
-import { LIMITS, uploadName, WEB_UPLOAD } from "../contract/contract.ts";
+import { callerJobId, LIMITS, uploadName, WEB_UPLOAD } from "../contract/contract.ts";
 import type { Result } from "../contract/contract.ts";
 import type { Dispatcher } from "../contract/dispatch.ts";
 import type { ImportResult } from "../engine-types.ts";
@@ -84,10 +84,13 @@ function sendResult(res: ServerResponse, status: number, headers: Record<string,
 }
 
 /** The uploaded file's name and password from the request line and headers (VALIDATION when malformed). */
-function readRequest(req: IncomingMessage): { name: string; password: string | undefined; length: number } {
+function readRequest(req: IncomingMessage): { name: string; jobId: string | undefined; password: string | undefined; length: number } {
   const url = new URL(req.url ?? "/", "http://localhost");
   const name = uploadName.safeParse(url.searchParams.get(WEB_UPLOAD.nameParam) ?? "");
   if (!name.success) throw new UploadRefused(400, "VALIDATION", `The "${WEB_UPLOAD.nameParam}" parameter must be a plain file name`);
+  const rawJobId = url.searchParams.get(WEB_UPLOAD.jobIdParam);
+  const jobId = rawJobId === null ? undefined : callerJobId.safeParse(rawJobId).data;
+  if (rawJobId !== null && jobId === undefined) throw new UploadRefused(400, "VALIDATION", `The "${WEB_UPLOAD.jobIdParam}" parameter must be 1–64 letters, digits, _ or -`);
   const rawPassword = req.headers[WEB_UPLOAD.passwordHeader.toLowerCase()];
   let password: string | undefined;
   if (typeof rawPassword === "string") {
@@ -103,7 +106,7 @@ function readRequest(req: IncomingMessage): { name: string; password: string | u
   if (!Number.isSafeInteger(length) || length < 0) {
     throw new UploadRefused(411, "VALIDATION", "An upload must say its size (Content-Length)");
   }
-  return { name: name.data, password, length };
+  return { name: name.data, jobId, password, length };
 }
 
 export function createUploadHandler(options: { dataDir: string; dispatcher: Dispatcher; limits: UploadLimits; log: (message: string) => void }): UploadHandler {
@@ -160,7 +163,7 @@ export function createUploadHandler(options: { dataDir: string; dispatcher: Disp
       if (limiter.bytes() !== request.length) {
         throw new UploadRefused(400, "VALIDATION", `The upload ended after ${limiter.bytes()} of ${request.length} bytes`);
       }
-      reply = { status: 200, result: await dispatcher.importUploads([{ path: target, name: request.name }], request.password), close: false };
+      reply = { status: 200, result: await dispatcher.importUploads([{ path: target, name: request.name }], request.password, request.jobId), close: false };
     } catch (err) {
       if (err instanceof UploadRefused) reply = { status: err.status, result: { ok: false, error: { code: err.code, message: err.message } }, close: true };
       else if (!gone.signal.aborted) {

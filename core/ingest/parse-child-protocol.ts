@@ -32,7 +32,7 @@ export type ParseRequest = z.infer<typeof parseRequestSchema>;
 
 const boxSchema = z.object({ x: z.number(), y: z.number(), width: z.number(), height: z.number() });
 const lineSchema = z.object({ page: z.number(), text: z.string(), box: boxSchema, fontSize: z.number(), bold: z.boolean(), column: z.number() });
-const pageSchema = z.object({ number: z.number(), width: z.number(), height: z.number(), lines: z.array(lineSchema), footnotes: z.array(lineSchema) });
+const pageSchema = z.object({ number: z.number(), width: z.number(), height: z.number(), lines: z.array(lineSchema), footnotes: z.array(lineSchema), label: z.string().max(64).optional() });
 
 export const parsedDocumentSchema: z.ZodType<ParsedDocument> = z.object({
   file: z.string(),

@@ -18,6 +18,7 @@ import { damagedPageError, mapOpenError } from "./pdf-errors.ts";
 import type { PdfjsTextStyle } from "./pdf-page-items.ts";
 import { toPageItems } from "./pdf-page-items.ts";
 import { pdfjsDataDirs } from "./pdfjs-setup.ts";
+import { printedPageLabels } from "./page-labels.ts";
 import { removeRepeatedMarginText, removeRunningHeaders } from "./running-headers.ts";
 import { formatCount, tooComplex } from "./too-complex.ts";
 import type { ParseOptions, ParsedPage } from "./types.ts";
@@ -277,6 +278,11 @@ export async function readPdf(file: string, bytes: Uint8Array, options: ParseOpt
     throwIfCancelled(options.signal, file);
     checkTextLayer(raw, file, warnings);
     const { pages, bodyFontSize } = layoutPages(raw);
+    const labels = printedPageLabels(raw, await doc.getPageLabels().catch(() => null));
+    pages.forEach((page, i) => {
+      const label = labels[i];
+      if (label !== null && label !== undefined) page.label = label;
+    });
     return {
       title: chooseTitle(stringField(info, "Title"), pages, bodyFontSize, file),
       language: guessLanguage(pages.flatMap((p) => p.lines.map((l) => l.text))),

@@ -31,6 +31,8 @@ export interface ParsedPage {
   lines: TextLine[];
   /** Footnote lines, kept apart from the body. */
   footnotes: TextLine[];
+  /** The page number printed on the page when it differs from `number` ("53" on PDF page 54; see page-labels.ts). */
+  label?: string;
 }
 
 export type SourceFormat = "pdf" | "text" | "markdown";

@@ -13,6 +13,8 @@ export interface JobReporter {
 }
 
 export interface JobReporterOptions {
+  /** The caller's id for this job (so it can match progress and cancel before the first event); default a random UUID. */
+  jobId?: string;
   listener?: ProgressListener;
   subject?: string;
   signal?: AbortSignal;
@@ -22,7 +24,7 @@ export interface JobReporterOptions {
 }
 
 export function createJobReporter(options: JobReporterOptions = {}): JobReporter {
-  const jobId = randomUUID();
+  const jobId = options.jobId ?? randomUUID();
   const throttleMs = options.throttleMs ?? 100;
   const now = options.now ?? Date.now;
   let lastSent = Number.NEGATIVE_INFINITY;

@@ -4,6 +4,7 @@ import path from "node:path";
 import { type EmbeddingModelEntry, type LlmModelEntry, loadModelManifest, type ModelManifest } from "../embed/model-manifest.ts";
 import { ClauseGraphError } from "../errors.ts";
 import { type ImportRecord, readImportRecord } from "./import-record.ts";
+import { modelDisplayName } from "./model-display-name.ts";
 import { assertModelId, modelDir, modelsDir, TRASH_PREFIX } from "./model-paths.ts";
 
 // What models a user has: every manifest entry (recommended LLMs and embedders) with whether it is
@@ -112,7 +113,7 @@ function describeImported(id: string, dir: string, record: ImportRecord | null, 
     id,
     kind: "llm",
     origin: "imported",
-    displayName: record?.name ?? ggufName,
+    displayName: modelDisplayName(record?.name, record?.architecture, ggufName),
     installed: sizeBytes !== null,
     file: path.join(dir, ggufName),
     sizeBytes,

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { errorInfoSchema } from "../contract/schemas.ts";
+import { answerLimitsSchema } from "./answer-limits.ts";
 
 // What the engine tells a front end about language models: the ones it can answer with (from the
 // manifest and the user's imports) and the one in use. Browser-safe (zod only), so the contract
@@ -49,6 +50,8 @@ export const modelsStateSchema = z.object({
   modelsDir: z.string(),
   active: activeModelSchema,
   models: z.array(modelEntrySchema),
+  /** Caps on every written answer (answer-limits.ts). */
+  limits: answerLimitsSchema,
 });
 
 export const modelImportResultSchema = z.object({

@@ -2,6 +2,7 @@ import path from "node:path";
 import type { AnswerLogModel } from "../answer/answer-log.ts";
 import type { ModelManifest } from "../embed/model-manifest.ts";
 import { ClauseGraphError, type ErrorInfo, toErrorInfo } from "../errors.ts";
+import { type AnswerLimits, type AnswerLimitsPatch, answerLimitsSchema, DEFAULT_ANSWER_LIMITS } from "./answer-limits.ts";
 import { readImportRecord } from "./import-record.ts";
 import type { LlmClient } from "./llm-client.ts";
 import type { LlmRuntime, LlmRuntimeOptions } from "./llama-runtime.ts";
@@ -9,7 +10,8 @@ import { defaultThreads } from "./llm-settings.ts";
 import type { ModelEntry, ModelImportResult, ModelSelectSettings, ModelsState } from "./model-schemas.ts";
 import { assertModelId, modelsDir } from "./model-paths.ts";
 import { findInstalledLlm, listModels, type ModelInfo } from "./model-registry.ts";
-import { type LlmChoice, readLlmChoice, writeLlmChoice } from "./settings-file.ts";
+import { modelDisplayName } from "./model-display-name.ts";
+import { type LlmChoice, readAnswerLimits, readLlmChoice, writeAnswerLimits, writeLlmChoice } from "./settings-file.ts";
 
 // Which language model an engine answers with, and switching it while the engine runs. The choice
 // is saved in <dataDir>/settings.json; a saved model is loaded on the first question (never at
@@ -38,6 +40,12 @@ export interface ModelLease {
   llm: LlmClient | null;
   /** What the answer log records about it. */
   model: AnswerLogModel | null;
+  /** The name the app shows for it (display name or file name, never just the architecture). */
+  name: string | null;
+  /** Why the chosen model is not answering (it failed to load), when llm is null for that reason. */
+  failure: ErrorInfo | null;
+  /** The caps on this answer. */
+  limits: AnswerLimits;
   release(): void;
 }
 
@@ -45,7 +53,7 @@ export interface ModelSelection {
   /** The model answering now (null: extractive), without loading a saved one. */
   current(): LlmClient | null;
   /** The model for one answer; loads the saved choice first if it has not been tried yet. */
-  acquire(): Promise<ModelLease>;
+  acquire(signal?: AbortSignal): Promise<ModelLease>;
   state(): Promise<ModelsState>;
   /**
    * Loads `modelId` (null: no model) and makes it the one answering, then saves the choice.
@@ -54,12 +62,15 @@ export interface ModelSelection {
    */
   select(modelId: string | null, settings?: ModelSelectSettings): Promise<ModelsState>;
   importModel(file: string): Promise<ModelImportResult>;
+  /** Changes the caps on written answers and saves them (settings.json). */
+  setLimits(patch: AnswerLimitsPatch): Promise<ModelsState>;
   close(): Promise<void>;
 }
 
 interface Loaded {
   client: LlmClient;
   id: string;
+  name: string;
   /** Resolved lazily for a caller's model (its import record, if it has one). */
   sha256: Promise<string | null>;
   owned: boolean;
@@ -115,10 +126,17 @@ export async function openModelSelection(options: ModelSelectionOptions): Promis
   let chosenSettings: ModelSelectSettings = {};
   let error: ErrorInfo | null = null;
   let closed = false;
+  let limits: AnswerLimits = { ...DEFAULT_ANSWER_LIMITS };
+  try {
+    limits = (await readAnswerLimits(dataDir)) ?? limits;
+  } catch (err) {
+    log(`the saved answer limits could not be read, using the defaults: ${toErrorInfo(err).message}`);
+  }
 
   if (options.external) {
     const client = options.external;
-    active = { client, id: client.modelId, sha256: recordedSha256(modelPathOf(client)).catch(() => null), owned: false };
+    const file = modelPathOf(client);
+    active = { client, id: client.modelId, name: modelDisplayName(null, null, file ?? client.modelId), sha256: recordedSha256(file).catch(() => null), owned: false };
     status = "ready";
   } else if (options.external === undefined) {
     try {
@@ -173,7 +191,7 @@ export async function openModelSelection(options: ModelSelectionOptions): Promis
       ...(settings.contextSize === undefined ? {} : { contextSize: settings.contextSize }),
     });
     const sha256 = info.sha256 !== null ? Promise.resolve(info.sha256) : recordedSha256(info.file).catch(() => null);
-    return { client, id: info.id, sha256, owned: true };
+    return { client, id: info.id, name: info.displayName, sha256, owned: true };
   }
 
   /** The saved choice, loaded on first use; failure means extractive answers and a logged reason. */
@@ -223,25 +241,31 @@ export async function openModelSelection(options: ModelSelectionOptions): Promis
         external: active !== null && !active.owned && status === "ready",
       },
       models: infos.map((m) => toEntry(m, m.id === shownId)),
+      limits,
     };
   }
 
   return {
     current: () => active?.client ?? null,
 
-    async acquire() {
+    async acquire(signal) {
       ensureOpen();
       if (status === "pending") {
         firstLoad ??= loadSaved();
-        await firstLoad;
+        // A Stop while the saved model loads (up to minutes) ends the answer now; the load goes on.
+        await untilAborted(firstLoad, signal);
       }
+      if (signal?.aborted === true) throw new ClauseGraphError("CANCELLED", "Answering cancelled.");
       const held = active;
-      if (held === null) return { llm: null, model: null, release: () => undefined };
+      if (held === null) return { llm: null, model: null, name: null, failure: status === "failed" ? error : null, limits, release: () => undefined };
       users.set(held.client, (users.get(held.client) ?? 0) + 1);
       let released = false;
       return {
         llm: held.client,
         model: { id: held.id, sha256: await held.sha256 },
+        name: held.name,
+        failure: null,
+        limits,
         release() {
           if (released) return;
           released = true;
@@ -328,6 +352,19 @@ export async function openModelSelection(options: ModelSelectionOptions): Promis
       return { status: result.status, model: toEntry(info, info.id === shownId) };
     },
 
+    setLimits(patch) {
+      ensureOpen();
+      return serialize(async () => {
+        const parsed = answerLimitsSchema.safeParse({ ...limits, ...patch });
+        if (!parsed.success) throw new ClauseGraphError("VALIDATION", `Invalid answer limits: ${parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`);
+        const next = parsed.data;
+        await writeAnswerLimits(dataDir, next);
+        limits = next;
+        log(`answers are capped at ${next.maxTokens} tokens and ${next.maxSeconds} s`);
+        return state();
+      });
+    },
+
     async close() {
       if (closed) return;
       closed = true;
@@ -341,6 +378,21 @@ export async function openModelSelection(options: ModelSelectionOptions): Promis
       }
     },
   };
+}
+
+/** Resolves when `work` settles, or rejects with CANCELLED as soon as `signal` aborts. */
+function untilAborted(work: Promise<unknown>, signal: AbortSignal | undefined): Promise<void> {
+  if (signal === undefined) return work.then(() => undefined);
+  return new Promise((resolve, reject) => {
+    const onAbort = (): void => reject(new ClauseGraphError("CANCELLED", "Answering cancelled."));
+    if (signal.aborted) return onAbort();
+    signal.addEventListener("abort", onAbort, { once: true });
+    const done = (): void => {
+      signal.removeEventListener("abort", onAbort);
+      resolve();
+    };
+    work.then(done, done);
+  });
 }
 
 function numberSetting(client: LlmClient, key: "threads"): number | null {

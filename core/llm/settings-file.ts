@@ -3,12 +3,13 @@ import { mkdir, open, readFile, rename, rm } from "node:fs/promises";
 import path from "node:path";
 import { z } from "zod";
 import { ClauseGraphError } from "../errors.ts";
+import { answerLimitsSchema, type AnswerLimits } from "./answer-limits.ts";
 
 // `<dataDir>/settings.json`: the choices a user makes in the app that must outlive it, today the
-// language model to answer with. Written atomically (temporary file, fsync, rename) so a crash
-// leaves the old file or the new one, never half of one; read through zod because it is a file a
-// person can edit. Keys this version does not know are kept, so an older app never erases a newer
-// one's settings.
+// language model to answer with and the caps on its answers. Written atomically (temporary file,
+// fsync, rename) so a crash leaves the old file or the new one, never half of one; read through zod
+// because it is a file a person can edit. Keys this version does not know are kept, so an older
+// app never erases a newer one's settings.
 
 export const SETTINGS_FILE = "settings.json";
 
@@ -21,7 +22,7 @@ export const llmChoiceSchema = z.object({
 
 export type LlmChoice = z.infer<typeof llmChoiceSchema>;
 
-const settingsSchema = z.looseObject({ llm: llmChoiceSchema.optional() });
+const settingsSchema = z.looseObject({ llm: llmChoiceSchema.optional(), answerLimits: answerLimitsSchema.optional() });
 
 type Settings = z.infer<typeof settingsSchema>;
 
@@ -57,10 +58,24 @@ export async function readLlmChoice(dataDir: string): Promise<LlmChoice | null> 
 }
 
 /** Saves the model choice, keeping every other setting. A damaged file is replaced. */
-export async function writeLlmChoice(dataDir: string, choice: LlmChoice): Promise<void> {
+export function writeLlmChoice(dataDir: string, choice: LlmChoice): Promise<void> {
+  return writeSettings(dataDir, { llm: llmChoiceSchema.parse(choice) });
+}
+
+/** The saved caps on written answers, or null when none were ever saved. Throws VALIDATION for a damaged file. */
+export async function readAnswerLimits(dataDir: string): Promise<AnswerLimits | null> {
+  return (await readRaw(settingsPath(dataDir))).answerLimits ?? null;
+}
+
+/** Saves the caps on written answers, keeping every other setting. */
+export function writeAnswerLimits(dataDir: string, limits: AnswerLimits): Promise<void> {
+  return writeSettings(dataDir, { answerLimits: answerLimitsSchema.parse(limits) });
+}
+
+async function writeSettings(dataDir: string, change: Partial<Settings>): Promise<void> {
   const file = settingsPath(dataDir);
   const current = await readRaw(file).catch(() => ({}));
-  const next: Settings = { ...current, llm: llmChoiceSchema.parse(choice) };
+  const next: Settings = { ...current, ...change };
   await mkdir(dataDir, { recursive: true });
   const temp = `${file}.${randomBytes(6).toString("hex")}.tmp`;
   try {

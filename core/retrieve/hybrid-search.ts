@@ -35,6 +35,11 @@ export interface HybridSearchOptions {
   feedback?: FeedbackOptions;
   /** Told how long each phase took (ms), for benchmarks. */
   profile?: (phase: string, ms: number) => void;
+  /**
+   * Keep to these documents (a question naming "DORA" is answered from DORA: question-scope.ts).
+   * Empty or absent: the whole library.
+   */
+  documentIds?: readonly string[];
 }
 
 interface Candidate {
@@ -174,11 +179,20 @@ export async function hybridSearch(
   const wantVectors = embedder !== null && (stages.sectionVectors || stages.tripletVectors);
   const queryVector = wantVectors ? ((await embedder.embedQueries([query]))[0] ?? null) : null;
 
-  const [bm25Hits, vectorHits, tripletHits] = await Promise.all([
-    stages.bm25 ? bm25Stage(store, bm25Text, options.bm25Pool ?? DEFAULT_BM25_POOL) : Promise.resolve([]),
-    stages.sectionVectors ? vectorStage(store, queryVector, options.vectorPool ?? 100) : Promise.resolve([]),
-    stages.tripletVectors ? tripletStage(store, queryVector, options.tripletPool ?? 50) : Promise.resolve([]),
+  // A scope filters every stage's hits; the first-stage pools are doubled so that enough of the
+  // scoped documents' sections remain when other documents crowd the unscoped ranking.
+  const scope = options.documentIds !== undefined && options.documentIds.length > 0 ? new Set(options.documentIds) : null;
+  const widen = scope === null ? 1 : 2;
+  /** Section ids are `<documentId>:<path slug>` (structure/types.ts); the hydrated section is checked again below. */
+  const inScope = (sectionId: string): boolean => scope === null || scope.has(sectionId.slice(0, sectionId.indexOf(":")));
+  const [bm25All, vectorAll, tripletAll] = await Promise.all([
+    stages.bm25 ? bm25Stage(store, bm25Text, (options.bm25Pool ?? DEFAULT_BM25_POOL) * widen) : Promise.resolve([]),
+    stages.sectionVectors ? vectorStage(store, queryVector, (options.vectorPool ?? 100) * widen) : Promise.resolve([]),
+    stages.tripletVectors ? tripletStage(store, queryVector, (options.tripletPool ?? 50) * widen) : Promise.resolve([]),
   ]);
+  const bm25Hits = scope === null ? bm25All : bm25All.filter((h) => scope.has(h.document.id));
+  const vectorHits = scope === null ? vectorAll : vectorAll.filter((h) => inScope(h.id));
+  const tripletHits = scope === null ? tripletAll : tripletAll.filter((h) => inScope(h.sectionId));
   lap("retrieve");
 
   const pool = new Map<string, Candidate>();
@@ -220,6 +234,7 @@ export async function hybridSearch(
     for (const c of pool.values()) if (c.section) sectionsById.set(c.id, c.section);
     const expanded = await graphExpansionStage(store, seeds, sectionsById, options.expansion ?? DEFAULT_EXPANSION);
     expanded.forEach((hit, i) => {
+      if (!inScope(hit.sectionId)) return;
       const c = candidateOf(pool, hit.sectionId);
       c.evidence.stages.graphExpansion = { rank: i + 1, score: hit.score };
       c.evidence.links = hit.links;
@@ -228,6 +243,7 @@ export async function hybridSearch(
     // answered by a definition that may share no other word with the question.
     const definitional = isDefinitionQuestion(query);
     for (const hit of await termStage(store, query)) {
+      if (!inScope(hit.sectionId)) continue;
       const c = candidateOf(pool, hit.sectionId);
       c.evidence.stages.graphExpansion ??= { rank: expanded.length + 1, score: 0 };
       for (const termId of hit.termIds) c.evidence.links.push({ from: termId, relation: "term" });
@@ -238,7 +254,9 @@ export async function hybridSearch(
 
   await hydrate(store, pool);
   lap("hydrate");
-  const candidates = [...pool.values()].filter((c): c is Candidate & { section: Section; document: DocumentRecord } => !!c.section && !!c.document);
+  const candidates = [...pool.values()].filter(
+    (c): c is Candidate & { section: Section; document: DocumentRecord } => !!c.section && !!c.document && (scope === null || scope.has(c.document.id)),
+  );
   for (const c of candidates) stageFeatures(c, range);
 
   if (stages.rescore) {

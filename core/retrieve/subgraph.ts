@@ -40,6 +40,9 @@ export async function buildSubgraph(store: RetrievalStore, results: readonly Ran
   const edges = new Map<string, SubgraphEdge>();
   const addNode = (node: SubgraphNode): boolean => {
     if (nodes.has(node.id)) return true;
+    // A nameless node (an entity extracted as "" by an older rule set) is an empty button in the
+    // list view and a blank dot on the canvas: not drawn, nor its edges.
+    if (node.label.trim() === "") return false;
     if (nodes.size >= maxNodes) return false;
     nodes.set(node.id, node);
     return true;

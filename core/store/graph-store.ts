@@ -22,6 +22,12 @@ export interface DocumentRecord {
   sections: number;
   /** ISO-8601 time of import. */
   importedAt: string;
+  /** Names found for it in the instrument registry at import ("DORA", "Regulation (EU) 2022/2554"): core/names/. */
+  aliases?: string[];
+  /** Names the user gave it (clausegraph aliases, the library pane); carried over by a rebuild. */
+  userAliases?: string[];
+  /** Registry aliases the user removed; carried over by a rebuild. */
+  hiddenAliases?: string[];
 }
 
 export interface SearchHit {
@@ -130,6 +136,8 @@ export interface GraphStore extends RetrievalStore {
   listDocuments(): Promise<DocumentRecord[]>;
   /** All-or-nothing: on any failure no node or edge of this document (or of its graph) remains. */
   insertDocument(doc: DocumentRecord, sections: Section[], derived?: DerivedGraph): Promise<void>;
+  /** Replaces the user's alias edits of a document (core/names/document-names.ts). NOT_FOUND when it does not exist. */
+  setUserAliases(id: string, edit: { userAliases: string[]; hiddenAliases: string[] }): Promise<DocumentRecord>;
   /** Removes the document and everything derived from it. False when it did not exist. */
   deleteDocument(id: string): Promise<boolean>;
   /** Documents the library lost in part (read-only queries; fast enough to run at every open). */

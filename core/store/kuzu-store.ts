@@ -563,6 +563,14 @@ export function createKuzuStore(options: KuzuStoreOptions): KuzuGraphStore {
          importedAt: $importedAt})`,
       documentParams(doc),
     );
+    // Lists by a statement of their own, cast: Kuzu types a bare `[]` parameter as STRING.
+    if ((doc.aliases?.length ?? 0) + (doc.userAliases?.length ?? 0) + (doc.hiddenAliases?.length ?? 0) > 0) {
+      await session.run(
+        `MATCH (d:Document) WHERE d.id = $id SET d.aliases = CAST($aliases AS STRING[]),
+           d.userAliases = CAST($userAliases AS STRING[]), d.hiddenAliases = CAST($hiddenAliases AS STRING[])`,
+        { id: doc.id, aliases: doc.aliases ?? [], userAliases: doc.userAliases ?? [], hiddenAliases: doc.hiddenAliases ?? [] },
+      );
+    }
     fault("document");
     for (const [i, batch] of chunks(sections, batchSize).entries()) {
       await session.run(
@@ -794,6 +802,24 @@ export function createKuzuStore(options: KuzuStoreOptions): KuzuGraphStore {
       exclusive(async () => {
         const rows = await opened().session.run("MATCH (d:Document) RETURN d ORDER BY d.importedAt, d.id");
         return rows.map((r) => documentFromNode(r.d));
+      }),
+
+    setUserAliases: (id, edit) =>
+      exclusive(async () => {
+        const { session } = opened();
+        await beforeWrite("changing a document's names");
+        if (!(await findDocument(session, "id", id))) throw new ClauseGraphError("NOT_FOUND", `No document with id ${id}`);
+        await session.transaction(async () => {
+          await session.run("MATCH (d:Document) WHERE d.id = $id SET d.userAliases = CAST($userAliases AS STRING[]), d.hiddenAliases = CAST($hiddenAliases AS STRING[])", {
+            id,
+            userAliases: edit.userAliases,
+            hiddenAliases: edit.hiddenAliases,
+          });
+        });
+        await checkpoint(session);
+        const updated = await findDocument(session, "id", id);
+        if (!updated) throw new ClauseGraphError("NOT_FOUND", `No document with id ${id}`);
+        return updated;
       }),
 
     insertDocument: (doc, sections, derived) =>

@@ -37,6 +37,14 @@ async function exists(file: string): Promise<boolean> {
   );
 }
 
+/** The user's alias edits to carry over (the registry's aliases are found again at the re-import). */
+function userAliasEdits(from: { userAliases?: string[] | undefined; hiddenAliases?: string[] | undefined }): Pick<ImportOrigin, "userAliases" | "hiddenAliases"> {
+  return {
+    ...((from.userAliases?.length ?? 0) > 0 ? { userAliases: from.userAliases } : {}),
+    ...((from.hiddenAliases?.length ?? 0) > 0 ? { hiddenAliases: from.hiddenAliases } : {}),
+  };
+}
+
 /** Every listed document and every damaged one, in import order, each with the file to read. */
 export async function planRebuild(dataDir: string, listed: readonly DocumentRecord[], health: LibraryHealth): Promise<RebuildPlan> {
   const plan: RebuildPlan = { items: [], missing: [] };
@@ -46,7 +54,7 @@ export async function planRebuild(dataDir: string, listed: readonly DocumentReco
     const copy = await findSourceCopy(dataDir, doc.id);
     const source = copy ?? ((await exists(doc.file)) ? doc.file : null);
     if (source === null) plan.missing.push({ documentId: doc.id, fileName: doc.fileName });
-    else plan.items.push({ documentId: doc.id, source, origin: { file: doc.file, fileName: doc.fileName, importedAt: doc.importedAt } });
+    else plan.items.push({ documentId: doc.id, source, origin: { file: doc.file, fileName: doc.fileName, importedAt: doc.importedAt, ...userAliasEdits(doc) } });
   }
   for (const d of health.damaged) {
     const record = await readSourceRecord(dataDir, d.documentId);
@@ -57,7 +65,11 @@ export async function planRebuild(dataDir: string, listed: readonly DocumentReco
     plan.items.push({
       documentId: d.documentId,
       source: d.sourceFile,
-      origin: { file: record?.file ?? d.sourceFile, fileName: record?.fileName ?? d.fileName ?? d.sourceFile.split(/[\\/]/).pop() ?? d.documentId, ...(record ? { importedAt: record.importedAt } : {}) },
+      origin: {
+        file: record?.file ?? d.sourceFile,
+        fileName: record?.fileName ?? d.fileName ?? d.sourceFile.split(/[\\/]/).pop() ?? d.documentId,
+        ...(record ? { importedAt: record.importedAt, ...userAliasEdits(record) } : {}),
+      },
     });
   }
   return plan;

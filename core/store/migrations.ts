@@ -1,6 +1,8 @@
 import { ClauseGraphError } from "../errors.ts";
 import type { KuzuSession } from "./kuzu-session.ts";
-import { META_TABLE, SCHEMA_V1, SCHEMA_V2, SCHEMA_V3, SCHEMA_V4, SCHEMA_VERSION_KEY } from "./schema.ts";
+import { registryAliases } from "../names/document-instruments.ts";
+import { META_TABLE, SCHEMA_V1, SCHEMA_V2, SCHEMA_V3, SCHEMA_V4, SCHEMA_V5, SCHEMA_VERSION_KEY } from "./schema.ts";
+import { sectionFromNode } from "./store-rows.ts";
 
 // The schema evolves by appending migrations: version N runs on a database at N-1, inside one
 // transaction that also records N, so a crash mid-migration leaves the previous version intact.
@@ -24,7 +26,19 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 2, description: "cross-references and defined terms", up: statements(SCHEMA_V2) },
   { version: 3, description: "entities and triplets", up: statements(SCHEMA_V3) },
   { version: 4, description: "LLM extraction cache and per-section triplet spans", up: statements(SCHEMA_V4) },
+  { version: 5, description: "document aliases (instrument names)", up: withDocumentAliases },
 ];
+
+/** Version 5, and the registry's aliases of the documents already imported (their title and first section). */
+async function withDocumentAliases(session: KuzuSession): Promise<void> {
+  await statements(SCHEMA_V5)(session);
+  for (const row of await session.run("MATCH (d:Document) RETURN d.id AS id, d.title AS title")) {
+    const id = String(row.id);
+    const first = await session.run("MATCH (s:Section) WHERE s.documentId = $id RETURN s ORDER BY s.ordinal LIMIT 1", { id });
+    const aliases = registryAliases(String(row.title ?? ""), first.map((r) => sectionFromNode(r.s)));
+    if (aliases.length > 0) await session.run("MATCH (d:Document) WHERE d.id = $id SET d.aliases = $aliases", { id, aliases });
+  }
+}
 
 export const CURRENT_SCHEMA_VERSION = MIGRATIONS.reduce((max, m) => Math.max(max, m.version), 0);
 

@@ -77,6 +77,17 @@ export const SCHEMA_V4: readonly string[] = [
 ];
 
 /**
+ * Version 5: a document's names (core/names/). `aliases` are the instrument registry's names for
+ * it, found at import; `userAliases` / `hiddenAliases` are the user's additions and removals, kept
+ * apart so a rebuild re-derives the first and carries the other two over. NULL reads as none.
+ */
+export const SCHEMA_V5: readonly string[] = [
+  "ALTER TABLE Document ADD aliases STRING[]",
+  "ALTER TABLE Document ADD userAliases STRING[]",
+  "ALTER TABLE Document ADD hiddenAliases STRING[]",
+];
+
+/**
  * Embeddings live in their own tables, one row per section or triplet, created for the embedding
  * model in use: the vector width belongs to the model, and Kuzu cannot SET a property under a
  * vector index nor re-create a dropped index under the same name, so a model change drops and

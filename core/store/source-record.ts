@@ -14,6 +14,9 @@ export interface ImportOrigin {
   fileName: string;
   /** Kept when a library is rebuilt, so the library's order and dates stay as they were. */
   importedAt?: string;
+  /** The user's alias edits (core/names/document-names.ts), carried over by a rebuild. */
+  userAliases?: string[];
+  hiddenAliases?: string[];
 }
 
 const sourceRecordSchema = z.object({
@@ -22,6 +25,8 @@ const sourceRecordSchema = z.object({
   file: z.string(),
   fileName: z.string().min(1),
   importedAt: z.string(),
+  userAliases: z.array(z.string()).optional(),
+  hiddenAliases: z.array(z.string()).optional(),
 });
 
 type SourceRecord = z.infer<typeof sourceRecordSchema>;
@@ -38,6 +43,9 @@ function recordPath(dataDir: string, documentId: string): string {
 
 export async function writeSourceRecord(dataDir: string, doc: DocumentRecord): Promise<void> {
   const record: SourceRecord = { id: doc.id, sha256: doc.sha256, file: doc.file, fileName: doc.fileName, importedAt: doc.importedAt };
+  // The user's names survive a damaged library too: a document it lost is rebuilt from this record.
+  if ((doc.userAliases?.length ?? 0) > 0) record.userAliases = doc.userAliases;
+  if ((doc.hiddenAliases?.length ?? 0) > 0) record.hiddenAliases = doc.hiddenAliases;
   await writeFile(recordPath(dataDir, doc.id), `${JSON.stringify(record)}\n`, { mode: 0o600 });
 }
 

@@ -19,6 +19,7 @@ const spansSchema = z.array(
     end: z.number(),
     page: z.number(),
     box: z.object({ x: z.number(), y: z.number(), width: z.number(), height: z.number() }),
+    label: z.string().optional(),
   }),
 );
 
@@ -74,7 +75,15 @@ export function documentFromNode(value: KuzuValue | undefined): DocumentRecord {
     bytes: int(p, "bytes"),
     sections: int(p, "sections"),
     importedAt: str(p, "importedAt"),
+    // Present only when there are any, so a document without names reads as it was written.
+    ...nonEmpty("aliases", stringList(p, "aliases")),
+    ...nonEmpty("userAliases", stringList(p, "userAliases")),
+    ...nonEmpty("hiddenAliases", stringList(p, "hiddenAliases")),
   };
+}
+
+function nonEmpty<K extends string>(key: K, list: string[]): Partial<Record<K, string[]>> {
+  return list.length > 0 ? ({ [key]: list } as Partial<Record<K, string[]>>) : {};
 }
 
 export function sectionFromNode(value: KuzuValue | undefined): Section {

@@ -24,8 +24,19 @@ export function sectionDocument(doc: ParsedDocument, documentId: string, options
   const ctx = { stats, lines, language: doc.language };
   const profile = chooseProfile(lines, ctx);
   const headings = scanHeadings(lines, profile.detectors, ctx);
-  return buildSections(lines, headings, stats, documentId, {
+  const sections = buildSections(lines, headings, stats, documentId, {
     maxSectionChars: options.maxSectionChars ?? MAX_SECTION_CHARS,
     ...(profile.fallback ? { chunkChars: options.chunkChars ?? DEFAULT_CHUNK_CHARS } : {}),
   });
+  // Printed page numbers travel with the spans, so a citation names the page as printed.
+  const labels = new Map(doc.pages.flatMap((p) => (p.label === undefined ? [] : [[p.number, p.label] as const])));
+  if (labels.size > 0) {
+    for (const section of sections) {
+      for (const span of section.spans) {
+        const label = labels.get(span.page);
+        if (label !== undefined) span.label = label;
+      }
+    }
+  }
+  return sections;
 }

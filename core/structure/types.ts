@@ -33,6 +33,8 @@ export interface TextSpan {
   end: number;
   page: number;
   box: Box;
+  /** The page number printed on that page, when it differs from `page` (core/ingest/page-labels.ts). */
+  label?: string;
 }
 
 export interface Section {

@@ -2,8 +2,10 @@ import { useCallback, useMemo, useRef, useState } from "react";
 import { useApi } from "./api/api-context.ts";
 import type { AskCitation } from "./chat/ask-types.ts";
 import { ChatPane } from "./chat/chat-pane.tsx";
-import { HistoryList } from "./chat/history-list.tsx";
+import { ConversationList } from "./chat/conversation-list.tsx";
 import { useChat } from "./chat/use-chat.ts";
+import { useConversations } from "./chat/use-conversations.ts";
+import { useReopenLatest } from "./chat/use-reopen-latest.ts";
 import { relatedSections } from "./graph/graph-model.ts";
 import type { SectionRef } from "./graph/graph-model.ts";
 import { GraphPane } from "./graph/graph-pane.tsx";
@@ -35,6 +37,10 @@ export function App() {
   const [target, setTarget] = useState<ViewerTarget>({ kind: "none" });
   const questionRef = useRef<HTMLTextAreaElement>(null);
   const chat = useChat(api, (turn) => graph.show(turn.result.subgraph, turn.result.triplets, turn.question));
+  // Conversations are kept in the library: the list refreshes with every recorded answer, and the
+  // latest conversation comes back after a reload or a restart.
+  const conversations = useConversations(api, `${chat.conversationId ?? ""}:${chat.turns.filter((t) => t.status === "done").length}`);
+  useReopenLatest(api, chat);
 
   const documents = useMemo(() => new Map(library.documents.map((d) => [d.id, d] as const)), [library.documents]);
   const titles = useMemo(() => new Map(library.documents.map((d) => [d.id, d.title || d.fileName] as const)), [library.documents]);
@@ -54,8 +60,12 @@ export function App() {
     setTab("reader");
   }, []);
   const openRef = useCallback((ref: SectionRef) => openSection(ref.sectionId, ref.highlight), [openSection]);
-  // A chip names the page it cites ("… p. 164"): the viewer opens there, not on the section's first page.
-  const openCitation = useCallback((c: AskCitation) => openSection(c.sectionId, undefined, c.pageStart), [openSection]);
+  // A chip names the page it cites ("… p. 164"): the viewer opens there, not on the section's first
+  // page, with the cited sentence highlighted (the rest of the section faintly).
+  const openCitation = useCallback(
+    (c: AskCitation, emphasis?: { start: number; end: number }) => openSection(c.sectionId, emphasis ?? c.spans?.[0], c.pageStart),
+    [openSection],
+  );
 
   useShortcuts({
     focusQuestion: () => questionRef.current?.focus(),
@@ -112,8 +122,19 @@ export function App() {
               />
             </div>
             <div className="workspace-panel" id="panel-history" role="tabpanel" aria-labelledby="tab-history" hidden={tab !== "history"}>
-              <section className="pane" aria-label="Questions this session">
-                <HistoryList turns={chat.turns} activeId={chat.activeId} onSelect={chat.select} />
+              <section className="pane" aria-label="Conversations">
+                <ConversationList
+                  list={conversations}
+                  activeId={chat.conversationId}
+                  onOpen={(id) => void chat.open(id)}
+                  onNew={() => {
+                    chat.startNew();
+                    questionRef.current?.focus();
+                  }}
+                  onDeleted={(id) => {
+                    if (id === chat.conversationId) chat.startNew();
+                  }}
+                />
               </section>
             </div>
             <div className="workspace-panel" id="panel-reader" role="tabpanel" aria-labelledby="tab-reader" hidden={tab !== "reader"}>

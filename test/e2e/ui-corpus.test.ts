@@ -64,7 +64,7 @@ describeCorpus("auditor flow in Chromium against the web host (GDPR + DORA)", ()
     const later: string[] = [];
     for (let i = 0; i < (await chips.count()); i++) {
       const opened = await openCitationChip(page, chips.nth(i));
-      if (!opened.sectionPages.startsWith(`p. ${opened.page}`) && !opened.sectionPages.startsWith(`pp. ${opened.page}–`)) later.push(opened.text);
+      if (!opened.sectionPages.startsWith(`p. ${opened.pdfPage}`) && !opened.sectionPages.startsWith(`pp. ${opened.pdfPage}–`)) later.push(opened.text);
     }
     console.log(`[e2e web] chips citing a later page of their section, opened there: ${later.length > 0 ? later.join(", ") : "none in this answer"}`);
   });

@@ -10,9 +10,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { requestSchemas } from "../../core/contract/contract.ts";
 import { startWebHost } from "../../core/host/web-host.ts";
 import type { WebHost } from "../../core/host/web-host.ts";
-import { articleLines, makePdf } from "../helpers/make-pdf.ts";
 import { CHROMIUM, CHROMIUM_FLAGS } from "./flows/chromium.ts";
 import { canvasHasInk } from "./flows/auditor-flow.ts";
+import { dortRegulationPdf } from "./flows/dort-regulation.ts";
 
 // The workbench as an auditor uses it, against the real engine behind the web host: import a
 // regulation, ask, follow a citation chip to the rendered page, explore the graph, switch theme.
@@ -20,37 +20,7 @@ import { canvasHasInk } from "./flows/auditor-flow.ts";
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const RESULTS = path.join(ROOT, "test-results");
 
-async function regulationPdf(): Promise<Uint8Array> {
-  return makePdf(
-    [
-      [
-        { text: "Digital Operational Resilience Test Regulation (DORT)", bold: true, size: 14 },
-        ...articleLines(1, "Definitions", [
-          "For the purposes of this Regulation, 'major incident' means an incident with a high",
-          "adverse impact on the network and information systems of a financial entity.",
-        ]),
-        ...articleLines(2, "Incident management", [
-          "Financial entities shall establish an incident management process to detect and",
-          "classify every major incident in accordance with Article 3.",
-        ]),
-      ],
-      [
-        ...articleLines(3, "Reporting of major incidents", [
-          "Financial entities shall report every major incident to the competent authority",
-          "within 24 hours after having become aware of it.",
-          "The competent authority shall forward the report to the supervisory authority.",
-        ]),
-      ],
-      [
-        ...articleLines(4, "Register of information", [
-          "Financial entities shall maintain a register of information on all contractual",
-          "arrangements with third-party providers, as referred to in Article 2.",
-        ]),
-      ],
-    ],
-    { title: "Digital Operational Resilience Test Regulation (DORT)" },
-  );
-}
+const regulationPdf = (): Promise<Uint8Array> => dortRegulationPdf();
 
 async function dropFile(page: Page, name: string, bytes: Uint8Array, type: string): Promise<void> {
   await page.evaluate(
@@ -139,7 +109,8 @@ describeBrowser("workbench UI end to end (real engine, Chromium)", () => {
     expect(await canvasHasInk(page)).toBe(true);
     await expect.poll(async () => Number(await page.getByTestId("graph-canvas").getAttribute("data-node-count"))).toBeGreaterThan(0);
     await page.getByTestId("tab-history").click();
-    expect(await page.getByTestId("history-item").count()).toBe(1);
+    // The question's conversation is kept in the library and listed.
+    await expect.poll(() => page.getByTestId("conversation-item").count()).toBe(1);
     await shot("0-answer-section");
   });
 

@@ -10,13 +10,16 @@ export interface FixtureLine {
  * A real PDF with one entry per page, each page a list of lines set top-down in Helvetica: enough
  * structure (headings in bold, body in regular) for ingest and sectioning to work on.
  */
-export async function makePdf(pages: FixtureLine[][], options: { title?: string } = {}): Promise<Uint8Array> {
+export async function makePdf(pages: FixtureLine[][], options: { title?: string; footers?: ReadonlyArray<string | null> } = {}): Promise<Uint8Array> {
   const pdf = await PDFDocument.create();
   if (options.title) pdf.setTitle(options.title);
   const regular = await pdf.embedFont(StandardFonts.Helvetica);
   const bold = await pdf.embedFont(StandardFonts.HelveticaBold);
-  for (const lines of pages) {
+  for (const [index, lines] of pages.entries()) {
     const page = pdf.addPage([595, 842]);
+    // A printed page number in the footer band ("12"), where the document has one.
+    const footer = options.footers?.[index];
+    if (footer !== undefined && footer !== null) page.drawText(footer, { x: 290, y: 30, size: 9, font: regular });
     let y = 780;
     for (const line of lines) {
       const size = line.size ?? 10;

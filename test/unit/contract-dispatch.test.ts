@@ -8,7 +8,7 @@ import { createDispatcher } from "../../core/contract/dispatch.ts";
 import type { Dispatcher } from "../../core/contract/dispatch.ts";
 import { ClauseGraphError } from "../../core/errors.ts";
 import { createUploadStore, uploadsDir } from "../../core/host/upload-store.ts";
-import { createFakeEngine, DOC, okImport, SECTION } from "./contract-fake-engine.ts";
+import { CONVERSATION, createFakeEngine, DOC, LOG_RECORD, okImport, SECTION } from "./contract-fake-engine.ts";
 import type { FakeEngine } from "./contract-fake-engine.ts";
 
 const HUGE = "x".repeat(LIMITS.uploadBase64 + 10);
@@ -19,6 +19,7 @@ const GOOD: Record<Channel, Record<string, unknown>> = {
   "documents.upload": { files: [{ name: "a.txt", bytesBase64: Buffer.from("hello").toString("base64") }] },
   "documents.list": {},
   "documents.delete": { id: DOC.id },
+  "documents.aliases": { id: DOC.id, aliases: ["GDPR", "the privacy regulation"] },
   search: { query: "personal data", k: 5 },
   "graph.neighbors": { nodeId: "section:doc:article-1" },
   ask: { question: "who must notify a breach?", k: 5, askId: "ask-1" },
@@ -32,8 +33,15 @@ const GOOD: Record<Channel, Record<string, unknown>> = {
   "models.list": {},
   "models.select": { modelId: "qwen2.5-1.5b-instruct-q4_k_m", threads: 2, contextSize: 2048 },
   "models.import": { path: "/tmp/model.gguf" },
+  "models.limits": { maxTokens: 256, maxSeconds: 60 },
   "answers.log": { limit: 10 },
   "triplets.extract": { documentIds: [DOC.id], jobId: "extract-1" },
+  "conversations.create": {},
+  "conversations.list": { query: "breach notify" },
+  "conversations.get": { id: CONVERSATION.id },
+  "conversations.delete": { id: CONVERSATION.id },
+  "export.answer": { logId: LOG_RECORD.id, format: "html" },
+  "export.conversation": { id: CONVERSATION.id, format: "md" },
 };
 
 const NON_OBJECTS: unknown[] = [null, undefined, 0, 42, "text", true, [], [GOOD], () => 1, Symbol("s"), 10n];
@@ -72,7 +80,8 @@ const MALFORMED: Record<Channel, unknown[]> = {
   "library.check": [{ repair: true }],
   "library.repair": [{ jobId: "../x" }, { jobId: 3 }, { documentId: "a" }],
   "documents.delete": [{}, { id: "" }, { id: 7 }, { id: null }, { id: ["a"] }, { id: HUGE }, { idOrFile: "a" }],
-  ask: [{}, { question: "" }, { question: 3 }, { question: HUGE }, { question: "x", k: 21 }, { question: "x", askId: "../../x" }, { question: "x", askId: "a".repeat(65) }],
+  "documents.aliases": [{}, { id: DOC.id }, { id: DOC.id, aliases: "GDPR" }, { id: DOC.id, aliases: [7] }, { id: DOC.id, aliases: ["x".repeat(121)] }, { id: DOC.id, aliases: Array.from({ length: 51 }, (_, i) => `a${i}`) }, { id: "", aliases: [] }],
+  ask: [{}, { question: "" }, { question: 3 }, { question: HUGE }, { question: "x", k: 21 }, { question: "x", askId: "../../x" }, { question: "x", askId: "a".repeat(65) }, { question: "x", conversationId: "../x" }, { question: "x", conversationId: 5 }],
   "graph.neighbors": [{}, { nodeId: "" }, { nodeId: 3 }, { nodeId: HUGE }, { id: "x" }],
   "documents.source": [{}, { id: "" }, { id: null }, { id: HUGE }, { path: "/etc/passwd" }],
   search: [
@@ -106,6 +115,14 @@ const MALFORMED: Record<Channel, unknown[]> = {
     { modelId: "m", gpuLayers: 99 },
   ],
   "models.import": [{}, { path: "" }, { path: 1 }, { path: HUGE }, { file: "/tmp/model.gguf" }],
+  "models.limits": [{ maxTokens: 0 }, { maxTokens: 1.5 }, { maxSeconds: 1 }, { maxSeconds: 100_000 }, { maxTokens: "512" }, { timeout: 60 }],
+  "conversations.create": [{ title: "x" }],
+  "conversations.list": [{ query: 3 }, { query: HUGE }, { q: "x" }],
+  // Conversation ids name files in the library: nothing that could climb out of its folder.
+  "conversations.get": [{}, { id: "" }, { id: 3 }, { id: "../../etc/passwd" }, { id: "a/b" }, { id: "a.jsonl" }, { id: "x".repeat(65) }, { conversationId: "x" }],
+  "conversations.delete": [{}, { id: "" }, { id: null }, { id: "../x" }, { id: "x".repeat(65) }],
+  "export.answer": [{}, { logId: "" }, { logId: "../x" }, { logId: LOG_RECORD.id, format: "pdf" }, { logId: LOG_RECORD.id, format: 1 }, { id: LOG_RECORD.id }],
+  "export.conversation": [{}, { id: "../x" }, { id: CONVERSATION.id, format: "docx" }, { logId: CONVERSATION.id }],
   "answers.log": [{ limit: 0 }, { limit: 1001 }, { limit: 2.5 }, { limit: "10" }, { since: "2020-01-01" }],
   "triplets.extract": [
     { documentIds: [] },
@@ -188,6 +205,8 @@ describe("contract dispatcher", () => {
       ok: true,
       value: { deleted: true, documentId: DOC.id, file: DOC.file },
     });
+    expect(await dispatcher.dispatch("documents.aliases", { id: DOC.id, aliases: ["GDPR"] })).toEqual({ ok: true, value: { ...DOC, userAliases: ["GDPR"] } });
+    expect(engine.calls.at(-1)).toEqual({ method: "setDocumentAliases", args: [DOC.id, ["GDPR"]] });
     const search = await dispatcher.dispatch("search", { query: "  personal data ", k: 5 });
     expect(search.ok).toBe(true);
     expect(engine.calls.at(-1)).toEqual({ method: "search", args: ["personal data", { k: 5 }] });
@@ -200,6 +219,22 @@ describe("contract dispatcher", () => {
       value: { documents: 1, sections: 1, crossReferences: 0, resolvedCrossReferences: 0, terms: 0 },
     });
     expect(await dispatcher.dispatch("jobs.cancel", { jobId: "unknown" })).toEqual({ ok: true, value: { cancelled: false } });
+  });
+
+  it("passes conversations and exports to the engine, md by default", async () => {
+    expect(await dispatcher.dispatch("conversations.create", {})).toMatchObject({ ok: true, value: { turnCount: 0 } });
+    expect(await dispatcher.dispatch("conversations.list", { query: "breach" })).toEqual({ ok: true, value: [CONVERSATION] });
+    expect(engine.calls.at(-1)).toEqual({ method: "listConversations", args: [{ query: "breach" }] });
+    await dispatcher.dispatch("conversations.list", {});
+    expect(engine.calls.at(-1)).toEqual({ method: "listConversations", args: [{}] });
+    expect(await dispatcher.dispatch("conversations.get", { id: CONVERSATION.id })).toMatchObject({ ok: true, value: { id: CONVERSATION.id, turns: [{ logId: LOG_RECORD.id }] } });
+    expect(await dispatcher.dispatch("conversations.delete", { id: CONVERSATION.id })).toEqual({ ok: true, value: { deleted: true } });
+    expect(await dispatcher.dispatch("export.answer", { logId: LOG_RECORD.id })).toMatchObject({ ok: true, value: { fileName: "answer.md" } });
+    expect(engine.calls.at(-1)).toEqual({ method: "exportAnswer", args: [LOG_RECORD.id, "md"] });
+    expect(await dispatcher.dispatch("export.conversation", { id: CONVERSATION.id, format: "html" })).toMatchObject({ ok: true, value: { fileName: "conversation.html" } });
+    expect(engine.calls.at(-1)).toEqual({ method: "exportConversation", args: [CONVERSATION.id, "html"] });
+    await dispatcher.dispatch("ask", { question: "and for processors?", conversationId: CONVERSATION.id });
+    expect(engine.calls.at(-1)).toEqual({ method: "ask", args: ["and for processors?", undefined, CONVERSATION.id] });
   });
 
   it("answers NOT_FOUND for a missing section", async () => {

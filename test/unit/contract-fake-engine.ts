@@ -1,4 +1,5 @@
 import type { AnswerLogRecord } from "../../core/answer/answer-log-schema.ts";
+import type { ConversationSummary } from "../../core/answer/conversation-schemas.ts";
 import type { Engine, ImportOptions, ImportResult } from "../../core/engine-types.ts";
 import type { ModelEntry, ModelsState } from "../../core/llm/model-schemas.ts";
 import type { DocumentRecord } from "../../core/store/graph-store.ts";
@@ -69,6 +70,7 @@ export function modelsState(activeId: string | null): ModelsState {
     modelsDir: "/tmp/fake/models",
     active: { modelId: activeId, status: activeId === null ? "none" : "ready", mode: activeId === null ? "extractive" : "llm", threads: activeId === null ? null : 2, contextSize: activeId === null ? null : 2048, error: null, external: false },
     models: [{ ...MODEL, active: MODEL.id === activeId }],
+    limits: { maxTokens: 512, maxSeconds: 120 },
   };
 }
 
@@ -87,6 +89,14 @@ export const LOG_RECORD: AnswerLogRecord = {
   analysis: null,
   unsupportedSentences: 0,
   refused: false,
+};
+
+export const CONVERSATION: ConversationSummary = {
+  id: "0f6a1c2e-0000-4000-8000-000000000001",
+  title: "who must notify a breach?",
+  createdAt: "2025-01-01T00:00:00.000Z",
+  updatedAt: "2025-01-01T00:00:01.000Z",
+  turnCount: 1,
 };
 
 export function okImport(file: string): ImportResult {
@@ -133,12 +143,16 @@ export function createFakeEngine(): FakeEngine {
       record("getSections", documentId);
       return documentId === DOC.id ? [SECTION] : [];
     },
+    async setDocumentAliases(idOrFile, aliases) {
+      record("setDocumentAliases", idOrFile, aliases);
+      return { ...DOC, userAliases: aliases };
+    },
     async deleteDocument(idOrFile) {
       record("deleteDocument", idOrFile);
       return { deleted: true, documentId: DOC.id, file: DOC.file };
     },
     async ask(question, options) {
-      record("ask", question, options?.k);
+      record("ask", question, options?.k, ...(options?.conversationId === undefined ? [] : [options.conversationId]));
       options?.onToken?.("Answer");
       return {
         answer: "The documents provided do not answer this.",
@@ -161,6 +175,10 @@ export function createFakeEngine(): FakeEngine {
       record("selectModel", modelId, settings);
       return modelsState(modelId);
     },
+    async setAnswerLimits(limits) {
+      record("setAnswerLimits", limits);
+      return { ...modelsState(null), limits: { maxTokens: 512, maxSeconds: 120, ...limits } };
+    },
     async importModel(file) {
       record("importModel", file);
       return { status: "imported" as const, model: MODEL };
@@ -168,6 +186,30 @@ export function createFakeEngine(): FakeEngine {
     async answerLog(options) {
       record("answerLog", options);
       return [LOG_RECORD];
+    },
+    async createConversation() {
+      record("createConversation");
+      return { ...CONVERSATION, turnCount: 0, title: "New conversation" };
+    },
+    async listConversations(options) {
+      record("listConversations", options);
+      return [CONVERSATION];
+    },
+    async getConversation(id) {
+      record("getConversation", id);
+      return { ...CONVERSATION, id, turns: [{ at: LOG_RECORD.askedAt, question: LOG_RECORD.question, askedAs: null, followUpReason: null, logId: LOG_RECORD.id, result: null, notes: [] }] };
+    },
+    async deleteConversation(id) {
+      record("deleteConversation", id);
+      return { deleted: id === CONVERSATION.id };
+    },
+    async exportAnswer(logId, format) {
+      record("exportAnswer", logId, format);
+      return { fileName: `answer.${format}`, mimeType: "text/markdown", text: `# ${LOG_RECORD.question}\n` };
+    },
+    async exportConversation(id, format) {
+      record("exportConversation", id, format);
+      return { fileName: `conversation.${format}`, mimeType: "text/markdown", text: `# ${CONVERSATION.title}\n` };
     },
     async graphNeighbors(nodeId) {
       record("graphNeighbors", nodeId);

@@ -2,41 +2,12 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Embedder } from "../../core/embed/embedder.ts";
 import { createEngine } from "../../core/engine.ts";
+import { hashEmbedder } from "../helpers/hash-embedder.ts";
 
 // The database records which embedding model its vectors come from. Opening it with another
 // model drops the old vectors and re-embeds every document in the background, so searches never
 // compare vectors of two different models.
-
-/** Words hashed into `dims` buckets, L2-normalised: deterministic, and similar texts get similar vectors. */
-function hashEmbedder(id: string, dims: number): Embedder & { calls: number } {
-  const embed = (texts: string[]): Float32Array[] =>
-    texts.map((text) => {
-      const v = new Float32Array(dims);
-      for (const word of text.toLowerCase().match(/\p{L}+/gu) ?? []) {
-        let h = 0;
-        for (const c of word) h = (h * 31 + (c.codePointAt(0) ?? 0)) >>> 0;
-        v[h % dims] = (v[h % dims] ?? 0) + 1;
-      }
-      const norm = Math.hypot(...v);
-      return norm === 0 ? v : v.map((x) => x / norm);
-    });
-  const embedder = {
-    id,
-    dimensions: dims,
-    calls: 0,
-    async embedQueries(texts: string[]) {
-      return embed(texts);
-    },
-    async embedDocuments(texts: string[]) {
-      embedder.calls += texts.length;
-      return embed(texts);
-    },
-    async close() {},
-  };
-  return embedder;
-}
 
 describe("engine: a change of embedding model re-embeds the library", () => {
   let dir: string;

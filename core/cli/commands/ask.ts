@@ -1,4 +1,5 @@
 import path from "node:path";
+import { ANSWER_LIMIT_BOUNDS, answerLimitsPatchSchema } from "../../llm/answer-limits.ts";
 import type { LlmClient } from "../../llm/llm-client.ts";
 import { type CliContext, type ExitCode, printJson } from "../cli-context.ts";
 import { pages } from "../format.ts";
@@ -8,6 +9,12 @@ export async function askCommand(ctx: CliContext): Promise<ExitCode> {
   const question = args.positionals.join(" ").trim();
   if (question === "") {
     io.stderr.write('clausegraph ask: give a question, e.g. clausegraph ask "who must notify a personal data breach, and by when?" --db <dir>\n');
+    return 2;
+  }
+  const caps = answerLimitsPatchSchema.safeParse({ maxTokens: args.maxTokens, maxSeconds: args.maxSeconds });
+  if (!caps.success) {
+    const { maxTokens, maxSeconds } = ANSWER_LIMIT_BOUNDS;
+    io.stderr.write(`clausegraph ask: --max-tokens must be a whole number from ${maxTokens.min} to ${maxTokens.max}, --max-seconds from ${maxSeconds.min} to ${maxSeconds.max}\n`);
     return 2;
   }
   let llm: LlmClient | null = null;
@@ -20,7 +27,12 @@ export async function askCommand(ctx: CliContext): Promise<ExitCode> {
     // Streaming goes to stderr in --json mode so stdout stays one JSON document.
     const stream = args.json ? null : io.stdout;
     if (llm && stream) stream.write("\n");
-    const result = await engine.ask(question, llm && stream ? { onToken: (t) => stream.write(t) } : {});
+    const result = await engine.ask(question, {
+      ...(llm && stream ? { onToken: (t: string) => stream.write(t) } : {}),
+      ...(args.conversation === undefined ? {} : { conversationId: args.conversation }),
+      ...(caps.data.maxTokens === undefined ? {} : { maxTokens: caps.data.maxTokens }),
+      ...(caps.data.maxSeconds === undefined ? {} : { maxSeconds: caps.data.maxSeconds }),
+    });
     if (args.json) {
       printJson(io, result);
       return 0;
@@ -29,10 +41,15 @@ export async function askCommand(ctx: CliContext): Promise<ExitCode> {
     io.stdout.write(`${result.answer}\n\n`);
     const flagged = result.sentences.filter((s) => !s.supported);
     if (flagged.length > 0) io.stdout.write(`⚠ ${flagged.length} sentence(s) not supported by the cited text are marked [unverified].\n\n`);
-    io.stdout.write(`Mode: ${result.mode === "llm" ? `written by ${llm?.modelId ?? "the model"}` : "extractive (quoted from the documents)"}\nSources:\n`);
+    // Why the model's answer was cut or replaced by quotes (a cap, no citations, …), never only in the log.
+    if (result.notice !== undefined) io.stdout.write(`⚠ ${result.notice.message}\n\n`);
+    io.stdout.write(`Mode: ${result.mode === "llm" ? `written by ${result.model?.name ?? llm?.modelId ?? "the model"}` : "extractive (quoted from the documents)"}\nSources:\n`);
     for (const c of result.citations) {
       io.stdout.write(`  [${c.key}] ${c.label} — ${path.basename(c.file)}, ${pages(c.pageStart, c.pageEnd)}\n`);
     }
+    if (result.followUp !== undefined) io.stdout.write(`Follow-up: ${result.followUp.reason}\n`);
+    // The id `clausegraph export --answer` takes.
+    if (result.logId !== undefined) io.stdout.write(`Answer log id: ${result.logId}\n`);
     return 0;
   } finally {
     await engine.close();

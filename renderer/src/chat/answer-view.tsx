@@ -1,6 +1,7 @@
+import { useState } from "react";
 import type { DocumentRecord } from "../../../core/contract/contract.ts";
 import { citationText, shortTitle } from "../lib/citation-text.ts";
-import type { AskCitation, AskResult } from "./ask-types.ts";
+import type { AskCitation, AskResult, AskSentence } from "./ask-types.ts";
 import { CitationChip } from "./citation-chip.tsx";
 import { CopyButton } from "./copy-button.tsx";
 import { ModeBadge } from "./mode-badge.tsx";
@@ -9,38 +10,61 @@ interface Props {
   result: AskResult;
   documents: ReadonlyMap<string, DocumentRecord>;
   activeSectionId: string | null;
-  onOpenCitation(citation: AskCitation): void;
+  onOpenCitation(citation: AskCitation, emphasis?: { start: number; end: number }): void;
 }
 
 const UNSUPPORTED_TIP =
   "Not supported by a cited passage: no retrieved section states this. Check it against the sources before relying on it.";
 
+const VERDICT_TEXT: Record<NonNullable<AskResult["verdict"]>, string> = { yes: "Yes", no: "No", conditional: "Only under conditions" };
+
+/** The answer shown before "show more": the lead, its list, and the first supporting sentence. */
+function visibleCount(sentences: readonly AskSentence[]): number {
+  let supports = 0;
+  for (let i = 0; i < sentences.length; i++) {
+    const role = sentences[i]?.role;
+    if (role === "support" && ++supports > 1) return i;
+  }
+  return sentences.length;
+}
+
 export function AnswerView({ result, documents, activeSectionId, onOpenCitation }: Props) {
+  const [expanded, setExpanded] = useState(false);
   const byKey = new Map(result.citations.map((c) => [c.key, c]));
   // The engine already labels citations the way auditors cite ("DORA Art. 19(4), p. 42"); older
   // answers without a page in the label get one here.
   const chipText = (c: AskCitation): string =>
-    /\bpp?\. \d/.test(c.label) ? c.label : citationText(shortTitle(documents.get(c.documentId), c.file), c.label, c.pageStart, c.pageEnd);
+    /\bpp?\. \S/.test(c.label) ? c.label : citationText(shortTitle(documents.get(c.documentId), c.file), c.label, c.pageStart, c.pageEnd);
   const copyText = (): string => {
     const body = result.sentences.length > 0
       ? result.sentences.map((s) => `${s.text}${s.citationKeys.length > 0 ? ` [${s.citationKeys.join(", ")}]` : ""}${s.supported ? "" : " (unsupported)"}`).join(" ")
       : result.answer;
+    const verdict = result.verdict === undefined ? "" : `${VERDICT_TEXT[result.verdict]}: `;
     const sources = result.citations.map((c) => `[${c.key}] ${chipText(c)} — ${c.file}`);
-    return sources.length > 0 ? `${body}\n\nSources:\n${sources.join("\n")}` : body;
+    return sources.length > 0 ? `${verdict}${body}\n\nSources:\n${sources.join("\n")}` : `${verdict}${body}`;
   };
   const unsupported = result.sentences.filter((s) => !s.supported).length;
+  const refused = result.citations.length === 0;
+  const shown = expanded ? result.sentences.length : visibleCount(result.sentences);
+  const hidden = result.sentences.length - shown;
 
   return (
-    <div className="answer" data-testid="answer" data-mode={result.mode}>
+    <div className={refused ? "answer refused" : "answer"} data-testid="answer" data-mode={result.mode}>
       <div className="answer-body">
         {result.sentences.length === 0 ? <p>{result.answer}</p> : null}
         {result.sentences.length > 0 ? (
           <p>
-            {result.sentences.map((s, i) => (
-              <span key={i}>
+            {result.verdict !== undefined ? (
+              <strong className={`verdict verdict-${result.verdict}`} data-testid="answer-verdict">
+                {VERDICT_TEXT[result.verdict]}:{" "}
+              </strong>
+            ) : null}
+            {result.sentences.slice(0, shown).map((s, i) => (
+              <span key={i} className={s.role === "point" ? "answer-point" : undefined}>
                 <span
-                  className={s.supported ? "sentence" : "sentence unsupported"}
+                  className={[s.supported ? "sentence" : "sentence unsupported", s.role === "lead" ? "lead" : ""].join(" ").trim()}
                   data-testid={s.supported ? "answer-sentence" : "unsupported-sentence"}
+                  data-role={s.role ?? ""}
                   title={s.supported ? undefined : UNSUPPORTED_TIP}
                 >
                   {s.supported ? null : (
@@ -52,12 +76,29 @@ export function AnswerView({ result, documents, activeSectionId, onOpenCitation 
                 </span>
                 {[...new Set(s.citationKeys)].map((key) => {
                   const c = byKey.get(key);
+                  const evidence = s.evidence?.find((e) => e.key === key);
                   return c === undefined ? null : (
-                    <CitationChip key={key} citation={c} text={chipText(c)} active={c.sectionId === activeSectionId} onOpen={() => onOpenCitation(c)} />
+                    <CitationChip
+                      key={key}
+                      citation={c}
+                      text={chipText(c)}
+                      active={c.sectionId === activeSectionId}
+                      onOpen={() => onOpenCitation(c, evidence === undefined ? undefined : { start: evidence.start, end: evidence.end })}
+                    />
                   );
                 })}{" "}
               </span>
             ))}
+          </p>
+        ) : null}
+        {hidden > 0 || expanded ? (
+          <button type="button" className="link small" data-testid="answer-more" onClick={() => setExpanded((e) => !e)}>
+            {expanded ? "Show less" : `Show ${hidden} more supporting ${hidden === 1 ? "sentence" : "sentences"}`}
+          </button>
+        ) : null}
+        {refused && result.analysis !== undefined ? (
+          <p className="refusal-reason" data-testid="refusal-reason">
+            {result.analysis}
           </p>
         ) : null}
       </div>

@@ -11,17 +11,29 @@ export interface RunningAsk {
 
 let counter = 0;
 
-/** Starts an ask with an id of our own, so its streamed tokens can be told apart and it can be cancelled at once. */
-export function startAsk(api: ClauseGraphApi, question: string, onToken: (text: string) => void): RunningAsk {
+/**
+ * Starts an ask with an id of our own, so its streamed tokens can be told apart and it can be
+ * cancelled at once. `conversation` resolves to the conversation to record it in (undefined: none).
+ */
+export function startAsk(api: ClauseGraphApi, question: string, onToken: (text: string) => void, conversation: Promise<string | undefined> = Promise.resolve(undefined)): RunningAsk {
   counter += 1;
   const askId = `ask-${Date.now().toString(36)}-${counter}`;
+  let cancelled = false;
   const unsubscribe = api.onAskToken((token) => {
     if (token.askId === askId) onToken(token.text);
   });
-  const done = api.ask({ question, askId }).finally(unsubscribe);
+  const done = conversation
+    .then((conversationId): Promise<Result<AskResult>> =>
+      // Stopped while the conversation was being created: the question is never sent.
+      cancelled
+        ? Promise.resolve({ ok: false, error: { code: "CANCELLED", message: "Stopped." } })
+        : api.ask({ question, askId, ...(conversationId === undefined ? {} : { conversationId }) }),
+    )
+    .finally(unsubscribe);
   return {
     done,
     cancel: () => {
+      cancelled = true;
       void api.cancelJob({ jobId: askId });
     },
   };

@@ -3,6 +3,7 @@ import type { Ref } from "react";
 import type { DocumentRecord } from "../../../core/contract/contract.ts";
 import type { AskCitation } from "./ask-types.ts";
 import { ChatTurnView } from "./chat-turn-view.tsx";
+import { ExportButtons } from "./export-buttons.tsx";
 import { QuestionBox } from "./question-box.tsx";
 import type { Chat } from "./use-chat.ts";
 
@@ -10,7 +11,7 @@ interface Props {
   chat: Chat;
   documents: ReadonlyMap<string, DocumentRecord>;
   activeSectionId: string | null;
-  onOpenCitation(citation: AskCitation): void;
+  onOpenCitation(citation: AskCitation, emphasis?: { start: number; end: number }): void;
   questionRef: Ref<HTMLTextAreaElement>;
 }
 
@@ -27,6 +28,14 @@ export function ChatPane({ chat, documents, activeSectionId, onOpenCitation, que
     <section className="pane chat-pane" aria-labelledby="chat-title" data-testid="chat-pane">
       <header className="pane-header">
         <h2 id="chat-title">Ask</h2>
+        <span className="chat-actions">
+          {chat.conversationId !== null && chat.turns.some((t) => t.result?.logId !== undefined) ? (
+            <ExportButtons what="this conversation" testId="export-conversation" run={chat.exportConversation} />
+          ) : null}
+          <button type="button" className="quiet small" data-testid="chat-new-conversation" disabled={chat.turns.length === 0} onClick={chat.startNew} title="Start a new conversation (this one stays in the Conversations tab)">
+            New conversation
+          </button>
+        </span>
       </header>
       {chat.turns.length === 0 ? (
         <div className="chat-empty empty">
@@ -42,6 +51,7 @@ export function ChatPane({ chat, documents, activeSectionId, onOpenCitation, que
             documents={documents}
             activeSectionId={activeSectionId}
             onSelect={() => chat.select(turn.id)}
+            onExportAnswer={chat.exportAnswer}
             onOpenCitation={onOpenCitation}
           />
         ))}

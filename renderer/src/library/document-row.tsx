@@ -1,6 +1,7 @@
 import { useState } from "react";
 import type { DocumentRecord, ErrorInfo } from "../../../core/contract/contract.ts";
 import { ErrorMessage } from "../common/error-message.tsx";
+import { DocumentAliases } from "./document-aliases.tsx";
 import { plural } from "../lib/format.ts";
 
 interface Props {
@@ -8,9 +9,11 @@ interface Props {
   selected: boolean;
   onOpen(): void;
   onDelete(): Promise<ErrorInfo | null>;
+  /** Saves the names questions find the document by. */
+  onSetAliases(aliases: string[]): Promise<ErrorInfo | null>;
 }
 
-export function DocumentRow({ document, selected, onOpen, onDelete }: Props) {
+export function DocumentRow({ document, selected, onOpen, onDelete, onSetAliases }: Props) {
   // Deleting drops every section and link of the document: ask once, in place, not in a modal.
   const [confirming, setConfirming] = useState(false);
   const [busy, setBusy] = useState(false);
@@ -63,6 +66,7 @@ export function DocumentRow({ document, selected, onOpen, onDelete }: Props) {
           Delete
         </button>
       )}
+      <DocumentAliases document={document} onSave={onSetAliases} />
       {error !== null ? (
         <div className="row-detail">
           <ErrorMessage error={error} />

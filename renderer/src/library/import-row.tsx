@@ -11,6 +11,8 @@ const STEP_NAMES: Record<string, string> = {
   embeddings: "Indexing meaning",
   storing: "Saving",
   done: "Done",
+  cancelled: "Cancelling",
+  failed: "Failed",
 };
 
 function PasswordForm({ onSubmit }: { onSubmit: (password: string) => void }) {
@@ -46,6 +48,9 @@ interface Props {
 
 export function ImportRow({ entry, onCancel, onDismiss, onPassword }: Props) {
   const progress = entry.progress;
+  const waiting = entry.state === "queued" || entry.state === "importing";
+  // The engine's last event says the job ended: nothing is left to cancel while its result travels.
+  const ended = progress !== undefined && progress.status !== "queued" && progress.status !== "running";
   // "0 of 1" is the engine's placeholder before it knows the page count: show no count, and an
   // indeterminate bar, rather than "0 of 1 pages" for a 261-page regulation.
   const hasTotal = progress !== undefined && progress.total > 0 && !(progress.current === 0 && progress.total === 1);
@@ -53,24 +58,34 @@ export function ImportRow({ entry, onCancel, onDismiss, onPassword }: Props) {
     <li className={`library-row import-row ${entry.state}`} data-testid="import-row" data-state={entry.state}>
       <div className="row-main">
         <span className="row-title">{entry.name}</span>
-        {entry.state === "importing" ? (
+        {waiting ? (
           <span className="row-meta">
             {STEP_NAMES[progress?.step ?? "queued"] ?? progress?.step}
             {hasTotal ? ` · ${progress.current} of ${progress.total}${progress.step === "reading" ? " pages" : ""}` : ""}
           </span>
         ) : null}
       </div>
-      {entry.state === "importing" ? (
+      {waiting ? (
         <>
-          <progress
-            data-testid="import-progress"
-            aria-label={`Importing ${entry.name}`}
-            {...(hasTotal ? { value: progress.current, max: progress.total } : {})}
-          />
-          <button type="button" className="quiet" onClick={onCancel} disabled={entry.jobId === undefined}>
-            Cancel
-          </button>
+          {/* Nothing moves for a file still waiting (here or in the engine's queue): no bar until it starts. */}
+          {progress !== undefined && progress.status !== "queued" ? (
+            <progress
+              data-testid="import-progress"
+              aria-label={`Importing ${entry.name}`}
+              {...(hasTotal ? { value: progress.current, max: progress.total } : {})}
+            />
+          ) : null}
+          {ended ? null : (
+            <button type="button" className="quiet" data-testid="import-cancel" aria-label={`Cancel ${entry.name}`} onClick={onCancel}>
+              Cancel
+            </button>
+          )}
         </>
+      ) : null}
+      {entry.state === "cancelled" ? (
+        <p className="row-detail notice" data-testid="import-cancelled">
+          Cancelled: nothing of this file was added to the library.
+        </p>
       ) : null}
       {entry.state === "failed" && entry.error !== undefined ? (
         <div className="row-detail">
@@ -83,7 +98,7 @@ export function ImportRow({ entry, onCancel, onDismiss, onPassword }: Props) {
           {entry.notice}
         </p>
       ) : null}
-      {entry.state !== "importing" ? (
+      {!waiting ? (
         <button type="button" className="quiet" aria-label={`Dismiss ${entry.name}`} onClick={onDismiss}>
           Dismiss
         </button>

@@ -43,6 +43,7 @@ export function LibraryPane({ library, selectedDocumentId, onOpenDocument, onDel
             document={doc}
             selected={doc.id === selectedDocumentId}
             onOpen={() => onOpenDocument(doc.id)}
+            onSetAliases={(aliases) => library.setAliases(doc.id, aliases)}
             onDelete={async () => {
               const error = await library.deleteDocument(doc.id);
               if (error === null) onDeleted(doc.id);

@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from "react";
 import type { ClauseGraphApi, ModelEntry, ModelsState } from "../../../core/contract/contract.ts";
 import { ErrorMessage } from "../common/error-message.tsx";
+import { AnswerLimitsForm } from "./answer-limits-form.tsx";
 import { useModels } from "./use-models.ts";
 
 // The header's model control: which way answers are made (quoted, or written by a local model),
@@ -103,6 +104,11 @@ export function ModelPicker({ api, refreshKey }: { api: ClauseGraphApi; refreshK
       >
         <span className={`mode-badge mode-${mode}`}>{mode === "llm" ? "LLM" : "Extractive"}</span>
         <span>{state === null ? "Model…" : activeName(state)}</span>
+        {state !== null && mode === "llm" ? (
+          <span className="muted small" data-testid="answer-limits" title="A written answer stops at whichever limit comes first; the answer then says so">
+            ≤ {state.limits.maxTokens} tokens · {state.limits.maxSeconds} s
+          </span>
+        ) : null}
       </button>
       {open ? (
         <div className="model-menu" role="dialog" aria-label="Language model" data-testid="model-menu">
@@ -125,6 +131,7 @@ export function ModelPicker({ api, refreshKey }: { api: ClauseGraphApi; refreshK
               ))}
             </ul>
           ) : null}
+          {state !== null ? <AnswerLimitsForm key={`${state.limits.maxTokens}/${state.limits.maxSeconds}`} limits={state.limits} onSave={models.setLimits} /> : null}
           {busy !== null && busy !== "import" ? <p className="muted small" role="status">Loading {busy === "" ? "…" : busy}… answers keep working meanwhile.</p> : null}
           {error !== null ? <ErrorMessage error={error} testId="model-error" /> : null}
           <form

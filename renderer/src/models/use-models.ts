@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState } from "react";
-import type { ClauseGraphApi, ErrorInfo, ModelsState } from "../../../core/contract/contract.ts";
+import type { AnswerLimits, ClauseGraphApi, ErrorInfo, ModelsState } from "../../../core/contract/contract.ts";
 
 // The language models the engine knows and the one it answers with. Selecting loads the model in
 // the engine (which can take a while); the previous model keeps answering until the new one is
@@ -13,6 +13,8 @@ export interface Models {
   refresh(): Promise<void>;
   select(modelId: string | null): Promise<void>;
   importFile(path: string): Promise<boolean>;
+  /** Saves the caps on written answers; false (with the error set) when refused. */
+  setLimits(limits: AnswerLimits): Promise<boolean>;
 }
 
 export function useModels(api: ClauseGraphApi): Models {
@@ -62,5 +64,19 @@ export function useModels(api: ClauseGraphApi): Models {
     [api, refresh],
   );
 
-  return { state, busy, error, refresh, select, importFile };
+  const setLimits = useCallback(
+    async (limits: AnswerLimits) => {
+      setError(null);
+      const result = await api.setAnswerLimits(limits);
+      if (!result.ok) {
+        setError(result.error);
+        return false;
+      }
+      setState(result.value);
+      return true;
+    },
+    [api],
+  );
+
+  return { state, busy, error, refresh, select, importFile, setLimits };
 }

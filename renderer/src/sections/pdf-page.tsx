@@ -7,8 +7,10 @@ interface Props {
   page: number;
   /** The section's lines: drawn with a soft highlight where they are printed. */
   spans: Section["spans"];
-  /** A stretch of the text to show more strongly (a triplet's evidence), offsets into Section.text. */
+  /** A stretch of the text to show more strongly (a cited sentence, a triplet's evidence), offsets into Section.text. */
   emphasis: { start: number; end: number } | null;
+  /** 1 fits the page to the pane's width; larger zooms in (the frame then scrolls). */
+  zoom?: number;
 }
 
 interface Rect {
@@ -21,7 +23,19 @@ interface Rect {
 }
 
 /** One page on a canvas sized to the pane, with the section's lines highlighted over it. */
-export function PdfPage({ pdf, page, spans, emphasis }: Props) {
+/**
+ * The part of a line's box that holds characters [from, to) of its span, by the share of the
+ * line's characters before and within them: a sentence starting mid-line is highlighted from
+ * where it starts, not from the line's left edge (a close approximation: glyph widths vary).
+ */
+function partOfLine(span: Section["spans"][number], from: number, to: number): { x: number; width: number } {
+  const length = Math.max(1, span.end - span.start);
+  const a = Math.max(0, Math.min(1, (from - span.start) / length));
+  const b = Math.max(a, Math.min(1, (to - span.start) / length));
+  return { x: span.box.x + a * span.box.width, width: (b - a) * span.box.width };
+}
+
+export function PdfPage({ pdf, page, spans, emphasis, zoom = 1 }: Props) {
   const frame = useRef<HTMLDivElement>(null);
   const canvas = useRef<HTMLCanvasElement>(null);
   const [width, setWidth] = useState(0);
@@ -54,7 +68,7 @@ export function PdfPage({ pdf, page, spans, emphasis }: Props) {
         const pdfPage = await pdf.getPage(page);
         if (!current) return;
         const base = pdfPage.getViewport({ scale: 1 });
-        const viewport = pdfPage.getViewport({ scale: width / base.width });
+        const viewport = pdfPage.getViewport({ scale: (width * zoom) / base.width });
         const ratio = window.devicePixelRatio || 1;
         target.width = Math.floor(viewport.width * ratio);
         target.height = Math.floor(viewport.height * ratio);
@@ -66,11 +80,17 @@ export function PdfPage({ pdf, page, spans, emphasis }: Props) {
         // Boxes are in PDF points from the page's top-left; pdf.js wants bottom-left user space.
         const [, , , top] = pdfPage.view;
         const onPage = spans.filter((s) => s.page === page);
+        const toRect = (key: string, x: number, w: number, s: Section["spans"][number], strong: boolean): Rect => {
+          const [x1, y1, x2, y2] = viewport.convertToViewportRectangle([x, (top ?? 0) - s.box.y - s.box.height, x + w, (top ?? 0) - s.box.y]);
+          return { key, left: Math.min(x1, x2) - 2, top: Math.min(y1, y2) - 1, width: Math.abs(x2 - x1) + 4, height: Math.abs(y2 - y1) + 2, strong };
+        };
         setRects(
-          onPage.map((s, i) => {
-            const [x1, y1, x2, y2] = viewport.convertToViewportRectangle([s.box.x, (top ?? 0) - s.box.y - s.box.height, s.box.x + s.box.width, (top ?? 0) - s.box.y]);
-            const strong = emphasis !== null && s.start < emphasis.end && s.end > emphasis.start;
-            return { key: `${i}-${s.start}`, left: Math.min(x1, x2) - 2, top: Math.min(y1, y2) - 1, width: Math.abs(x2 - x1) + 4, height: Math.abs(y2 - y1) + 2, strong };
+          onPage.flatMap((s, i) => {
+            const faint = toRect(`${i}-${s.start}`, s.box.x, s.box.width, s, false);
+            if (emphasis === null || s.start >= emphasis.end || s.end <= emphasis.start) return [faint];
+            // The section's line faintly, the cited sentence's part of it strongly.
+            const part = partOfLine(s, Math.max(s.start, emphasis.start), Math.min(s.end, emphasis.end));
+            return [faint, toRect(`${i}-${s.start}-strong`, part.x, part.width, s, true)];
           }),
         );
         setFailed(null);
@@ -85,7 +105,13 @@ export function PdfPage({ pdf, page, spans, emphasis }: Props) {
       current = false;
       task?.cancel();
     };
-  }, [pdf, page, width, spans, emphasisKey]);
+  }, [pdf, page, width, spans, emphasisKey, zoom]);
+
+  // The cited sentence is scrolled into view once drawn (zoomed in, or low on a long page).
+  useEffect(() => {
+    if (!rendered) return;
+    frame.current?.querySelector(".pdf-highlight.strong")?.scrollIntoView({ block: "center", inline: "nearest" });
+  }, [rendered, rects]);
 
   return (
     <div ref={frame} className="pdf-frame">
@@ -95,7 +121,7 @@ export function PdfPage({ pdf, page, spans, emphasis }: Props) {
           <span
             key={r.key}
             className={r.strong ? "pdf-highlight strong" : "pdf-highlight"}
-            data-testid="pdf-highlight"
+            data-testid={r.strong ? "pdf-highlight-strong" : "pdf-highlight"}
             style={{ left: r.left, top: r.top, width: r.width, height: r.height }}
           />
         ))}

@@ -34,27 +34,45 @@ export function SectionPages({ section, emphasis, requestedPage }: Props) {
     };
   }, [api, section.documentId]);
 
+  const [zoom, setZoom] = useState(1);
   const loaded = source?.documentId === section.documentId ? source.value : null;
   if (loaded === null) return <p className="muted small pdf-loading">Loading the page…</p>;
   if (loaded.kind === "none") return null;
   if (loaded.kind === "failed") return <ErrorMessage error={loaded.error} />;
   const last = Math.max(section.pageStart, Math.min(section.pageEnd, loaded.pdf.numPages));
+  const printed = (p: number): string => {
+    const label = section.spans.find((s) => s.page === p)?.label;
+    return label === undefined ? `Page ${p}` : `Page ${label} (PDF page ${p})`;
+  };
   return (
     <div className="section-pages">
-      {last > section.pageStart ? (
-        <div className="page-nav">
+      <div className="page-nav">
+        {last > section.pageStart ? (
           <button type="button" className="quiet small" disabled={page <= section.pageStart} onClick={() => setPage(page - 1)}>
             ‹ Page
           </button>
-          <span className="muted small" data-testid="page-indicator">
-            Page {page} (section spans {section.pageStart}–{last})
-          </span>
+        ) : null}
+        <span className="muted small" data-testid="page-indicator">
+          {printed(page)}
+          {last > section.pageStart ? ` · section on PDF pages ${section.pageStart}–${last}` : ""}
+        </span>
+        {last > section.pageStart ? (
           <button type="button" className="quiet small" disabled={page >= last} onClick={() => setPage(page + 1)}>
             Page ›
           </button>
-        </div>
-      ) : null}
-      <PdfPage pdf={loaded.pdf} page={page} spans={section.spans} emphasis={emphasis} />
+        ) : null}
+        <span className="spacer" />
+        <button type="button" className="quiet small" data-testid="zoom-out" aria-label="Zoom out" disabled={zoom <= 1} onClick={() => setZoom((z) => Math.max(1, z / 1.25))}>
+          −
+        </button>
+        <button type="button" className="quiet small" data-testid="zoom-fit" onClick={() => setZoom(1)} title="Fit the page to the pane's width">
+          {Math.round(zoom * 100)}%
+        </button>
+        <button type="button" className="quiet small" data-testid="zoom-in" aria-label="Zoom in" disabled={zoom >= 4} onClick={() => setZoom((z) => Math.min(4, z * 1.25))}>
+          +
+        </button>
+      </div>
+      <PdfPage pdf={loaded.pdf} page={page} spans={section.spans} emphasis={emphasis} zoom={zoom} />
     </div>
   );
 }

@@ -5,7 +5,7 @@ export type WorkspaceTab = "library" | "search" | "history" | "reader";
 const TABS: [WorkspaceTab, string][] = [
   ["library", "Library"],
   ["search", "Search"],
-  ["history", "History"],
+  ["history", "Conversations"],
   ["reader", "Section"],
 ];
 

@@ -147,8 +147,10 @@ export function chipPage(text: string): number {
 
 export interface OpenedChip {
   text: string;
-  /** The page the chip names and the viewer shows. */
+  /** The page the chip names (as printed on it) and the viewer shows. */
   page: number;
+  /** The PDF page the viewer draws (the printed page can differ: a cover without a number). */
+  pdfPage: number;
   /** The section's page badge, e.g. "pp. 172–173". */
   sectionPages: string;
 }
@@ -160,12 +162,15 @@ export async function openCitationChip(page: Page, chip: Locator): Promise<Opene
   await chip.click();
   await expect.poll(() => page.getByTestId("section-view").getAttribute("data-section-id")).toBe(await chip.getAttribute("data-section-id"));
   await page.locator('[data-testid="pdf-page"][data-rendered="true"]').waitFor({ timeout: 30_000 });
-  expect(Number(await page.getByTestId("pdf-page").getAttribute("data-page")), `page shown for chip "${text}"`).toBe(cited);
+  // The viewer names the printed page first ("Page 162 (PDF page 163)"), as the chip does.
+  const indicator = (await page.getByTestId("page-indicator").textContent()) ?? "";
+  expect(/^Page (\S+)/.exec(indicator)?.[1], `page shown for chip "${text}"`).toBe(String(cited));
+  const pdfPage = Number(await page.getByTestId("pdf-page").getAttribute("data-page"));
   const sectionPages = (await page.getByTestId("section-pages").textContent()) ?? "";
   const [first = NaN, last = first] = (sectionPages.match(/\d+/g) ?? []).map(Number);
-  expect(cited).toBeGreaterThanOrEqual(first);
-  expect(cited).toBeLessThanOrEqual(last);
-  return { text, page: cited, sectionPages };
+  expect(pdfPage).toBeGreaterThanOrEqual(first);
+  expect(pdfPage).toBeLessThanOrEqual(last);
+  return { text, page: cited, pdfPage, sectionPages };
 }
 
 /** Human words, not a code, a stack or an internal path. */

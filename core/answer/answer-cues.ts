@@ -1,0 +1,98 @@
+// What the sentence answering a question of a given type says in so many words: a question about
+// a time limit is answered by the sentence printing "within 72 hours" or "entro 30 giorni", a
+// definition by "'personal data' means …", a frequency by "at least once a year". The extractive
+// answer leads with such a sentence from the operative provision (extractive-answer.ts). English
+// and Italian, as the corpus is.
+
+import type { AnswerType } from "./question-analysis-types.ts";
+
+/** Answer types (question-analysis.ts) with cues; "other" ranks by relevance alone. */
+export type CuedType = Exclude<AnswerType, "other">;
+
+const DURATION = String.raw`\d+|one|two|three|four|five|six|seven|eight|nine|ten|twelve|fifteen|twenty|thirty|sixty|ninety|un[oa]?|due|tre|quattro|cinque|sei|sette|otto|dieci|quindici|venti|trenta|sessanta|novanta`;
+const UNIT = String.raw`hours?|days?|working days|business days|weeks?|months?|years?|calendar days|ore|giorni|settimane|mesi|anni`;
+
+const CUES: Record<CuedType, RegExp[]> = {
+  deadline: [
+    new RegExp(String.raw`\b(?:within|no later than|not later than|at the latest|before|by|after|entro|non oltre|prima di|dopo)\b[^.;]{0,40}\b(?:${DURATION})\s*(?:\(\d+\)\s*)?(?:${UNIT})\b`, "i"),
+    new RegExp(String.raw`\b(?:${DURATION})\s*(?:\(\d+\)\s*)?(?:${UNIT})\b`, "i"),
+    /\b(?:without undue delay|immediately|promptly|as soon as possible|forthwith|senza ingiustificato ritardo|tempestivamente|immediatamente)\b/i,
+    /\b(?:deadlines?|time[- ]limits?|termin[ei]|scadenz[ae])\b/i,
+  ],
+  frequency: [
+    /\b(?:at least|no less than)\s+(?:once|twice|annually|every)\b/i,
+    /\b(?:annually|yearly|every (?:year|\d+ (?:years|months))|once a year|periodically|on a regular basis|regularly|biennial|quarterly|monthly)\b/i,
+    /\b(?:almeno una volta|annualmente|ogni anno|periodicamente|con cadenza)\b/i,
+  ],
+  amount: [
+    /(?:€|EUR|USD|\$|euro)\s?\d[\d.,]*/i,
+    /\b\d[\d.,]*\s*(?:%|per cent|percent|per cento|euro|EUR|million|thousand|milioni)\b/i,
+    /\b(?:threshold|ceiling|maximum|minimum|up to|not exceeding|importo|soglia|massimo|minimo)\b[^.;]{0,40}\d/i,
+  ],
+  party: [
+    /\b(?:competent authority|supervisory authority|authority|Secretary|data subject|controller|processor|financial entit(?:y|ies)|covered entit(?:y|ies)|business associate|operatore economico|stazione appaltante|RUP|commissione)\b/i,
+  ],
+  definition: [
+    /['‘’"“”«][^'‘’"“”»]{2,80}['‘’"“”»]\s+(?:means|shall mean|is defined as|refers to)\b/i,
+    /\b(?:means|shall mean|is defined as|for the purposes? of this|si intende|si intendono|per\s+['‘’"“”«])/i,
+  ],
+  "yes-no": [
+    /\b(?:shall not|may not|must not|is prohibited|are prohibited|is not permitted|may|is permitted|are permitted|unless|provided that|only if|only where|except|non può|non possono|può|possono|è vietat[oa]|salvo|purché|a condizione che)\b/i,
+  ],
+  permission: [/\b(?:may|is permitted|are permitted|is allowed|may be|può|possono|è consentit[oa])\b/i, /\b(?:unless|provided that|only if|only where|salvo|purché|a condizione che)\b/i],
+  prohibition: [/\b(?:shall not|may not|must not|is prohibited|are prohibited|is not permitted|no\s+\w+\s+shall|non può|non possono|è vietat[oa]|sono vietat[ie])\b/i],
+  requirements: [/\b(?:shall|must|is required to|are required to|implement|deve|devono|è tenut[oa])\b/i, /:\s*$/],
+  procedure: [/\b(?:first|then|thereafter|subsequently|following|steps?|procedure|process|prima|successivamente|procedura)\b/i, /:\s*$/],
+  "application-date": [
+    /\b(?:shall apply from|applies from|shall apply as from|shall enter into force|enters into force|entry into force|effective date|compliance date|si applica a decorrere|entra in vigore)\b/i,
+    /\b\d{1,2}\s+(?:January|February|March|April|May|June|July|August|September|October|November|December|gennaio|febbraio|marzo|aprile|maggio|giugno|luglio|agosto|settembre|ottobre|novembre|dicembre)\s+\d{4}\b/i,
+  ],
+  scope: [
+    /\b(?:this (?:Regulation|Directive|part|subpart|section|rule) (?:applies|shall apply|does not apply|shall not apply)|shall not apply to|does not apply to|applies to|is exempt|are exempt|exempted|si applica|non si applica|sono esclus[ie])\b/i,
+  ],
+};
+
+function isCued(type: string): type is CuedType {
+  return Object.hasOwn(CUES, type);
+}
+
+/** How strongly the sentence says what a question of this type asks: 0 (nothing), 1 (a cue), 2 (the first, strongest cue). */
+export function cueStrength(type: string | undefined, text: string): number {
+  if (type === undefined || !isCued(type)) return 0;
+  const cues = CUES[type];
+  if (cues[0]?.test(text)) return 2;
+  return cues.some((re) => re.test(text)) ? 1 : 0;
+}
+
+/** Yes/no from a sentence answering "can / may / must … ?": "no" for a prohibition, "conditional" with a condition. */
+export function verdictOf(text: string): "yes" | "no" | "conditional" | null {
+  if (/\b(?:unless|provided that|only if|only where|except where|salvo che|purché|a condizione che|solo se)\b/i.test(text)) return "conditional";
+  if (/\b(?:shall not|may not|must not|is prohibited|are prohibited|is not permitted|are not permitted|non può|non possono|è vietat[oa]|sono vietat[ie])\b/i.test(text)) return "no";
+  if (/\b(?:may|is permitted|are permitted|is allowed|può|possono|è consentit[oa])\b/i.test(text)) return "yes";
+  return null;
+}
+
+// Lines of a table of contents ("Article 19 Reporting of major incidents ....... 41"), an index, or
+// a table cut mid-cell ("…Emergency M") are not provisions: they name or list what the text says.
+const DOT_LEADERS = /(?:\.\s?){4,}|…{2,}|_{4,}/;
+const TRAILING_PAGE = /\s\d{1,3}\s*$/;
+const CUT_WORD = /\b\p{Lu}$/u;
+
+/** A provision's label and title alone: "§ 164.308 Administrative safeguards", "Article 19 Reporting of …". */
+const LABEL_AND_TITLE = /^(?:§+\s*\d[\d.]*|(?:Article|Articolo|Art\.)\s+\d+[a-z]?|\d+(?:\.\d+){1,3})\s+[\p{Lu}\p{Ll}][^.;:]{0,120}\.?$/u;
+const VERB = /\b(?:shall|must|may|is|are|was|were|has|have|be|means|applies|apply|deve|devono|può|possono|è|sono|si applica)\b/i;
+
+/** A sentence that cannot be an operative provision's text (TOC line, index entry, heading, cut table cell). */
+export function isFurniture(text: string): boolean {
+  const t = text.trim();
+  if (DOT_LEADERS.test(t)) return true;
+  if (LABEL_AND_TITLE.test(t) && !VERB.test(t)) return true;
+  // "Article 19 Reporting of major ICT-related incidents 41" — a heading with a page number, no verb.
+  if (TRAILING_PAGE.test(t) && !VERB.test(t) && t.length < 160) return true;
+  if (CUT_WORD.test(t) && !/[.;:!?)"'”]$/.test(t)) return true;
+  // A table flattened into text: "Workstation Use 164.310(b) (R) Workstation Security 164.310(c) (R) …".
+  if ((t.match(/\(\s?[A-Z]\s?\)/g)?.length ?? 0) >= 3) return true;
+  // Starting inside a word cut by a column or page ("ode Operation Plan …").
+  if (/^\p{Ll}{1,3}\s\p{Lu}/u.test(t)) return true;
+  return false;
+}

@@ -1,0 +1,18 @@
+// A question asks for a kind of provision whose wording it does not repeat: "From what date does
+// DORA apply?" is answered by "It shall apply from 17 January 2025" in an article titled "Entry
+// into force and application"; "Which entities fall within the scope of DORA?" by "This Regulation
+// applies to the following financial entities". The retrieval query gains the words such
+// provisions print, for the answer types where the question's own words miss them (the labelled
+// set's date-of-application and scope questions cited the answering article 50 % and 40 % of the
+// time before).
+
+const PROVISION_WORDS: Partial<Record<string, string>> = {
+  "application-date": "shall apply from entry into force application",
+  scope: "scope applies apply to",
+  definition: "means definitions",
+};
+
+export function retrievalQuery(question: string, answerType: string): string {
+  const words = PROVISION_WORDS[answerType];
+  return words === undefined ? question : `${question} ${words}`;
+}

@@ -1,0 +1,13 @@
+import type { AskInput } from "./answer-types.ts";
+import { shortDocumentName, shortSectionLabel } from "./citation-label.ts";
+
+// A refused question says why in words (issue 12): the probe saw only "The documents provided do
+// not answer this." and had to read the log to learn whether the document was missing or the
+// library had nothing close enough.
+
+/** Why a question gets no answer when the library has nothing that states it. */
+export function nothingCloseEnough(input: Pick<AskInput, "results">): string {
+  const nearest = [...new Set(input.results.slice(0, 2).map((r) => `${shortDocumentName(r.document)} ${shortSectionLabel(r.section.label)}`.trim()))];
+  if (nearest.length === 0) return "Nothing in the library is close enough to this question: no section matched it.";
+  return `Nothing in the library is close enough to this question: the nearest sections (${nearest.join(", ")}) do not state it.`;
+}
