@@ -37,6 +37,11 @@ export interface KillRunsOptions {
   extractRuns?: number;
   /** Kills while a document is deleted, after the extraction runs (default 0). */
   deleteRuns?: number;
+  /**
+   * Also kill at arbitrary moments (half the runs), not only right after a reported step
+   * (default true). Moment kills depend on the machine's speed, so they are not replayable.
+   */
+  momentKills?: boolean;
   log?: (line: string) => void;
 }
 
@@ -262,10 +267,9 @@ export async function runKillRuns(opts: KillRunsOptions): Promise<KillRunsReport
             : { kind, name: path.basename(files[Math.floor(random() * files.length)] ?? files[0] ?? "") };
       const reference = task.kind === "import" ? imported : task.kind === "delete" ? await deleteReference(task.name) : (extracted ?? imported);
       // Half the runs kill right after a reported step, half at an arbitrary moment in between.
-      const plan: KillPlan =
-        i % 2 === 0
-          ? { kind: "line", line: 1 + Math.floor(random() * reference.lines) }
-          : { kind: "time", ms: Math.round(reference.first + random() * (reference.last - reference.first)) };
+      const line = 1 + Math.floor(random() * reference.lines);
+      const moment = Math.round(reference.first + random() * (reference.last - reference.first));
+      const plan: KillPlan = i % 2 === 0 || opts.momentKills === false ? { kind: "line", line } : { kind: "time", ms: moment };
       const dataDir = path.join(work, `run-${i}`);
       const what = task.kind === "import" ? "import" : task.kind === "delete" ? `delete of ${task.name}` : again ? "re-extraction" : "extraction";
       const name = `${what} run ${i} (seed ${opts.seed}, ${plan.kind === "line" ? `after line ${plan.line}` : `at ${plan.ms} ms`})`;
