@@ -3,6 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { createEngine } from "../../core/engine.ts";
 import type { Engine } from "../../core/engine-types.ts";
+import { createRandom } from "./fuzz-payloads.ts";
 
 // Random sequences of imports, deletes, re-imports, index rebuilds and restarts over generated
 // documents of varied shapes (with and without obligations, citations, definitions, chapters; one
@@ -12,18 +13,6 @@ import type { Engine } from "../../core/engine-types.ts";
 // commit depending on how many tables a document wrote (core/store/hnsw-commit-guard.ts); these
 // shapes cover those table counts. Seeded, so a failure replays. Used by
 // test/unit/engine-import-property.test.ts and `npm run bench:robustness -- --parts sequences`.
-
-/** Mulberry32: small, seeded, good enough to pick shapes and operations. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 export interface GeneratedDocument {
   name: string;
@@ -93,7 +82,7 @@ export async function runImportSequences(options: SequenceOptions): Promise<Sequ
     options.log?.(`VIOLATION ${line}`);
   };
   const docs: GeneratedDocument[] = [];
-  const shapes = seededRandom(options.seed);
+  const shapes = createRandom(options.seed);
   for (let i = 0; i < (options.documents ?? 10); i++) {
     const doc = generateDocument(shapes, i);
     docs.push(doc);
@@ -120,7 +109,7 @@ export async function runImportSequences(options: SequenceOptions): Promise<Sequ
     }
   }
 
-  const ops = seededRandom(options.seed * 101 + 7);
+  const ops = createRandom(options.seed * 101 + 7);
   try {
     for (let i = 0; i < options.steps; i++) {
       const roll = ops();

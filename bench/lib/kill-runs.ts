@@ -1,4 +1,5 @@
 import { spawn } from "node:child_process";
+import { createRandom } from "./fuzz-payloads.ts";
 import { cp, mkdir, mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
@@ -57,17 +58,6 @@ export interface KillRunsReport {
   killedIn: Record<string, number>;
 }
 
-/** mulberry32: a tiny seeded generator, so a failing run can be replayed from its seed. */
-function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 type KillPlan = { kind: "line"; line: number } | { kind: "time"; ms: number } | { kind: "never" };
 
@@ -210,7 +200,7 @@ async function referenceRun(dataDir: string, modelRoot: string, work: Work): Pro
 
 export async function runKillRuns(opts: KillRunsOptions): Promise<KillRunsReport> {
   const log = opts.log ?? (() => {});
-  const random = seededRandom(opts.seed);
+  const random = createRandom(opts.seed);
   const work = await mkdtemp(path.join(os.tmpdir(), "cg-kill-"));
   const report: KillRunsReport = { runs: 0, cleanReopen: 0, resumedEqual: 0, failures: [], killedIn: {} };
   try {

@@ -2,7 +2,7 @@ import { readdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { seededRandom } from "../../bench/lib/import-sequences.ts";
+import { createRandom } from "../../bench/lib/fuzz-payloads.ts";
 import { createDispatcher } from "../../core/contract/dispatch.ts";
 import type { WireEvent } from "../../core/contract/contract.ts";
 import { createEngine } from "../../core/engine.ts";
@@ -62,7 +62,7 @@ describe("cancelling imports at random moments (seeded)", () => {
   });
 
   it(`ends the import wherever the cancel lands (${RUNS} runs over every stage), and the next import works`, async () => {
-    const random = seededRandom(12);
+    const random = createRandom(12);
     const seen = new Map<Stage, number>();
     for (let run = 0; run < RUNS; run++) {
       const stage = STAGES[run % STAGES.length] ?? "reading";
