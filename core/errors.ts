@@ -6,6 +6,8 @@ export const ERROR_CODES = [
   "ENCRYPTED",
   "WRONG_PASSWORD",
   "NO_TEXT_LAYER",
+  // Scanned pages and an import that asked to be asked first (OCR mode "ask"): the result carries the offer.
+  "NEEDS_OCR",
   "UNSUPPORTED_TYPE",
   "FILE_NOT_FOUND",
   "FILE_UNREADABLE",

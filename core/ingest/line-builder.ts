@@ -9,7 +9,7 @@ import { itemBottom, itemTop } from "./layout-types.ts";
 // column stage re-joins pieces of one row that fall in the same column.
 
 /** A gap wider than this many ems starts a new line (column gutters, tab stops). */
-const SPLIT_GAP_EM = 0.8;
+export const SPLIT_GAP_EM = 0.8;
 /** A gap wider than this many ems between two items is a word space. */
 const SPACE_GAP_EM = 0.15;
 /** An item joins a line when their vertical extents overlap by this share of the smaller. */
@@ -184,7 +184,11 @@ export function makeLine(items: PositionedItem[], page: number, row: number): La
 
 /** Upright items of one page → lines, numbered by row, top to bottom, left to right. */
 export function buildLines(items: PositionedItem[], page: number): LayoutLine[] {
-  const lines = chainItems(items).flatMap((chain) => makeLine(chain, page, 0) ?? []);
+  return assignRows(chainItems(items).flatMap((chain) => makeLine(chain, page, 0) ?? []));
+}
+
+/** Numbers a page's lines by row (top to bottom) and sorts them by row, then left to right. */
+export function assignRows(lines: LayoutLine[]): LayoutLine[] {
   lines.sort((a, b) => a.box.y + a.box.height - (b.box.y + b.box.height) || a.box.x - b.box.x);
   // Lines whose boxes overlap by half the smaller height are one row: a footnote marker printed
   // raised and small next to its text, or two columns' lines at the same height.

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { errorInfoSchema, sourceFormatSchema } from "../contract/schemas.ts";
+import { ocrLanguageSchema, ocrModeSchema, ocrOfferSchema } from "./ocr/ocr-types.ts";
 import type { ParseLimits } from "./parse-limits.ts";
 import type { ParsedDocument } from "./types.ts";
 
@@ -19,6 +20,8 @@ const limitsShape = {
   operatorsPerFile: z.number(),
   textItemsPerPage: z.number(),
   nestingDepth: z.number(),
+  ocrPageSeconds: z.number(),
+  fileSecondsPerOcrPage: z.number(),
 } satisfies Record<keyof ParseLimits, z.ZodNumber>;
 
 export const parseRequestSchema = z.strictObject({
@@ -27,12 +30,28 @@ export const parseRequestSchema = z.strictObject({
   password: z.string().optional(),
   sha256: z.string().optional(),
   limits: z.strictObject(limitsShape),
+  ocr: z
+    .strictObject({
+      mode: ocrModeSchema,
+      language: ocrLanguageSchema.optional(),
+      cacheDir: z.string().optional(),
+      workers: z.int().min(1).max(16).optional(),
+    })
+    .optional(),
 });
 export type ParseRequest = z.infer<typeof parseRequestSchema>;
 
 const boxSchema = z.object({ x: z.number(), y: z.number(), width: z.number(), height: z.number() });
 const lineSchema = z.object({ page: z.number(), text: z.string(), box: boxSchema, fontSize: z.number(), bold: z.boolean(), column: z.number() });
-const pageSchema = z.object({ number: z.number(), width: z.number(), height: z.number(), lines: z.array(lineSchema), footnotes: z.array(lineSchema), label: z.string().max(64).optional() });
+const pageSchema = z.object({
+  number: z.number(),
+  width: z.number(),
+  height: z.number(),
+  lines: z.array(lineSchema),
+  footnotes: z.array(lineSchema),
+  label: z.string().max(64).optional(),
+  ocr: z.object({ confidence: z.number(), language: ocrLanguageSchema }).optional(),
+});
 
 export const parsedDocumentSchema: z.ZodType<ParsedDocument> = z.object({
   file: z.string(),
@@ -49,9 +68,13 @@ export const parsedDocumentSchema: z.ZodType<ParsedDocument> = z.object({
 export const childMessageSchema = z.discriminatedUnion("type", [
   z.strictObject({ type: z.literal("ready") }),
   z.strictObject({ type: z.literal("progress"), page: z.number(), total: z.number() }),
+  /** The text pages are read; `pages` pages are now read with OCR (their own time budget). */
+  z.strictObject({ type: z.literal("ocr-start"), pages: z.number() }),
+  z.strictObject({ type: z.literal("ocr-page"), done: z.number(), total: z.number() }),
   /** Where /proc is missing (macOS, Windows), the child's own report feeds the memory watchdog. */
   z.strictObject({ type: z.literal("memory"), rss: z.number() }),
   z.strictObject({ type: z.literal("done"), document: parsedDocumentSchema }),
-  z.strictObject({ type: z.literal("failed"), error: errorInfoSchema }),
+  /** `ocrOffer` with NEEDS_OCR (mode "ask"): what reading the scanned pages would take. */
+  z.strictObject({ type: z.literal("failed"), error: errorInfoSchema, ocrOffer: ocrOfferSchema.optional() }),
 ]);
 export type ChildMessage = z.infer<typeof childMessageSchema>;

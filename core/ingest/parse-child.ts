@@ -3,6 +3,7 @@ import { toErrorInfo } from "../errors.ts";
 import type { ChildMessage } from "./parse-child-protocol.ts";
 import { parseRequestSchema } from "./parse-child-protocol.ts";
 import { parseDocument } from "./parse-document.ts";
+import { OcrNeededError } from "./ocr/ocr-needed.ts";
 
 // The parsing child: the engine forks this file (parse-isolated.ts) and sends it one file at a
 // time to parse. It owns nothing of the library, so the engine can kill it at any moment — on a
@@ -41,16 +42,20 @@ process.on("message", (raw: unknown) => {
     return;
   }
   busy = true;
-  const { file, password, sha256, limits } = request.data;
+  const { file, password, sha256, limits, ocr } = request.data;
   parseDocument(file, {
     ...(password === undefined ? {} : { password }),
     ...(sha256 === undefined ? {} : { sha256 }),
+    ...(ocr === undefined ? {} : { ocr }),
     limits,
     onPage: (page, total) => send({ type: "progress", page, total }),
+    onOcrStart: (pages) => send({ type: "ocr-start", pages }),
+    onOcrPage: (done, total) => send({ type: "ocr-page", done, total }),
   })
     .then(
       (document) => send({ type: "done", document }),
-      (err: unknown) => send({ type: "failed", error: toErrorInfo(err, file) }),
+      (err: unknown) =>
+        send({ type: "failed", error: toErrorInfo(err, file), ...(err instanceof OcrNeededError ? { ocrOffer: err.offer } : {}) }),
     )
     .finally(() => {
       busy = false;

@@ -11,6 +11,7 @@ import type { ParseLimits } from "./parse-limits.ts";
 import { prescanPdf } from "./pdf-prescan.ts";
 import { readPdf } from "./pdf-reader.ts";
 import { readText } from "./text-reader.ts";
+import { OcrNeededError } from "./ocr/ocr-needed.ts";
 import type { ParseOptions, ParsedDocument } from "./types.ts";
 
 // The one door into ingestion: any file in, a ParsedDocument or a ClauseGraphError out. Every
@@ -34,6 +35,7 @@ async function readBytes(file: string, signal: AbortSignal | undefined): Promise
 }
 
 function withFile(err: unknown, file: string): ClauseGraphError {
+  if (err instanceof OcrNeededError && err.file !== file) return new OcrNeededError(file, err.offer);
   if (err instanceof ClauseGraphError) {
     return err.file === file ? err : new ClauseGraphError(err.code, err.message, { file, cause: err });
   }

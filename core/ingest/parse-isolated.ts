@@ -11,7 +11,8 @@ import { fileSeconds } from "./parse-limits.ts";
 import { processRss } from "./process-rss.ts";
 import { formatCount, tooComplex } from "./too-complex.ts";
 import type { Breach } from "./too-complex.ts";
-import type { ParsedDocument } from "./types.ts";
+import type { OcrParseOptions, ParsedDocument } from "./types.ts";
+import { OcrNeededError } from "./ocr/ocr-needed.ts";
 
 // Untrusted bytes are parsed in a child process the engine bounds and kills (issue 16). In the
 // engine's own thread a 4.6 KB PDF of nested `q` held the event loop for minutes (the web host
@@ -40,6 +41,11 @@ export interface IsolatedParseOptions {
   sha256?: string;
   signal?: AbortSignal;
   onPage?: (page: number, total: number) => void;
+  /** Scanned pages (core/ingest/ocr/); without it they are not read with OCR. */
+  ocr?: OcrParseOptions;
+  /** The text pages are read and `pages` pages are now read with OCR. */
+  onOcrStart?: (pages: number) => void;
+  onOcrPage?: (done: number, total: number) => void;
   /** After every parse, successful or not. */
   onStats?: (stats: ParseStats) => void;
 }
@@ -154,6 +160,9 @@ export async function parseIsolated(file: string, options: IsolatedParseOptions)
   let peak = 0;
   let pagesDone = 0;
   let total: number | undefined;
+  /** Pages being read with OCR: from then on each has ocrPageSeconds, and the file their budget too. */
+  let ocrPages = 0;
+  let ocrDone = 0;
   let pageStarted = performance.now();
   let settle: ((outcome: { document: ParsedDocument } | { error: ClauseGraphError }, keep: boolean) => void) | undefined;
 
@@ -174,7 +183,12 @@ export async function parseIsolated(file: string, options: IsolatedParseOptions)
     };
     const fail = (error: ClauseGraphError, keep = false): void => settle?.({ error }, keep);
     const breach = (b: Omit<Breach, "page" | "where">): void => {
-      const where = total === undefined && pagesDone === 0 ? { where: "while opening it" } : { page: pagesDone + 1 };
+      const where =
+        ocrPages > 0
+          ? { where: `while reading its scanned pages with OCR (${ocrDone} of ${ocrPages} done)` }
+          : total === undefined && pagesDone === 0
+            ? { where: "while opening it" }
+            : { page: pagesDone + 1 };
       fail(tooComplex(file, { ...b, ...where }));
     };
 
@@ -187,6 +201,14 @@ export async function parseIsolated(file: string, options: IsolatedParseOptions)
         total = m.total;
         pageStarted = performance.now();
         options.onPage?.(m.page, m.total);
+      } else if (m.type === "ocr-start") {
+        ocrPages = m.pages;
+        pageStarted = performance.now();
+        options.onOcrStart?.(m.pages);
+      } else if (m.type === "ocr-page") {
+        ocrDone = m.done;
+        pageStarted = performance.now();
+        options.onOcrPage?.(m.done, m.total);
       } else if (m.type === "memory") {
         child.lastRss = m.rss;
       } else if (m.type === "done") {
@@ -194,7 +216,8 @@ export async function parseIsolated(file: string, options: IsolatedParseOptions)
       } else if (m.type === "failed") {
         // A typed refusal leaves the child healthy; anything unexpected gets a fresh one.
         const healthy = m.error.code !== "INTERNAL" && m.error.code !== "TOO_COMPLEX";
-        fail(new ClauseGraphError(m.error.code, m.error.message, { file }), healthy);
+        const error = m.ocrOffer !== undefined && m.error.code === "NEEDS_OCR" ? new OcrNeededError(file, m.ocrOffer) : new ClauseGraphError(m.error.code, m.error.message, { file });
+        fail(error, healthy);
       }
     };
     const onExit = (code: number | null, exitSignal: NodeJS.Signals | null): void => {
@@ -205,6 +228,7 @@ export async function parseIsolated(file: string, options: IsolatedParseOptions)
       }
     };
     const onAbort = (): void => fail(new ClauseGraphError("CANCELLED", "Import cancelled.", { file }));
+    const pageBudget = (): number => (ocrPages > 0 ? limits.ocrPageSeconds : limits.pageSeconds);
     const watchdog = setInterval(() => {
       const rss = processRss(child.proc.pid ?? -1) ?? child.lastRss;
       child.lastRss = rss;
@@ -212,10 +236,10 @@ export async function parseIsolated(file: string, options: IsolatedParseOptions)
       const now = performance.now();
       if (rss > limits.childRssMb * 1024 * 1024) {
         breach({ what: `reading took ${megabytes(rss)} of memory`, limit: `the limit is ${formatCount(limits.childRssMb)} MB` });
-      } else if (now - pageStarted > limits.pageSeconds * 1000) {
-        breach({ what: `reading took more than ${formatCount(limits.pageSeconds)} s`, limit: `the limit is ${formatCount(limits.pageSeconds)} s per page` });
-      } else if (now - started > fileSeconds(limits, total) * 1000) {
-        const budget = fileSeconds(limits, total);
+      } else if (now - pageStarted > pageBudget() * 1000) {
+        breach({ what: `reading took more than ${formatCount(pageBudget())} s`, limit: `the limit is ${formatCount(pageBudget())} s per page${ocrPages > 0 ? " read with OCR" : ""}` });
+      } else if (now - started > fileSeconds(limits, total, ocrPages) * 1000) {
+        const budget = fileSeconds(limits, total, ocrPages);
         breach({ what: `reading took more than ${formatCount(budget)} s in all`, limit: `the limit for ${total === undefined ? "opening a file" : `${formatCount(total)} pages`} is ${formatCount(budget)} s` });
       }
     }, WATCHDOG_MS);
@@ -240,6 +264,7 @@ export async function parseIsolated(file: string, options: IsolatedParseOptions)
       limits,
       ...(options.password === undefined ? {} : { password: options.password }),
       ...(options.sha256 === undefined ? {} : { sha256: options.sha256 }),
+      ...(options.ocr === undefined ? {} : { ocr: options.ocr }),
     };
     child.proc.send(request, (err) => {
       if (err) settle?.({ error: new ClauseGraphError("INTERNAL", `${path.basename(file)}: the parser could not be reached (${err.message}).`, { file }) }, false);

@@ -30,6 +30,14 @@ export interface ParseLimits {
   textItemsPerPage: number;
   /** Depth of q/Q graphics-state nesting, and of arrays and dictionaries, in a content stream. */
   nestingDepth: number;
+  /**
+   * Wall-clock seconds between two pages read with OCR (core/ingest/ocr/). Tesseract needs 3–4 s
+   * for a letter page alone on our 2-core machine, two workers sharing it with a loaded machine
+   * 2–3 times that; a picture of 17 megapixels (the most we render) about 30 s.
+   */
+  ocrPageSeconds: number;
+  /** Added to the file's budget per page read with OCR. */
+  fileSecondsPerOcrPage: number;
 }
 
 const MB = 1024 * 1024;
@@ -47,6 +55,8 @@ export const DEFAULT_PARSE_LIMITS: Readonly<ParseLimits> = Object.freeze({
   operatorsPerFile: 50_000_000,
   textItemsPerPage: 200_000,
   nestingDepth: 256,
+  ocrPageSeconds: 120,
+  fileSecondsPerOcrPage: 30,
 });
 
 /** The defaults with the given overrides; non-positive or non-finite overrides are ignored. */
@@ -59,7 +69,11 @@ export function resolveParseLimits(overrides: Partial<ParseLimits> = {}): ParseL
   return limits;
 }
 
-/** The file's wall-clock budget once its page count is known (before: the base alone). */
-export function fileSeconds(limits: ParseLimits, pages: number | undefined): number {
-  return Math.min(limits.fileSecondsMax, limits.fileSecondsBase + limits.fileSecondsPerPage * (pages ?? 0));
+/**
+ * The file's wall-clock budget once its page count is known (before: the base alone), plus the
+ * OCR budget of the pages read with OCR (outside fileSecondsMax: a 500-page scanned book needs
+ * ~30 min on two cores, and every OCR page is also bounded by ocrPageSeconds).
+ */
+export function fileSeconds(limits: ParseLimits, pages: number | undefined, ocrPages = 0): number {
+  return Math.min(limits.fileSecondsMax, limits.fileSecondsBase + limits.fileSecondsPerPage * (pages ?? 0)) + limits.fileSecondsPerOcrPage * ocrPages;
 }

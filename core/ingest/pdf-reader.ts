@@ -1,5 +1,5 @@
 import path from "node:path";
-import { getDocument, OPS } from "pdfjs-dist/legacy/build/pdf.mjs";
+import { getDocument } from "pdfjs-dist/legacy/build/pdf.mjs";
 import type { PDFDocumentLoadingTask, PDFDocumentProxy, PDFPageProxy } from "pdfjs-dist/legacy/build/pdf.mjs";
 import { ClauseGraphError } from "../errors.ts";
 import { throwIfCancelled } from "./cancel.ts";
@@ -22,6 +22,12 @@ import { printedPageLabels } from "./page-labels.ts";
 import { removeRepeatedMarginText, removeRunningHeaders } from "./running-headers.ts";
 import { formatCount, tooComplex } from "./too-complex.ts";
 import type { ParseOptions, ParsedPage } from "./types.ts";
+import { largestImageShare } from "./ocr/image-coverage.ts";
+import { estimateOcrSeconds, OcrNeededError } from "./ocr/ocr-needed.ts";
+import { ocrDocumentPages } from "./ocr/ocr-document.ts";
+import type { OcrPageFacts } from "./ocr/ocr-types.ts";
+import { poolSize } from "./ocr/tesseract-pool.ts";
+import { isGarbageText, TEXTLESS_PAGE_CHARS } from "./ocr/text-layer-quality.ts";
 
 // PDF → pages of lines in reading order. Two passes: pages are read one at a time (each released
 // right after), then the document-level steps that need every page run on the compact lines:
@@ -37,19 +43,14 @@ export interface PdfReadResult {
 
 /** A complete PDF ends with %%EOF; a cut-off download or copy does not. */
 const EOF_WINDOW = 2048;
-/** Pages with fewer non-space characters than this count as having no text layer. */
-const TEXTLESS_PAGE_CHARS = 10;
+/**
+ * A page with less text than this is checked for a page-size picture (a scan with a stamp or a
+ * Bates number on it): finding out costs pdf.js an operator list, so text pages skip it.
+ */
+const SPARSE_TEXT_CHARS = 200;
+/** A picture covering this share of the page makes a sparse-text page a scan. */
+const SCAN_IMAGE_SHARE = 0.5;
 const BOLD_FONT = /bold|black|heavy|semibold|demibold|extrabold|ultrabold|demi\b/i;
-const IMAGE_OPS = [
-  "paintImageXObject",
-  "paintImageXObjectRepeat",
-  "paintInlineImageXObject",
-  "paintInlineImageXObjectGroup",
-  "paintImageMaskXObject",
-  "paintImageMaskXObjectGroup",
-  "paintImageMaskXObjectRepeat",
-  "paintSolidColorImageMask",
-];
 
 interface RawPage {
   number: number;
@@ -60,6 +61,12 @@ interface RawPage {
   extra: LayoutLine[];
   chars: number;
   paintsImages: boolean;
+  /** Share of the page its largest picture covers (0 when not looked at: text pages). */
+  imageShare: number;
+  /** The text layer is unusable characters (text-layer-quality.ts). */
+  garbage: boolean;
+  /** Set when the page was read with OCR. */
+  ocr?: OcrPageFacts;
 }
 
 function assertComplete(bytes: Uint8Array, file: string): void {
@@ -83,11 +90,6 @@ function handOver(bytes: Uint8Array): Uint8Array {
   return ownsAll ? new Uint8Array(bytes.buffer, 0, bytes.byteLength) : new Uint8Array(bytes);
 }
 
-function imageOpCodes(): Set<number> {
-  const ops: Record<string, unknown> = OPS;
-  return new Set(IMAGE_OPS.map((name) => ops[name]).filter((v): v is number => typeof v === "number"));
-}
-
 function fontNameOf(page: PDFPageProxy, id: string): string | undefined {
   if (!page.commonObjs.has(id)) return undefined;
   const font: unknown = page.commonObjs.get(id);
@@ -98,7 +100,6 @@ function fontNameOf(page: PDFPageProxy, id: string): string | undefined {
 class PageReader {
   /** Whether each pdfjs font id is bold; ids are per document, so this is filled once per font. */
   private readonly boldFonts = new Map<string, boolean>();
-  private readonly imageOps = imageOpCodes();
 
   constructor(
     private readonly file: string,
@@ -120,28 +121,32 @@ class PageReader {
         throw tooComplex(this.file, { what: `${formatCount(content.items.length)} pieces of text`, limit: `the limit is ${formatCount(this.maxTextItems)} per page`, page: number });
       }
       const styles = content.styles as Record<string, PdfjsTextStyle | undefined>;
-      let operators: number[] | undefined;
+      let operators: { fnArray: number[]; argsArray: unknown[] } | undefined;
       // Font names (hence boldness) only reach us once pdfjs builds an operator list with the
       // font: we pay for that only on pages that introduce fonts we have not seen.
       const unseen = Object.keys(styles).filter((id) => !this.boldFonts.has(id));
       if (unseen.length > 0) {
-        operators = (await page.getOperatorList()).fnArray;
+        operators = await page.getOperatorList();
         for (const id of unseen) this.boldFonts.set(id, BOLD_FONT.test(fontNameOf(page, id) ?? ""));
       }
       const items = toPageItems(content.items, styles, viewport.transform, this.boldFonts);
-      let paintsImages = false;
-      if (items.chars < TEXTLESS_PAGE_CHARS) {
-        operators ??= (await page.getOperatorList()).fnArray;
-        paintsImages = operators.some((op) => this.imageOps.has(op));
+      let imageShare = 0;
+      if (items.chars < SPARSE_TEXT_CHARS) {
+        operators ??= await page.getOperatorList();
+        imageShare = largestImageShare(operators.fnArray, operators.argsArray, viewport.width * viewport.height);
       }
+      const lines = buildLines(items.upright, number);
       return {
         number,
         width: viewport.width,
         height: viewport.height,
-        lines: buildLines(items.upright, number),
+        lines,
         extra: items.other.flatMap((item, i) => makeLine([item], number, -1 - i) ?? []),
         chars: items.chars,
-        paintsImages,
+        // A picture too small to see (a 1-pixel spacer) makes no page a scan.
+        paintsImages: imageShare > 0.01,
+        imageShare,
+        garbage: isGarbageText(lines.map((l) => l.text).join(" ")),
       };
     } catch (err) {
       throw damagedPageError(err, this.file, number);
@@ -175,7 +180,7 @@ function pageList(numbers: number[]): string {
   return numbers.length > 10 ? `${shown} and ${numbers.length - 10} more` : shown;
 }
 
-function checkTextLayer(pages: RawPage[], file: string, warnings: string[]): void {
+function checkTextLayer(pages: RawPage[], file: string, warnings: string[], ocrDone: boolean): void {
   const name = path.basename(file);
   const textless = pages.filter((p) => p.chars < TEXTLESS_PAGE_CHARS);
   const scanned = textless.filter((p) => p.paintsImages).map((p) => p.number);
@@ -183,7 +188,9 @@ function checkTextLayer(pages: RawPage[], file: string, warnings: string[]): voi
     if (scanned.length > 0) {
       throw new ClauseGraphError(
         "NO_TEXT_LAYER",
-        `${name} has no text layer: it is a scanned/image-only PDF and needs OCR before it can be imported.`,
+        ocrDone
+          ? `${name} has no text layer, and OCR found no recognisable text on its scanned page${scanned.length === 1 ? "" : "s"}.`
+          : `${name} has no text layer: it is a scanned/image-only PDF and needs OCR before it can be imported (it was not read with OCR: --ocr never).`,
         { file },
       );
     }
@@ -191,8 +198,59 @@ function checkTextLayer(pages: RawPage[], file: string, warnings: string[]): voi
       throw new ClauseGraphError("EMPTY", `${name} contains no text.`, { file });
     }
   } else if (scanned.length > 0) {
-    warnings.push(`Page(s) ${pageList(scanned)} are scanned images without text: their content is missing until OCR.`);
+    warnings.push(
+      ocrDone
+        ? `Page(s) ${pageList(scanned)} are scanned images in which OCR found no recognisable text.`
+        : `Page(s) ${pageList(scanned)} are scanned images without text: their content is missing (not read with OCR).`,
+    );
   }
+}
+
+/** Pages to read with OCR in this mode: scans (or garbage text layers) in auto/ask, all in always. */
+function pagesForOcr(pages: RawPage[], mode: NonNullable<ParseOptions["ocr"]>["mode"]): number[] {
+  if (mode === "never") return [];
+  if (mode === "always") return pages.map((p) => p.number);
+  return pages.filter((p) => p.garbage || (p.paintsImages && (p.chars < TEXTLESS_PAGE_CHARS || p.imageShare >= SCAN_IMAGE_SHARE))).map((p) => p.number);
+}
+
+/**
+ * Reads the pages that need it with OCR (core/ingest/ocr/), in place: their lines become the OCR
+ * lines, in PDF space like any text page's. Mode "ask" stops here with NEEDS_OCR and an offer.
+ */
+async function readScannedPages(doc: PDFDocumentProxy, raw: RawPage[], file: string, options: ParseOptions, limits: ParseLimits, warnings: string[]): Promise<boolean> {
+  const ocr = options.ocr ?? { mode: "never" };
+  const wanted = pagesForOcr(raw, ocr.mode);
+  if (wanted.length === 0) return false;
+  const workers = ocr.workers ?? poolSize(wanted.length, limits.childRssMb);
+  if (ocr.mode === "ask") {
+    throw new OcrNeededError(file, { pages: wanted.length, totalPages: raw.length, estimatedSeconds: estimateOcrSeconds(wanted.length, workers) });
+  }
+  options.onOcrStart?.(wanted.length);
+  const run = await ocrDocumentPages(doc, wanted, {
+    workers,
+    file,
+    ...(ocr.language === undefined ? {} : { language: ocr.language }),
+    ...(ocr.cacheDir === undefined ? {} : { cacheDir: ocr.cacheDir }),
+    ...(options.signal === undefined ? {} : { signal: options.signal }),
+    onPage: (done, total) => options.onOcrPage?.(done, total),
+  });
+  let recognised = 0;
+  for (const page of raw) {
+    const text = run.pages.get(page.number);
+    if (text === undefined) continue;
+    page.lines = text.lines;
+    page.extra = [];
+    page.chars = text.lines.reduce((n, l) => n + l.text.replace(/\s/g, "").length, 0);
+    page.ocr = { confidence: text.confidence, language: run.language };
+    if (text.lines.length > 0) recognised++;
+  }
+  if (recognised > 0) {
+    const mean = wanted.reduce((sum, n) => sum + (run.pages.get(n)?.confidence ?? 0), 0) / wanted.length;
+    warnings.push(
+      `Read ${wanted.length === raw.length ? "every page" : `page(s) ${pageList(wanted)} of ${raw.length}`} with OCR (${run.language}, mean confidence ${Math.round(mean)})${run.cached > 0 ? `; ${run.cached} page(s) from an earlier run` : ""}.`,
+    );
+  }
+  return true;
 }
 
 function layoutPages(raw: RawPage[]): { pages: ParsedPage[]; bodyFontSize: number } {
@@ -217,6 +275,7 @@ function layoutPages(raw: RawPage[]): { pages: ParsedPage[]; bodyFontSize: numbe
     height: page.height,
     lines: (body[i] ?? []).map(toTextLine),
     footnotes: (footnotes[i] ?? []).map(toTextLine),
+    ...(page.ocr === undefined ? {} : { ocr: page.ocr }),
   }));
   return { pages, bodyFontSize };
 }
@@ -276,7 +335,9 @@ export async function readPdf(file: string, bytes: Uint8Array, options: ParseOpt
       options.onPage?.(number, total);
     }
     throwIfCancelled(options.signal, file);
-    checkTextLayer(raw, file, warnings);
+    const ocrDone = await readScannedPages(doc, raw, file, options, limits, warnings);
+    throwIfCancelled(options.signal, file);
+    checkTextLayer(raw, file, warnings, ocrDone);
     const { pages, bodyFontSize } = layoutPages(raw);
     const labels = printedPageLabels(raw, await doc.getPageLabels().catch(() => null));
     pages.forEach((page, i) => {

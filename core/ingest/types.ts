@@ -1,3 +1,5 @@
+import type { OcrLanguage, OcrMode, OcrPageFacts } from "./ocr/ocr-types.ts";
+
 // The output of the ingest stage: what a document prints, in reading order, with where it is on
 // the page. Sectioning and the UI's highlighting both depend on these coordinates.
 
@@ -33,6 +35,8 @@ export interface ParsedPage {
   footnotes: TextLine[];
   /** The page number printed on the page when it differs from `number` ("53" on PDF page 54; see page-labels.ts). */
   label?: string;
+  /** Present when the page was read with OCR (its lines come from the page's picture). */
+  ocr?: OcrPageFacts;
 }
 
 export type SourceFormat = "pdf" | "text" | "markdown";
@@ -53,8 +57,25 @@ export interface ParsedDocument {
   warnings: string[];
 }
 
+/** How pages without a usable text layer are read (core/ingest/ocr/). */
+export interface OcrParseOptions {
+  mode: OcrMode;
+  /** The user's choice; guessed from the first OCR'd page otherwise. */
+  language?: OcrLanguage;
+  /** Where finished pages are cached so an interrupted import resumes (ocr-cache.ts). */
+  cacheDir?: string;
+  /** Tesseract workers; by default one per core within the memory limit (tesseract-pool.ts). */
+  workers?: number;
+}
+
 export interface ParseOptions {
   password?: string;
+  /** Default: mode "never" (the engine passes its own, "auto" unless told otherwise). */
+  ocr?: OcrParseOptions;
+  /** Before the first OCR'd page: how many pages will be read with OCR. */
+  onOcrStart?: (pages: number) => void;
+  /** After each OCR'd page. */
+  onOcrPage?: (done: number, total: number) => void;
   /** Stop parsing and throw CANCELLED when aborted. */
   signal?: AbortSignal;
   /** Called after each page. */

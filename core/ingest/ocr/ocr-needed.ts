@@ -1,0 +1,30 @@
+import path from "node:path";
+import { ClauseGraphError } from "../../errors.ts";
+import type { OcrOffer } from "./ocr-types.ts";
+
+// Mode `ask`: the import stops before any OCR with NEEDS_OCR and what reading it would take, so
+// the UI can ask "This PDF is scanned — read it with OCR (about N s)?" and import again with the
+// answer. Nothing was stored; reading the text pages again costs pdf.js milliseconds.
+
+/**
+ * Seconds one Tesseract worker needs for a page, rendering included: 3.0–3.9 s measured by
+ * `npm run bench:ocr` on the corpus's letter-size scans (2-core machine); a little more as margin.
+ */
+const SECONDS_PER_PAGE = 4;
+/** Starting the workers and loading the language data. */
+const START_SECONDS = 2;
+
+export function estimateOcrSeconds(pages: number, workers: number): number {
+  return Math.ceil(START_SECONDS + (pages * SECONDS_PER_PAGE) / Math.max(1, workers));
+}
+
+export class OcrNeededError extends ClauseGraphError {
+  readonly offer: OcrOffer;
+
+  constructor(file: string, offer: OcrOffer) {
+    const what = offer.pages === offer.totalPages ? `is scanned (${offer.pages === 1 ? "1 page" : `${offer.pages} pages`} without a text layer)` : `has ${offer.pages} scanned page${offer.pages === 1 ? "" : "s"} of ${offer.totalPages}`;
+    super("NEEDS_OCR", `${path.basename(file)} ${what}: reading it with OCR takes about ${offer.estimatedSeconds} s.`, { file });
+    this.name = "OcrNeededError";
+    this.offer = offer;
+  }
+}
