@@ -88,6 +88,13 @@ export const SCHEMA_V5: readonly string[] = [
 ];
 
 /**
+ * Version 6: what OCR read of a document (core/ingest/ocr/): the JSON of its OcrSummary — pages
+ * read with OCR, those of low confidence, mean confidence, language — or "" when none was. The
+ * library lists it with the document; each page's confidence travels with its section spans.
+ */
+export const SCHEMA_V6_OCR: readonly string[] = ["ALTER TABLE Document ADD ocr STRING DEFAULT ''"];
+
+/**
  * Embeddings live in their own tables, one row per section or triplet, created for the embedding
  * model in use: the vector width belongs to the model, and Kuzu cannot SET a property under a
  * vector index nor re-create a dropped index under the same name, so a model change drops and
