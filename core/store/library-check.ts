@@ -1,6 +1,6 @@
 import type { DamagedDocument, LibraryCheck } from "./graph-store.ts";
 import type { KuzuSession } from "./kuzu-session.ts";
-import { VECTOR_TABLES } from "./schema.ts";
+import { COMPARISON_TABLE, VECTOR_TABLES } from "./schema.ts";
 
 // The consistency check the engine runs at every open. A document is stored by one transaction
 // (its graph) and then its vectors, so a library is consistent when every listed document has
@@ -11,8 +11,8 @@ import { VECTOR_TABLES } from "./schema.ts";
 // kept source copy. Read-only grouped counts: ~30 ms for the ten corpus PDFs (1k sections, 6k
 // triplets), so it runs at every open.
 
-/** Tables whose rows carry the id of the document they come from, besides Document itself. */
-const OWNED_TABLES = ["Section", "Reference", "Term", "Entity", "Triplet", ...VECTOR_TABLES.map((v) => v.table)] as const;
+/** Tables whose rows carry the id of the document they come from, besides Document itself (a Comparison: its A document). */
+const OWNED_TABLES = ["Section", "Reference", "Term", "Entity", "Triplet", COMPARISON_TABLE, ...VECTOR_TABLES.map((v) => v.table)] as const;
 
 async function existingTables(session: KuzuSession): Promise<Set<string>> {
   return new Set((await session.run("CALL show_tables() RETURN name")).map((r) => String(r.name)));

@@ -95,6 +95,30 @@ export const SCHEMA_V5: readonly string[] = [
 export const SCHEMA_V6_OCR: readonly string[] = ["ALTER TABLE Document ADD ocr STRING DEFAULT ''"];
 
 /**
+ * Version 7: comparisons of two regulations (core/compare/). A Comparison belongs to its A
+ * document (`documentId`, so the library check and every delete treat it like other derived rows)
+ * and names B (`otherDocumentId`, "" when A was compared with the whole library, whose documents
+ * at the time are `libraryDocuments`). Each A section links to its k best B sections by a
+ * SIMILAR_TO edge tagged with the comparison and the embedding model, carrying the score, the
+ * reasons, the flags of the obligations compared, the matching sentences, the model's verdict
+ * (JSON, "" when none) and both sections' content hashes. ComparisonCache keeps what costs time to
+ * redo, a pair's model verdict, under the pair's content hashes and the model: like
+ * ExtractionCache, it outlives the documents, so a re-imported or edited document only costs its
+ * changed sections.
+ */
+export const COMPARISON_TABLE = "Comparison";
+export const COMPARISON_CACHE_TABLE = "ComparisonCache";
+export const SCHEMA_V7_COMPARE: readonly string[] = [
+  `CREATE NODE TABLE ${COMPARISON_TABLE}(
+     id STRING PRIMARY KEY, documentId STRING, otherDocumentId STRING, libraryDocuments STRING[], k INT64,
+     embeddingModel STRING, scorerVersion STRING, llmModel STRING, status STRING, sections INT64,
+     pairsExamined INT64, createdAt STRING, updatedAt STRING)`,
+  `CREATE REL TABLE SIMILAR_TO(FROM Section TO Section, comparisonId STRING, embeddingModel STRING, rank INT64,
+     score DOUBLE, aHash STRING, bHash STRING, reasons STRING, flags STRING, evidence STRING, verdict STRING)`,
+  `CREATE NODE TABLE ${COMPARISON_CACHE_TABLE}(key STRING PRIMARY KEY, kind STRING, modelId STRING, version STRING, json STRING, createdAt STRING)`,
+];
+
+/**
  * Embeddings live in their own tables, one row per section or triplet, created for the embedding
  * model in use: the vector width belongs to the model, and Kuzu cannot SET a property under a
  * vector index nor re-create a dropped index under the same name, so a model change drops and
@@ -163,6 +187,8 @@ export const DOCUMENT_CASCADE: { updates: readonly string[]; deletions: readonly
     { table: "Term", where: "n.documentId = $documentId" },
     { table: "Triplet", where: "n.documentId = $documentId" },
     { table: "Entity", where: "n.documentId = $documentId" },
+    // Comparisons with it on either side (v7); their SIMILAR_TO edges go with the sections.
+    { table: "Comparison", where: "n.documentId = $documentId OR n.otherDocumentId = $documentId" },
     { table: "Section", where: "n.documentId = $documentId" },
     { table: "Document", where: "n.id = $documentId" },
   ],
