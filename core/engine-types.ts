@@ -1,4 +1,5 @@
 import type { ErrorInfo } from "./errors.ts";
+import type { OcrLanguage, OcrMode, OcrOffer, OcrSummary } from "./ingest/ocr/ocr-types.ts";
 import type { ProgressListener } from "./jobs/job.ts";
 import type { AnswerHints, AskResult } from "./answer/answer-types.ts";
 import type { AnswerLogRecord } from "./answer/answer-log-schema.ts";
@@ -24,6 +25,22 @@ export interface ImportOptions {
    * n-th file's carry `<jobId>-<n>`. Without it each file's job gets a random id.
    */
   jobId?: string;
+  /**
+   * Pages without a usable text layer (scans): "auto" (default) reads them with OCR, "ask" stops
+   * with NEEDS_OCR and `ocrOffer` (the UI asks the user), "always" OCRs every page, "never" refuses
+   * a scanned PDF with NO_TEXT_LAYER.
+   */
+  ocr?: OcrMode;
+  /** The language of the scanned pages; guessed from the first one (eng/ita) when absent. */
+  ocrLanguage?: OcrLanguage;
+}
+
+/** What the user chose to do with scanned PDFs in the app, remembered in settings.json. */
+export interface OcrPreference {
+  /** "ask" until the user ticks "remember my choice". */
+  mode: Extract<OcrMode, "ask" | "auto" | "never">;
+  /** "auto": guessed from the first scanned page. */
+  language: OcrLanguage | "auto";
 }
 
 export interface ImportResult {
@@ -37,6 +54,10 @@ export interface ImportResult {
   /** Why it was skipped ("already imported as …") or non-fatal observations. */
   warnings: string[];
   error?: ErrorInfo;
+  /** With NEEDS_OCR (mode "ask"): what reading the scanned pages would take. */
+  ocrOffer?: OcrOffer;
+  /** Pages read with OCR, and how surely (absent when none was). */
+  ocr?: OcrSummary;
 }
 
 export interface SearchOptions {
@@ -197,6 +218,10 @@ export interface Engine {
    * CANCELLED when aborted (what finished is kept in the cache).
    */
   extractTriplets(options?: ExtractOptions): Promise<ExtractionSummary>;
+  /** The remembered choice for scanned PDFs in the app (settings.json; "ask" until one is made). */
+  ocrPreference(): Promise<OcrPreference>;
+  /** Remembers it for the next imports and starts. */
+  setOcrPreference(preference: OcrPreference): Promise<OcrPreference>;
   /** Resolves when the work queued so far (imports, re-embedding after a model change) has finished. */
   idle(): Promise<void>;
   close(): Promise<void>;

@@ -42,6 +42,10 @@ import { ensurePrivateDir, tightenDataDir } from "./files/private-files.ts";
 import { throwIfCancelled } from "./ingest/cancel.ts";
 import { checkFileBeforeReading, fileError } from "./ingest/file-checks.ts";
 import { parseIsolated } from "./ingest/parse-isolated.ts";
+import { ocrCacheDir, pruneOcrCache } from "./ingest/ocr/ocr-cache.ts";
+import { OcrNeededError } from "./ingest/ocr/ocr-needed.ts";
+import { readOcrPreference, writeOcrPreference } from "./ingest/ocr/ocr-preference.ts";
+import { summarizeOcr } from "./ingest/ocr/ocr-types.ts";
 import { resolveParseLimits, type ParseLimits } from "./ingest/parse-limits.ts";
 import { buildDerivedGraph, type OtherDocument } from "./graph/build-derived-graph.ts";
 import { createJobReporter, type JobReporter } from "./jobs/job-reporter.ts";
@@ -292,6 +296,11 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
         ...(opts.password !== undefined ? { password: opts.password } : {}),
         ...(opts.signal ? { signal: opts.signal } : {}),
         onPage: (page, total) => job.update("reading", page, total),
+        // Scanned pages (core/ingest/ocr/): read with OCR in the same bounded child, each finished
+        // page cached under <dataDir>/ocr-cache so a cancelled or killed import resumes from there.
+        ocr: { mode: opts.ocr ?? "auto", cacheDir: ocrCacheDir(dataDir), ...(opts.ocrLanguage === undefined ? {} : { language: opts.ocrLanguage }) },
+        onOcrStart: (pages) => job.update("ocr", 0, pages),
+        onOcrPage: (done, total) => job.update("ocr", done, total),
         onStats: (stats) => log(`read ${path.basename(absolute)} in the parsing child: ${stats.seconds.toFixed(1)} s, child peak RSS ${Math.round(stats.childPeakRss / 1024 / 1024)} MB${stats.reused ? "" : " (new child)"}`),
       });
       result.sha256 = parsed.sha256;
@@ -299,6 +308,11 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
       result.title = parsed.title;
       result.pages = parsed.pageCount;
       result.warnings.push(...parsed.warnings);
+      const ocr = summarizeOcr(parsed.pages);
+      if (ocr !== null) {
+        result.ocr = ocr;
+        await pruneOcrCache(ocrCacheDir(dataDir)).catch((err: unknown) => log(`OCR cache not trimmed: ${toErrorInfo(err).message}`));
+      }
 
       const existing = await target.findDocumentBySha(parsed.sha256);
       if (existing) return skipped(result, existing, job);
@@ -346,6 +360,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
         aliases: registryAliases(parsed.title, sections),
         userAliases: origin?.userAliases ?? [],
         hiddenAliases: origin?.hiddenAliases ?? [],
+        ...(ocr === null ? {} : { ocr }),
       };
       job.throwIfCancelled();
       // The copy lands before the database row, so a stored document always has its source.
@@ -382,6 +397,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
       const info = toErrorInfo(err, absolute);
       result.status = "error";
       result.error = info;
+      if (err instanceof OcrNeededError) result.ocrOffer = err.offer;
       job.finish(info.code === "CANCELLED" ? "cancelled" : "failed", err);
       log(`failed ${absolute}: ${info.code} ${info.message}`);
       return result;
@@ -708,6 +724,14 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
       ensureOpen();
       if (options.store) throw new ClauseGraphError("INTERNAL", "a library with a store given by the caller cannot be rebuilt");
       return serialize(() => rebuildLibrary(repairOptions));
+    },
+    async ocrPreference() {
+      ensureOpen();
+      return readOcrPreference(dataDir);
+    },
+    async setOcrPreference(preference) {
+      ensureOpen();
+      return writeOcrPreference(dataDir, preference);
     },
     async idle() {
       await serialize(async () => undefined);

@@ -12,6 +12,9 @@ export interface CliArgs {
   db: string;
   k: number;
   password: string | undefined;
+  /** ingest: how scanned pages are read (auto|always|never) and in which language (eng|ita). */
+  ocr?: string | undefined;
+  ocrLang?: string | undefined;
   /** A GGUF model for written answers (ask). */
   llm?: string | undefined;
   threads?: number | undefined;

@@ -19,7 +19,7 @@ type Command = (typeof COMMANDS)[number];
 const USAGE = `clausegraph — offline regulatory library from the command line
 
 Usage:
-  clausegraph ingest <files…> [--db <dir>] [--password <pw>] [--json]
+  clausegraph ingest <files…> [--db <dir>] [--password <pw>] [--ocr auto|always|never] [--ocr-lang eng|ita] [--json]
   clausegraph search "<query>" [--db <dir>] [--k 10] [--json]
   clausegraph ask "<question>" [--db <dir>] [--llm <model.gguf>] [--threads N] [--max-tokens N] [--max-seconds S] [--conversation <id>] [--json]
   clausegraph extract --llm <model.gguf> [--db <dir>] [--threads N] [--doc <id>]… [--json]
@@ -53,6 +53,8 @@ export async function main(argv: string[], io: CliIo = { stdout: process.stdout,
         json: { type: "boolean", default: false },
         k: { type: "string", default: "10" },
         password: { type: "string" },
+        ocr: { type: "string" },
+        "ocr-lang": { type: "string" },
         llm: { type: "string" },
         threads: { type: "string" },
         doc: { type: "string", multiple: true },
@@ -96,6 +98,8 @@ export async function main(argv: string[], io: CliIo = { stdout: process.stdout,
       db,
       k,
       password: parsed.values.password,
+      ocr: parsed.values.ocr,
+      ocrLang: parsed.values["ocr-lang"],
       llm: parsed.values.llm,
       threads: parsed.values.threads === undefined ? undefined : Number.parseInt(parsed.values.threads, 10),
       docs: parsed.values.doc,

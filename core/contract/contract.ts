@@ -7,6 +7,8 @@ import { answerLimitsPatchSchema } from "../llm/answer-limits.ts";
 import { extractionSummarySchema } from "../extract/llm/extraction-types.ts";
 import type { ErrorInfo } from "../errors.ts";
 import { ALIAS_LIMITS } from "../names/document-names.ts";
+import { ocrLanguageSchema, ocrModeSchema } from "../ingest/ocr/ocr-types.ts";
+import type { OcrLanguage, OcrMode } from "../ingest/ocr/ocr-types.ts";
 import {
   deleteResultSchema,
   documentRecordSchema,
@@ -48,12 +50,33 @@ export const LIMITS = {
  * `POST <path>?<nameParam>=<file name>`, the password (if any) percent-encoded in `passwordHeader`;
  * the answer is the same `Result<ImportResult[]>` as `documents.upload`.
  */
-export const WEB_UPLOAD = { path: "/api/upload", nameParam: "name", jobIdParam: "jobId", passwordHeader: "X-ClauseGraph-Password" } as const;
+export const WEB_UPLOAD = {
+  path: "/api/upload",
+  nameParam: "name",
+  jobIdParam: "jobId",
+  /** The import's OCR mode and language, as for documents.upload. */
+  ocrParam: "ocr",
+  ocrLanguageParam: "ocrLanguage",
+  passwordHeader: "X-ClauseGraph-Password",
+} as const;
 
 const id = z.string().min(1).max(LIMITS.id);
 /** An id the caller chooses for a job, so it can match its progress events and cancel it before the first one. */
 export const callerJobId = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/);
 const noParams = z.strictObject({});
+
+/** What every import request may say about scanned pages (ImportOptions.ocr / ocrLanguage). */
+const ocrParams = {
+  /** Default "auto"; the app sends the remembered choice, "ask" until there is one (NEEDS_OCR + ocrOffer). */
+  ocr: ocrModeSchema.optional(),
+  ocrLanguage: ocrLanguageSchema.optional(),
+};
+
+/** The remembered choice for scanned PDFs (ocr.preference / ocr.setPreference). */
+export const ocrPreferenceParams = z.strictObject({
+  mode: z.enum(["ask", "auto", "never"]),
+  language: z.union([ocrLanguageSchema, z.literal("auto")]),
+});
 
 // A bare file name: the host writes it into its own upload folder, so it must not climb out.
 export const uploadName = z
@@ -69,6 +92,7 @@ export const requestSchemas = {
       password: z.string().max(LIMITS.password).optional(),
       /** Names a one-file import's progress events (the n-th of several: `<jobId>-<n>`); jobs.cancel with it cancels the call, waiting files included. */
       jobId: callerJobId.optional(),
+      ...ocrParams,
     }),
     result: z.array(importResultSchema),
   },
@@ -81,10 +105,14 @@ export const requestSchemas = {
       password: z.string().max(LIMITS.password).optional(),
       /** As for documents.import. */
       jobId: callerJobId.optional(),
+      ...ocrParams,
     }),
     result: z.array(importResultSchema),
   },
   "documents.list": { params: noParams, result: z.array(documentRecordSchema) },
+  /** The remembered answer to "This PDF is scanned — read it with OCR?" ("ask" until the user ticks "remember"). */
+  "ocr.preference": { params: noParams, result: ocrPreferenceParams },
+  "ocr.setPreference": { params: ocrPreferenceParams, result: ocrPreferenceParams },
   /** Makes these the names a document answers to (questions "under DORA" find it by them); returns the document. */
   "documents.aliases": {
     params: z.strictObject({ id, aliases: z.array(z.string().max(ALIAS_LIMITS.chars)).max(ALIAS_LIMITS.perDocument) }),
@@ -235,6 +263,9 @@ export type { Subgraph, SubgraphEdge, SubgraphNode } from "../retrieve/subgraph-
 export type { TripletRecord } from "../store/graph-types.ts";
 export type { DamagedDocumentInfo, DocumentRecord, LibraryHealth, StoreStats } from "../store/graph-store.ts";
 export type { Section } from "../structure/types.ts";
+export type { OcrLanguage, OcrMode, OcrOffer, OcrSummary } from "../ingest/ocr/ocr-types.ts";
+export { LOW_OCR_CONFIDENCE } from "../ingest/ocr/ocr-types.ts";
+export type { OcrPreference } from "../engine-types.ts";
 // Browser-safe helpers the library pane shares with the engine.
 export { effectiveAliases, ALIAS_LIMITS } from "../names/document-names.ts";
 
@@ -263,6 +294,8 @@ export const API_METHODS = {
   importDocuments: "documents.import",
   uploadDocuments: "documents.upload",
   listDocuments: "documents.list",
+  getOcrPreference: "ocr.preference",
+  setOcrPreference: "ocr.setPreference",
   deleteDocument: "documents.delete",
   setDocumentAliases: "documents.aliases",
   search: "search",
@@ -310,7 +343,10 @@ export interface ClauseGraphApi extends ClauseGraphRequests {
    */
   pathForFile?: (file: object) => string;
   /** Web host only: streams a file's bytes to the host, which imports it. Electron uses paths (and uploadDocuments). */
-  uploadFile?: (file: Blob, options: { name: string; password?: string; jobId?: string; signal?: AbortSignal }) => Promise<Result<Value<"documents.upload">>>;
+  uploadFile?: (
+    file: Blob,
+    options: { name: string; password?: string; jobId?: string; ocr?: OcrMode; ocrLanguage?: OcrLanguage; signal?: AbortSignal },
+  ) => Promise<Result<Value<"documents.upload">>>;
 }
 
 /** How an API implementation reaches the engine: send one request, and listen to pushed events. */

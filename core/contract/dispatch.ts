@@ -1,4 +1,4 @@
-import type { Engine, ImportResult } from "../engine-types.ts";
+import type { Engine, ImportOptions, ImportResult } from "../engine-types.ts";
 import { ClauseGraphError, toErrorInfo } from "../errors.ts";
 import type { JobProgress } from "../jobs/job.ts";
 import { channelSchema, requestSchemas } from "./contract.ts";
@@ -47,7 +47,20 @@ export interface Dispatcher {
    * Imports files the host itself wrote (streamed uploads), with progress events and jobs.cancel
    * like documents.upload, reporting the uploaded names. Not reachable from the wire.
    */
-  importUploads(files: UploadedPath[], password: string | undefined, jobId?: string): Promise<Result<ImportResult[]>>;
+  importUploads(files: UploadedPath[], request: ImportRequest): Promise<Result<ImportResult[]>>;
+}
+
+/** What an import request says besides its files: password, the caller's job id, OCR. */
+export type ImportRequest = Pick<ImportOptions, "password" | "jobId" | "ocr" | "ocrLanguage">;
+
+/** The request's fields that are set (exactOptionalPropertyTypes: no `undefined` values). */
+function importRequest(params: { password?: string | undefined; jobId?: string | undefined; ocr?: ImportOptions["ocr"] | undefined; ocrLanguage?: ImportOptions["ocrLanguage"] | undefined }): ImportRequest {
+  return {
+    ...(params.password === undefined ? {} : { password: params.password }),
+    ...(params.jobId === undefined ? {} : { jobId: params.jobId }),
+    ...(params.ocr === undefined ? {} : { ocr: params.ocr }),
+    ...(params.ocrLanguage === undefined ? {} : { ocrLanguage: params.ocrLanguage }),
+  };
 }
 
 /** A channel paired with its parsed params, so the switch below narrows both together. */
@@ -80,15 +93,8 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
    * The caller's job id (registered before the engine is called, so a file still waiting for its
    * turn can be cancelled) names the file's progress events; it and every per-file id cancel the call.
    */
-  function importTracked(files: string[], password: string | undefined, callerJobId: string | undefined): Promise<ImportResult[]> {
-    return runTracked(callerJobId, (signal, onProgress) =>
-      engine.importFiles(files, {
-        ...(password === undefined ? {} : { password }),
-        ...(callerJobId === undefined ? {} : { jobId: callerJobId }),
-        signal,
-        onProgress,
-      }),
-    );
+  function importTracked(files: string[], request: ImportRequest): Promise<ImportResult[]> {
+    return runTracked(request.jobId, (signal, onProgress) => engine.importFiles(files, { ...request, signal, onProgress }));
   }
 
   /** Like an import: every per-document job id (and the caller's own id) cancels the whole run. */
@@ -117,11 +123,10 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     }
   }
 
-  async function importUploaded(files: UploadedPath[], password: string | undefined, jobId: string | undefined): Promise<ImportResult[]> {
+  async function importUploaded(files: UploadedPath[], request: ImportRequest): Promise<ImportResult[]> {
     const results = await importTracked(
       files.map((file) => file.path),
-      password,
-      jobId,
+      request,
     );
     // The temporary path means nothing to the user: report the name they uploaded.
     return results.map((result, index) => {
@@ -137,15 +142,14 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     try {
       return await importUploaded(
         saved.paths.map((file, index) => ({ path: file, name: params.files[index]?.name ?? file })),
-        params.password,
-        params.jobId,
+        importRequest(params),
       );
     } finally {
       await saved.cleanup();
     }
   }
 
-  function importByPath(files: string[], password: string | undefined, jobId: string | undefined): Promise<ImportResult[]> {
+  function importByPath(files: string[], request: ImportRequest): Promise<ImportResult[]> {
     const refused = files.find((file) => !allowPathImport(file));
     if (refused !== undefined) {
       throw new ClauseGraphError(
@@ -154,17 +158,21 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
         { file: refused },
       );
     }
-    return importTracked(files, password, jobId);
+    return importTracked(files, request);
   }
 
   async function run(request: ParsedRequest): Promise<unknown> {
     switch (request.channel) {
       case "documents.import":
-        return importByPath(request.params.files, request.params.password, request.params.jobId);
+        return importByPath(request.params.files, importRequest(request.params));
       case "documents.upload":
         return uploadAndImport(request.params);
       case "documents.list":
         return engine.listDocuments();
+      case "ocr.preference":
+        return engine.ocrPreference();
+      case "ocr.setPreference":
+        return engine.setOcrPreference(request.params);
       case "documents.delete":
         return engine.deleteDocument(request.params.id);
       case "documents.aliases":
@@ -276,9 +284,9 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     cancelAll() {
       for (const controller of jobs.values()) controller.abort();
     },
-    async importUploads(files, password, jobId) {
+    async importUploads(files, request) {
       try {
-        return { ok: true, value: await importUploaded(files, password, jobId) };
+        return { ok: true, value: await importUploaded(files, request) };
       } catch (err) {
         return { ok: false, error: toErrorInfo(err) };
       }

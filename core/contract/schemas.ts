@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { DeleteResult, ImportResult, RepairResult, SearchResponse, SearchResult } from "../engine-types.ts";
 import { ERROR_CODES } from "../errors.ts";
+import { ocrOfferSchema, ocrSummarySchema } from "../ingest/ocr/ocr-types.ts";
 import type { ErrorInfo } from "../errors.ts";
 import type { ProgressListener } from "../jobs/job.ts";
 import type { SourceFormat } from "../ingest/types.ts";
@@ -39,6 +40,7 @@ export const documentRecordSchema = z.object({
   aliases: z.array(z.string()).optional(),
   userAliases: z.array(z.string()).optional(),
   hiddenAliases: z.array(z.string()).optional(),
+  ocr: ocrSummarySchema.optional(),
 });
 
 export const importResultSchema = z.object({
@@ -51,6 +53,8 @@ export const importResultSchema = z.object({
   status: z.enum(["ok", "skipped", "error"]),
   warnings: z.array(z.string()),
   error: errorInfoSchema.optional(),
+  ocrOffer: ocrOfferSchema.optional(),
+  ocr: ocrSummarySchema.optional(),
 });
 
 export const searchResultSchema = z.object({
@@ -131,7 +135,7 @@ export const sectionSchema = z.object({
   pageStart: count,
   pageEnd: count,
   spans: z.array(
-    z.object({ start: count, end: count, page: count, box: boxSchema, label: z.string().optional() }),
+    z.object({ start: count, end: count, page: count, box: boxSchema, label: z.string().optional(), ocr: z.number().min(0).max(100).optional() }),
   ),
 });
 

@@ -6,7 +6,8 @@ import type { TransformCallback } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { callerJobId, LIMITS, uploadName, WEB_UPLOAD } from "../contract/contract.ts";
 import type { Result } from "../contract/contract.ts";
-import type { Dispatcher } from "../contract/dispatch.ts";
+import type { Dispatcher, ImportRequest } from "../contract/dispatch.ts";
+import { OCR_LANGUAGES, OCR_MODES, ocrLanguageSchema, ocrModeSchema } from "../ingest/ocr/ocr-types.ts";
 import type { ImportResult } from "../engine-types.ts";
 import type { ErrorCode } from "../errors.ts";
 import { PRIVATE_FILE_MODE } from "../files/private-files.ts";
@@ -84,13 +85,19 @@ function sendResult(res: ServerResponse, status: number, headers: Record<string,
 }
 
 /** The uploaded file's name and password from the request line and headers (VALIDATION when malformed). */
-function readRequest(req: IncomingMessage): { name: string; jobId: string | undefined; password: string | undefined; length: number } {
+function readRequest(req: IncomingMessage): { name: string; request: ImportRequest; length: number } {
   const url = new URL(req.url ?? "/", "http://localhost");
   const name = uploadName.safeParse(url.searchParams.get(WEB_UPLOAD.nameParam) ?? "");
   if (!name.success) throw new UploadRefused(400, "VALIDATION", `The "${WEB_UPLOAD.nameParam}" parameter must be a plain file name`);
   const rawJobId = url.searchParams.get(WEB_UPLOAD.jobIdParam);
   const jobId = rawJobId === null ? undefined : callerJobId.safeParse(rawJobId).data;
   if (rawJobId !== null && jobId === undefined) throw new UploadRefused(400, "VALIDATION", `The "${WEB_UPLOAD.jobIdParam}" parameter must be 1–64 letters, digits, _ or -`);
+  const rawOcr = url.searchParams.get(WEB_UPLOAD.ocrParam);
+  const ocr = rawOcr === null ? undefined : ocrModeSchema.safeParse(rawOcr).data;
+  if (rawOcr !== null && ocr === undefined) throw new UploadRefused(400, "VALIDATION", `The "${WEB_UPLOAD.ocrParam}" parameter must be one of ${OCR_MODES.join(", ")}`);
+  const rawLanguage = url.searchParams.get(WEB_UPLOAD.ocrLanguageParam);
+  const ocrLanguage = rawLanguage === null ? undefined : ocrLanguageSchema.safeParse(rawLanguage).data;
+  if (rawLanguage !== null && ocrLanguage === undefined) throw new UploadRefused(400, "VALIDATION", `The "${WEB_UPLOAD.ocrLanguageParam}" parameter must be one of ${OCR_LANGUAGES.join(", ")}`);
   const rawPassword = req.headers[WEB_UPLOAD.passwordHeader.toLowerCase()];
   let password: string | undefined;
   if (typeof rawPassword === "string") {
@@ -106,7 +113,16 @@ function readRequest(req: IncomingMessage): { name: string; jobId: string | unde
   if (!Number.isSafeInteger(length) || length < 0) {
     throw new UploadRefused(411, "VALIDATION", "An upload must say its size (Content-Length)");
   }
-  return { name: name.data, jobId, password, length };
+  return {
+    name: name.data,
+    request: {
+      ...(jobId === undefined ? {} : { jobId }),
+      ...(password === undefined ? {} : { password }),
+      ...(ocr === undefined ? {} : { ocr }),
+      ...(ocrLanguage === undefined ? {} : { ocrLanguage }),
+    },
+    length,
+  };
 }
 
 export function createUploadHandler(options: { dataDir: string; dispatcher: Dispatcher; limits: UploadLimits; log: (message: string) => void }): UploadHandler {
@@ -163,7 +179,7 @@ export function createUploadHandler(options: { dataDir: string; dispatcher: Disp
       if (limiter.bytes() !== request.length) {
         throw new UploadRefused(400, "VALIDATION", `The upload ended after ${limiter.bytes()} of ${request.length} bytes`);
       }
-      reply = { status: 200, result: await dispatcher.importUploads([{ path: target, name: request.name }], request.password, request.jobId), close: false };
+      reply = { status: 200, result: await dispatcher.importUploads([{ path: target, name: request.name }], request.request), close: false };
     } catch (err) {
       if (err instanceof UploadRefused) reply = { status: err.status, result: { ok: false, error: { code: err.code, message: err.message } }, close: true };
       else if (!gone.signal.aborted) {

@@ -244,12 +244,8 @@ async function readScannedPages(doc: PDFDocumentProxy, raw: RawPage[], file: str
     page.ocr = { confidence: text.confidence, language: run.language };
     if (text.lines.length > 0) recognised++;
   }
-  if (recognised > 0) {
-    const mean = wanted.reduce((sum, n) => sum + (run.pages.get(n)?.confidence ?? 0), 0) / wanted.length;
-    warnings.push(
-      `Read ${wanted.length === raw.length ? "every page" : `page(s) ${pageList(wanted)} of ${raw.length}`} with OCR (${run.language}, mean confidence ${Math.round(mean)})${run.cached > 0 ? `; ${run.cached} page(s) from an earlier run` : ""}.`,
-    );
-  }
+  // Which pages were read and how surely travels as ParsedPage.ocr (the import's OCR summary).
+  if (recognised > 0 && run.cached > 0) warnings.push(`${run.cached} page(s) read with OCR by an earlier, interrupted or repeated import were taken from the OCR cache.`);
   return true;
 }
 

@@ -72,6 +72,17 @@ export function writeAnswerLimits(dataDir: string, limits: AnswerLimits): Promis
   return writeSettings(dataDir, { answerLimits: answerLimitsSchema.parse(limits) });
 }
 
+/** One top-level setting another part of the app owns (it validates the value); undefined when absent. */
+export async function readSetting(dataDir: string, key: string): Promise<unknown> {
+  const settings: Record<string, unknown> = await readRaw(settingsPath(dataDir));
+  return settings[key];
+}
+
+/** Saves one top-level setting (already validated by its owner), keeping every other. */
+export function writeSetting(dataDir: string, key: string, value: unknown): Promise<void> {
+  return writeSettings(dataDir, { [key]: value });
+}
+
 async function writeSettings(dataDir: string, change: Partial<Settings>): Promise<void> {
   const file = settingsPath(dataDir);
   const current = await readRaw(file).catch(() => ({}));

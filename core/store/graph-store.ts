@@ -1,4 +1,5 @@
 import type { SourceFormat } from "../ingest/types.ts";
+import type { OcrSummary } from "../ingest/ocr/ocr-types.ts";
 import type { Section } from "../structure/types.ts";
 import type { RetrievalStore } from "../retrieve/retrieval-store.ts";
 import type { CrossReferenceRecord, DerivedGraph, EntityRecord, TermRecord, TripletRecord } from "./graph-types.ts";
@@ -28,6 +29,8 @@ export interface DocumentRecord {
   userAliases?: string[];
   /** Registry aliases the user removed; carried over by a rebuild. */
   hiddenAliases?: string[];
+  /** Present when pages were read with OCR (core/ingest/ocr/): which, how surely, in which language. */
+  ocr?: OcrSummary;
 }
 
 export interface SearchHit {

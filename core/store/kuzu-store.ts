@@ -560,7 +560,7 @@ export function createKuzuStore(options: KuzuStoreOptions): KuzuGraphStore {
     await session.run(
       `CREATE (:Document {id: $id, sha256: $sha256, file: $file, fileName: $fileName, title: $title,
          format: $format, language: $language, pages: $pages, bytes: $bytes, sections: $sections,
-         importedAt: $importedAt})`,
+         importedAt: $importedAt, ocr: $ocr})`,
       documentParams(doc),
     );
     // Lists by a statement of their own, cast: Kuzu types a bare `[]` parameter as STRING.

@@ -2,6 +2,7 @@ import type { KuzuValue } from "kuzu";
 import { z } from "zod";
 import { ClauseGraphError } from "../errors.ts";
 import type { SourceFormat } from "../ingest/types.ts";
+import { ocrSummarySchema, type OcrSummary } from "../ingest/ocr/ocr-types.ts";
 import { SECTION_KINDS, type Section, type SectionKind } from "../structure/types.ts";
 import type { DocumentRecord } from "./graph-store.ts";
 import { numberTerms } from "./fts-query.ts";
@@ -20,6 +21,7 @@ const spansSchema = z.array(
     page: z.number(),
     box: z.object({ x: z.number(), y: z.number(), width: z.number(), height: z.number() }),
     label: z.string().optional(),
+    ocr: z.number().optional(),
   }),
 );
 
@@ -79,7 +81,18 @@ export function documentFromNode(value: KuzuValue | undefined): DocumentRecord {
     ...nonEmpty("aliases", stringList(p, "aliases")),
     ...nonEmpty("userAliases", stringList(p, "userAliases")),
     ...nonEmpty("hiddenAliases", stringList(p, "hiddenAliases")),
+    ...ocrSummary(str(p, "ocr"), str(p, "id")),
   };
+}
+
+/** The Document.ocr column (schema v6): "" when nothing was OCR'd, else the summary's JSON. */
+function ocrSummary(json: string, id: string): { ocr?: OcrSummary } {
+  if (json === "") return {};
+  try {
+    return { ocr: ocrSummarySchema.parse(JSON.parse(json)) };
+  } catch (err) {
+    throw new ClauseGraphError("DB_ERROR", `unexpected data in the database: OCR summary of ${id}`, { cause: err });
+  }
 }
 
 function nonEmpty<K extends string>(key: K, list: string[]): Partial<Record<K, string[]>> {
@@ -126,6 +139,7 @@ export function documentParams(doc: DocumentRecord): Params {
     bytes: doc.bytes,
     sections: doc.sections,
     importedAt: doc.importedAt,
+    ocr: doc.ocr === undefined ? "" : JSON.stringify(doc.ocr),
   };
 }
 

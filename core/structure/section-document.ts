@@ -28,13 +28,17 @@ export function sectionDocument(doc: ParsedDocument, documentId: string, options
     maxSectionChars: options.maxSectionChars ?? MAX_SECTION_CHARS,
     ...(profile.fallback ? { chunkChars: options.chunkChars ?? DEFAULT_CHUNK_CHARS } : {}),
   });
-  // Printed page numbers travel with the spans, so a citation names the page as printed.
+  // Printed page numbers travel with the spans, so a citation names the page as printed; so does
+  // the OCR confidence of a scanned page, so a citation of it can say "OCR, low confidence".
   const labels = new Map(doc.pages.flatMap((p) => (p.label === undefined ? [] : [[p.number, p.label] as const])));
-  if (labels.size > 0) {
+  const ocr = new Map(doc.pages.flatMap((p) => (p.ocr === undefined ? [] : [[p.number, p.ocr.confidence] as const])));
+  if (labels.size > 0 || ocr.size > 0) {
     for (const section of sections) {
       for (const span of section.spans) {
         const label = labels.get(span.page);
         if (label !== undefined) span.label = label;
+        const confidence = ocr.get(span.page);
+        if (confidence !== undefined) span.ocr = confidence;
       }
     }
   }

@@ -35,6 +35,8 @@ export interface TextSpan {
   box: Box;
   /** The page number printed on that page, when it differs from `page` (core/ingest/page-labels.ts). */
   label?: string;
+  /** The page was read with OCR: its mean word confidence, 0–100 (core/ingest/ocr/). */
+  ocr?: number;
 }
 
 export interface Section {

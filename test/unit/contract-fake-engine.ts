@@ -167,6 +167,14 @@ export function createFakeEngine(): FakeEngine {
     async idle() {
       record("idle");
     },
+    async ocrPreference() {
+      record("ocrPreference");
+      return { mode: "ask", language: "auto" };
+    },
+    async setOcrPreference(preference) {
+      record("setOcrPreference", preference);
+      return preference;
+    },
     async listModels() {
       record("listModels");
       return modelsState(null);

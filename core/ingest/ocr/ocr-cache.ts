@@ -14,7 +14,7 @@ import type { OcrLine } from "./tesseract-pool.ts";
 // library rebuild, is found too. A torn or foreign file fails validation and is read again by OCR.
 
 /** Changes whenever what a cached page means changes: engine, data, segmentation, rendering. */
-export const OCR_PIPELINE_VERSION = "tesseract.js-7.0.0/best_int-4.0.0/psm3/render-v1";
+export const OCR_PIPELINE_VERSION = "tesseract.js-7.0.0/best_int-4.0.0/psm3/render-v1/stroke-v1";
 export const OCR_CACHE_DIR = "ocr-cache";
 /** The cache is trimmed to this size after imports, oldest pages first (~10 KB a page). */
 export const OCR_CACHE_MAX_BYTES = 256 * 1024 * 1024;
@@ -25,7 +25,7 @@ const cachedPageSchema = z.object({
   language: z.string(),
   lines: z.array(
     z.object({
-      words: z.array(z.object({ text: z.string(), confidence: z.number(), ...box })),
+      words: z.array(z.object({ text: z.string(), confidence: z.number(), stroke: z.number(), ...box })),
       baseline: z.object(box),
       rowHeight: z.number(),
     }),

@@ -20,6 +20,13 @@ const NOISE_CONFIDENCE = 50;
 const RECOGNISED_CONFIDENCE = 60;
 /** Fewer recognisable characters than this on a page: an image without text. */
 const MIN_RECOGNISED_CHARS = 10;
+/**
+ * A word whose strokes are this much thicker than the page's typical word is bold (stroke-width.ts:
+ * body 2.1–3.1 px, bold headings 3.8–4.6 px on the HIPAA scan; single short words scatter to ×1.2).
+ */
+const BOLD_STROKE_RATIO = 1.3;
+/** Below this many words the page's typical stroke is not known well enough to call any bold. */
+const MIN_WORDS_FOR_BOLD = 20;
 
 export interface OcrPageText {
   lines: LayoutLine[];
@@ -40,7 +47,15 @@ function baselineAt(line: OcrLine, x: number): number {
   return y0 + ((y1 - y0) * (x - x0)) / (x1 - x0);
 }
 
-function wordItem(word: OcrWord, line: OcrLine, scale: number, fontSize: number): PositionedItem {
+/** The stroke width of the page's body text: the median over its characters. */
+function bodyStroke(lines: readonly OcrLine[]): number | null {
+  const words = lines.flatMap((l) => l.words).filter((w) => w.stroke > 0 && /\p{L}/u.test(w.text));
+  if (words.length < MIN_WORDS_FOR_BOLD) return null;
+  const strokes = words.flatMap((w) => Array.from({ length: Math.min(inkChars(w.text), 30) }, () => w.stroke)).sort((a, b) => a - b);
+  return strokes[Math.floor(strokes.length / 2)] ?? null;
+}
+
+function wordItem(word: OcrWord, line: OcrLine, scale: number, fontSize: number, boldStroke: number): PositionedItem {
   const baseline = baselineAt(line, (word.x0 + word.x1) / 2) / scale;
   const top = word.y0 / scale;
   const bottom = word.y1 / scale;
@@ -53,7 +68,7 @@ function wordItem(word: OcrWord, line: OcrLine, scale: number, fontSize: number)
     // Chosen so that itemTop/itemBottom give the word's own box (a comma sits below the baseline).
     ascent: (baseline - top) / fontSize,
     descent: (bottom - baseline) / fontSize,
-    bold: false,
+    bold: word.stroke >= boldStroke,
     isSpace: false,
   };
 }
@@ -64,7 +79,7 @@ function spaceItem(prev: PositionedItem, next: PositionedItem): PositionedItem {
 }
 
 /** One Tesseract line → one or more lines of items (cut at column-sized gaps). */
-function lineItems(line: OcrLine, scale: number): PositionedItem[][] {
+function lineItems(line: OcrLine, scale: number, boldStroke: number): PositionedItem[][] {
   // Row height covers ascenders and descenders, as a font's em roughly does.
   const fontSize = Math.max(1, line.rowHeight / scale);
   const words = [...line.words].filter((w) => !isNoise(w)).sort((a, b) => a.x0 - b.x0);
@@ -72,7 +87,7 @@ function lineItems(line: OcrLine, scale: number): PositionedItem[][] {
   let current: PositionedItem[] = [];
   let prev: PositionedItem | undefined;
   for (const word of words) {
-    const item = wordItem(word, line, scale, fontSize);
+    const item = wordItem(word, line, scale, fontSize, boldStroke);
     if (prev !== undefined && item.x - (prev.x + prev.width) > SPLIT_GAP_EM * fontSize) {
       pieces.push(current);
       current = [];
@@ -121,7 +136,9 @@ export function ocrPageText(lines: readonly OcrLine[], scale: number, page: numb
       if (word.confidence >= RECOGNISED_CONFIDENCE && /[\p{L}\p{N}]/u.test(word.text)) recognisedChars += n;
     }
   }
-  const layout = snapFontSizes(lines.flatMap((line) => lineItems(line, scale).flatMap((items) => makeLine(items, page, 0) ?? [])));
+  const body = bodyStroke(lines);
+  const boldStroke = body === null ? Infinity : BOLD_STROKE_RATIO * body;
+  const layout = snapFontSizes(lines.flatMap((line) => lineItems(line, scale, boldStroke).flatMap((items) => makeLine(items, page, 0) ?? [])));
   return {
     lines: recognisedChars >= MIN_RECOGNISED_CHARS ? assignRows(layout) : [],
     confidence: chars === 0 ? 0 : Math.round((weighted / chars) * 10) / 10,

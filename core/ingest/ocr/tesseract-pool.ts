@@ -4,6 +4,7 @@ import path from "node:path";
 import { ClauseGraphError } from "../../errors.ts";
 import type { OcrLanguage } from "./ocr-types.ts";
 import type { PageImage } from "./page-image.ts";
+import { grayPixels, strokeWidth } from "./stroke-width.ts";
 
 // Tesseract (tesseract.js 7: the C++ engine compiled to WebAssembly, one worker thread each) with
 // everything loaded from node_modules: the worker script and the wasm core from the installed
@@ -25,6 +26,8 @@ export interface OcrWord {
   y0: number;
   x1: number;
   y1: number;
+  /** Mean horizontal run of ink in the word's box, pixels (stroke-width.ts): bold is thicker. */
+  stroke: number;
 }
 
 /** One text line as Tesseract found it (within one column block of its own layout analysis). */
@@ -92,14 +95,15 @@ export function languageDataPath(language: OcrLanguage): string {
 /** Tesseract's fully automatic page segmentation: it finds columns and lines (its default, 6, makes one block of the page). */
 const PSM_AUTO = "3";
 
-function toLines(blocks: RawBlock[] | null): OcrLine[] {
+function toLines(blocks: RawBlock[] | null, image: PageImage): OcrLine[] {
+  const picture = grayPixels(image);
   const lines: OcrLine[] = [];
   for (const block of blocks ?? []) {
     for (const paragraph of block.paragraphs) {
       for (const line of paragraph.lines) {
         const words = line.words
           .filter((w) => w.text.trim() !== "")
-          .map((w) => ({ text: w.text.trim(), confidence: w.confidence, x0: w.bbox.x0, y0: w.bbox.y0, x1: w.bbox.x1, y1: w.bbox.y1 }));
+          .map((w) => ({ text: w.text.trim(), confidence: w.confidence, x0: w.bbox.x0, y0: w.bbox.y0, x1: w.bbox.x1, y1: w.bbox.y1, stroke: strokeWidth(picture, w.bbox) }));
         if (words.length === 0) continue;
         const rowHeight = line.rowAttributes?.rowHeight ?? 0;
         lines.push({ words, baseline: { ...line.baseline }, rowHeight: rowHeight > 0 ? rowHeight : line.bbox.y1 - line.bbox.y0 });
@@ -170,7 +174,7 @@ export function createTesseractPool(size: number): TesseractPool {
         // The resolution Tesseract would otherwise guess (and print): pixels per inch of the picture.
         await worker.setParameters({ tessedit_pageseg_mode: PSM_AUTO, user_defined_dpi: String(Math.round(72 * image.scale)) });
         const result = await worker.recognize(image.pgm, {}, { text: false, blocks: true });
-        return toLines(result.data.blocks);
+        return toLines(result.data.blocks, image);
       } finally {
         release(slot);
       }

@@ -81,13 +81,18 @@ const uploadResultSchema = resultSchema(requestSchemas["documents.upload"].resul
  * memory, and the host writes it to disk as it arrives (upload-endpoint.ts). The session cookie
  * goes with it (same origin).
  */
-export const uploadFile: NonNullable<ClauseGraphApi["uploadFile"]> = async (file, { name, password, jobId, signal }) => {
+export const uploadFile: NonNullable<ClauseGraphApi["uploadFile"]> = async (file, { name, password, jobId, ocr, ocrLanguage, signal }) => {
   const headers: Record<string, string> = { "Content-Type": "application/octet-stream" };
   // Header values must be Latin-1: a password in any script travels percent-encoded.
   if (password !== undefined) headers[WEB_UPLOAD.passwordHeader] = encodeURIComponent(password);
   let raw: unknown;
   try {
-    const query = new URLSearchParams({ [WEB_UPLOAD.nameParam]: name, ...(jobId === undefined ? {} : { [WEB_UPLOAD.jobIdParam]: jobId }) });
+    const query = new URLSearchParams({
+      [WEB_UPLOAD.nameParam]: name,
+      ...(jobId === undefined ? {} : { [WEB_UPLOAD.jobIdParam]: jobId }),
+      ...(ocr === undefined ? {} : { [WEB_UPLOAD.ocrParam]: ocr }),
+      ...(ocrLanguage === undefined ? {} : { [WEB_UPLOAD.ocrLanguageParam]: ocrLanguage }),
+    });
     const response = await fetch(`${WEB_UPLOAD.path}?${query.toString()}`, {
       method: "POST",
       body: file,
