@@ -60,7 +60,8 @@ function wordItem(word: OcrWord, line: OcrLine, scale: number, fontSize: number,
   const top = word.y0 / scale;
   const bottom = word.y1 / scale;
   return {
-    text: word.text,
+    // Tesseract glues the section sign to the word before it ("in§ 164.308"); legal text never does.
+    text: word.text.replace(/(?<=[\p{L}\p{N}])§/gu, " §"),
     x: word.x0 / scale,
     baseline,
     width: Math.max(0, (word.x1 - word.x0) / scale),
