@@ -3,7 +3,7 @@ import { getDocument } from "pdfjs-dist/legacy/build/pdf.mjs";
 import type { PDFDocumentLoadingTask, PDFDocumentProxy, PDFPageProxy } from "pdfjs-dist/legacy/build/pdf.mjs";
 import { ClauseGraphError } from "../errors.ts";
 import { throwIfCancelled } from "./cancel.ts";
-import { detectGutters, orderLines } from "./column-layout.ts";
+import { detectGutters, orderLines, orderLinesInBands } from "./column-layout.ts";
 import { buildVocabulary, dehyphenate } from "./dehyphenate.ts";
 import { chooseTitle } from "./document-title.ts";
 import { splitFootnotes } from "./footnotes.ts";
@@ -257,7 +257,8 @@ function layoutPages(raw: RawPage[]): { pages: ParsedPage[]; bodyFontSize: numbe
   const notes: LayoutLine[][] = [];
   raw.forEach((page, i) => {
     const lines = kept[i] ?? [];
-    const ordered = orderLines(lines, detectGutters(lines, bodyFontSize));
+    // A scan's columns are found band by band (column-layout.ts orderLinesInBands).
+    const ordered = page.ocr === undefined ? orderLines(lines, detectGutters(lines, bodyFontSize)) : orderLinesInBands(lines, bodyFontSize);
     const split = splitFootnotes(ordered, bodyFontSize, page.height);
     bodies.push([...split.body, ...(extras[i] ?? [])]);
     notes.push(split.footnotes);
