@@ -266,6 +266,8 @@ export type { Section } from "../structure/types.ts";
 export type { OcrLanguage, OcrMode, OcrOffer, OcrSummary } from "../ingest/ocr/ocr-types.ts";
 export { LOW_OCR_CONFIDENCE } from "../ingest/ocr/ocr-types.ts";
 export type { OcrPreference } from "../engine-types.ts";
+// Where the viewer draws a cited sentence over the page (text page or scan alike).
+export { highlightBoxes, partOfLine } from "../structure/highlight-geometry.ts";
 // Browser-safe helpers the library pane shares with the engine.
 export { effectiveAliases, ALIAS_LIMITS } from "../names/document-names.ts";
 

@@ -67,7 +67,6 @@ export function poolSize(pages: number, childRssMb: number, cores = os.available
 // The subset of tesseract.js's API we use (its own typings declare a global namespace).
 interface TesseractWorker {
   setParameters(params: Record<string, string>): Promise<unknown>;
-  reinitialize(langs: string, oem: number): Promise<unknown>;
   recognize(image: Uint8Array, options: Record<string, never>, output: { text: boolean; blocks: boolean }): Promise<{ data: { blocks: RawBlock[] | null } }>;
   terminate(): Promise<unknown>;
 }
@@ -142,19 +141,22 @@ export function createTesseractPool(size: number): TesseractPool {
 
   async function ready(slot: Slot, language: OcrLanguage): Promise<TesseractWorker> {
     if (slot.worker !== null && slot.language === language) return slot.worker;
+    // Each language's data is in its own package folder, and a worker reads from the folder it
+    // was made with (reinitialize kept looking for ita.traineddata in the English package): a
+    // worker for another language is a new worker (~0.4 s).
+    if (slot.worker !== null) {
+      await slot.worker.terminate().catch(() => undefined);
+      slot.worker = null;
+    }
     try {
-      if (slot.worker === null) {
-        slot.worker = await tesseract.createWorker(language, tesseract.OEM.LSTM_ONLY, {
-          workerPath,
-          langPath: languageDataPath(language),
-          // The data is read from the package folder each time: no copy is written anywhere.
-          cacheMethod: "none",
-          gzip: true,
-          errorHandler: () => undefined,
-        });
-      } else {
-        await slot.worker.reinitialize(language, tesseract.OEM.LSTM_ONLY);
-      }
+      slot.worker = await tesseract.createWorker(language, tesseract.OEM.LSTM_ONLY, {
+        workerPath,
+        langPath: languageDataPath(language),
+        // The data is read from the package folder each time: no copy is written anywhere.
+        cacheMethod: "none",
+        gzip: true,
+        errorHandler: () => undefined,
+      });
     } catch (err) {
       slot.worker = null;
       slot.language = null;

@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from "react";
 import type { PDFDocumentProxy, RenderTask } from "pdfjs-dist";
-import type { Section } from "../../../core/contract/contract.ts";
+// partOfLine: the part of each line a cited sentence covers, shared with the engine's tests (highlight-geometry.ts).
+import { partOfLine, type Section } from "../../../core/contract/contract.ts";
 
 interface Props {
   pdf: PDFDocumentProxy;
@@ -23,18 +24,6 @@ interface Rect {
 }
 
 /** One page on a canvas sized to the pane, with the section's lines highlighted over it. */
-/**
- * The part of a line's box that holds characters [from, to) of its span, by the share of the
- * line's characters before and within them: a sentence starting mid-line is highlighted from
- * where it starts, not from the line's left edge (a close approximation: glyph widths vary).
- */
-function partOfLine(span: Section["spans"][number], from: number, to: number): { x: number; width: number } {
-  const length = Math.max(1, span.end - span.start);
-  const a = Math.max(0, Math.min(1, (from - span.start) / length));
-  const b = Math.max(a, Math.min(1, (to - span.start) / length));
-  return { x: span.box.x + a * span.box.width, width: (b - a) * span.box.width };
-}
-
 export function PdfPage({ pdf, page, spans, emphasis, zoom = 1 }: Props) {
   const frame = useRef<HTMLDivElement>(null);
   const canvas = useRef<HTMLCanvasElement>(null);
