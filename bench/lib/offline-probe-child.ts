@@ -1,6 +1,7 @@
 // The process the offline probe (bench/lib/network-probe.ts) watches: a full session with the real
-// engine — import, search, an extractive ask, an ask with a local GGUF model when one is given —
-// then the web host on 127.0.0.1 answering HTTP and WebSocket requests. It writes what it did as
+// engine — import, an OCR import of a scanned PDF (Tesseract's workers, wasm core and language
+// data must all come from node_modules), search, an extractive ask, an ask with a local GGUF model
+// when one is given — then the web host on 127.0.0.1 answering HTTP and WebSocket requests. It writes what it did as
 // JSON to --out; the network guard preloaded into it counts any attempt to leave the machine.
 // Usage: node --import test/helpers/network-guard.mjs bin/run-ts.mjs bench/lib/offline-probe-child.ts \
 //          --out <file.json> --data <dir> [--pdf <file>] [--llm <model.gguf>] [--question <text>]
@@ -13,6 +14,7 @@ import { createEngine } from "../../core/engine.ts";
 import type { Engine } from "../../core/engine-types.ts";
 import { startWebHost } from "../../core/host/web-host.ts";
 import type { WebHost } from "../../core/host/web-host.ts";
+import { scanPages } from "./scanned-pdf.ts";
 import { regulationPdf } from "./trust-fixtures.ts";
 
 export interface ProbeChildReport {
@@ -88,6 +90,12 @@ async function session(engine: Engine, file: string): Promise<void> {
   const [imported] = await engine.importFiles([file]);
   if (imported?.status !== "ok") throw new Error(`import failed: ${JSON.stringify(imported?.error ?? imported)}`);
   steps.push(`import: ${imported.sections} sections, ${imported.pages} pages`);
+  // The same regulation's first page as a scan, read with OCR in the parsing child.
+  const scanned = path.join(dataDir, "..", "fixture-scanned.pdf");
+  await writeFile(scanned, await scanPages(await regulationPdf(), (index) => (index === 0 ? { skew: 0 } : null)));
+  const [ocr] = await engine.importFiles([scanned], { ocr: "auto" });
+  if (ocr?.status !== "ok" || ocr.ocr === undefined) throw new Error(`OCR import failed: ${JSON.stringify(ocr?.error ?? ocr)}`);
+  steps.push(`OCR import: ${ocr.ocr.pages.length} page(s) read with OCR (${ocr.ocr.language}, confidence ${Math.round(ocr.ocr.meanConfidence)}), ${ocr.sections} sections`);
   const search = await engine.search(question);
   if (search.results.length === 0) throw new Error("search found nothing");
   steps.push(`search: ${search.results.length} results`);
