@@ -15,14 +15,15 @@ interface CanvasModule {
   createCanvas(width: number, height: number): Canvas;
 }
 
+/** 144 dpi, a common office scan. */
 const SCALE = 2;
 
-async function renderPage(pdfBytes: Uint8Array, number: number, skew: number): Promise<Buffer> {
+async function renderPage(pdfBytes: Uint8Array, number: number, skew: number, scale = SCALE): Promise<Buffer> {
   const canvas = createRequire(import.meta.url)("@napi-rs/canvas") as CanvasModule;
   const doc = await getDocument({ data: pdfBytes.slice(), isEvalSupported: false, verbosity: 0 }).promise;
   try {
     const page = await doc.getPage(number);
-    const viewport = page.getViewport({ scale: SCALE });
+    const viewport = page.getViewport({ scale });
     const width = Math.ceil(viewport.width);
     const height = Math.ceil(viewport.height);
     const flat = canvas.createCanvas(width, height);
@@ -46,15 +47,18 @@ async function renderPage(pdfBytes: Uint8Array, number: number, skew: number): P
   }
 }
 
-/** `textPdf` with the pages `scan` picks replaced by pictures of themselves (turned by `skew` degrees). */
-export async function scanPages(textPdf: Uint8Array, scan: (index: number) => { skew: number } | null): Promise<Uint8Array> {
+/**
+ * `textPdf` with the pages `scan` picks replaced by pictures of themselves, turned by `skew`
+ * degrees, at `scale` pixels per point (default 2; 0.7 is a 50 dpi fax, which OCR reads unsure).
+ */
+export async function scanPages(textPdf: Uint8Array, scan: (index: number) => { skew: number; scale?: number } | null): Promise<Uint8Array> {
   const source = await PDFDocument.load(textPdf);
   const out = await PDFDocument.create();
   for (let index = 0; index < source.getPageCount(); index++) {
     const { width, height } = source.getPage(index).getSize();
     const picture = scan(index);
     if (picture !== null) {
-      const png = await out.embedPng(await renderPage(textPdf, index + 1, picture.skew));
+      const png = await out.embedPng(await renderPage(textPdf, index + 1, picture.skew, picture.scale));
       out.addPage([width, height]).drawImage(png, { x: 0, y: 0, width, height });
     } else {
       const [copied] = await out.copyPages(source, [index]);

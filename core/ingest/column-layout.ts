@@ -219,27 +219,36 @@ export function orderLines(lines: LayoutLine[], gutters: Gutter[]): LayoutLine[]
 }
 
 /**
- * Reading order for a page read with OCR: gutters found for the whole page, or else band by band.
+ * Reading order for a page read with OCR: gutters found band by band.
  * A scanned leaflet often sets a two-column block between full-width paragraphs (the corpus's
  * two-column brochure: 20 full-width lines, 36 in two columns, 15 full-width): for the page as a
  * whole half its lines cross the gutter and detectGutters rightly calls it one column, so its
  * columns were read across. Here lines wider than a column cut the page into bands, and each band
- * of enough lines is tested for columns on its own, with the same tests. Text PDFs keep the
- * page-level rule: it has been measured on the whole corpus, this only on scans.
+ * of enough lines is tested for columns on its own, with the same tests (a band too short for
+ * that keeps the page's gutters); a heading just above or below a band's columns is read before or
+ * after them. Text PDFs keep the page-level rule: it has been measured on the whole corpus, this
+ * only on scans.
  */
 export function orderLinesInBands(lines: LayoutLine[], bodyFontSize: number): LayoutLine[] {
-  const gutters = detectGutters(lines, bodyFontSize);
-  if (gutters.length > 0 || lines.length < MIN_LINES_FOR_COLUMNS) return orderLines(lines, gutters);
+  const pageGutters = detectGutters(lines, bodyFontSize);
+  if (lines.length < MIN_LINES_FOR_COLUMNS) return orderLines(lines, pageGutters);
   const left = Math.min(...lines.map((l) => l.box.x));
   const width = Math.max(...lines.map((l) => lineRight(l))) - left;
   const sorted = [...lines].sort(byPosition);
   const ordered: LayoutLine[] = [];
   let band: LayoutLine[] = [];
   const flush = (): void => {
-    const inColumns = orderLines(band, detectGutters(band, bodyFontSize));
+    // A band too short to show columns of its own keeps the page's (a caption across them).
+    const own = detectGutters(band, bodyFontSize);
+    const inColumns = orderLines(band, own.length > 0 ? own : pageGutters);
     // A heading just above or below the columns lies in the first column's x-range: it is read
     // before or after the columns, not as part of the first one.
     const others = inColumns.filter((l) => l.column > 0);
+    if (others.length === 0) {
+      ordered.push(...inColumns);
+      band = [];
+      return;
+    }
     const top = Math.min(...others.map((l) => l.box.y));
     const bottom = Math.max(...others.map((l) => lineBottom(l)));
     const above = inColumns.filter((l) => l.column === 0 && lineBottom(l) < top);

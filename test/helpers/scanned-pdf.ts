@@ -13,11 +13,13 @@ export interface ScannedFixturePage {
   scan?: boolean;
   /** Degrees the scanned picture is turned by (a sheet fed askew). */
   skew?: number;
+  /** Pixels per point of the scan (default 2, 144 dpi). */
+  scale?: number;
 }
 
 /** The PDF with its scanned pages, and the same pages with a text layer. */
 export async function scannedPdf(pages: ScannedFixturePage[], options: { title?: string } = {}): Promise<{ pdf: Uint8Array; textTwin: Uint8Array }> {
   const textTwin = await makePdf(pages.map((p) => p.lines), options.title === undefined ? {} : { title: options.title });
-  const pdf = await scanPages(textTwin, (index) => (pages[index]?.scan === true ? { skew: pages[index]?.skew ?? 0 } : null));
+  const pdf = await scanPages(textTwin, (index) => (pages[index]?.scan === true ? { skew: pages[index]?.skew ?? 0, ...(pages[index]?.scale === undefined ? {} : { scale: pages[index]?.scale }) } : null));
   return { pdf, textTwin };
 }

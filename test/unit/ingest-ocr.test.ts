@@ -12,6 +12,9 @@ import { OcrNeededError } from "../../core/ingest/ocr/ocr-needed.ts";
 import { isGarbageText } from "../../core/ingest/ocr/text-layer-quality.ts";
 import type { Box } from "../../core/ingest/types.ts";
 import { highlightBoxes } from "../../core/structure/highlight-geometry.ts";
+import { orderLinesInBands } from "../../core/ingest/column-layout.ts";
+import type { LayoutLine } from "../../core/ingest/layout-types.ts";
+import { assignRows, makeLine } from "../../core/ingest/line-builder.ts";
 import { rejectionCode } from "../helpers/expect-code.ts";
 import { articleLines } from "../helpers/make-pdf.ts";
 import { scannedPdf } from "../helpers/scanned-pdf.ts";
@@ -168,6 +171,29 @@ describe("OCR of scanned pages", () => {
     const text = doc.pages.flatMap((p) => p.lines.map((l) => l.text)).join("\n");
     expect(text).toContain("Il gestore è responsabile della sicurezza");
     expect(text).toContain("Responsabilità");
+  });
+
+  it("reads a two-column block between full-width lines column by column, every line once", () => {
+    const line = (text: string, x: number, y: number, width: number): LayoutLine => {
+      const made = makeLine([{ text, x, baseline: y + 8, width, fontSize: 10, ascent: 0.8, descent: 0.2, bold: false, isSpace: false }], 1, 0);
+      if (made === undefined) throw new Error("no line");
+      return made;
+    };
+    const full = (n: number, y: number): LayoutLine => line(`Full-width line ${n} of the leaflet, running across the page.`, 60, y, 480);
+    const lines = [full(1, 60), full(2, 74), full(3, 88)];
+    for (let i = 0; i < 12; i++) {
+      lines.push(line(`Left column line ${i + 1} of prose.`, 60, 110 + i * 14, 220));
+      lines.push(line(`Right column line ${i + 1} of prose.`, 320, 110 + i * 14, 220));
+    }
+    lines.push(line("A heading below the columns", 60, 290, 150), full(4, 304), full(5, 318));
+    const ordered = orderLinesInBands(assignRows(lines), 10).map((l) => l.text);
+    expect(ordered).toHaveLength(lines.length);
+    expect(new Set(ordered).size).toBe(lines.length);
+    const at = (text: string): number => ordered.indexOf(text);
+    expect(at("Left column line 12 of prose.")).toBeLessThan(at("Right column line 1 of prose."));
+    expect(at("Full-width line 3 of the leaflet, running across the page.")).toBeLessThan(at("Left column line 1 of prose."));
+    expect(at("Right column line 12 of prose.")).toBeLessThan(at("A heading below the columns"));
+    expect(at("A heading below the columns")).toBeLessThan(at("Full-width line 4 of the leaflet, running across the page."));
   });
 
   it("tells a garbage text layer from a real one", () => {
