@@ -264,7 +264,7 @@ export type { TripletRecord } from "../store/graph-types.ts";
 export type { DamagedDocumentInfo, DocumentRecord, LibraryHealth, StoreStats } from "../store/graph-store.ts";
 export type { Section } from "../structure/types.ts";
 export type { OcrLanguage, OcrMode, OcrOffer, OcrSummary } from "../ingest/ocr/ocr-types.ts";
-export { LOW_OCR_CONFIDENCE } from "../ingest/ocr/ocr-types.ts";
+export { LOW_OCR_CONFIDENCE, lowConfidenceOcrPages } from "../ingest/ocr/ocr-types.ts";
 export type { OcrPreference } from "../engine-types.ts";
 // Where the viewer draws a cited sentence over the page (text page or scan alike).
 export { highlightBoxes, partOfLine } from "../structure/highlight-geometry.ts";

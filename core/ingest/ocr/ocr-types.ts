@@ -69,3 +69,8 @@ export function summarizeOcr(pages: ReadonlyArray<{ number: number; ocr?: OcrPag
     language: first.language,
   };
 }
+
+/** The pages of [pageStart, pageEnd] read with OCR at low confidence: a citation of them says "OCR, low confidence". */
+export function lowConfidenceOcrPages(ocr: OcrSummary | undefined, pageStart: number, pageEnd: number): number[] {
+  return ocr === undefined ? [] : ocr.lowConfidencePages.filter((p) => p >= pageStart && p <= pageEnd);
+}

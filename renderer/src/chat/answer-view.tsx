@@ -1,5 +1,5 @@
 import { useState } from "react";
-import type { DocumentRecord } from "../../../core/contract/contract.ts";
+import { lowConfidenceOcrPages, type DocumentRecord } from "../../../core/contract/contract.ts";
 import { citationText, shortTitle } from "../lib/citation-text.ts";
 import type { AskCitation, AskResult, AskSentence } from "./ask-types.ts";
 import { CitationChip } from "./citation-chip.tsx";
@@ -18,14 +18,31 @@ const UNSUPPORTED_TIP =
 
 const VERDICT_TEXT: Record<NonNullable<AskResult["verdict"]>, string> = { yes: "Yes", no: "No", conditional: "Only under conditions" };
 
-/** The answer shown before "show more": the lead, its list, and the first supporting sentence. */
+/**
+ * The answer shown before "show more": what the engine did not put under it (`more`); answers
+ * logged before it said so show the lead, its list, and the first supporting sentence.
+ */
 function visibleCount(sentences: readonly AskSentence[]): number {
+  const firstMore = sentences.findIndex((s) => s.more === true);
+  if (firstMore >= 0) return firstMore;
+  if (sentences.some((s) => s.more === false)) return sentences.length;
   let supports = 0;
   for (let i = 0; i < sentences.length; i++) {
     const role = sentences[i]?.role;
     if (role === "support" && ++supports > 1) return i;
   }
   return sentences.length;
+}
+
+/** "Show 5 more points and 2 supporting sentences": what "show more" opens, by kind. */
+function moreLabel(rest: readonly AskSentence[]): string {
+  const points = rest.filter((s) => s.role === "point").length;
+  const others = rest.length - points;
+  const parts = [
+    ...(points > 0 ? [`${points} more ${points === 1 ? "point" : "points"}`] : []),
+    ...(others > 0 ? [`${others} ${points > 0 ? "" : "more "}supporting ${others === 1 ? "sentence" : "sentences"}`] : []),
+  ];
+  return `Show ${parts.join(" and ")}`;
 }
 
 export function AnswerView({ result, documents, activeSectionId, onOpenCitation }: Props) {
@@ -35,6 +52,8 @@ export function AnswerView({ result, documents, activeSectionId, onOpenCitation 
   // answers without a page in the label get one here.
   const chipText = (c: AskCitation): string =>
     /\bpp?\. \S/.test(c.label) ? c.label : citationText(shortTitle(documents.get(c.documentId), c.file), c.label, c.pageStart, c.pageEnd);
+  // Cited pages a scan's OCR was unsure of: the chip says "OCR, low confidence".
+  const lowOcr = (c: AskCitation): number[] => lowConfidenceOcrPages(documents.get(c.documentId)?.ocr, c.pageStart, c.pageEnd);
   const copyText = (): string => {
     const body = result.sentences.length > 0
       ? result.sentences.map((s) => `${s.text}${s.citationKeys.length > 0 ? ` [${s.citationKeys.join(", ")}]` : ""}${s.supported ? "" : " (unsupported)"}`).join(" ")
@@ -82,6 +101,7 @@ export function AnswerView({ result, documents, activeSectionId, onOpenCitation 
                       key={key}
                       citation={c}
                       text={chipText(c)}
+                      lowOcrPages={lowOcr(c)}
                       active={c.sectionId === activeSectionId}
                       onOpen={() => onOpenCitation(c, evidence === undefined ? undefined : { start: evidence.start, end: evidence.end })}
                     />
@@ -93,7 +113,7 @@ export function AnswerView({ result, documents, activeSectionId, onOpenCitation 
         ) : null}
         {hidden > 0 || expanded ? (
           <button type="button" className="link small" data-testid="answer-more" onClick={() => setExpanded((e) => !e)}>
-            {expanded ? "Show less" : `Show ${hidden} more supporting ${hidden === 1 ? "sentence" : "sentences"}`}
+            {expanded ? "Show less" : moreLabel(result.sentences.slice(shown))}
           </button>
         ) : null}
         {refused && result.analysis !== undefined ? (
@@ -116,7 +136,7 @@ export function AnswerView({ result, documents, activeSectionId, onOpenCitation 
         <div className="sources" data-testid="answer-sources">
           <span className="muted small">Sources</span>
           {result.citations.map((c) => (
-            <CitationChip key={c.key} citation={c} text={chipText(c)} active={c.sectionId === activeSectionId} onOpen={() => onOpenCitation(c)} />
+            <CitationChip key={c.key} citation={c} text={chipText(c)} lowOcrPages={lowOcr(c)} active={c.sectionId === activeSectionId} onOpen={() => onOpenCitation(c)} />
           ))}
         </div>
       ) : null}

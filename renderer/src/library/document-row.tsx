@@ -3,6 +3,7 @@ import type { DocumentRecord, ErrorInfo } from "../../../core/contract/contract.
 import { ErrorMessage } from "../common/error-message.tsx";
 import { DocumentAliases } from "./document-aliases.tsx";
 import { plural } from "../lib/format.ts";
+import { OcrBadge } from "./ocr-badge.tsx";
 
 interface Props {
   document: DocumentRecord;
@@ -43,6 +44,7 @@ export function DocumentRow({ document, selected, onOpen, onDelete, onSetAliases
           {plural(document.sections, "section")}
         </span>
       </div>
+      {document.ocr === undefined ? null : <OcrBadge ocr={document.ocr} />}
       <span className="status-badge" data-testid="document-status">
         Ready
       </span>

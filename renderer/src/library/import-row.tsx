@@ -1,11 +1,13 @@
 import { useState } from "react";
 import { ErrorMessage } from "../common/error-message.tsx";
 import { needsPassword } from "../lib/error-text.ts";
+import { OcrPrompt, type OcrLanguageChoice } from "./ocr-prompt.tsx";
 import type { ImportEntry } from "./use-library.ts";
 
 const STEP_NAMES: Record<string, string> = {
   queued: "Waiting",
   reading: "Reading pages",
+  ocr: "Reading scanned pages (OCR)",
   sections: "Finding sections",
   graph: "Linking citations and obligations",
   embeddings: "Indexing meaning",
@@ -44,9 +46,13 @@ interface Props {
   onCancel(): void;
   onDismiss(): void;
   onPassword(password: string): void;
+  /** The language the OCR question starts with (the remembered one). */
+  ocrLanguage: OcrLanguageChoice;
+  onReadWithOcr(language: OcrLanguageChoice, remember: boolean): void;
+  onSkipOcr(remember: boolean): void;
 }
 
-export function ImportRow({ entry, onCancel, onDismiss, onPassword }: Props) {
+export function ImportRow({ entry, onCancel, onDismiss, onPassword, ocrLanguage, onReadWithOcr, onSkipOcr }: Props) {
   const progress = entry.progress;
   const waiting = entry.state === "queued" || entry.state === "importing";
   // The engine's last event says the job ended: nothing is left to cancel while its result travels.
@@ -61,7 +67,7 @@ export function ImportRow({ entry, onCancel, onDismiss, onPassword }: Props) {
         {waiting ? (
           <span className="row-meta">
             {STEP_NAMES[progress?.step ?? "queued"] ?? progress?.step}
-            {hasTotal ? ` · ${progress.current} of ${progress.total}${progress.step === "reading" ? " pages" : ""}` : ""}
+            {hasTotal ? ` · ${progress.current} of ${progress.total}${progress.step === "reading" || progress.step === "ocr" ? " pages" : ""}` : ""}
           </span>
         ) : null}
       </div>
@@ -93,12 +99,18 @@ export function ImportRow({ entry, onCancel, onDismiss, onPassword }: Props) {
           {needsPassword(entry.error) ? <PasswordForm onSubmit={onPassword} /> : null}
         </div>
       ) : null}
+      {entry.state === "needs-ocr" && entry.ocrOffer !== undefined ? (
+        <div className="row-detail">
+          <OcrPrompt offer={entry.ocrOffer} language={ocrLanguage} onRead={onReadWithOcr} onSkip={onSkipOcr} />
+        </div>
+      ) : null}
       {entry.state === "skipped" ? (
         <p className="row-detail notice" data-testid="import-notice">
           {entry.notice}
         </p>
       ) : null}
-      {!waiting ? (
+      {/* A scanned file's question has its own "Don't import". */}
+      {!waiting && entry.state !== "needs-ocr" ? (
         <button type="button" className="quiet" aria-label={`Dismiss ${entry.name}`} onClick={onDismiss}>
           Dismiss
         </button>

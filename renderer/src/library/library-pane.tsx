@@ -3,6 +3,7 @@ import { DocumentRow } from "./document-row.tsx";
 import { FilePicker } from "./file-picker.tsx";
 import { ImportRow } from "./import-row.tsx";
 import { LibraryHealthBanner } from "./library-health.tsx";
+import { OcrSetting } from "./ocr-setting.tsx";
 import type { Library } from "./use-library.ts";
 
 interface Props {
@@ -20,6 +21,9 @@ export function LibraryPane({ library, selectedDocumentId, onOpenDocument, onDel
         <span className="muted small">Drop files anywhere in the window</span>
         <FilePicker onFiles={library.addFiles} />
       </header>
+      <div className="library-settings">
+        <OcrSetting preference={library.ocrPreference} onChange={library.setOcrPreference} />
+      </div>
       {library.listError !== null ? <ErrorMessage error={library.listError} /> : null}
       <LibraryHealthBanner version={library.documents.map((d) => d.id).join(",")} onRepaired={() => void library.refresh()} />
       {empty ? (
@@ -35,6 +39,9 @@ export function LibraryPane({ library, selectedDocumentId, onOpenDocument, onDel
             onCancel={() => library.cancelImport(entry.key)}
             onDismiss={() => library.dismiss(entry.key)}
             onPassword={(password) => library.retryWithPassword(entry.key, password)}
+            ocrLanguage={library.ocrPreference.language}
+            onReadWithOcr={(language, remember) => library.readWithOcr(entry.key, language, remember)}
+            onSkipOcr={(remember) => library.skipOcr(entry.key, remember)}
           />
         ))}
         {library.documents.map((doc) => (

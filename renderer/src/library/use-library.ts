@@ -6,6 +6,10 @@ import type {
   ErrorInfo,
   ImportResult,
   JobProgressEvent,
+  OcrLanguage,
+  OcrMode,
+  OcrOffer,
+  OcrPreference,
   Result,
 } from "../../../core/contract/contract.ts";
 import { isImportable } from "../lib/format.ts";
@@ -28,11 +32,16 @@ export interface ImportEntry {
   /** Drop order: the queue sends the lowest first. */
   seq: number;
   name: string;
-  /** queued: waiting here, not sent; importing: sent, until its result is back. */
-  state: "queued" | "importing" | "failed" | "skipped" | "cancelled";
+  /** queued: waiting here, not sent; importing: sent, until its result is back; needs-ocr: scanned, waiting for the user's answer. */
+  state: "queued" | "importing" | "failed" | "skipped" | "cancelled" | "needs-ocr";
   source: ImportSource;
   jobId: string;
   password?: string;
+  /** This file's own answer to the OCR question (else the remembered preference applies). */
+  ocr?: OcrMode;
+  ocrLanguage?: OcrLanguage;
+  /** With state needs-ocr: what reading it with OCR would take. */
+  ocrOffer?: OcrOffer;
   progress?: JobProgressEvent;
   error?: ErrorInfo;
   notice?: string;
@@ -45,6 +54,12 @@ export interface Library {
   listError: ErrorInfo | null;
   addFiles(files: File[]): void;
   retryWithPassword(key: string, password: string): void;
+  /** The remembered choice for scanned PDFs ("ask" until the user makes one). */
+  ocrPreference: OcrPreference;
+  setOcrPreference(preference: OcrPreference): void;
+  /** The answer to a scanned file's question: read it with OCR (in this language), or leave it out. */
+  readWithOcr(key: string, language: OcrLanguage | "auto", remember: boolean): void;
+  skipOcr(key: string, remember: boolean): void;
   cancelImport(key: string): void;
   dismiss(key: string): void;
   deleteDocument(id: string): Promise<ErrorInfo | null>;
@@ -63,9 +78,19 @@ function fail(code: ErrorInfo["code"], message: string): { ok: false; error: Err
   return { ok: false, error: { code, message } };
 }
 
-async function sendImport(api: ClauseGraphApi, entry: ImportEntry, signal: AbortSignal): Promise<Result<ImportResult[]>> {
+const DEFAULT_OCR_PREFERENCE: OcrPreference = { mode: "ask", language: "auto" };
+
+async function sendImport(api: ClauseGraphApi, entry: ImportEntry, preference: OcrPreference, signal: AbortSignal): Promise<Result<ImportResult[]>> {
   const { source, jobId } = entry;
-  const extra = { jobId, ...(entry.password === undefined ? {} : { password: entry.password }) };
+  // The file's own answer, else the remembered one ("ask": the engine stops with NEEDS_OCR and an offer).
+  const ocr = entry.ocr ?? preference.mode;
+  const ocrLanguage = entry.ocrLanguage ?? (preference.language === "auto" ? undefined : preference.language);
+  const extra = {
+    jobId,
+    ocr,
+    ...(ocrLanguage === undefined ? {} : { ocrLanguage }),
+    ...(entry.password === undefined ? {} : { password: entry.password }),
+  };
   if (source.kind === "path") return api.importDocuments({ files: [source.path], ...extra });
   if (source.file.size > LIMITS.uploadBytes) return fail("TOO_LARGE", "Files over 100 MB cannot be uploaded");
   // The web host streams the file; only Electron's path-less files still travel as base64.
@@ -84,6 +109,9 @@ export function useLibrary(api: ClauseGraphApi): Library {
   const [imports, setImports] = useState<ImportEntry[]>([]);
   const [loaded, setLoaded] = useState(false);
   const [listError, setListError] = useState<ErrorInfo | null>(null);
+  const [ocrPreference, setPreference] = useState<OcrPreference>(DEFAULT_OCR_PREFERENCE);
+  const preferenceRef = useRef(ocrPreference);
+  preferenceRef.current = ocrPreference;
   const importsRef = useRef(imports);
   importsRef.current = imports;
   // The request of the file being sent, so a cancel can abort an upload the engine has not seen yet.
@@ -110,6 +138,21 @@ export function useLibrary(api: ClauseGraphApi): Library {
     void refresh();
   }, [refresh]);
 
+  // The remembered answer to "read scanned PDFs with OCR?", kept by the engine (settings.json).
+  useEffect(() => {
+    void api.getOcrPreference({}).then((result) => {
+      if (result.ok) setPreference(result.value);
+    });
+  }, [api]);
+
+  const setOcrPreference = useCallback(
+    (preference: OcrPreference) => {
+      setPreference(preference);
+      void api.setOcrPreference(preference);
+    },
+    [api],
+  );
+
   useEffect(
     () =>
       api.onJobProgress((progress) => {
@@ -128,7 +171,7 @@ export function useLibrary(api: ClauseGraphApi): Library {
       const controller = new AbortController();
       sending.current.set(key, controller);
       patch(key, { state: "importing" });
-      const result = await sendImport(api, entry, controller.signal).finally(() => {
+      const result = await sendImport(api, entry, preferenceRef.current, controller.signal).finally(() => {
         sending.current.delete(key);
       });
       const first = result.ok ? result.value[0] : undefined;
@@ -140,6 +183,9 @@ export function useLibrary(api: ClauseGraphApi): Library {
         patch(key, { state: "failed", error: { code: "INTERNAL", message: "The engine returned no result" } });
       } else if (first.status === "error" && first.error?.code === "CANCELLED") {
         patch(key, { state: "cancelled" });
+      } else if (first.status === "error" && first.error?.code === "NEEDS_OCR" && first.ocrOffer !== undefined) {
+        // Scanned: the row asks the user; nothing was imported.
+        patch(key, { state: "needs-ocr", ocrOffer: first.ocrOffer });
       } else if (first.status === "error") {
         patch(key, { state: "failed", error: first.error ?? { code: "INTERNAL", message: "Import failed" } });
       } else if (first.status === "skipped") {
@@ -185,6 +231,38 @@ export function useLibrary(api: ClauseGraphApi): Library {
     );
   }, []);
 
+  const readWithOcr = useCallback(
+    (key: string, language: OcrLanguage | "auto", remember: boolean) => {
+      if (remember) setOcrPreference({ mode: "auto", language });
+      setImports((all) =>
+        all.map((e) =>
+          e.key === key
+            ? {
+                key,
+                seq: e.seq,
+                name: e.name,
+                source: e.source,
+                jobId: nextJobId(),
+                ...(e.password === undefined ? {} : { password: e.password }),
+                ocr: "auto",
+                ...(language === "auto" ? {} : { ocrLanguage: language }),
+                state: "queued",
+              }
+            : e,
+        ),
+      );
+    },
+    [setOcrPreference],
+  );
+
+  const skipOcr = useCallback(
+    (key: string, remember: boolean) => {
+      if (remember) setOcrPreference({ mode: "never", language: preferenceRef.current.language });
+      patch(key, { state: "skipped", notice: "Not imported: its scanned pages were not read with OCR." });
+    },
+    [patch, setOcrPreference],
+  );
+
   const cancelImport = useCallback(
     (key: string) => {
       const entry = importsRef.current.find((e) => e.key === key);
@@ -225,5 +303,21 @@ export function useLibrary(api: ClauseGraphApi): Library {
     [api],
   );
 
-  return { documents, imports, loaded, listError, addFiles, retryWithPassword, cancelImport, dismiss, deleteDocument, setAliases, refresh };
+  return {
+    documents,
+    imports,
+    loaded,
+    listError,
+    addFiles,
+    retryWithPassword,
+    ocrPreference,
+    setOcrPreference,
+    readWithOcr,
+    skipOcr,
+    cancelImport,
+    dismiss,
+    deleteDocument,
+    setAliases,
+    refresh,
+  };
 }
