@@ -2,7 +2,8 @@ import type { SourceFormat } from "../ingest/types.ts";
 import type { OcrSummary } from "../ingest/ocr/ocr-types.ts";
 import type { Section } from "../structure/types.ts";
 import type { RetrievalStore } from "../retrieve/retrieval-store.ts";
-import type { CrossReferenceRecord, DerivedGraph, EntityRecord, TermRecord, TripletRecord } from "./graph-types.ts";
+import type { CrossReferenceRecord, DerivedGraph, EntityRecord, ScoredId, TermRecord, TripletRecord } from "./graph-types.ts";
+import type { ComparisonCacheEntry, ComparisonRecord, ComparisonWrite, SimilarToRecord, VectorQuery, VerdictUpdate } from "./comparison-records.ts";
 
 // The engine talks to the database only through this interface. Kuzu upstream is archived, so
 // everything Kuzu-specific (Cypher, FTS calls, connection threading) stays behind it.
@@ -182,4 +183,28 @@ export interface GraphStore extends RetrievalStore {
   putExtractionCache(entry: ExtractionCacheEntry): Promise<void>;
   /** Replaces the document's LLM triplets (and their vectors) in one transaction. NOT_FOUND when the document is gone. */
   replaceLlmTriplets(documentId: string, write: LlmTripletWrite): Promise<{ triplets: number; entities: number }>;
+
+  // Comparisons (schema v7, core/compare/).
+  /** Stored section vectors of these documents, by section id. */
+  getSectionVectors(documentIds: string[]): Promise<Map<string, Float32Array>>;
+  /** Stored triplet vectors of these documents, by triplet id, with the section each is stated in. */
+  getTripletVectors(documentIds: string[]): Promise<Map<string, { sectionId: string; vector: Float32Array }>>;
+  /** Per query, the k nearest sections of these documents through the HNSW index (store/vector-neighbours.ts). */
+  nearestSections(queries: VectorQuery[], k: number, documentIds: string[]): Promise<Map<string, ScoredId[]>>;
+  getComparison(id: string): Promise<ComparisonRecord | null>;
+  /** Newest first. */
+  listComparisons(): Promise<ComparisonRecord[]>;
+  /** Its SIMILAR_TO edges, by A section then rank ([] when it does not exist). */
+  getComparisonEdges(id: string): Promise<SimilarToRecord[]>;
+  /** Creates the comparison node (status "computing"), or marks an existing one so; NOT_FOUND when a document is gone. */
+  startComparison(comparison: ComparisonRecord): Promise<void>;
+  /** Replaces the edges of some A sections and records the comparison's state, in one transaction. */
+  writeComparison(write: ComparisonWrite): Promise<{ deleted: number; created: number }>;
+  /** Sets model verdicts on existing edges and records the comparison's state. */
+  setComparisonVerdicts(comparison: ComparisonRecord, verdicts: VerdictUpdate[]): Promise<number>;
+  /** Removes a comparison and its edges. False when it did not exist. */
+  deleteComparison(id: string): Promise<boolean>;
+  getComparisonCache(keys: string[]): Promise<Map<string, string>>;
+  /** Durable when it returns. */
+  putComparisonCache(entry: ComparisonCacheEntry): Promise<void>;
 }

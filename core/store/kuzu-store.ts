@@ -45,6 +45,18 @@ import {
   vectorLiteral,
 } from "./store-rows.ts";
 import { validateInsert } from "./validate-insert.ts";
+import {
+  listComparisonRecords,
+  readComparison,
+  readComparisonCache,
+  readComparisonEdges,
+  removeComparison,
+  replaceComparisonEdges,
+  startComparison,
+  updateVerdicts,
+  writeComparisonCache,
+} from "./comparison-store.ts";
+import { nearestSectionsIn } from "./vector-neighbours.ts";
 
 export interface KuzuStoreOptions {
   /** The database file (Kuzu 0.11 keeps one file plus `<file>.wal`); its folder is created. */
@@ -1115,6 +1127,124 @@ export function createKuzuStore(options: KuzuStoreOptions): KuzuGraphStore {
         } catch (err) {
           throw toStoreError(err, dbPath, `storing vectors of ${documentId}`);
         }
+      }),
+
+    getSectionVectors: (documentIds) =>
+      exclusive(async () => {
+        const { session } = opened();
+        const out = new Map<string, Float32Array>();
+        if (documentIds.length === 0 || !(await tableNames(session)).has(SECTION_VECTORS.table)) return out;
+        const rows = await session.run(`MATCH (v:${SECTION_VECTORS.table}) WHERE list_contains($docs, v.documentId) RETURN v.sectionId AS id, v.vector AS vector`, {
+          docs: documentIds,
+        });
+        for (const r of rows) if (Array.isArray(r.vector)) out.set(String(r.id), Float32Array.from(r.vector, (x) => Number(x)));
+        return out;
+      }),
+
+    getTripletVectors: (documentIds) =>
+      exclusive(async () => {
+        const { session } = opened();
+        const out = new Map<string, { sectionId: string; vector: Float32Array }>();
+        if (documentIds.length === 0 || !(await tableNames(session)).has(TRIPLET_VECTORS.table)) return out;
+        const rows = await session.run(`MATCH (v:${TRIPLET_VECTORS.table}) WHERE list_contains($docs, v.documentId) RETURN v.id AS id, v.sectionId AS sectionId, v.vector AS vector`, {
+          docs: documentIds,
+        });
+        for (const r of rows) if (Array.isArray(r.vector)) out.set(String(r.id), { sectionId: String(r.sectionId), vector: Float32Array.from(r.vector, (x) => Number(x)) });
+        return out;
+      }),
+
+    nearestSections: (queries, k, documentIds) =>
+      exclusive(async () => {
+        const { session } = opened();
+        const space = await cachedSpace(session);
+        if (space === null || queries.length === 0) return new Map();
+        // The index is built lazily after bulk loads (refreshVectors), as for searches.
+        await refreshVectors(session);
+        const indexes = await session.run("CALL SHOW_INDEXES() RETURN table_name AS t, index_name AS i");
+        if (!indexes.some((r) => r.t === SECTION_VECTORS.table && r.i === SECTION_VECTORS.index)) return new Map();
+        return nearestSectionsIn(session, space, queries, Math.min(MAX_K, k), documentIds);
+      }),
+
+    getComparison: (id) => exclusive(() => readComparison(opened().session, id)),
+
+    listComparisons: () => exclusive(() => listComparisonRecords(opened().session)),
+
+    getComparisonEdges: (id) =>
+      exclusive(async () => {
+        const { session } = opened();
+        const comparison = await readComparison(session, id);
+        return comparison === null ? [] : readComparisonEdges(session, comparison);
+      }),
+
+    startComparison: (comparison) =>
+      exclusive(async () => {
+        const { session } = opened();
+        await beforeWrite(`starting the comparison ${comparison.id}`);
+        try {
+          await startComparison(session, comparison);
+          await checkpoint(session);
+        } catch (err) {
+          throw toStoreError(err, dbPath, `starting the comparison ${comparison.id}`);
+        }
+      }),
+
+    writeComparison: (write) =>
+      exclusive(async () => {
+        const { session } = opened();
+        await beforeWrite(`storing the comparison ${write.comparison.id}`);
+        let deleted = 0;
+        try {
+          await session.transaction(async () => {
+            deleted = await replaceComparisonEdges(session, write, batchSize);
+            fault("compare:edges");
+            // Replaced edges were deleted: the survivors are anchored before anything checkpoints
+            // (rel-checkpoint-guard.ts). This transaction creates no node, so the anchors may end it.
+            if (deleted > 0) await protectSurvivingEdges(session);
+          });
+          await checkpoint(session);
+        } catch (err) {
+          throw toStoreError(err, dbPath, `storing the comparison ${write.comparison.id}`);
+        }
+        return { deleted, created: write.edges.length };
+      }),
+
+    setComparisonVerdicts: (comparison, verdicts) =>
+      exclusive(async () => {
+        const { session } = opened();
+        await beforeWrite(`storing verdicts of the comparison ${comparison.id}`);
+        try {
+          const updated = await session.transaction(() => updateVerdicts(session, comparison, verdicts, batchSize));
+          await checkpoint(session);
+          return updated;
+        } catch (err) {
+          throw toStoreError(err, dbPath, `storing verdicts of the comparison ${comparison.id}`);
+        }
+      }),
+
+    deleteComparison: (id) =>
+      exclusive(async () => {
+        const { session } = opened();
+        const comparison = await readComparison(session, id);
+        if (comparison === null) return false;
+        await beforeWrite(`deleting the comparison ${id}`);
+        try {
+          await session.transaction(async () => {
+            const deleted = await removeComparison(session, comparison);
+            if (deleted > 0) await protectSurvivingEdges(session);
+          });
+          await checkpoint(session);
+        } catch (err) {
+          throw toStoreError(err, dbPath, `deleting the comparison ${id}`);
+        }
+        return true;
+      }),
+
+    getComparisonCache: (keys) => exclusive(() => readComparisonCache(opened().session, keys, batchSize)),
+
+    putComparisonCache: (entry) =>
+      exclusive(async () => {
+        await beforeWrite("saving a comparison result");
+        await writeComparisonCache(opened().session, entry, new Date().toISOString());
       }),
 
     getExtractionCache: (keys) =>

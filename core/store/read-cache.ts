@@ -36,6 +36,13 @@ const PURE_READS = new Set<string>([
   "documentsMissingEmbeddings",
   "getExtractionCache",
   "checkLibrary",
+  "getSectionVectors",
+  "getTripletVectors",
+  "nearestSections",
+  "getComparison",
+  "listComparisons",
+  "getComparisonEdges",
+  "getComparisonCache",
 ]);
 
 /** Entries per map before it is emptied: bounds memory for very large libraries. */

@@ -1,0 +1,230 @@
+import type { KuzuValue } from "kuzu";
+import { ClauseGraphError } from "../errors.ts";
+import type { ComparisonCacheEntry, ComparisonRecord, ComparisonStatus, ComparisonWrite, SimilarToRecord, VerdictUpdate } from "./comparison-records.ts";
+import type { KuzuSession, Params } from "./kuzu-session.ts";
+import { COMPARISON_CACHE_TABLE, COMPARISON_TABLE } from "./schema.ts";
+import { toProps } from "./store-rows.ts";
+
+// Reading and writing comparisons (schema v7) on one session; kuzu-store.ts wraps these in its
+// write rules: the free-space check, the anchors of the rel-checkpoint guard after any edge is
+// deleted, and a checkpoint after each write. Kuzu 0.11.3 rules kept here:
+// - A Comparison node is created in a transaction of its own (startComparison), never in one that
+//   deletes and re-creates SIMILAR_TO edges: a transaction re-creating an edge and creating nodes
+//   replays wrongly after a crash (rel-checkpoint-guard.ts).
+// - Edges are deleted one statement per rel table and end (plain DELETE r), never DETACH DELETE
+//   (delete-nodes.ts).
+
+const STATUSES: readonly ComparisonStatus[] = ["computing", "complete", "partial"];
+
+function text(props: Record<string, KuzuValue>, key: string): string {
+  const v = props[key];
+  return typeof v === "string" ? v : "";
+}
+
+function num(props: Record<string, KuzuValue>, key: string): number {
+  const v = props[key];
+  return typeof v === "number" ? v : typeof v === "bigint" ? Number(v) : 0;
+}
+
+export function comparisonFromNode(value: KuzuValue | undefined): ComparisonRecord {
+  const p = toProps(value, "comparison");
+  const status = text(p, "status");
+  const docs = p.libraryDocuments;
+  return {
+    id: text(p, "id"),
+    documentId: text(p, "documentId"),
+    otherDocumentId: text(p, "otherDocumentId"),
+    libraryDocuments: Array.isArray(docs) ? docs.filter((d): d is string => typeof d === "string") : [],
+    k: num(p, "k"),
+    embeddingModel: text(p, "embeddingModel"),
+    scorerVersion: text(p, "scorerVersion"),
+    llmModel: text(p, "llmModel"),
+    status: (STATUSES as readonly string[]).includes(status) ? (status as ComparisonStatus) : "partial",
+    sections: num(p, "sections"),
+    pairsExamined: num(p, "pairsExamined"),
+    createdAt: text(p, "createdAt"),
+    updatedAt: text(p, "updatedAt"),
+  };
+}
+
+/** The parameters of SET_PROPERTIES (Kuzu refuses parameters a statement does not use). */
+function comparisonParams(c: ComparisonRecord): Params {
+  return {
+    id: c.id,
+    documentId: c.documentId,
+    otherDocumentId: c.otherDocumentId,
+    libraryDocuments: c.libraryDocuments,
+    k: c.k,
+    embeddingModel: c.embeddingModel,
+    scorerVersion: c.scorerVersion,
+    llmModel: c.llmModel,
+    status: c.status,
+    sections: c.sections,
+    pairsExamined: c.pairsExamined,
+    updatedAt: c.updatedAt,
+  };
+}
+
+const SET_PROPERTIES = `c.documentId = $documentId, c.otherDocumentId = $otherDocumentId,
+  c.libraryDocuments = CAST($libraryDocuments AS STRING[]), c.k = $k, c.embeddingModel = $embeddingModel,
+  c.scorerVersion = $scorerVersion, c.llmModel = $llmModel, c.status = $status, c.sections = $sections,
+  c.pairsExamined = $pairsExamined, c.updatedAt = $updatedAt`;
+
+/** The documents a comparison names must exist when it is written (NOT_FOUND otherwise). */
+export async function assertComparedDocuments(session: KuzuSession, c: Pick<ComparisonRecord, "documentId" | "libraryDocuments">): Promise<void> {
+  const ids = [...new Set([c.documentId, ...c.libraryDocuments])];
+  const rows = await session.run("MATCH (d:Document) WHERE list_contains($ids, d.id) RETURN d.id AS id", { ids });
+  const found = new Set(rows.map((r) => String(r.id)));
+  const missing = ids.filter((id) => !found.has(id));
+  if (missing.length > 0) throw new ClauseGraphError("NOT_FOUND", `The compared document ${missing.join(", ")} is no longer in the library`);
+}
+
+/** Creates the comparison (or marks an existing one "computing" again), in a transaction of its own. */
+export async function startComparison(session: KuzuSession, c: ComparisonRecord): Promise<void> {
+  await session.transaction(async () => {
+    await assertComparedDocuments(session, c);
+    await session.run(`MERGE (c:${COMPARISON_TABLE} {id: $id}) ON CREATE SET c.createdAt = $createdAt SET ${SET_PROPERTIES}`, { ...comparisonParams(c), createdAt: c.createdAt });
+  });
+}
+
+export async function readComparison(session: KuzuSession, id: string): Promise<ComparisonRecord | null> {
+  const rows = await session.run(`MATCH (c:${COMPARISON_TABLE}) WHERE c.id = $id RETURN c`, { id });
+  return rows.length === 0 ? null : comparisonFromNode(rows[0]?.c);
+}
+
+export async function listComparisonRecords(session: KuzuSession): Promise<ComparisonRecord[]> {
+  const rows = await session.run(`MATCH (c:${COMPARISON_TABLE}) RETURN c ORDER BY c.updatedAt DESC, c.id`);
+  return rows.map((r) => comparisonFromNode(r.c));
+}
+
+export async function readComparisonEdges(session: KuzuSession, comparison: ComparisonRecord): Promise<SimilarToRecord[]> {
+  // Filtering on the A document first keeps Kuzu from scanning every section's edges.
+  const rows = await session.run(
+    `MATCH (a:Section)-[r:SIMILAR_TO]->(b:Section) WHERE a.documentId = $documentId AND r.comparisonId = $id
+     RETURN a.id AS aId, b.id AS bId, r.embeddingModel AS embeddingModel, r.rank AS rank, r.score AS score, r.aHash AS aHash,
+       r.bHash AS bHash, r.reasons AS reasons, r.flags AS flags, r.evidence AS evidence, r.verdict AS verdict
+     ORDER BY aId, rank, bId`,
+    { documentId: comparison.documentId, id: comparison.id },
+  );
+  return rows.map((r) => ({
+    comparisonId: comparison.id,
+    aSectionId: String(r.aId),
+    bSectionId: String(r.bId),
+    embeddingModel: String(r.embeddingModel ?? ""),
+    rank: Number(r.rank ?? 0),
+    score: Number(r.score ?? 0),
+    aHash: String(r.aHash ?? ""),
+    bHash: String(r.bHash ?? ""),
+    reasons: String(r.reasons ?? ""),
+    flags: String(r.flags ?? ""),
+    evidence: String(r.evidence ?? ""),
+    verdict: String(r.verdict ?? ""),
+  }));
+}
+
+function chunks<T>(items: readonly T[], size: number): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
+}
+
+/**
+ * Inside the caller's transaction: replaces the edges of the listed A sections and records the
+ * comparison's new state. Creates no node (see the top of this file). Returns how many edges were
+ * deleted, so the caller knows whether the rel-checkpoint anchors are needed.
+ */
+export async function replaceComparisonEdges(session: KuzuSession, write: ComparisonWrite, batchSize: number): Promise<number> {
+  const c = write.comparison;
+  await assertComparedDocuments(session, c);
+  const [existing] = await session.run(`MATCH (c:${COMPARISON_TABLE}) WHERE c.id = $id RETURN count(c) AS n`, { id: c.id });
+  if (Number(existing?.n ?? 0) === 0) throw new ClauseGraphError("NOT_FOUND", `No comparison ${c.id}: it was deleted meanwhile`);
+  let deleted = 0;
+  for (const batch of chunks(write.aSectionIds, batchSize)) {
+    const [row] = await session.run(
+      `MATCH (a:Section)-[r:SIMILAR_TO]->(:Section) WHERE a.documentId = $documentId AND list_contains($ids, a.id) AND r.comparisonId = $id
+       DELETE r RETURN count(*) AS n`,
+      { documentId: c.documentId, ids: batch, id: c.id },
+    );
+    deleted += Number(row?.n ?? 0);
+  }
+  const rows = write.edges.map(
+    (e): Params => ({
+      a: e.aSectionId,
+      aDoc: e.aSectionId.split(":")[0] ?? "",
+      b: e.bSectionId,
+      bDoc: e.bSectionId.split(":")[0] ?? "",
+      comparisonId: c.id,
+      embeddingModel: e.embeddingModel,
+      rank: e.rank,
+      score: e.score,
+      aHash: e.aHash,
+      bHash: e.bHash,
+      reasons: e.reasons,
+      flags: e.flags,
+      evidence: e.evidence,
+      verdict: e.verdict,
+    }),
+  );
+  let created = 0;
+  for (const batch of chunks(rows, batchSize)) {
+    // Section ids start with their document id: the filter on it keeps the join to the two documents.
+    const [row] = await session.run(
+      `UNWIND $rows AS r MATCH (a:Section), (b:Section)
+       WHERE a.documentId = r.aDoc AND a.id = r.a AND b.documentId = r.bDoc AND b.id = r.b
+       CREATE (a)-[:SIMILAR_TO {comparisonId: r.comparisonId, embeddingModel: r.embeddingModel, rank: r.rank, score: r.score,
+         aHash: r.aHash, bHash: r.bHash, reasons: r.reasons, flags: r.flags, evidence: r.evidence, verdict: r.verdict}]->(b)
+       RETURN count(*) AS n`,
+      { rows: batch },
+    );
+    created += Number(row?.n ?? 0);
+  }
+  if (created !== rows.length) {
+    throw new ClauseGraphError("NOT_FOUND", `${rows.length - created} compared section(s) are no longer in the library; compare again`);
+  }
+  await session.run(`MATCH (c:${COMPARISON_TABLE}) WHERE c.id = $id SET ${SET_PROPERTIES}`, comparisonParams(c));
+  return deleted;
+}
+
+/** Inside the caller's transaction: sets the verdict of existing edges (no edge is deleted or created). */
+export async function updateVerdicts(session: KuzuSession, comparison: ComparisonRecord, verdicts: readonly VerdictUpdate[], batchSize: number): Promise<number> {
+  let updated = 0;
+  for (const batch of chunks(verdicts.map((v): Params => ({ a: v.aSectionId, b: v.bSectionId, verdict: v.verdict })), batchSize)) {
+    const [row] = await session.run(
+      `UNWIND $rows AS v MATCH (a:Section)-[r:SIMILAR_TO]->(b:Section)
+       WHERE a.documentId = $documentId AND a.id = v.a AND b.id = v.b AND r.comparisonId = $id
+       SET r.verdict = v.verdict RETURN count(*) AS n`,
+      { rows: batch, documentId: comparison.documentId, id: comparison.id },
+    );
+    updated += Number(row?.n ?? 0);
+  }
+  await session.run(`MATCH (c:${COMPARISON_TABLE}) WHERE c.id = $id SET ${SET_PROPERTIES}`, comparisonParams(comparison));
+  return updated;
+}
+
+/** Inside the caller's transaction: the comparison's edges, then its node. Returns the edges deleted. */
+export async function removeComparison(session: KuzuSession, comparison: ComparisonRecord): Promise<number> {
+  const [row] = await session.run(
+    `MATCH (a:Section)-[r:SIMILAR_TO]->(:Section) WHERE a.documentId = $documentId AND r.comparisonId = $id DELETE r RETURN count(*) AS n`,
+    { documentId: comparison.documentId, id: comparison.id },
+  );
+  await session.run(`MATCH (c:${COMPARISON_TABLE}) WHERE c.id = $id DELETE c`, { id: comparison.id });
+  return Number(row?.n ?? 0);
+}
+
+export async function readComparisonCache(session: KuzuSession, keys: readonly string[], batchSize: number): Promise<Map<string, string>> {
+  const out = new Map<string, string>();
+  for (const batch of chunks([...new Set(keys)], batchSize)) {
+    // One primary-key lookup per key (a list_contains filter would scan the whole cache).
+    const rows = await session.run(`UNWIND $keys AS k MATCH (c:${COMPARISON_CACHE_TABLE}) WHERE c.key = k RETURN c.key AS key, c.json AS json`, { keys: batch });
+    for (const r of rows) out.set(String(r.key), String(r.json));
+  }
+  return out;
+}
+
+/** One auto-committed statement per entry: a crash keeps each entry whole or absent. */
+export async function writeComparisonCache(session: KuzuSession, entry: ComparisonCacheEntry, createdAt: string): Promise<void> {
+  await session.run(
+    `MERGE (c:${COMPARISON_CACHE_TABLE} {key: $key}) SET c.kind = $kind, c.modelId = $modelId, c.version = $version, c.json = $json, c.createdAt = $createdAt`,
+    { ...entry, createdAt },
+  );
+}
