@@ -1,7 +1,7 @@
 import type { ErrorInfo } from "./errors.ts";
 import type { OcrLanguage, OcrMode, OcrOffer, OcrSummary } from "./ingest/ocr/ocr-types.ts";
 import type { ProgressListener } from "./jobs/job.ts";
-import type { AnswerHints, AskResult } from "./answer/answer-types.ts";
+import type { AnswerHints, AnswerTrace, AskResult } from "./answer/answer-types.ts";
 import type { AnswerLogRecord } from "./answer/answer-log-schema.ts";
 import type { Conversation, ConversationSummary, ExportFile, ExportFormat } from "./answer/conversation-schemas.ts";
 import type { ModelImportResult, ModelSelectSettings, ModelsState } from "./llm/model-schemas.ts";
@@ -108,6 +108,8 @@ export interface AskOptions {
    * follow-up ("and for microenterprises?") keeps the previous question's scope (answer/follow-up.ts).
    */
   conversationId?: string;
+  /** Told every candidate sentence as it was scored (benches only: bench/fit-answer-weights.ts). */
+  trace?: (trace: AnswerTrace) => void;
 }
 
 export interface AnswerLogQuery {

@@ -25,6 +25,7 @@ import { recordDeletedDocument } from "./store/deleted-documents.ts";
 import { namesMissingFromLibrary } from "./answer/question-names.ts";
 import { analyzeQuestion, answerHints } from "./answer/question-analysis.ts";
 import { retrievalQuery } from "./answer/answer-type-query.ts";
+import { ANSWER_CANDIDATES, rankForAnswer } from "./answer/answer-ranking.ts";
 import { documentScope } from "./answer/question-scope.ts";
 import { registryAliases } from "./names/document-instruments.ts";
 import { aliasEdit, libraryNames } from "./names/document-names.ts";
@@ -544,10 +545,13 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
       // Read once: which documents it names (retrieval keeps to them), what it asks for, which known instruments the library lacks.
       const analysis = analyzeQuestion(asked, libraryNames(await store.listDocuments()));
       const scope = analysis.scope.documentIds;
-      const query = retrievalQuery(asked, analysis.answerType);
+      const query = retrievalQuery(asked, analysis.answerType, analysis.language);
       // A question about an instrument the library lacks is refused: nothing is retrieved, so no unrelated graph is drawn.
+      // More sections are retrieved than quoted from, then re-ranked for answering (answer-ranking.ts).
       const ranked =
-        analysis.missingInstruments.length > 0 ? [] : await hybridSearch(store, embedder, query, { k, stages: ALL_STAGES, ...(scope.length > 0 ? { documentIds: scope } : {}) });
+        analysis.missingInstruments.length > 0
+          ? []
+          : rankForAnswer(await hybridSearch(store, embedder, query, { k: Math.max(k, ANSWER_CANDIDATES), stages: ALL_STAGES, ...(scope.length > 0 ? { documentIds: scope } : {}) }), analysis).slice(0, k);
       const [triplets, subgraph, missingNames] = await Promise.all([
         store.getTripletsForSections(ranked.map((r) => r.section.id)),
         buildSubgraph(store, ranked, { query: asked }),
@@ -575,6 +579,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
           hints: opts.hints ?? answerHints(analysis),
           retrievalQuery: query,
           ...(opts.onToken ? { onToken: opts.onToken } : {}),
+          ...(opts.trace ? { trace: opts.trace } : {}),
           ...(opts.signal ? { signal: opts.signal } : {}),
           // The saved caps (answer-limits.ts), or this call's own (`ask --max-tokens / --max-seconds`).
           options: { maxAnswerTokens: opts.maxTokens ?? lease.limits.maxTokens, maxSeconds: opts.maxSeconds ?? lease.limits.maxSeconds },

@@ -36,6 +36,8 @@ export interface LabelledOutcome {
   /** Operative words the answer lacks (all of them when refused). */
   missing: string[];
   allWords: boolean;
+  /** All operative words before "show more". */
+  shownAllWords: boolean;
   halfWords: boolean;
   /** A citation into the answering section, whatever the paragraph. */
   citesSection: boolean;
@@ -45,7 +47,10 @@ export interface LabelledOutcome {
   leadHalfWords: boolean;
   lead: string;
   citations: string[];
+  /** Words shown before "show more". */
   words: number;
+  /** Words of the whole answer, "show more" included. */
+  allSentenceWords: number;
   ms: number;
 }
 
@@ -158,6 +163,9 @@ export async function askLabelled(engine: Engine, questions: readonly AnswerQues
     const text = result.sentences.map((s) => s.text).join(" ");
     const lead = leadText(result);
     const inAnswer = refused ? { found: [], missing: [...q.operativeWords] } : operativeWordsIn(text, q.operativeWords);
+    // What the answer shows before "show more" (AskSentence.more); the whole answer above.
+    const shownText = result.sentences.filter((s) => s.more !== true).map((s) => s.text).join(" ");
+    const inShown = refused ? { missing: [...q.operativeWords] } : operativeWordsIn(shownText, q.operativeWords);
     const inLead = refused ? { found: [] } : operativeWordsIn(lead, q.operativeWords);
     const half = Math.ceil(q.operativeWords.length / 2);
     let citesSection = false;
@@ -172,6 +180,7 @@ export async function askLabelled(engine: Engine, questions: readonly AnswerQues
       refused,
       missing: inAnswer.missing,
       allWords: !refused && inAnswer.missing.length === 0,
+      shownAllWords: !refused && inShown.missing.length === 0,
       halfWords: !refused && inAnswer.found.length >= half,
       citesSection,
       citesProvision,
@@ -179,7 +188,8 @@ export async function askLabelled(engine: Engine, questions: readonly AnswerQues
       leadHalfWords: !refused && inLead.found.length >= half,
       lead,
       citations: result.citations.map((c) => c.label),
-      words: refused ? 0 : countWords(text),
+      words: refused ? 0 : countWords(shownText),
+      allSentenceWords: refused ? 0 : countWords(text),
       ms,
     };
     outcomes.push(outcome);
@@ -206,14 +216,16 @@ export interface LabelledFigures {
   questions: number;
   documents: number;
   allWords: Share;
+  shownAllWords: Share;
   halfWords: Share;
   citesProvision: Share;
   citesSection: Share;
   leadAllWords: Share;
   leadHalfWords: Share;
   refused: Share;
-  /** Over answered questions. */
+  /** Over answered questions: words shown before "show more", and of the whole answer. */
   meanAnswerWords: number;
+  meanAllWords: number;
   askMs: { p50: number; p95: number };
   byAnswerType: Partial<Record<AnswerType, GroupFigures>>;
   byDocument: Record<string, GroupFigures>;
@@ -246,6 +258,7 @@ export function labelledFigures(outcomes: readonly LabelledOutcome[]): LabelledF
     questions: n,
     documents: Object.keys(byDocument).length,
     allWords: count((o) => o.allWords),
+    shownAllWords: count((o) => o.shownAllWords),
     halfWords: count((o) => o.halfWords),
     citesProvision: count((o) => o.citesProvision),
     citesSection: count((o) => o.citesSection),
@@ -253,6 +266,7 @@ export function labelledFigures(outcomes: readonly LabelledOutcome[]): LabelledF
     leadHalfWords: count((o) => o.leadHalfWords),
     refused: count((o) => o.refused),
     meanAnswerWords: answered.length === 0 ? 0 : answered.reduce((s, o) => s + o.words, 0) / answered.length,
+    meanAllWords: answered.length === 0 ? 0 : answered.reduce((s, o) => s + o.allSentenceWords, 0) / answered.length,
     askMs: { p50: percentile(ms, 50), p95: percentile(ms, 95) },
     byAnswerType,
     byDocument,
@@ -293,12 +307,12 @@ export function printLabelled(f: LabelledFigures, outcomes: readonly LabelledOut
   const t = f.targets;
   log("");
   log(`extractive answers to the labelled auditor questions (${f.questions} over ${f.documents} PDFs, test/corpus/answer-questions.json)`);
-  log(`  answers containing all operative words     ${pct(f.allWords)} (goal ≥ ${100 * t.allWordsShare}%)`);
+  log(`  answers containing all operative words     ${pct(f.allWords)} (goal ≥ ${100 * t.allWordsShare}%); before "show more" ${pct(f.shownAllWords)}`);
   log(`  answers containing at least half of them   ${pct(f.halfWords)}`);
   log(`  answers citing the answering paragraph     ${pct(f.citesProvision)} (goal ≥ ${100 * t.citesProvisionShare}%); citing its section at all ${pct(f.citesSection)}`);
   log(`  lead sentence with all operative words     ${pct(f.leadAllWords)}; with at least half ${pct(f.leadHalfWords)}`);
   log(`  refused                                    ${pct(f.refused)}`);
-  log(`  mean answer words                          ${f.meanAnswerWords.toFixed(1)} (answered questions; goal ≤ ${t.meanAnswerWords})`);
+  log(`  mean answer words before "show more"       ${f.meanAnswerWords.toFixed(1)} (answered questions; goal ≤ ${t.meanAnswerWords}); with "show more" ${f.meanAllWords.toFixed(1)}`);
   log(`  ask latency                                p50 ${f.askMs.p50.toFixed(0)} ms, p95 ${f.askMs.p95.toFixed(0)} ms (goal p95 ≤ ${t.askP95Ms} ms)`);
   const groupLine = (name: string, g: GroupFigures): string =>
     `    ${name.padEnd(56)} ${String(g.questions).padStart(3)} q  words ${(100 * g.allWords.share).toFixed(0).padStart(3)}%  cited ${(100 * g.citesProvision.share).toFixed(0).padStart(3)}%  refused ${g.refused.n}`;

@@ -92,7 +92,22 @@ export function isFurniture(text: string): boolean {
   if (CUT_WORD.test(t) && !/[.;:!?)"'”]$/.test(t)) return true;
   // A table flattened into text: "Workstation Use 164.310(b) (R) Workstation Security 164.310(c) (R) …".
   if ((t.match(/\(\s?[A-Z]\s?\)/g)?.length ?? 0) >= 3) return true;
+  // A pointer to a reference list ("[SP 800-61] provides guidance on incident handling."): NIST's
+  // discussions end with them; they say where to read, not what is required.
+  if (/^\[[^\]]{2,40}\]\s/.test(t)) return true;
   // Starting inside a word cut by a column or page ("ode Operation Plan …").
   if (/^\p{Ll}{1,3}\s\p{Lu}/u.test(t)) return true;
   return false;
+}
+
+/**
+ * A sentence that only names what follows: "(b) Standard: Audit controls.", "(A) Risk analysis
+ * (Required)." CFR standards and NIST requirements print their name as a sentence of its own; the
+ * next sentence says what to do, and an answer quoting the name alone answers nothing.
+ */
+export function isHeadingLike(text: string): boolean {
+  const t = text.trim();
+  if (t.endsWith(":") || VERB.test(t)) return false;
+  const words = t.split(/\s+/).filter((w) => /\p{L}/u.test(w));
+  return words.length > 0 && words.length <= 12;
 }

@@ -80,6 +80,7 @@ export function answerLogRecord(
       supported: x.supported,
       ...(x.evidence === undefined ? {} : { evidence: x.evidence.map((e) => ({ key: e.key, start: e.start, end: e.end })) }),
       ...(x.role === undefined ? {} : { role: x.role }),
+      ...(x.more === undefined ? {} : { more: x.more }),
     })),
     ...(result.verdict === undefined ? {} : { verdict: result.verdict }),
     ...(result.refusalReason === undefined ? {} : { refusalReason: result.refusalReason }),

@@ -4,7 +4,7 @@ import { capNotice, noticeOf, withNotice } from "./answer-notices.ts";
 import { generateCapped } from "./capped-generation.ts";
 import { REFUSAL, type AnswerMode, type AnswerNotice, type AskInput, type AskResult, type AskSentence } from "./answer-types.ts";
 import { notInLibraryReason } from "./not-in-library.ts";
-import { buildContext, estimateTokens, type AnswerContext, type TokenCounter } from "./context-builder.ts";
+import { buildContext, type AnswerContext, type TokenCounter } from "./context-builder.ts";
 import { DEFAULT_MAX_SENTENCES, extractiveAnswer } from "./extractive-answer.ts";
 import { answerSubgraph } from "./answer-subgraph.ts";
 import { nothingCloseEnough } from "./refusal-reason.ts";
@@ -18,8 +18,6 @@ import { formatAnswer, verifySentences } from "./verify-citations.ts";
 // from a compact context; without one (or when what it wrote cites nothing we gave it), sentences
 // quoted from that context. Either way every sentence is verified against what it cites.
 
-/** Context for quoting without a model. */
-const EXTRACTIVE_CONTEXT_TOKENS = 1800;
 /** Context for a model: more costs prompt time on a CPU and rarely adds evidence (bench:answer measures it). */
 export const LLM_CONTEXT_TOKENS = 3000;
 /** Below this there is no room for even one quoted sentence with its header. */
@@ -28,6 +26,13 @@ const MIN_CONTEXT_TOKENS = 48;
 const TEMPLATE_SLACK = 64;
 const MAX_QUESTION_CHARS = 2000;
 
+
+/** The text without the instrument names it gives ("… under NIST SP 800-30?" → "… under ?"). */
+function withoutNames(text: string, names: readonly string[]): string {
+  let out = text;
+  for (const name of [...names].sort((a, b) => b.length - a.length)) if (name.trim() !== "") out = out.split(name).join(" ");
+  return out.replace(/\s+/g, " ").trim();
+}
 
 /** How a yes/no answer opens, before the sentence it rests on. */
 const VERDICT_WORDS: Record<"yes" | "no" | "conditional", string> = { yes: "Yes:", no: "No:", conditional: "Only under conditions:" };
@@ -97,9 +102,9 @@ export function buildLlmContext(pool: SentencePool, budgetTokens: number, count:
   return compact.blocks.length > 0 ? compact : buildContext(pool, budgetTokens, count);
 }
 
-async function quoted(input: AskInput, pool: SentencePool, context: AnswerContext | null): Promise<Outcome> {
-  const ctx = context ?? buildContext(pool, input.options?.contextTokens ?? EXTRACTIVE_CONTEXT_TOKENS, estimateTokens);
-  const { drafts, verdict } = extractiveAnswer(ctx, input.options?.maxSentences ?? DEFAULT_MAX_SENTENCES, input.hints, input.question);
+async function quoted(input: AskInput, pool: SentencePool): Promise<Outcome> {
+  // The quoted sentences come from the whole pool; their blocks are the citations' context.
+  const { drafts, verdict, context: ctx } = extractiveAnswer(pool, input.options?.maxSentences ?? DEFAULT_MAX_SENTENCES, input.hints);
   const sentences = await verifySentences(drafts, ctx, { embedder: input.embedder, signal: input.signal });
   const outcome: Outcome = { sentences, context: ctx, mode: "extractive", promptTokens: 0, firstTokenMs: null };
   // The verdict stands only on a verified lead.
@@ -161,12 +166,12 @@ async function written(input: AskInput, llm: LlmClient, pool: SentencePool, star
   const maxTokens = Math.min(input.options?.maxAnswerTokens ?? 512, Math.max(64, Math.floor(llm.contextSize / 4)));
   const room = llm.contextSize - count(SYSTEM_PROMPT) - count(userPrompt(input.question, "")) - TEMPLATE_SLACK - maxTokens;
   const budget = Math.min(input.options?.contextTokens ?? LLM_CONTEXT_TOKENS, room);
-  if (budget < MIN_CONTEXT_TOKENS) return { ...(await quoted(input, pool, null)), ...withNotice(noticeOf("context-too-small")) };
+  if (budget < MIN_CONTEXT_TOKENS) return { ...(await quoted(input, pool)), ...withNotice(noticeOf("context-too-small")) };
   const context = buildLlmContext(pool, budget, count);
   // Nothing retrieved: there is nothing to cite, and a model asked anyway could only invent.
   if (context.blocks.length === 0) return { sentences: refusalSentences(), context, mode: "extractive", promptTokens: 0, firstTokenMs: null };
   const generated = await generate(llm, input, userPrompt(input.question, context.text), maxTokens, started);
-  if (generated === "too-long") return { ...(await quoted(input, pool, null)), ...withNotice(noticeOf("context-too-small")) };
+  if (generated === "too-long") return { ...(await quoted(input, pool)), ...withNotice(noticeOf("context-too-small")) };
   const { result, firstTokenMs, stoppedBy } = generated;
   const cap = stoppedBy === null ? null : stoppedBy === "time-limit" ? (input.options?.maxSeconds ?? 0) : maxTokens;
   const parsed = parseModelOutput(result.text);
@@ -179,7 +184,7 @@ async function written(input: AskInput, llm: LlmClient, pool: SentencePool, star
     // Garbage, an answer from outside knowledge, or one a cap cut before its first citation:
     // nothing in it can be traced to a page.
     const notice = stoppedBy === null || cap === null ? noticeOf("no-citations") : capNotice(stoppedBy, cap, true);
-    return { ...(await quoted(input, pool, null)), ...spent, ...withNotice(notice) };
+    return { ...(await quoted(input, pool)), ...spent, ...withNotice(notice) };
   }
   // A refusal next to cited sentences is a partial answer: the cited sentences are the answer.
   const sentences = cited.length === 0 ? refusalSentences() : checked.filter((s, i) => !drafts[i]?.refusal || s.citationKeys.length > 0);
@@ -215,8 +220,28 @@ export async function answerQuestion(input: AskInput): Promise<AskResult> {
   }
   // Sentences are scored against what retrieval searched for: the question plus the words the
   // provision it asks for prints (answer-type-query.ts: "shall apply from" for "from what date …").
-  const pool = await buildSentencePool(input.retrievalQuery ?? question, input.results, input.triplets, input.embedder, input.signal);
-  const outcome = input.llm === null ? await quoted(normalized, pool, null) : await written(normalized, input.llm, pool, started);
+  // The instrument's own name ("NIST SP 800-30", "under DORA") routes retrieval: the sentences
+  // that answer never print it, and those that do (a guide citing itself) are not the answer.
+  const scored = withoutNames(input.retrievalQuery ?? question, input.analysis?.scope.instruments ?? []);
+  const pool = await buildSentencePool(scored, input.results, input.triplets, input.embedder, input.signal, input.hints);
+  input.trace?.({
+    candidates: pool.candidates.map((c) => ({
+      sectionId: c.result.section.id,
+      documentId: c.result.section.documentId,
+      sectionLabel: c.result.section.label,
+      resultIndex: c.resultIndex,
+      text: c.unit.text,
+      start: c.unit.start,
+      end: c.unit.end,
+      paragraph: c.unit.paragraph,
+      pinpoint: c.unit.pinpoint,
+      features: { ...c.features },
+      prior: c.prior,
+      score: c.score,
+      relevant: c.relevant,
+    })),
+  });
+  const outcome = input.llm === null ? await quoted(normalized, pool) : await written(normalized, input.llm, pool, started);
   throwIfAborted(input.signal);
   return finish(normalized, outcome, started);
 }

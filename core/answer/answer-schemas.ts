@@ -34,6 +34,7 @@ export const askSentenceSchema = z.object({
   supported: z.boolean(),
   evidence: z.array(z.object({ key: citationKeySchema, start: count, end: count })).optional(),
   role: z.enum(["lead", "point", "support"]).optional(),
+  more: z.boolean().optional(),
 });
 
 export const askTimingsSchema = z.object({

@@ -6,13 +6,22 @@
 // set's date-of-application and scope questions cited the answering article 50 % and 40 % of the
 // time before).
 
-const PROVISION_WORDS: Partial<Record<string, string>> = {
-  "application-date": "shall apply from entry into force application",
-  scope: "scope applies apply to",
-  definition: "means definitions",
+const PROVISION_WORDS: Record<"en" | "it", Partial<Record<string, string>>> = {
+  en: {
+    "application-date": "shall apply from entry into force application",
+    scope: "scope applies apply to",
+    definition: "means definitions",
+  },
+  // An Italian question searched with English words reached the GDPR's "It shall apply from …"
+  // instead of the tender's own "durata dell'appalto" (labelled question it-d04).
+  it: {
+    "application-date": "decorrere decorrenza entrata in vigore si applica",
+    scope: "ambito di applicazione si applica",
+    definition: "si intende definizioni",
+  },
 };
 
-export function retrievalQuery(question: string, answerType: string): string {
-  const words = PROVISION_WORDS[answerType];
+export function retrievalQuery(question: string, answerType: string, language: "en" | "it" = "en"): string {
+  const words = PROVISION_WORDS[language][answerType];
   return words === undefined ? question : `${question} ${words}`;
 }

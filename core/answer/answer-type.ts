@@ -11,9 +11,20 @@ import type { AnswerType, YesNoModality } from "./question-analysis-types.ts";
 export type { AnswerType, YesNoModality } from "./question-analysis-types.ts";
 
 /** Verbs whose time limit a "when must …" question asks for; other "when must" questions ask when a rule applies (scope). */
-const ACT_VERBS = String.raw`(?:notify|report|submit|inform|communicate|respond|reply|provide|file|send|deliver|publish|pay|complete|return|correct|restore|retain|keep|store|delete|erase|destroy|update|review|renew|notif\w*)`;
+const ACT_VERBS = String.raw`(?:notify|report|submit|inform|tell|alert|communicate|respond|reply|provide|file|send|deliver|publish|pay|complete|return|correct|restore|retain|keep|store|delete|erase|destroy|update|review|renew|notif\w*|performed|done|carried out|conducted|installed|implemented|tested|scanned|made|issued|sent|filed|submitted)`;
 
 const RULES: ReadonlyArray<readonly [AnswerType, readonly RegExp[]]> = [
+  // A question opening with "who" asks for a party whatever modal follows ("Who can approve
+  // alternative methods of compliance?" is not about a permission).
+  ["party", [/^(?:who|whom|chi)\b/, /^(?:to|by|from|a|da|di) (?:whom|chi)\b/]],
+  // "What does X require / include / contain / identify?" asks for the list of requirements, whatever
+  // nouns the X names ("the security incident procedures standard", "the scope of a risk assessment").
+  [
+    "requirements",
+    [
+      /^(?:what|which)\b[^?]*\b(?:does|do|must|should|shall)\b[^?]*\b(?:require|include|contain|identify|specify|cover|address|entail|mandate|prescribe|set out|set|list)\??$/,
+    ],
+  ],
   [
     "application-date",
     [
@@ -21,6 +32,8 @@ const RULES: ReadonlyArray<readonly [AnswerType, readonly RegExp[]]> = [
       /\b(?:apply|applies|applicable|application)\s+(?:from|as of|starting)\b/,
       /\b(?:date of application|entry into force|enters? into force|effective date|compliance date|from (?:what|which) date|starts? to apply|become[s]? applicable|become[s]? effective)\b/,
       /\bwhen\s+(?:must|do|does|did|should|will)\b.*\bcomply\b/,
+      // "By what date did health plans have to comply …?", "… have to use the national provider identifier?"
+      /\b(?:by|from|as of|until) (?:what|which) date\b.*\b(?:comply|compliance|use|implement|apply|adopt)\b/,
       /\b(?:da quando|a decorrere da quando|a partire da quando)\b/,
       /\b(?:entrata in vigore|entra in vigore|data di applicazione|diventa applicabile|decorrenza)\b/,
       /\bquando\s+(?:si applica|si applicano|e applicabile|sono applicabili|acquista efficacia)\b/,
@@ -47,6 +60,10 @@ const RULES: ReadonlyArray<readonly [AnswerType, readonly RegExp[]]> = [
       /\bwithin (?:how many|how much time|what (?:time|period|timeframe|time frame|deadline|timescale))\b/,
       /\bhow (?:many|much) (?:days|hours|months|weeks|years|business days|working days|time)\b/,
       /\bby when\b/,
+      /\bhow far back\b/,
+      /\b(?:by|until|before) (?:what|which) date\b/,
+      /\bhow long does\b.*\b(?:last|run)\b/,
+      /\bquanto dura\b/,
       /\b(?:deadline|deadlines|time limit|time-limit|time limits|timeframe|time frame|timescale|no later than|notification period|retention period)\b/,
       new RegExp(String.raw`\bwhen (?:must|should|shall|do|does|is|are)\b.*\b${ACT_VERBS}`),
       /\bentro (?:quanti|quante|quale|quando|che)\b/,
@@ -54,6 +71,13 @@ const RULES: ReadonlyArray<readonly [AnswerType, readonly RegExp[]]> = [
       /\bquanto tempo\b/,
       /\b(?:termine|termini|scadenza|scadenze|tempistica|tempistiche)\b/,
       /\bquando\s+(?:deve|devono|va|vanno)\b/,
+    ],
+  ],
+  [
+    "definition",
+    [
+      /\bhow (?:does|do)\b[^?]*\b(?:describe|define|characteri[sz]e)\b/,
+      /\b(?:when|quando)\b[^?]*\b(?:is|are|e|sono)\s+(?:considered|deemed|regarded as|considerat[oaie]|ritenut[oaie])\b/,
     ],
   ],
   ["definition", [/\bwhat is meant by\b/, /\b(?:che )?cos'\s*e\b/, /\bhow (?:does|do|is|are)\b.*\bdefined?\b/, /\bdefinition\b/, /\bcosa (?:vuol dire|significa)\b/, /\bsi intende\b/]],
@@ -64,6 +88,10 @@ const RULES: ReadonlyArray<readonly [AnswerType, readonly RegExp[]]> = [
       /\b(?:what|which) (?:is the |are the )?(?:amount|maximum|minimum|fine|fines|penalty|penalties|threshold|thresholds|percentage|value|sum|cap|ceiling|level of the)\b/,
       /\b(?:maximum|minimum) (?:fine|amount|penalty|penalties|administrative fine|value|capital)\b/,
       /\bhow many (?:employees|euros?|dollars?|persons|staff|members|records|individuals)\b/,
+      /\b(?:from )?what age\b|\bminimum age\b|\beta minima\b|\bquanti anni\b/,
+      /\bhow many\b/,
+      /\b(?:quanti|quante)\b/,
+      /\b(?:punti|punteggio|punteggi|quota|quote)\b/,
       /\b(?:threshold|thresholds|monetary|per ?cent|percentage)\b/,
       /\b(?:quanto|quanta) (?:ammonta|vale|costa|e pari|deve essere)\b/,
       /\b(?:importo|importi|valore|soglia|soglie|percentuale|cauzione|garanzia provvisoria|garanzia definitiva|massimale|base d['’]asta|sanzione pecuniaria)\b/,
@@ -74,6 +102,7 @@ const RULES: ReadonlyArray<readonly [AnswerType, readonly RegExp[]]> = [
     [
       /\b(?:apply to|applies to|applicable to|subject to|exempt\w*|excluded|exclusions?|in scope|out of scope|scope|covered by|fall(?:s)? (?:under|within|outside)|does not apply|do not apply)\b/,
       /\bto (?:whom|which \w+) (?:does|do|is|are)\b.*\bappl/,
+      /^(?:which|what) (?:entities|persons|organi[sz]ations|bodies|companies|firms|undertakings|institutions)\b[^?]*\b(?:are|is|count as|qualify as)\b/,
       /\bwhen (?:must|is|are|should|shall)\b.*\b(?:required|designate|appoint|carry out|conduct|perform)\b/,
       /\b(?:si applica|si applicano|ambito di applicazione|esent[ie]|esenzion[ei]|esclus[ie]|rientra|rientrano|soggett[io] a)\b/,
     ],
@@ -83,7 +112,7 @@ const RULES: ReadonlyArray<readonly [AnswerType, readonly RegExp[]]> = [
     [
       /^(?:can|may|must|is|are|does|do|did|should|shall|could|has|have|will|would|might|need)\b/,
       /^(?:e|e'|sono|si puo|puo|possono|deve|devono|esiste|esistono|c['’]e|ci sono|occorre|bisogna|vi e)\b/,
-      /^(?:il|la|lo|l['’]|i|gli|le|un|una|uno)\b[^?]*\b(?:puo|possono|deve|devono|e tenut[oa]|sono tenut[ie])\b[^?]*\?\s*$/,
+      /^(?:il|la|lo|l['’]|i|gli|le|un|una|uno)\b[^?]*\b(?:puo|possono|deve|devono|e tenut[oa]|sono tenut[ie]|(?:e|sono) (?:ammess[oaie]|consentit[oaie]|obbligatori[oaie]?|vietat[oaie]|necessari[oaie]?|richiest[oaie]|previst[oaie]|a carico))\b[^?]*\?\s*$/,
     ],
   ],
   [
@@ -110,7 +139,8 @@ const RULES: ReadonlyArray<readonly [AnswerType, readonly RegExp[]]> = [
       /\b(?:which|what) (?:authority|authorities|body|bodies|person|persons|party|parties|organi[sz]ation|supervisor|regulator|official|role|roles|officer|officers|function|committee)\b/,
       /^chi\b/,
       /\b(?:a|da|di) chi\b/,
-      /\bquale (?:autorita|soggetto|ente|organo|ufficio|figura)\b/,
+      /\bquale (?:autorita|soggetto|ente|organo|ufficio|figura|tribunale|giudice|foro)\b/,
+      /\b(?:which|what) (?:court|tribunal)\b/,
       /\bquali (?:soggetti|autorita|enti|organi|figure)\b/,
     ],
   ],
@@ -127,7 +157,7 @@ const RULES: ReadonlyArray<readonly [AnswerType, readonly RegExp[]]> = [
   [
     "requirements",
     [
-      /\b(?:what|which)\b.*\b(?:must|shall|should|required|requirements?|obligations?|safeguards?|measures?|controls?|elements?|information|contents?|documents?|conditions|criteria|principles|rights|duties|responsibilities|specifications?|standards?)\b/,
+      /\b(?:what|which)\b.*\b(?:must|shall|should|required|requirements?|obligations?|safeguards?|measures?|controls?|elements?|information|contents?|documents?|conditions|criteria|principles|rights|duties|responsibilities|specifications?|standards?|bases|grounds|rules|approaches|changes|tiers|types|categories|components|factors|activities|tasks|capabilit(?:y|ies)|practices)\b/,
       /\bwhat (?:must|should|shall|does|do)\b.*\b(?:do|include|contain|implement|ensure|provide|have|cover|address|require)\b/,
       /\b(?:list|enumerate)\b/,
       /\b(?:quali|cosa|che cosa)\b.*\b(?:deve|devono|requisiti|obblighi|documenti|contenere|contiene|misure|adempimenti|criteri|elementi|informazioni|dichiarazioni)\b/,
@@ -156,11 +186,14 @@ function normalise(question: string): string {
 
 export function classifyAnswerType(question: string): AnswerTypeReading {
   const q = normalise(question);
-  const matched: AnswerType[] = [];
-  for (const [type, patterns] of RULES) if (patterns.some((re) => re.test(q))) matched.push(type);
-  // The retrieval's own test for "what is X" / "cosa si intende per X" questions.
-  if (!matched.includes("definition") && isDefinitionQuestion(question)) matched.push("definition");
-  const ordered = RULES.map(([type]) => type).filter((t) => matched.includes(t));
+  // A type ranks where its first matching rule stands (a type may have an early, narrow rule and a later, broad one).
+  const at = new Map<AnswerType, number>();
+  RULES.forEach(([type, patterns], index) => {
+    if (!at.has(type) && patterns.some((re) => re.test(q))) at.set(type, index);
+  });
+  // The retrieval's own test for "what is X" / "cosa si intende per X" questions ranks with the definition rules.
+  if (!at.has("definition") && isDefinitionQuestion(question)) at.set("definition", RULES.findIndex(([type]) => type === "definition"));
+  const ordered = [...at.entries()].sort((a, b) => a[1] - b[1]).map(([type]) => type);
   let answerType: AnswerType = ordered[0] ?? "other";
   // A yes/no question about a permission or prohibition keeps "yes-no": the answer leads with
   // yes or no and its condition; its modality says which.

@@ -4,6 +4,7 @@ import type { Subgraph } from "../retrieve/subgraph-types.ts";
 import type { RankedSection } from "../retrieve/types.ts";
 import type { TripletRecord } from "../store/graph-types.ts";
 import type { QuestionAnalysis } from "./question-analysis-types.ts";
+import type { SentenceFeatures } from "./sentence-score.ts";
 
 // The answer to a question, as plain data: the engine returns it, the CLI prints it and the IPC
 // contract validates it (answer-schemas.ts mirrors these shapes in zod).
@@ -49,6 +50,11 @@ export interface AskSentence {
    * list the lead introduces, "support" backs it (shown under "show more" past the first).
    */
   role?: "lead" | "point" | "support";
+  /**
+   * Shown under "show more": the answer as first shown stays near 90 words (issue 12); what
+   * follows it (the rest of a long list, further support) is cited all the same.
+   */
+  more?: boolean;
 }
 
 export interface AskTimings {
@@ -156,4 +162,28 @@ export interface AskInput {
   retrievalQuery?: string;
   /** The question read once by engine.ask (question-analysis.ts): answer type, scope, missing instruments, focus terms. */
   analysis?: QuestionAnalysis;
+  /** Told every scored candidate sentence (benches fit the sentence weights from it). */
+  trace?: (trace: AnswerTrace) => void;
+}
+
+/** One candidate sentence as it was scored (sentence-score.ts), for explaining and fitting. */
+export interface TracedCandidate {
+  sectionId: string;
+  documentId: string;
+  sectionLabel: string;
+  /** Rank of its section among those answered from (0 = first). */
+  resultIndex: number;
+  text: string;
+  start: number;
+  end: number;
+  paragraph: string | null;
+  pinpoint: string | null;
+  features: SentenceFeatures;
+  prior: number;
+  score: number;
+  relevant: boolean;
+}
+
+export interface AnswerTrace {
+  candidates: TracedCandidate[];
 }

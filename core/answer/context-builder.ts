@@ -4,6 +4,7 @@ import type { Section } from "../structure/types.ts";
 import type { AskCitation } from "./answer-types.ts";
 import { citationLabel } from "./citation-label.ts";
 import { GAP_LINE, renderFact, renderQuote, renderSourceOpen, SOURCE_CLOSE } from "./context-render.ts";
+import { isHeadingLike } from "./answer-cues.ts";
 import type { Candidate, SentencePool } from "./sentence-pool.ts";
 
 // The context: from the scored pool, the sentences that carry the question's words or the
@@ -27,7 +28,7 @@ const LEAD_SENTENCES = 2;
 /** A sentence sharing only a common word with the question ("data" in the GDPR) is not context. */
 const MIN_CONTEXT_COVERAGE = 0.1;
 const MAX_LIST_POINTS = 5;
-const LIST_POINT = /^(?:\(?(?:[a-z]{1,2}|[ivx]{1,5}|\d{1,2})\))+\s/i;
+const LIST_POINT = /^(?:(?:\(?(?:[a-z]{1,2}|[ivx]{1,5}|\d{1,2})\))+|[•▪◦‣●])\s/i;
 
 export interface ContextBlock {
   key: string;
@@ -127,6 +128,15 @@ function eligible(pool: SentencePool, onlyRelevant: boolean): Candidate[] {
       if (!priority.has(point)) out.push(point);
       priority.set(point, Math.max(priority.get(point) ?? 0, leadIn.score - 0.001 * (j - i)));
     }
+  }
+  // A sentence that only names a standard ("(b) Standard: Audit controls.") comes with the one
+  // saying what it requires.
+  for (const named of [...out]) {
+    if (!isHeadingLike(named.unit.text)) continue;
+    const next = pool.candidates[pool.candidates.indexOf(named) + 1];
+    if (next === undefined || next.resultIndex !== named.resultIndex) continue;
+    if (!priority.has(next)) out.push(next);
+    priority.set(next, Math.max(priority.get(next) ?? 0, (priority.get(named) ?? named.score) - 0.0005));
   }
   const covered = new Set(out.map((c) => c.resultIndex));
   for (let i = 0; i < Math.min(LEAD_RESULTS, pool.results.length); i++) {

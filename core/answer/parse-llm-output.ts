@@ -22,6 +22,8 @@ export interface DraftSentence {
   refusal: boolean;
   /** Extractive drafts: the sentence's part in the answer (see AskSentence.role). */
   role?: "lead" | "point" | "support";
+  /** Extractive drafts: shown under "show more" (see AskSentence.more). */
+  more?: boolean;
 }
 
 const LABEL = /(?:^|[\s*#>_|])(answer|risposta|analysis|analisi|sources?|fonti|citations?)\s*\**\s*[:：]/gi;

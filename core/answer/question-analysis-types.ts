@@ -21,6 +21,8 @@ export type YesNoModality = "permission" | "obligation" | "prohibition" | "fact"
 export interface QuestionScope {
   /** Imported documents the question names (through titles, identifiers, aliases). */
   documentIds: string[];
+  /** Parts of those documents it names ("the Security Rule" → ["Part 164", "Subpart C"] of the HIPAA text). */
+  parts: Array<{ documentId: string; path: string[] }>;
   /** Instruments named, as written in the question, whether imported or not. */
   instruments: string[];
   /** Provision labels named: "Article 33", "Art. 19(4)", "§ 164.308", "3.1.1", "art. 16, comma 2". */
@@ -51,5 +53,5 @@ export interface QuestionAnalysis {
 }
 
 export interface LibraryNames {
-  documents: Array<{ id: string; title: string; aliases: string[] }>;
+  documents: Array<{ id: string; title: string; aliases: string[]; fileName?: string }>;
 }

@@ -151,7 +151,7 @@ export function analyzeQuestion(question: string, library: LibraryNames): Questi
     language,
     answerType: reading.answerType,
     alsoAsks: reading.alsoAsks,
-    scope: { documentIds: scope.documentIds, instruments: scope.instruments, provisions: provisions.map((p) => p.raw), parties },
+    scope: { documentIds: scope.documentIds, parts: scope.parts, instruments: scope.instruments, provisions: provisions.map((p) => p.raw), parties },
     provisionLabels: [...new Set(provisions.flatMap((p) => p.labels))],
     missingInstruments: scope.missingInstruments,
     otherNames: scope.otherNames,

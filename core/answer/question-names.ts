@@ -116,7 +116,13 @@ export function spellsOut(text: string, acronym: string): boolean {
   if (/\d/.test(acronym)) return false;
   const letters = acronym.toLowerCase().replace(/[^\p{L}]/gu, "");
   if (letters.length < 3) return false;
-  const words = text.toLowerCase().match(/\p{L}+/gu) ?? [];
+  const lower = text.toLowerCase();
+  // A hyphenated compound spells one letter ("small or medium-sized enterprises" is "SME") or one
+  // per part ("Anti-Money Laundering" is "AML"): both readings are tried.
+  return [/\p{L}+/gu, /\p{L}+(?:-\p{L}+)*/gu].some((re) => initialsRun(lower.match(re) ?? [], letters));
+}
+
+function initialsRun(words: readonly string[], letters: string): boolean {
   for (let i = 0; i < words.length; i++) {
     if (words[i]?.[0] !== letters[0]) continue;
     let k = 0;

@@ -1,4 +1,5 @@
 import { distinctEntries, findInstrumentMentions, foldWords, instrumentForAlias, withContained, type InstrumentMention } from "../names/instrument-names.ts";
+import { identifierKey } from "../names/instrument-keys.ts";
 import type { InstrumentEntry } from "../names/instrument-registry.ts";
 import { questionNames } from "./question-names.ts";
 
@@ -12,10 +13,17 @@ export interface ScopeDocument {
   id: string;
   title: string;
   aliases: readonly string[];
+  /** The imported file's name: tender documents are named by what they are ("disciplinare", "capitolato"). */
+  fileName?: string;
 }
 
 export interface DocumentScope {
   documentIds: string[];
+  /**
+   * Parts of a named document the question is about: "the HIPAA Security Rule" is Subpart C of
+   * 45 CFR Part 164 inside the imported HIPAA text, as section path labels ["Part 164", "Subpart C"].
+   */
+  parts: Array<{ documentId: string; path: string[] }>;
   /** Instruments named, as written. */
   instruments: string[];
   /** Display names of the named instruments no imported document is. */
@@ -26,6 +34,13 @@ export interface DocumentScope {
    */
   otherNames: string[];
 }
+
+/**
+ * The kinds of document a tender is made of, as an auditor names them ("secondo il disciplinare",
+ * "nel capitolato tecnico"): a question naming one is asked of the documents whose title or file
+ * name says they are one. The official titles of these documents are the tender's, shared by all.
+ */
+const DOCUMENT_KINDS = ["disciplinare", "capitolato", "bando", "lettera d invito", "avviso", "allegato", "schema di contratto", "tender specifications", "terms of reference"];
 
 /** A document's title counts as named only when long enough not to be a common phrase. */
 const MIN_TITLE_WORDS = 3;
@@ -48,12 +63,43 @@ function covers(mention: string, name: string): boolean {
   return a.includes(b) || b.includes(a);
 }
 
+/**
+ * What a document is, as opposed to what it is about: the instrument of its first registry alias
+ * (the title's own number or name comes first: "NIST SP 800-66 Revision 1, … Guide for Implementing
+ * the HIPAA Security Rule" is SP 800-66) and every instrument that one contains.
+ */
+function identityOf(aliases: readonly string[]): Set<string> {
+  for (const alias of aliases) {
+    const entry = entryOfAlias(alias);
+    if (entry !== null) return new Set(withContained(entry).map((e) => e.id));
+  }
+  return new Set();
+}
+
+/** Section path labels of a CFR part or subpart an instrument is ("cfr:45/164/C" → ["Part 164", "Subpart C"]). */
+function partPath(entry: InstrumentEntry): string[] | null {
+  for (const identifier of entry.identifiers) {
+    const m = /^cfr:\d+\/(\d+)\/([A-Z])$/.exec(identifierKey(identifier) ?? "");
+    if (m !== null) return [`Part ${m[1] ?? ""}`, `Subpart ${m[2] ?? ""}`];
+  }
+  return null;
+}
+
+interface DocumentNames {
+  doc: ScopeDocument;
+  /** Registry instruments among its aliases. */
+  entries: Set<string>;
+  /** The instruments it is (identityOf); the rest of `entries` it is about. */
+  identity: Set<string>;
+}
+
 export function documentScope(question: string, documents: readonly ScopeDocument[], mentions: readonly InstrumentMention[] = findInstrumentMentions(question)): DocumentScope {
   const named = distinctEntries(mentions);
   const words = foldWords(question);
   const inScope = new Set<string>();
   const satisfied = new Set<string>();
   const aliasTexts: string[] = [];
+  const library: DocumentNames[] = [];
   for (const doc of documents) {
     const entries = new Set<string>();
     for (const alias of doc.aliases) {
@@ -64,21 +110,53 @@ export function documentScope(question: string, documents: readonly ScopeDocumen
         if (foldWords(alias).trim() !== "" && words.includes(foldWords(alias))) inScope.add(doc.id);
       }
     }
-    // A question naming an instrument reaches the documents that are it or a part of it
-    // ("under HIPAA" reaches a text of the Security Rule alone).
-    for (const entry of named) {
-      if (withContained(entry).some((e) => entries.has(e.id))) {
-        inScope.add(doc.id);
-        satisfied.add(entry.id);
-      }
-    }
+    library.push({ doc, entries, identity: identityOf(doc.aliases) });
+    const own = foldWords(`${doc.title} ${(doc.fileName ?? "").replace(/\.[a-z0-9]+$/i, "")}`);
+    if (DOCUMENT_KINDS.some((kind) => words.includes(` ${kind} `) && own.includes(` ${kind} `))) inScope.add(doc.id);
     if (doc.title.split(/\s+/).length >= MIN_TITLE_WORDS && words.includes(foldWords(doc.title))) inScope.add(doc.id);
+  }
+  // A question naming an instrument reaches the documents that are it or a part of it ("under
+  // HIPAA" reaches a text of the Security Rule alone). Documents only about it (NIST's guide to
+  // implementing the HIPAA Security Rule) are reached when none is it: with the regulation and
+  // the guide imported, "under the HIPAA Security Rule" is answered from the regulation (the
+  // labelled questions were answered from the guide's crosswalk tables 11 times out of 32 before).
+  const reached = new Map<string, { is: string[]; about: string[] }>();
+  for (const entry of named) {
+    const parts = withContained(entry).map((e) => e.id);
+    const is: string[] = [];
+    const about: string[] = [];
+    for (const { doc, entries, identity } of library) {
+      if (!parts.some((id) => entries.has(id))) continue;
+      (parts.some((id) => identity.has(id)) ? is : about).push(doc.id);
+    }
+    reached.set(entry.id, { is, about });
+    if (is.length + about.length > 0) satisfied.add(entry.id);
+  }
+  // An instrument named beside a document about it is that document's subject, not a second
+  // source: "According to NIST SP 800-66, how often must the HIPAA evaluation be performed?"
+  // asks the guide.
+  const namedDocs = new Set(named.flatMap((e) => reached.get(e.id)?.is ?? []));
+  for (const entry of named) {
+    const { is, about } = reached.get(entry.id) ?? { is: [], about: [] };
+    const subjectOfNamed = about.some((id) => namedDocs.has(id));
+    for (const id of subjectOfNamed ? [] : is.length > 0 ? is : about) inScope.add(id);
+  }
+  const parts: Array<{ documentId: string; path: string[] }> = [];
+  for (const entry of named) {
+    const path = partPath(entry);
+    if (path === null) continue;
+    for (const id of reached.get(entry.id)?.is ?? []) {
+      const doc = library.find((d) => d.doc.id === id);
+      // Only where the document is more than this part (the whole of HIPAA, not a text of the Security Rule alone).
+      if (doc !== undefined && inScope.has(id) && ![...doc.identity].every((e) => e === entry.id)) parts.push({ documentId: id, path });
+    }
   }
   const otherNames = questionNames(question)
     .map((n) => n.text)
     .filter((name) => !mentions.some((m) => covers(m.text, name)) && !aliasTexts.some((alias) => covers(alias, name)));
   return {
     documentIds: documents.filter((d) => inScope.has(d.id)).map((d) => d.id),
+    parts,
     instruments: [...new Set(mentions.map((m) => m.text))],
     missingInstruments: named.filter((e) => !satisfied.has(e.id)).map((e) => e.display),
     otherNames,

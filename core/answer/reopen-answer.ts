@@ -63,6 +63,7 @@ export function reopenedResult(record: AnswerLogRecord, documents: LibraryDocume
       supported: s.supported,
       ...(s.evidence === undefined ? {} : { evidence: s.evidence }),
       ...optional("role", known(askSentenceSchema.shape.role, s.role)),
+      ...(s.more === undefined ? {} : { more: s.more }),
     })),
     triplets: [],
     subgraph: { nodes: [], edges: [] },

@@ -5,6 +5,11 @@ import type { TripletRecord } from "../store/graph-types.ts";
 import { shortDocumentName } from "./citation-label.ts";
 import { contentStems, coverage, idfTable, matchedTerms, nameStems, queryTerms, type QueryTerms } from "./lexical.ts";
 import { sentenceUnits, type SentenceUnit } from "./sentence-units.ts";
+import { cueStrength } from "./answer-cues.ts";
+import { namesSection } from "./answer-ranking.ts";
+import type { AnswerHints } from "./answer-types.ts";
+import { provisionRole, rolePrior } from "./provision-role.ts";
+import { emptyFeatures, sentenceScore, type SentenceFeatures } from "./sentence-score.ts";
 
 // Every sentence of the top results, scored for the question. The context (what the model reads)
 // and the extractive answer (what is quoted without a model) are both chosen from this pool, so
@@ -21,9 +26,20 @@ const MIN_COVERAGE_TWO_TERMS = 0.15;
 
 /** A heading covering this much of the question makes its section's sentences answers by themselves. */
 const HEADING_ANSWERS = 0.8;
-const W_EMBEDDING = 0.3;
-const W_TRIPLET = 0.08;
-const W_RANK = 0.4;
+/** Obligation words ("shall", "must") are in nearly every provision: for these types a cue is weak at most. */
+const WEAK_CUE_TYPES = new Set(["requirements", "procedure", "party"]);
+/** Types whose answer is a list: a lead-in ("… shall at least:") is what answers them. */
+const LIST_TYPES = new Set(["requirements", "procedure"]);
+const DEFINED_TERM = /^[(\d).\s]*['‘’"“«]([^'‘’"“”»]{2,80})['’"”»]\s+(?:means|shall mean|is defined as|refers to|si intende)/i;
+/** Where a requirement's discussion begins (NIST SP 800-171 prints "DISCUSSION" after each requirement). */
+const DISCUSSION = /^(?:DISCUSSION|Discussion:|Supplemental Guidance:?|SUPPLEMENTAL GUIDANCE|Note:|NOTE:|Commento|Nota:)/;
+/** The weight of a sentence in a requirement's discussion, or giving an example, against the requirement itself. */
+const DISCUSSION_PRIOR = 0.75;
+const EXAMPLE = /^(?:For example|For instance|E\.g\.|Ad esempio|Per esempio)\b/i;
+/** A requirement as CFR standards and NIST requirements word it: an imperative verb first, after any marker. */
+const IMPERATIVE = /^(?:(?:\(?[a-z0-9ivx]{1,4}\))\s*)*(?:Implement|Use|Establish|Develop|Identify|Limit|Protect|Monitor|Control|Employ|Ensure|Provide|Maintain|Review|Track|Scan|Perform|Conduct|Assess|Authorize|Enforce|Prohibit|Separate|Sanitize|Screen|Escort|Train|Create|Retain|Document|Test|Update|Correct|Terminate|Encrypt|Verify|Restrict|Apply|Assign|Designate|Notify|Report|Allow|Deny|Record|Audit|Alert|Backup|Manage|Configure|Disable|Remove|Prevent|Detect|Respond|Recover|Obtain|Include)\b/;
+const SHALL = /\b(?:shall|must|is required to|are required to|deve|devono|è tenut[oa]|sono tenut[ie])\b/i;
+const ITEM_OPENING = /^(?:(?:\(?(?:[a-z]{1,2}|[ivx]{1,5}|\d{1,2})\))+|[•▪◦‣●])\s/i;
 
 export interface Candidate {
   /** Index into the pool's results. */
@@ -42,7 +58,11 @@ export interface Candidate {
   relevant: boolean;
   /** Triplets whose evidence lies in this sentence. */
   triplets: TripletRecord[];
-  /** What ranks candidates: coverage, plus embedding, triplet and retrieval-rank bonuses. */
+  /** What the score is made of (sentence-score.ts). */
+  features: SentenceFeatures;
+  /** The weight of its section's role (provision-role.ts). */
+  prior: number;
+  /** What ranks candidates: sentenceScore(features, prior). */
   score: number;
   vector: Float32Array | null;
 }
@@ -85,6 +105,7 @@ export async function buildSentencePool(
   triplets: readonly TripletRecord[],
   embedder: Embedder | null,
   signal?: AbortSignal,
+  hints?: AnswerHints,
 ): Promise<SentencePool> {
   const top = results.slice(0, POOL_RESULTS);
   const ignore = new Set<string>();
@@ -103,7 +124,7 @@ export async function buildSentencePool(
     list.push(t);
     bySection.set(t.sectionId, list);
   }
-  const raw: Array<Omit<Candidate, "coverage" | "score" | "relevant">> = [];
+  const raw: Array<Omit<Candidate, "coverage" | "score" | "relevant" | "features" | "prior">> = [];
   const headings: Set<string>[] = [];
   /** Per candidate, the words of the item it continues ("(b) Standard: Workstation use." for "Implement policies …"). */
   const itemWords: Array<Set<string> | null> = [];
@@ -131,6 +152,26 @@ export async function buildSentencePool(
   });
   const idf = idfTable(raw.map((c) => c.stems));
   const headingCoverage = headings.map((h) => coverage(terms, idf, h));
+  const type = hints?.answerType ?? "other";
+  const partyStems = (hints?.parties ?? []).map((p) => contentStems(p)).filter((p) => p.length > 0);
+  const asked = question.toLowerCase();
+  // Sentences of a requirement's discussion: from its "DISCUSSION" marker to the end of the section.
+  const discussion = new Set<number>();
+  let inDiscussion = -1;
+  raw.forEach((c, i) => {
+    if (c.resultIndex !== inDiscussion && DISCUSSION.test(c.unit.text)) inDiscussion = c.resultIndex;
+    if (c.resultIndex === inDiscussion) discussion.add(i);
+  });
+  // The paragraph each sentence sits in (paragraphKey): its sentences' words together.
+  const paragraphStems = new Map<string, Set<string>>();
+  const keys = raw.map((c) => paragraphKey(c.resultIndex, c.unit, c.result.section.text));
+  raw.forEach((c, i) => {
+    const key = keys[i] ?? "";
+    const set = paragraphStems.get(key) ?? new Set<string>();
+    for (const st of c.stems) set.add(st);
+    paragraphStems.set(key, set);
+  });
+  const paragraphCoverage = new Map([...paragraphStems.entries()].map(([key, set]) => [key, coverage(terms, idf, set)]));
   const candidates: Candidate[] = raw.map((c, i) => {
     // The heading raises every sentence of its section alike: it ranks, it does not make relevant.
     // The item's opening words count as the sentence's own: they are its subject.
@@ -139,10 +180,50 @@ export async function buildSentencePool(
     const withHeading = coverage(terms, idf, c.stems, headings[c.resultIndex]);
     const cov = (headingCoverage[c.resultIndex] ?? 0) >= HEADING_ANSWERS ? withHeading : own;
     const relevant = cov >= MIN_COVERAGE || (cov >= MIN_COVERAGE_TWO_TERMS && matchedTerms(terms, c.stems) >= 2);
-    return { ...c, coverage: cov, relevant, score: withHeading + (c.triplets.length > 0 ? W_TRIPLET : 0) + W_RANK / (c.resultIndex + 1) };
+    const features = emptyFeatures();
+    features.heading = headingCoverage[c.resultIndex] ?? 0;
+    features.rank = 1 / (c.resultIndex + 1);
+    features.triplet = c.triplets.length > 0 ? 1 : 0;
+    const cue = cueStrength(type, c.unit.text);
+    features.cue = cue === 0 ? 0 : cue === 2 && !WEAK_CUE_TYPES.has(type) ? 1 : 0.5;
+    features.namedProvision = hints !== undefined && namesSection(hints.provisions, c.result.section.label) ? 1 : 0;
+    const defined = DEFINED_TERM.exec(c.unit.text)?.[1]?.toLowerCase();
+    features.definedTerm = defined !== undefined && asked.includes(defined) ? 1 : 0;
+    const leadIn = c.unit.text.trimEnd().endsWith(":");
+    features.listLeadIn = leadIn && LIST_TYPES.has(type) ? 1 : 0;
+    if (leadIn) {
+      const union = new Set(c.stems);
+      for (let j = i + 1; j < raw.length; j++) {
+        const next = raw[j];
+        if (next === undefined || next.resultIndex !== c.resultIndex || (!ITEM_OPENING.test(next.unit.text) && next.unit.pinpoint === null)) break;
+        for (const st of next.stems) union.add(st);
+      }
+      features.listCoverage = coverage(terms, idf, union);
+    }
+    // A list's lead-in and its points are one answer: its coverage is theirs together.
+    const coverageOf = leadIn ? Math.max(cov, features.listCoverage * (LIST_TYPES.has(type) ? 1 : 0.8)) : cov;
+    features.coverage = coverageOf;
+    features.normative = IMPERATIVE.test(c.unit.text) ? 1 : SHALL.test(c.unit.text) ? 0.5 : 0;
+    features.party = partyStems.some((p) => p.every((st) => c.stems.has(st))) ? 1 : 0;
+    features.paragraph = paragraphCoverage.get(keys[i] ?? "") ?? 0;
+    const explanatory = discussion.has(i) || EXAMPLE.test(c.unit.text);
+    const prior = rolePrior(provisionRole(c.result.section), type) * (explanatory ? DISCUSSION_PRIOR : 1);
+    return { ...c, coverage: cov, relevant: relevant || features.coverage >= MIN_COVERAGE, features, prior, score: sentenceScore(features, prior) };
   });
   if (embedder !== null && candidates.length > 0) await addSimilarity(question, candidates, embedder, signal);
   return { question, terms, idf, candidates, results: top, embedder };
+}
+
+/**
+ * The paragraph a sentence sits in, as auditors cite it: an EU article's numbered paragraph ("3",
+ * its points included), a CFR section's paragraph and subparagraph ("(c)(1)"); without markers,
+ * the line of text (the section's own paragraphs are its lines).
+ */
+function paragraphKey(resultIndex: number, unit: SentenceUnit, text: string): string {
+  if (unit.paragraph !== null) return `${resultIndex}|${unit.paragraph}`;
+  const markers = unit.pinpoint?.match(/\([^)]+\)/g) ?? [];
+  if (markers.length > 0) return `${resultIndex}|${markers.slice(0, /^\(\d+\)$/.test(markers[0] ?? "") ? 1 : 2).join("")}`;
+  return `${resultIndex}|@${text.lastIndexOf("\n", unit.start)}`;
 }
 
 /**
@@ -169,7 +250,7 @@ async function addSimilarity(question: string, candidates: Candidate[], embedder
   const max = sims[sims.length - 1] ?? 0;
   if (max <= median) return;
   for (const c of chosen) {
-    const lift = Math.max(0, Math.min(1, ((c.similarity ?? 0) - median) / (max - median)));
-    c.score += W_EMBEDDING * lift;
+    c.features.similarity = Math.max(0, Math.min(1, ((c.similarity ?? 0) - median) / (max - median)));
+    c.score = sentenceScore(c.features, c.prior);
   }
 }

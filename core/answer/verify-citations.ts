@@ -106,7 +106,13 @@ export async function verifySentences(drafts: readonly DraftSentence[], context:
     if (c.draft.refusal) return { text: c.text, citationKeys: [], supported: true };
     const supported =
       c.valid.length > 0 && c.unknown === 0 && c.numbersOk && (c.lexical >= MIN_LEXICAL_SUPPORT || close.has(i));
-    return c.draft.role === undefined ? { text: c.text, citationKeys: c.valid, supported } : { text: c.text, citationKeys: c.valid, supported, role: c.draft.role };
+    return {
+      text: c.text,
+      citationKeys: c.valid,
+      supported,
+      ...(c.draft.role === undefined ? {} : { role: c.draft.role }),
+      ...(c.draft.more === undefined ? {} : { more: c.draft.more }),
+    };
   });
 }
 

@@ -52,6 +52,8 @@ export function aliasEdit(doc: AliasFields, wanted: readonly string[]): { userAl
 }
 
 /** The library as question analysis reads it: each document's title and effective aliases. */
-export function libraryNames(documents: ReadonlyArray<AliasFields & { id: string; title: string }>): { documents: Array<{ id: string; title: string; aliases: string[] }> } {
-  return { documents: documents.map((d) => ({ id: d.id, title: d.title, aliases: effectiveAliases(d) })) };
+export function libraryNames(documents: ReadonlyArray<AliasFields & { id: string; title: string; fileName?: string }>): {
+  documents: Array<{ id: string; title: string; aliases: string[]; fileName?: string }>;
+} {
+  return { documents: documents.map((d) => ({ id: d.id, title: d.title, aliases: effectiveAliases(d), ...(d.fileName === undefined ? {} : { fileName: d.fileName }) })) };
 }

@@ -52,6 +52,8 @@ describe("namesMissingFromLibrary", () => {
     expect(await namesMissingFromLibrary("Which duties does Brazil's LGPD give?", async () => [], evidence)).toEqual(["LGPD"]);
     expect(spellsOut("Information and Communication Technology risk", "ICT")).toBe(true);
     expect(spellsOut("the Anti-Money Laundering and Sanctions Rules", "AML")).toBe(true);
+    // DORA never writes "SME": it spells the acronym out with a hyphenated compound.
+    expect(spellsOut("microenterprises or small or medium-sized enterprises", "SME")).toBe(true);
     expect(spellsOut("data protection", "DPO")).toBe(false);
   });
 

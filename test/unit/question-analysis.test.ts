@@ -171,6 +171,19 @@ describe("analyzeQuestion: names, conditions and focus terms", () => {
     expect(analyzeQuestion("What does the UK GDPR say about international transfers?", LIBRARY).missingInstruments).toEqual(["the UK GDPR"]);
   });
 
+  it("answers from the instrument itself, not from a guide about it, unless the guide is named", () => {
+    const guide = { id: "nist66", title: "NIST SP 800-66 Revision 1, An Introductory Resource Guide for Implementing the Health Insurance Portability and Accountability Act (HIPAA) Security Rule", aliases: ["NIST SP 800-66", "SP 800-66", "HIPAA", "Pub. L. 104-191", "Security Rule", "45 CFR Part 164 Subpart C"] };
+    const withGuide: LibraryNames = { documents: [...LIBRARY.documents, guide] };
+    expect(analyzeQuestion("What does the HIPAA Security Rule require for workstation use?", withGuide).scope.documentIds).toEqual(["hipaa"]);
+    expect(analyzeQuestion("Which entities are covered entities under HIPAA?", withGuide).scope.documentIds).toEqual(["hipaa"]);
+    expect(analyzeQuestion("According to NIST SP 800-66, how often must the HIPAA evaluation be performed?", withGuide).scope.documentIds).toEqual(["nist66"]);
+    // Without the regulation, the guide is what the library has on the Security Rule.
+    const guideOnly: LibraryNames = { documents: [guide] };
+    const a = analyzeQuestion("What does the HIPAA Security Rule require for workstation use?", guideOnly);
+    expect(a.scope.documentIds).toEqual(["nist66"]);
+    expect(a.missingInstruments).toEqual([]);
+  });
+
   it("leaves names outside the registry and the aliases to the library search", () => {
     const a = analyzeQuestion("How does NIST define ICT risk under DORA?", LIBRARY);
     expect(a.otherNames).toEqual(expect.arrayContaining(["NIST", "ICT"]));

@@ -1,0 +1,215 @@
+// npm run bench:fit-answer -- [--obliqa N] [--rounds R] [--json]
+//
+// Fits the sentence weights of core/answer/sentence-score.ts: every candidate sentence of every
+// question is scored once through engine.ask (its `trace`), then the weights are searched
+// (coordinate ascent over a grid of multipliers) for the share of questions whose best eligible
+// sentence answers them:
+// - the labelled auditor questions (test/corpus/answer-questions.json over ../shared/corpus): a
+//   sentence of the answering section that lies in the answering paragraph or carries an operative
+//   word;
+// - ObliQA dev (the first N questions, default 600): a sentence of a gold passage.
+// The objective is the mean of the two shares. The labelled set is also fitted two-fold (by
+// question id parity) and scored on the half it did not see: that figure, not the fitted one, is
+// what to expect on unseen auditor questions. Prints the weights as a TypeScript object.
+import { existsSync } from "node:fs";
+import { mkdir, mkdtemp, readdir, rm } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import { fileURLToPath } from "node:url";
+import { isFurniture } from "../core/answer/answer-cues.ts";
+import type { TracedCandidate } from "../core/answer/answer-types.ts";
+import { SENTENCE_FEATURES, SENTENCE_WEIGHTS, sentenceScore, type SentenceFeatures } from "../core/answer/sentence-score.ts";
+import { ensureDefaultEmbedder } from "../core/embed/default-embedder.ts";
+import { createEngine } from "../core/engine.ts";
+import type { Engine } from "../core/engine-types.ts";
+import { createKuzuStore } from "../core/store/kuzu-store.ts";
+import { baseLabel, loadAnswerQuestions, normalizeForMatch, paragraphSpan } from "./lib/answer-questions.ts";
+import { ingestIntoKuzu } from "./lib/kuzu-ingest.ts";
+import { openLabelledLibrary } from "./lib/labelled-library.ts";
+import { loadObliqaQuestions, loadPassages } from "./lib/obliqa-corpus.ts";
+import { adaptCorpus } from "./lib/obliqa-sections.ts";
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const QA_DIR = path.resolve(here, "../../shared/corpus/qa");
+const REGULATORY_DIR = path.resolve(here, "../../shared/corpus/regulatory");
+
+const { values } = parseArgs({
+  options: {
+    obliqa: { type: "string", default: "600" },
+    rounds: { type: "string", default: "4" },
+    "model-dir": { type: "string", default: path.join(os.tmpdir(), "clausegraph-bench-models") },
+    json: { type: "boolean", default: false },
+    /** Print, for each labelled question missed, the best-scored sentence and the best answering one. */
+    misses: { type: "boolean", default: false },
+  },
+});
+const obliqaLimit = Number.parseInt(values.obliqa, 10);
+const rounds = Number.parseInt(values.rounds, 10);
+const log = (line: string): void => {
+  if (!values.json) console.log(line);
+};
+
+/** One question's candidates and which of them answer it. */
+interface Example {
+  id: string;
+  candidates: Array<TracedCandidate & { positive: boolean; eligible: boolean }>;
+}
+
+/** What the extractive answer may lead with (extractive-answer.ts `answers`). */
+function eligible(c: TracedCandidate): boolean {
+  const words = c.text.split(/\s+/).filter((w) => /\p{L}/u.test(w)).length;
+  if (words < 2 || isFurniture(c.text)) return false;
+  return c.relevant || (c.features.coverage >= 0.15 && c.features.cue === 1) || c.features.listCoverage >= 0.3;
+}
+
+async function traced(engine: Engine, question: string): Promise<TracedCandidate[]> {
+  let out: TracedCandidate[] = [];
+  await engine.ask(question, { trace: (t) => (out = t.candidates) });
+  return out;
+}
+
+async function labelledExamples(): Promise<Example[]> {
+  const pdfs = (await readdir(REGULATORY_DIR)).filter((f) => f.toLowerCase().endsWith(".pdf")).sort().map((f) => path.join(REGULATORY_DIR, f));
+  await mkdir(values["model-dir"], { recursive: true });
+  const library = await openLabelledLibrary({ pdfs, modelRoot: values["model-dir"], log });
+  const questions = await loadAnswerQuestions();
+  const out: Example[] = [];
+  try {
+    const docs = await library.engine.listDocuments();
+    for (const q of questions) {
+      const doc = docs.find((d) => d.fileName === q.document);
+      const candidates = await traced(library.engine, q.question);
+      const words = q.operativeWords.map(normalizeForMatch);
+      const marked = [];
+      for (const c of candidates) {
+        let positive = false;
+        if (doc !== undefined && c.documentId === doc.id && baseLabel(c.sectionLabel) === q.provision.label) {
+          const text = normalizeForMatch(c.text);
+          positive = words.some((w) => text.includes(w));
+          if (!positive && q.provision.paragraph !== undefined) {
+            const section = await library.engine.getSection(c.sectionId);
+            const span = section === null ? null : paragraphSpan(section.text, q.provision.paragraph);
+            positive = span !== null && c.start >= span.start && c.start < span.end;
+          }
+          if (!positive && q.provision.paragraph === undefined) positive = words.length === 0;
+        }
+        marked.push({ ...c, positive, eligible: eligible(c) });
+      }
+      out.push({ id: q.id, candidates: marked });
+    }
+  } finally {
+    await library.engine.close();
+  }
+  return out;
+}
+
+async function obliqaExamples(limit: number): Promise<Example[]> {
+  if (limit <= 0) return [];
+  const passages = await loadPassages(path.join(QA_DIR, "obliqa/StructuredRegulatoryDocuments.zip"));
+  const corpus = adaptCorpus(passages);
+  const questions = (await loadObliqaQuestions(path.join(QA_DIR, "obliqa/ObliQA_dev.json"))).slice(0, limit);
+  const workDir = await mkdtemp(path.join(os.tmpdir(), "clausegraph-fit-"));
+  const kuzu = createKuzuStore({ dbPath: path.join(workDir, "graph.kuzu") });
+  await kuzu.open();
+  const out: Example[] = [];
+  let engine: Engine | null = null;
+  try {
+    const embedder = await ensureDefaultEmbedder(values["model-dir"]);
+    await ingestIntoKuzu(kuzu, corpus.documents, embedder, log);
+    engine = await createEngine({ dataDir: workDir, store: kuzu, embedder, llm: null });
+    for (const q of questions) {
+      const gold = new Set(q.gold);
+      const candidates = await traced(engine, q.text);
+      out.push({ id: q.id, candidates: candidates.map((c) => ({ ...c, positive: gold.has(corpus.keyOfSection.get(c.sectionId) ?? c.sectionId), eligible: eligible(c) })) });
+    }
+  } finally {
+    await engine?.close();
+    await kuzu.close();
+    await rm(workDir, { recursive: true, force: true });
+  }
+  return out;
+}
+
+/** Share of examples whose best eligible candidate is positive (examples with no positive at all count as misses). */
+function top1(examples: readonly Example[], weights: SentenceFeatures): number {
+  if (examples.length === 0) return 0;
+  let hits = 0;
+  for (const e of examples) {
+    let best: { score: number; positive: boolean } | null = null;
+    for (const c of e.candidates) {
+      if (!c.eligible) continue;
+      const score = sentenceScore(c.features, c.prior, weights);
+      if (best === null || score > best.score) best = { score, positive: c.positive };
+    }
+    if (best?.positive === true) hits++;
+  }
+  return hits / examples.length;
+}
+
+const MULTIPLIERS = [0, 0.25, 0.5, 0.75, 0.9, 1.1, 1.35, 1.75, 2.5];
+const FLOOR = 0.05;
+
+function fit(objective: (w: SentenceFeatures) => number, start: SentenceFeatures): { weights: SentenceFeatures; value: number } {
+  let weights = { ...start };
+  let value = objective(weights);
+  for (let round = 0; round < rounds; round++) {
+    let improved = false;
+    // "coverage" stays at 1: the scale of the others is relative to it.
+    for (const f of SENTENCE_FEATURES.filter((x) => x !== "coverage")) {
+      const current = weights[f];
+      const tries = new Set(MULTIPLIERS.map((m) => Number((current === 0 ? FLOOR * m * 4 : current * m).toFixed(4))));
+      for (const v of tries) {
+        const next = { ...weights, [f]: v };
+        const got = objective(next);
+        if (got > value + 1e-9) {
+          value = got;
+          weights = next;
+          improved = true;
+        }
+      }
+    }
+    if (!improved) break;
+  }
+  return { weights, value };
+}
+
+const labelled = existsSync(REGULATORY_DIR) ? await labelledExamples() : [];
+const obliqa = existsSync(QA_DIR) ? await obliqaExamples(obliqaLimit) : [];
+log(`examples: ${labelled.length} labelled, ${obliqa.length} ObliQA dev`);
+const reachable = (ex: readonly Example[]): number => ex.filter((e) => e.candidates.some((c) => c.positive && c.eligible)).length;
+log(`with an answering sentence among the eligible candidates: labelled ${reachable(labelled)}, ObliQA ${reachable(obliqa)} (the ceiling)`);
+const objectiveOf = (lab: readonly Example[]) => (w: SentenceFeatures): number => (obliqa.length === 0 ? top1(lab, w) : 0.5 * top1(lab, w) + 0.5 * top1(obliqa, w));
+
+if (values.misses) {
+  const show = (c: TracedCandidate): string => `${sentenceScore(c.features, c.prior).toFixed(3)} p${c.prior} r${c.resultIndex} ${c.sectionLabel} ${Object.entries(c.features).filter(([, v]) => v !== 0).map(([k, v]) => `${k}=${v.toFixed(2)}`).join(" ")} | ${c.text.slice(0, 120)}`;
+  for (const e of labelled) {
+    const ranked = e.candidates.filter((c) => c.eligible).sort((a, b) => sentenceScore(b.features, b.prior) - sentenceScore(a.features, a.prior));
+    if (ranked[0]?.positive === true) continue;
+    const pos = ranked.findIndex((c) => c.positive);
+    log(`MISS ${e.id} (answering sentence at ${pos < 0 ? "—" : pos + 1})`);
+    if (ranked[0] !== undefined) log(`  top:  ${show(ranked[0])}`);
+    const p = ranked[pos];
+    if (p !== undefined) log(`  gold: ${show(p)}`);
+    else {
+      const any = e.candidates.find((c) => c.positive);
+      log(any === undefined ? "  gold: not in the pool" : `  gold (not eligible): ${show(any)}`);
+    }
+  }
+}
+log(`current weights: labelled top-1 ${(100 * top1(labelled, SENTENCE_WEIGHTS)).toFixed(1)}%, ObliQA top-1 ${(100 * top1(obliqa, SENTENCE_WEIGHTS)).toFixed(1)}%`);
+// Two-fold on the labelled set: fit on one half (and ObliQA), score the other half.
+const folds = [labelled.filter((_, i) => i % 2 === 0), labelled.filter((_, i) => i % 2 === 1)];
+let unseen = 0;
+for (const [i, train] of folds.entries()) {
+  const test = folds[1 - i] ?? [];
+  const { weights } = fit(objectiveOf(train), SENTENCE_WEIGHTS);
+  const got = top1(test, weights);
+  unseen += got * test.length;
+  log(`fold ${i + 1}: fitted on ${train.length}, unseen half top-1 ${(100 * got).toFixed(1)}% (current weights on it: ${(100 * top1(test, SENTENCE_WEIGHTS)).toFixed(1)}%)`);
+}
+log(`cross-validated labelled top-1: ${(100 * (unseen / Math.max(1, labelled.length))).toFixed(1)}%`);
+const final = fit(objectiveOf(labelled), SENTENCE_WEIGHTS);
+log(`fitted on everything: labelled top-1 ${(100 * top1(labelled, final.weights)).toFixed(1)}%, ObliQA top-1 ${(100 * top1(obliqa, final.weights)).toFixed(1)}%`);
+log(`export const SENTENCE_WEIGHTS: Readonly<SentenceFeatures> = ${JSON.stringify(final.weights, null, 2).replace(/"(\w+)":/g, "$1:")};`);
+if (values.json) console.log(JSON.stringify({ labelled: labelled.length, obliqa: obliqa.length, weights: final.weights, labelledTop1: top1(labelled, final.weights), obliqaTop1: top1(obliqa, final.weights) }));

@@ -1,0 +1,48 @@
+import type { Section } from "../structure/types.ts";
+
+// What part a section plays in its document, as an auditor reads it: the operative provisions
+// (articles, §§, numbered requirements) oblige; recitals and a guide's front matter explain; a
+// definitions article or a glossary defines; references, acronym lists, mapping tables and tables
+// of contents only point elsewhere. Search ranks by words alone and cannot tell them apart (the
+// labelled questions' answering article sat behind recitals, glossaries and crosswalk tables in 30
+// of 157 questions), so the answer weighs each section by its role (answer-ranking.ts).
+
+export type ProvisionRole = "operative" | "definitions" | "explanatory" | "pointer" | "annex";
+
+/** Headings of sections that only point elsewhere: bibliographies, acronym lists, crosswalks, indexes. */
+const POINTER_HEADING =
+  /\b(?:references?|bibliography|acronyms?|abbreviations?|mapping tables?|crosswalks?|cross-?references? tables?|table of contents|contents|index|riferimenti normativi|indice|sommario|acronimi|abbreviazioni)\b/i;
+const GLOSSARY_HEADING = /\b(?:glossary|definitions?|terms and definitions|definizioni|glossario)\b/i;
+/** The preamble of a proposed rule or a guide: explains why, not what must be done. */
+const EXPLANATORY_HEADING = /\b(?:supplementary information|background|discussion|purpose|introduction|executive summary|foreword|premessa|introduzione)\b/i;
+
+/** The role of a section, from its kind and the headings on its path. */
+export function provisionRole(section: Pick<Section, "kind" | "heading" | "label">): ProvisionRole {
+  const heading = section.heading;
+  if (section.kind === "recital" || section.kind === "preamble") return "explanatory";
+  if (POINTER_HEADING.test(heading) && !GLOSSARY_HEADING.test(heading)) return "pointer";
+  if (GLOSSARY_HEADING.test(heading)) return "definitions";
+  if (EXPLANATORY_HEADING.test(heading)) return "explanatory";
+  if (section.kind === "annex" || section.kind === "appendix") return "annex";
+  return "operative";
+}
+
+/**
+ * How much a section of each role counts toward answering a question of the given type. A
+ * definition question is answered by a definitions article or a glossary as well as by an
+ * operative provision; every other question by the operative text first.
+ */
+export function rolePrior(role: ProvisionRole, answerType: string): number {
+  switch (role) {
+    case "operative":
+      return 1;
+    case "definitions":
+      return answerType === "definition" ? 1 : 0.7;
+    case "annex":
+      return 0.85;
+    case "explanatory":
+      return 0.6;
+    case "pointer":
+      return 0.3;
+  }
+}

@@ -1,0 +1,73 @@
+// How a candidate sentence is scored for answering a question: a weighted sum of features, times
+// the prior of its section's role (provision-role.ts: an article counts fully, a recital 0.6, a
+// reference list 0.3). The same score picks what a model reads (context-builder.ts) and what is
+// quoted without one (extractive-answer.ts), so the two modes agree on what answers.
+//
+// The weights are fitted by `npm run bench:fit-answer` (bench/fit-answer-weights.ts): coordinate
+// ascent on the share of questions whose best-scored sentence is one that answers them — on the
+// labelled auditor questions (test/corpus/answer-questions.json: a sentence in the answering
+// paragraph, or carrying its operative words) and on ObliQA dev (a sentence of a gold passage),
+// two-fold cross-validated on the labelled set so the figure printed is one the fit did not see.
+
+export const SENTENCE_FEATURES = [
+  /** IDF-weighted share of the question's words in the sentence (and the opening of the list item it continues). */
+  "coverage",
+  /** Share of the question's words in the section's label and heading. */
+  "heading",
+  /** How far the sentence's embedding stands above the pool's median cosine with the question, 0–1. */
+  "similarity",
+  /** 1 / (rank of its section among those answering), the re-ranked retrieval order (answer-ranking.ts). */
+  "rank",
+  /** It says what the question's type asks for (answer-cues.ts): 1 for the strongest cue, 0.5 for another. */
+  "cue",
+  /** A rule-based triplet (obligation, prohibition, permission) has its evidence in the sentence. */
+  "triplet",
+  /** Its section is the provision the question names ("… under Article 33"). */
+  "namedProvision",
+  /** It defines the very term the question asks about ("'processor' means …"). */
+  "definedTerm",
+  /** It introduces a list ("… shall at least:") and the question asks for one. */
+  "listLeadIn",
+  /** For a list's lead-in: the question's words over the lead-in and its points together. */
+  "listCoverage",
+  /** It names a party the question names ("covered entity", "financial entity"). */
+  "party",
+  /**
+   * It states a requirement: an imperative ("Implement …", "Use multifactor authentication …", as
+   * CFR standards and NIST requirements are worded) or shall/must. NIST's discussion of a
+   * requirement shares its words and outranked it.
+   */
+  "normative",
+  /** The question's words over the whole paragraph the sentence sits in (its points included): auditors cite paragraphs. */
+  "paragraph",
+] as const;
+
+export type SentenceFeature = (typeof SENTENCE_FEATURES)[number];
+export type SentenceFeatures = Record<SentenceFeature, number>;
+
+/** Fitted weights (see the header); `bench:fit-answer` prints the figures behind them. */
+export const SENTENCE_WEIGHTS: Readonly<SentenceFeatures> = {
+  coverage: 1,
+  heading: 0.2344,
+  similarity: 0.2888,
+  rank: 0.7087,
+  cue: 0.243,
+  triplet: 0,
+  namedProvision: 0,
+  definedTerm: 0.4,
+  listLeadIn: 0,
+  listCoverage: 0.135,
+  party: 0.0675,
+  normative: 0.1688,
+  paragraph: 0.2,
+};
+
+export function emptyFeatures(): SentenceFeatures {
+  return Object.fromEntries(SENTENCE_FEATURES.map((f) => [f, 0])) as SentenceFeatures;
+}
+
+export function sentenceScore(features: Readonly<SentenceFeatures>, prior: number, weights: Readonly<SentenceFeatures> = SENTENCE_WEIGHTS): number {
+  let sum = 0;
+  for (const f of SENTENCE_FEATURES) sum += weights[f] * features[f];
+  return prior * sum;
+}
