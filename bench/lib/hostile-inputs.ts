@@ -7,7 +7,7 @@ import { PDFDocument, PDFName, PDFNumber, PDFString, StandardFonts } from "pdf-l
 import type { PDFDict, PDFRef } from "pdf-lib";
 import { z } from "zod";
 import { createEngine } from "../../core/engine.ts";
-import type { Engine, ImportResult } from "../../core/engine-types.ts";
+import type { Engine, ImportOptions, ImportResult } from "../../core/engine-types.ts";
 import type { ErrorCode } from "../../core/errors.ts";
 import { MAX_PDF_BYTES, MAX_TEXT_BYTES } from "../../core/ingest/limits.ts";
 import { regulationPdf } from "./trust-fixtures.ts";
@@ -272,8 +272,16 @@ export const BAD_INPUT_OUTCOMES: Record<string, Outcome> = {
   "encrypted_owner_only_us_copyright_office_dmca_summary_1998.pdf": "imported",
   "encrypted_user_password_aes256__userpw_baz_ownerpw_foo.pdf": "ENCRYPTED",
   "encrypted_user_password_libreoffice__pw_openpassword.pdf": "ENCRYPTED",
-  "scanned_image_only_gutenberg_page.pdf": "NO_TEXT_LAYER",
+  // Scans are read with OCR under the engine's default (ocr "auto", issue 15)…
+  "scanned_image_only_gutenberg_page.pdf": "imported",
   "scanned_image_only_hipaa_164-306_164-308_DERIVED.groundtruth.txt": "imported",
+  "scanned_image_only_hipaa_164-306_164-308_DERIVED.pdf": "imported",
+  "scanned_image_only_two_column_brochure.pdf": "imported",
+};
+
+/** …and refused as before with OCR off (`--ocr never`): each of these is also imported that way first. */
+export const BAD_INPUT_OUTCOMES_WITHOUT_OCR: Record<string, Outcome> = {
+  "scanned_image_only_gutenberg_page.pdf": "NO_TEXT_LAYER",
   "scanned_image_only_hipaa_164-306_164-308_DERIVED.pdf": "NO_TEXT_LAYER",
   "scanned_image_only_two_column_brochure.pdf": "NO_TEXT_LAYER",
 };
@@ -308,11 +316,11 @@ function outcomeOf(result: ImportResult | undefined): Outcome | "skipped" | "mis
 }
 
 /** Imports one file and checks the documented outcome; returns a failure message or null. */
-async function tryOne(engine: Engine, name: string, file: string, expected: Outcome): Promise<{ failure: string | null; actual: string }> {
+async function tryOne(engine: Engine, name: string, file: string, expected: Outcome, options: ImportOptions = {}): Promise<{ failure: string | null; actual: string }> {
   const before = await libraryShape(engine);
   let result: ImportResult | undefined;
   try {
-    [result] = await engine.importFiles([file]);
+    [result] = await engine.importFiles([file], options);
   } catch (err) {
     return { failure: `${name}: importFiles threw ${err instanceof Error ? err.message : String(err)}`, actual: "threw" };
   }
@@ -376,6 +384,8 @@ export async function runHostileInputs(opts: HostileInputsOptions = {}): Promise
           record(name, "INTERNAL", { failure: `${name}: no documented outcome (add it to BAD_INPUT_OUTCOMES and README.md)`, actual: "undocumented" });
           continue;
         }
+        const withoutOcr = BAD_INPUT_OUTCOMES_WITHOUT_OCR[name];
+        if (withoutOcr !== undefined) record(`${name} (--ocr never)`, withoutOcr, await tryOne(engine, name, path.join(BAD_INPUTS, name), withoutOcr, { ocr: "never" }));
         record(name, expected, await tryOne(engine, name, path.join(BAD_INPUTS, name), expected));
       }
     }

@@ -29,7 +29,9 @@ interface ListJson {
 }
 
 // What every bad input must produce (corpus/manifest.json, "expected"): a typed error naming the file,
-// or a normal import for owner-password-only PDFs.
+// or a normal import for owner-password-only PDFs. The scanned files are refused with NO_TEXT_LAYER
+// here because this run says `--ocr never`; with the default (`--ocr auto`) they are read with OCR
+// and imported (the last test; test/corpus/ocr-scanned.test.ts checks what OCR reads in them).
 const BAD_INPUTS: Array<[file: string, expected: string]> = [
   ["corrupt_empty_zero_bytes.pdf", "EMPTY"],
   ["corrupt_header_only_no_xref.pdf", "CORRUPT"],
@@ -74,7 +76,7 @@ describeCorpus("CLI: ingest, search, stats, delete on real files", () => {
   it("every bad input gets its documented outcome; the library is unchanged and other files still import", async () => {
     const before = parseJson<StatsJson>(await runCli(["stats", "--db", db, "--json"]));
     const files = BAD_INPUTS.map(([f]) => corpusPath(`bad_inputs/${f}`));
-    const run = await runCli(["ingest", ...files, "--db", db, "--json"]);
+    const run = await runCli(["ingest", ...files, "--ocr", "never", "--db", db, "--json"]);
     expect(run.code).toBe(1); // some failed: non-zero, JSON still printed
     const out = parseJson<IngestJson>(run);
     expect(out.files).toHaveLength(BAD_INPUTS.length);
@@ -93,6 +95,22 @@ describeCorpus("CLI: ingest, search, stats, delete on real files", () => {
     }
     const after = parseJson<StatsJson>(await runCli(["stats", "--db", db, "--json"]));
     expect(after.documents).toBe(before.documents + imported);
+  });
+
+  it("reads a scanned PDF with OCR by default (--ocr auto) and says how surely; --ocr takes auto|always|never", async () => {
+    const scan = corpusPath("bad_inputs/scanned_image_only_gutenberg_page.pdf");
+    const run = await runCli(["ingest", scan, "--db", db, "--json"]);
+    expect(run.code, run.stderr).toBe(0);
+    const [file] = parseJson<IngestJson & { files: Array<{ ocr?: { pages: number[]; meanConfidence: number; language: string } }> }>(run).files;
+    expect(file?.status).toBe("ok");
+    expect(file?.ocr?.pages).toEqual([1]);
+    expect(file?.ocr?.language).toBe("eng");
+    expect(file?.ocr?.meanConfidence).toBeGreaterThan(80);
+    const bad = await runCli(["ingest", scan, "--ocr", "sometimes", "--db", db]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/--ocr must be one of auto, always, never/);
+    const badLanguage = await runCli(["ingest", scan, "--ocr-lang", "deu", "--db", db]);
+    expect(badLanguage.code).toBe(2);
   });
 
   it("opens user-password PDFs with --password and rejects a wrong one", async () => {
