@@ -1,4 +1,5 @@
 import path from "node:path";
+import { lowConfidenceOcrPages } from "../../ingest/ocr/ocr-types.ts";
 import { ANSWER_LIMIT_BOUNDS, answerLimitsPatchSchema } from "../../llm/answer-limits.ts";
 import type { LlmClient } from "../../llm/llm-client.ts";
 import { type CliContext, type ExitCode, printJson } from "../cli-context.ts";
@@ -44,8 +45,11 @@ export async function askCommand(ctx: CliContext): Promise<ExitCode> {
     // Why the model's answer was cut or replaced by quotes (a cap, no citations, …), never only in the log.
     if (result.notice !== undefined) io.stdout.write(`⚠ ${result.notice.message}\n\n`);
     io.stdout.write(`Mode: ${result.mode === "llm" ? `written by ${result.model?.name ?? llm?.modelId ?? "the model"}` : "extractive (quoted from the documents)"}\nSources:\n`);
+    // A citation of a scanned page OCR was unsure of says so: check it against the scan.
+    const ocr = new Map((await engine.listDocuments()).map((d) => [d.id, d.ocr] as const));
     for (const c of result.citations) {
-      io.stdout.write(`  [${c.key}] ${c.label} — ${path.basename(c.file)}, ${pages(c.pageStart, c.pageEnd)}\n`);
+      const low = lowConfidenceOcrPages(ocr.get(c.documentId), c.pageStart, c.pageEnd).length > 0 ? " (OCR, low confidence)" : "";
+      io.stdout.write(`  [${c.key}] ${c.label} — ${path.basename(c.file)}, ${pages(c.pageStart, c.pageEnd)}${low}\n`);
     }
     if (result.followUp !== undefined) io.stdout.write(`Follow-up: ${result.followUp.reason}\n`);
     // The id `clausegraph export --answer` takes.
