@@ -12,6 +12,7 @@ import type { WebHost } from "../../core/host/web-host.ts";
 import { uploadsDir } from "../../core/host/upload-store.ts";
 import { createFakeEngine, DOC, okImport } from "./contract-fake-engine.ts";
 import type { FakeEngine } from "./contract-fake-engine.ts";
+import type { ImportOptions } from "../../core/engine-types.ts";
 
 type Reply = HttpReply;
 
@@ -45,10 +46,11 @@ async function upload(
   host: WebHost,
   file: string,
   name: string,
-  options: { cookie?: string; origin?: string; size?: number; abortAfter?: number } = {},
+  options: { cookie?: string; origin?: string; size?: number; abortAfter?: number; query?: Record<string, string> } = {},
 ): Promise<Reply> {
   const size = options.size ?? (await stat(file)).size;
-  return httpRequest(`${host.origin}${WEB_UPLOAD.path}?${WEB_UPLOAD.nameParam}=${encodeURIComponent(name)}`, {
+  const query = new URLSearchParams({ [WEB_UPLOAD.nameParam]: name, ...options.query });
+  return httpRequest(`${host.origin}${WEB_UPLOAD.path}?${query.toString()}`, {
     method: "POST",
     headers: {
       "Content-Length": String(size),
@@ -251,6 +253,30 @@ describe("web host (fake engine)", () => {
       const foreign = await upload(host, file, "x.pdf", { origin: "http://evil.example" });
       expect(foreign.status).toBe(403);
       expect(seen).toHaveLength(1);
+    } finally {
+      delete engine.importImpl;
+    }
+  });
+
+  it("passes an upload's OCR mode and language to the import, and refuses unknown ones", async () => {
+    const received: ImportOptions[] = [];
+    engine.importImpl = async (files, options) => {
+      received.push(options);
+      return files.map((file) => okImport(file));
+    };
+    try {
+      const file = path.join(dir, "scan.pdf");
+      await writeFile(file, "%PDF-1.7 a scan");
+      const reply = await upload(host, file, "scan.pdf", { query: { [WEB_UPLOAD.ocrParam]: "ask", [WEB_UPLOAD.ocrLanguageParam]: "ita" } });
+      expect(reply.status).toBe(200);
+      expect(received[0]).toMatchObject({ ocr: "ask", ocrLanguage: "ita" });
+      const unknown: Array<Record<string, string>> = [{ [WEB_UPLOAD.ocrParam]: "sometimes" }, { [WEB_UPLOAD.ocrLanguageParam]: "deu" }];
+      for (const query of unknown) {
+        const refused = await upload(host, file, "scan.pdf", { query });
+        expect(refused.status).toBe(400);
+        expect(JSON.parse(refused.body)).toMatchObject({ ok: false, error: { code: "VALIDATION" } });
+      }
+      expect(received).toHaveLength(1);
     } finally {
       delete engine.importImpl;
     }
