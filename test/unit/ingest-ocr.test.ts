@@ -1,4 +1,4 @@
-import { mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readdir, rm, utimes, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -10,6 +10,7 @@ import type { JobProgress } from "../../core/jobs/job.ts";
 import { parseDocument } from "../../core/ingest/parse-document.ts";
 import { OcrNeededError } from "../../core/ingest/ocr/ocr-needed.ts";
 import { isGarbageText } from "../../core/ingest/ocr/text-layer-quality.ts";
+import { pruneOcrCache, readCachedPage, writeCachedPage } from "../../core/ingest/ocr/ocr-cache.ts";
 import type { Box } from "../../core/ingest/types.ts";
 import { highlightBoxes } from "../../core/structure/highlight-geometry.ts";
 import { orderLinesInBands } from "../../core/ingest/column-layout.ts";
@@ -194,6 +195,31 @@ describe("OCR of scanned pages", () => {
     expect(at("Full-width line 3 of the leaflet, running across the page.")).toBeLessThan(at("Left column line 1 of prose."));
     expect(at("Right column line 12 of prose.")).toBeLessThan(at("A heading below the columns"));
     expect(at("A heading below the columns")).toBeLessThan(at("Full-width line 4 of the leaflet, running across the page."));
+  });
+
+  it("keeps the OCR cache bounded, oldest pages first, and ignores a torn entry", async () => {
+    const cache = path.join(dir, "cache-test");
+    await mkdir(cache, { recursive: true });
+    const line = { words: [{ text: "word", confidence: 90, stroke: 2, x0: 0, y0: 0, x1: 10, y1: 10 }], baseline: { x0: 0, y0: 9, x1: 10, y1: 9 }, rowHeight: 10 };
+    for (const [i, key] of ["a", "b", "c"].entries()) {
+      await writeCachedPage(cache, key, "eng", [line]);
+      const when = new Date(Date.now() - (3 - i) * 60_000);
+      await utimes(path.join(cache, `${key}.json`), when, when);
+    }
+    expect(await readCachedPage(cache, "b")).toEqual([line]);
+    await writeFile(path.join(cache, "torn.json"), '{"version":');
+    expect(await readCachedPage(cache, "torn")).toBeNull();
+    const stale = path.join(cache, "d.json.123.tmp");
+    await writeFile(stale, "half");
+    await utimes(stale, new Date(Date.now() - 3_600_000), new Date(Date.now() - 3_600_000));
+    const size = (await readdir(cache)).length;
+    expect(size).toBe(5);
+    // Room for about two entries: the oldest goes, and the dead writer's temporary file.
+    await pruneOcrCache(cache, 2 * JSON.stringify({ version: "x".repeat(60), language: "eng", lines: [line] }).length);
+    const left = await readdir(cache);
+    expect(left).not.toContain("a.json");
+    expect(left).not.toContain("d.json.123.tmp");
+    expect(left).toContain("c.json");
   });
 
   it("tells a garbage text layer from a real one", () => {

@@ -109,5 +109,7 @@ describe("parse limits", () => {
     expect(fileSeconds(DEFAULT_PARSE_LIMITS, undefined)).toBe(120);
     expect(fileSeconds(DEFAULT_PARSE_LIMITS, 100)).toBe(170);
     expect(fileSeconds(DEFAULT_PARSE_LIMITS, 5000)).toBe(1200);
+    // Pages read with OCR add their own budget, outside the cap (issue 15).
+    expect(fileSeconds(DEFAULT_PARSE_LIMITS, 5000, 10)).toBe(1500);
   });
 });
