@@ -86,9 +86,18 @@ interface TesseractModule {
 
 const require = createRequire(import.meta.url);
 
+/**
+ * In the packaged desktop app these packages are unpacked beside the asar archive
+ * (electron-builder.yml asarUnpack): a worker thread's script and the files it reads by path must
+ * be taken from there, not from inside the archive.
+ */
+function unpacked(file: string): string {
+  return file.replace(/app\.asar([\\/])/, "app.asar.unpacked$1");
+}
+
 /** Where the language data of `language` is installed (the package folder, never a URL). */
 export function languageDataPath(language: OcrLanguage): string {
-  return path.join(path.dirname(require.resolve(`@tesseract.js-data/${language}/package.json`)), "4.0.0_best_int");
+  return unpacked(path.join(path.dirname(require.resolve(`@tesseract.js-data/${language}/package.json`)), "4.0.0_best_int"));
 }
 
 /** Tesseract's fully automatic page segmentation: it finds columns and lines (its default, 6, makes one block of the page). */
@@ -120,7 +129,7 @@ interface Slot {
 
 export function createTesseractPool(size: number): TesseractPool {
   const tesseract = require("tesseract.js") as TesseractModule;
-  const workerPath = require.resolve("tesseract.js/src/worker-script/node/index.js");
+  const workerPath = unpacked(require.resolve("tesseract.js/src/worker-script/node/index.js"));
   const slots: Slot[] = Array.from({ length: Math.max(1, size) }, () => ({ worker: null, language: null, busy: false }));
   const waiting: Array<(slot: Slot) => void> = [];
   let closed = false;
