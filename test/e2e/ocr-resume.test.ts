@@ -1,5 +1,4 @@
 import { spawn } from "node:child_process";
-import { readdirSync, readFileSync } from "node:fs";
 import { mkdtemp, readdir, rm, stat, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
@@ -7,6 +6,7 @@ import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createEngine } from "../../core/engine.ts";
 import type { JobProgress } from "../../core/jobs/job.ts";
+import { alive, parseChildrenOf } from "../helpers/process-tree.ts";
 import { scannedPdf } from "../helpers/scanned-pdf.ts";
 
 // Issue 15: OCR is cancellable and resumable. An import cancelled while its scanned pages are read,
@@ -37,30 +37,6 @@ async function cacheEntries(dataDir: string): Promise<string[]> {
   return (await readdir(path.join(dataDir, "ocr-cache")).catch(() => [] as string[])).filter((f) => f.endsWith(".json"));
 }
 
-/** Pids whose parent is `pid` (Linux /proc). */
-function childrenOf(pid: number): number[] {
-  return readdirSync("/proc")
-    .filter((name) => /^\d+$/.test(name))
-    .map(Number)
-    .filter((p) => {
-      try {
-        const s = readFileSync(`/proc/${p}/stat`, "latin1");
-        return Number(s.slice(s.lastIndexOf(")") + 2).split(" ")[1]) === pid;
-      } catch {
-        return false;
-      }
-    });
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 /** Runs an import in a child engine process and SIGKILLs it once `when` matches a progress line. */
 function importAndKill(dataDir: string, file: string, when: RegExp): Promise<{ lines: string[]; orphans: number[] }> {
   return new Promise((resolve, reject) => {
@@ -78,7 +54,7 @@ function importAndKill(dataDir: string, file: string, when: RegExp): Promise<{ l
         if (!killed && when.test(line)) {
           killed = true;
           // The parsing child (Tesseract's workers are its threads) is left to notice on its own.
-          orphans = childrenOf(child.pid ?? -1);
+          orphans = parseChildrenOf(child.pid ?? -1);
           child.kill("SIGKILL");
         }
       }

@@ -1,5 +1,4 @@
 import { spawn } from "node:child_process";
-import { readFileSync } from "node:fs";
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { request } from "node:http";
 import os from "node:os";
@@ -16,6 +15,7 @@ import type { Engine } from "../../core/engine-types.ts";
 import { startWebHost } from "../../core/host/web-host.ts";
 import type { WebHost } from "../../core/host/web-host.ts";
 import { PROJECT_DIR } from "../helpers/cli.ts";
+import { alive, parseChildrenOf } from "../helpers/process-tree.ts";
 
 // Issue 16 over the web host: while a hostile file is being parsed (q nested 100,000 deep under
 // a filter the pre-scan does not decode: pdf.js would need many minutes; a Flate bomb past the
@@ -139,29 +139,6 @@ async function startServe(dir: string): Promise<{ proc: ReturnType<typeof spawn>
       .end();
   });
   return { proc, host: { url, origin, cookie, close: async () => undefined } };
-}
-
-/** Pids of `parent`'s children running the parser. */
-function parseChildrenOf(parent: number): number[] {
-  const pids: number[] = [];
-  for (const line of readFileSync(`/proc/${parent}/task/${parent}/children`, "latin1").trim().split(/\s+/).filter(Boolean)) {
-    const pid = Number(line);
-    try {
-      if (readFileSync(`/proc/${pid}/cmdline`, "latin1").includes("parse-child")) pids.push(pid);
-    } catch {
-      // already gone
-    }
-  }
-  return pids;
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 // SIGKILL cannot be handled: the parsing child, busy inside pdf.js, notices its parent is gone and
