@@ -12,6 +12,7 @@ import type { DocumentRecord, LibraryHealth, StoreStats } from "./store/graph-st
 import type { TripletRecord } from "./store/graph-types.ts";
 import type { Section } from "./structure/types.ts";
 import type { ExtractionSummary } from "./extract/llm/extraction-types.ts";
+import type { CompareResult, ComparisonSummary, Crosswalk, CrosswalkExportFormat, PairDetail } from "./compare/compare-schemas.ts";
 
 // The engine's public surface: what the CLI, the tests, the web host and the Electron utility
 // process call. Everything here is plain data so it can cross a process boundary unchanged.
@@ -129,6 +130,20 @@ export interface ExtractOptions {
 
 export type { ExtractionSummary } from "./extract/llm/extraction-types.ts";
 
+export interface CompareOptions {
+  /** Matches kept per section of A (default 3, at most 20). */
+  k?: number;
+  /** Ask the loaded model for a verdict on every stored pair (MODEL_NOT_FOUND without one). */
+  verdicts?: boolean;
+  /** The caller's id for the job's progress events (jobs.cancel with it cancels the run). */
+  jobId?: string;
+  signal?: AbortSignal;
+  /** One job: steps reading, neighbours, scoring, analysing, storing, then verdicts (per pair). */
+  onProgress?: ProgressListener;
+  /** Before the model's first call: the k·n pairs, how many the cache answers, how many calls it makes. */
+  onVerdictPlan?: (plan: { pairs: number; cached: number; modelCalls: number }) => void;
+}
+
 export interface DeleteResult {
   deleted: boolean;
   documentId: string | null;
@@ -220,6 +235,22 @@ export interface Engine {
    * CANCELLED when aborted (what finished is kept in the cache).
    */
   extractTriplets(options?: ExtractOptions): Promise<ExtractionSummary>;
+  /**
+   * A crosswalk (core/compare/): for every section of A, its k best matches in B (documentB null:
+   * every other document of the library), with scores, reasons and rule-based flags, stored as
+   * SIMILAR_TO edges; with `verdicts`, the loaded model judges each pair. Comparing the same two
+   * again refreshes it, rewriting only the rows that changed. By document id, path or file name.
+   */
+  compareDocuments(documentA: string, documentB: string | null, options?: CompareOptions): Promise<CompareResult>;
+  /** Stored comparisons, newest first, each saying whether it is still current. */
+  listComparisons(): Promise<ComparisonSummary[]>;
+  /** One comparison as rows (every provision of A, matched or not); NOT_FOUND when missing. */
+  getComparison(id: string): Promise<Crosswalk>;
+  /** A pair of a comparison side by side: both sections, matching sentences, obligations, graph. */
+  getComparisonPair(id: string, aSectionId: string, bSectionId: string): Promise<PairDetail>;
+  /** The crosswalk as CSV or Markdown, each side cited by document, paragraph and page. */
+  exportComparison(id: string, format: CrosswalkExportFormat): Promise<ExportFile>;
+  deleteComparison(id: string): Promise<{ deleted: boolean }>;
   /** The remembered choice for scanned PDFs in the app (settings.json; "ask" until one is made). */
   ocrPreference(): Promise<OcrPreference>;
   /** Remembers it for the next imports and starts. */

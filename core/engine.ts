@@ -21,6 +21,7 @@ import { analysisScopeNamer } from "./answer/follow-up-scope.ts";
 import { reopenedGraph } from "./answer/reopened-graph.ts";
 import { appVersion } from "./app-version.ts";
 import { createExports } from "./export/export-workpaper.ts";
+import { createComparisons } from "./compare/comparisons.ts";
 import { recordDeletedDocument } from "./store/deleted-documents.ts";
 import { namesMissingFromLibrary } from "./answer/question-names.ts";
 import { analyzeQuestion, answerHints } from "./answer/question-analysis.ts";
@@ -474,6 +475,16 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     );
   }
 
+  // Crosswalks between documents (core/compare/): computed outside the write queue, stored through it.
+  const comparisons = createComparisons({
+    store,
+    getEmbedder,
+    acquireModel: (signal) => models.acquire(signal),
+    serializeWrite: serialize,
+    resolveDocument,
+    log,
+  });
+
   return {
     dataDir,
     async importFiles(files, opts = {}) {
@@ -665,6 +676,30 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     async exportConversation(id, format) {
       ensureOpen();
       return exports.conversation(id, format);
+    },
+    async compareDocuments(documentA, documentB, compareOptions = {}) {
+      ensureOpen();
+      return comparisons.compare(documentA, documentB, compareOptions);
+    },
+    async listComparisons() {
+      ensureOpen();
+      return comparisons.list();
+    },
+    async getComparison(id) {
+      ensureOpen();
+      return comparisons.get(id);
+    },
+    async getComparisonPair(id, aSectionId, bSectionId) {
+      ensureOpen();
+      return comparisons.pair(id, aSectionId, bSectionId);
+    },
+    async exportComparison(id, format) {
+      ensureOpen();
+      return comparisons.export(id, format);
+    },
+    async deleteComparison(id) {
+      ensureOpen();
+      return comparisons.remove(id);
     },
     async listDocuments() {
       ensureOpen();

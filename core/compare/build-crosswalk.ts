@@ -1,5 +1,5 @@
 import type { ScoredId } from "../store/graph-types.ts";
-import { idfOf, pairSignals, type CitationLink, type FeatureContext, type PairSignals } from "./crosswalk-features.ts";
+import { backgroundCosines, idfOf, pairSignals, type CitationLink, type FeatureContext, type PairSignals } from "./crosswalk-features.ts";
 import { matchScore, type CrosswalkModel, CROSSWALK_MODEL } from "./crosswalk-model.ts";
 import { buildLexicalSpace } from "./lexical-space.ts";
 import type { SectionProfile } from "./section-profile.ts";
@@ -15,8 +15,10 @@ export interface CrosswalkInput {
   a: readonly SectionProfile[];
   b: readonly SectionProfile[];
   k: number;
-  /** Candidates taken from each nearest-neighbour search per A section (default candidatesPerSearch(k)). */
+  /** Candidates taken from the lexical and heading searches per A section (default candidatesPerSearch(k)). */
   candidates?: number;
+  /** Candidates taken from the vector search (default vectorCandidates(k)); vectorNeighbours must hold as many. */
+  vectorCandidates?: number;
   /** A section id → its nearest B sections by stored vector (the HNSW search; may be empty). */
   vectorNeighbours: ReadonlyMap<string, readonly ScoredId[]>;
   /** Stored vectors of the sections of both sides (for the similarity of lexical-only candidates). */
@@ -48,13 +50,20 @@ export interface CrosswalkDraft {
 }
 
 /**
- * Neighbours taken from each search (stored vectors, words, headings). k each: on the labelled
- * crosswalks 2k or 3k each found a few more labelled matches as candidates but ranked no more of
- * them in the top 3, at twice the pairs examined (bench:compare).
+ * Neighbours taken from the lexical and heading searches: k each. On the labelled crosswalks 2k
+ * each found a few more labelled matches as candidates but ranked no more of them in the top 3,
+ * at more pairs examined (bench:compare).
  */
 export function candidatesPerSearch(k: number): number {
   return Math.max(1, k);
 }
+
+/** From the vector search: 2k (VECTOR_FACTOR). It finds what the words miss, lower down its list. */
+export function vectorCandidates(k: number): number {
+  return Math.max(1, VECTOR_FACTOR * k);
+}
+
+const VECTOR_FACTOR = 2;
 
 /** B's lexical neighbours among A: how far each B section reaches into A (centrality, reciprocal rank). */
 const REVERSE_NEIGHBOURS = 10;
@@ -62,6 +71,7 @@ const CENTRALITY_NEIGHBOURS = 5;
 
 export function buildCrosswalk(input: CrosswalkInput): CrosswalkDraft {
   const m = Math.max(1, input.candidates ?? candidatesPerSearch(input.k));
+  const mv = Math.max(1, input.vectorCandidates ?? vectorCandidates(input.k));
   const all = [...input.a, ...input.b];
   const aIds = input.a.map((p) => p.section.id);
   const bIds = input.b.map((p) => p.section.id);
@@ -91,6 +101,8 @@ export function buildCrosswalk(input: CrosswalkInput): CrosswalkDraft {
     headingLexical,
     vectors: input.vectors,
     headingVectors: input.headingVectors,
+    vectorBackground: backgroundCosines(aIds, bIds, input.vectors),
+    headingBackground: backgroundCosines(aIds, bIds, input.headingVectors),
     termIdf: idfOf(all.map((p) => p.definedTerms)),
     partyIdf: idfOf(all.map((p) => p.obligationWords)),
     citations: input.citations,
@@ -110,7 +122,7 @@ export function buildCrosswalk(input: CrosswalkInput): CrosswalkDraft {
       if (list === undefined) found.set(bId, [by]);
       else if (!list.includes(by)) list.push(by);
     };
-    for (const n of (input.vectorNeighbours.get(aId) ?? []).slice(0, m)) propose(n.id, "vector");
+    for (const n of (input.vectorNeighbours.get(aId) ?? []).slice(0, mv)) propose(n.id, "vector");
     for (const n of lexical.nearest(aId, "b", m)) if (n.score > 0) propose(n.id, "lexical");
     for (const n of headingLexical.nearest(`h:${aId}`, "b", m)) if (n.score > 0) propose(n.id.slice(2), "heading");
     for (const bId of input.citations.get(aId)?.keys() ?? []) propose(bId, "citation");

@@ -6,7 +6,12 @@ import type { SectionProfile } from "./section-profile.ts";
 // in crosswalk-model.ts; the reasons shown beside a match are built from the same numbers.
 
 export const FEATURE_NAMES = [
-  /** Cosine of the two stored section vectors (the embedder in use). */
+  /**
+   * Cosine of the two stored section vectors (the embedder in use), as standard scores against
+   * the cosines of a fixed sample of the two documents' pairs: each embedder has its own scale
+   * (the static GloVe model puts any two articles at 0.90–0.97), the model weighs how far above
+   * the usual a pair stands.
+   */
   "similarity",
 
   /** TF-IDF cosine of words and word pairs of heading and body. */
@@ -14,7 +19,7 @@ export const FEATURE_NAMES = [
 
   /** TF-IDF cosine of the headings the sections sit under, their own included. */
   "heading",
-  /** Embedding cosine of the same headings. */
+  /** Embedding cosine of the same headings, standardized the same way. */
   "headingSimilarity",
   /** TF-IDF cosine of one side's headings against the other side's text, both ways, averaged. */
   "headingText",
@@ -58,6 +63,9 @@ export interface FeatureContext {
   /** Stored section vectors (unit length not assumed). */
   vectors: ReadonlyMap<string, Float32Array>;
   headingVectors: ReadonlyMap<string, Float32Array>;
+  /** Mean and standard deviation of the cosines of sampled pairs (backgroundCosines). */
+  vectorBackground: Background;
+  headingBackground: Background;
   /** IDF of defined terms and of obligation words over both sides' sections. */
   termIdf: ReadonlyMap<string, number>;
   partyIdf: ReadonlyMap<string, number>;
@@ -69,7 +77,38 @@ export interface FeatureContext {
   reverseRank: ReadonlyMap<string, ReadonlyMap<string, number>>;
 }
 
+export interface Background {
+  mean: number;
+  sd: number;
+}
+
+/** Standard score of a cosine against the background, bounded (0 when there is no vector). */
+export function standardized(value: number | null, background: Background): number {
+  if (value === null) return 0;
+  return Math.max(-20, Math.min(20, (value - background.mean) / (background.sd > 1e-6 ? background.sd : 1)));
+}
+
+/** Pairs sampled per A section for the background: few, spread evenly over B. */
+const BACKGROUND_PER_SECTION = 16;
+
+/** Cosines of a deterministic sample of A × B pairs: every A section against evenly spaced B sections. */
+export function backgroundCosines(aIds: readonly string[], bIds: readonly string[], vectors: ReadonlyMap<string, Float32Array>): Background {
+  const a = aIds.filter((id) => vectors.has(id));
+  const b = bIds.filter((id) => vectors.has(id));
+  const values: number[] = [];
+  const step = Math.max(1, Math.floor(b.length / BACKGROUND_PER_SECTION));
+  a.forEach((x, i) => {
+    for (let j = i % step; j < b.length; j += step) values.push(cosine(vectors.get(x), vectors.get(b[j] ?? "")));
+  });
+  if (values.length < 2) return { mean: 0, sd: 1 };
+  const mean = values.reduce((t, v) => t + v, 0) / values.length;
+  const sd = Math.sqrt(values.reduce((t, v) => t + (v - mean) ** 2, 0) / values.length);
+  return { mean, sd };
+}
+
 export interface PairSignals {
+  /** The plain cosines behind similarity and headingSimilarity (null without vectors), for the reasons shown. */
+  cosines: { section: number | null; heading: number | null };
   features: FeatureVector;
   sharedTerms: string[];
   sharedParties: string[];
@@ -127,12 +166,18 @@ export function pairSignals(ctx: FeatureContext, a: SectionProfile, b: SectionPr
   const parties = weightedOverlap(a.obligationWords, b.obligationWords, ctx.partyIdf);
   const citation = ctx.citations.get(aId)?.get(bId) ?? null;
   const rank = ctx.reverseRank.get(bId)?.get(aId);
+  const va = ctx.vectors.get(aId);
+  const vb = ctx.vectors.get(bId);
+  const sectionCosine = va === undefined || vb === undefined ? null : cosine(va, vb);
+  const ha = ctx.headingVectors.get(aId);
+  const hb = ctx.headingVectors.get(bId);
+  const headingCosine = ha === undefined || hb === undefined ? null : cosine(ha, hb);
   const features: FeatureVector = {
-    similarity: Math.max(0, cosine(ctx.vectors.get(aId), ctx.vectors.get(bId))),
+    similarity: standardized(sectionCosine, ctx.vectorBackground),
     lexical: ctx.lexical.cosine(aId, bId),
     heading: ctx.headingLexical.cosine(`h:${aId}`, `h:${bId}`),
     headingText: (ctx.headingLexical.cosine(`h:${aId}`, `t:${bId}`) + ctx.headingLexical.cosine(`t:${aId}`, `h:${bId}`)) / 2,
-    headingSimilarity: Math.max(0, cosine(ctx.headingVectors.get(aId), ctx.headingVectors.get(bId))),
+    headingSimilarity: standardized(headingCosine, ctx.headingBackground),
     terms: terms.value,
     parties: parties.value,
     citation: citation === null ? 0 : 1,
@@ -142,6 +187,7 @@ export function pairSignals(ctx: FeatureContext, a: SectionProfile, b: SectionPr
   };
   return {
     features,
+    cosines: { section: sectionCosine, heading: headingCosine },
     sharedTerms: terms.shared.slice(0, 8),
     sharedParties: parties.shared.slice(0, 8),
     sharedWords: ctx.lexical.sharedTerms(aId, bId, 8),

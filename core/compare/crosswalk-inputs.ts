@@ -5,7 +5,7 @@ import { buildTerms } from "../graph/term-graph.ts";
 import type { DocumentRecord, GraphStore } from "../store/graph-store.ts";
 import type { ScoredId } from "../store/graph-types.ts";
 import type { Section } from "../structure/types.ts";
-import { candidatesPerSearch, type CrosswalkInput } from "./build-crosswalk.ts";
+import { candidatesPerSearch, vectorCandidates, type CrosswalkInput } from "./build-crosswalk.ts";
 import { citationLinks, headingCitations, type CitationSide } from "./crosswalk-citations.ts";
 import { compareLanguage, definedTermMatchers, profileDocument, type SectionProfile } from "./section-profile.ts";
 
@@ -85,6 +85,7 @@ export async function loadCrosswalkInput(
   step();
 
   const m = candidatesPerSearch(options.k);
+  const mv = vectorCandidates(options.k);
   const vectorNeighbours = new Map<string, ScoredId[]>();
   const queries = profilesA.flatMap((p) => {
     const vector = vectors.get(p.section.id);
@@ -93,12 +94,12 @@ export async function loadCrosswalkInput(
   const bDocs = b.map((d) => d.id);
   for (let i = 0; i < queries.length; i += NEIGHBOUR_BATCH) {
     step();
-    const found = await store.nearestSections(queries.slice(i, i + NEIGHBOUR_BATCH), m, bDocs);
+    const found = await store.nearestSections(queries.slice(i, i + NEIGHBOUR_BATCH), mv, bDocs);
     for (const [id, list] of found) vectorNeighbours.set(id, list);
     options.onNeighbours?.(Math.min(queries.length, i + NEIGHBOUR_BATCH), queries.length);
   }
   return {
-    input: { a: profilesA, b: profilesB, k: options.k, candidates: m, vectorNeighbours, vectors, headingVectors, citations },
+    input: { a: profilesA, b: profilesB, k: options.k, candidates: m, vectorCandidates: mv, vectorNeighbours, vectors, headingVectors, citations },
     sections,
     documents: new Map([a, ...b].map((d) => [d.id, d])),
   };

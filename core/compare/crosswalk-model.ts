@@ -16,23 +16,23 @@ export interface CrosswalkModel {
 }
 
 export const CROSSWALK_MODEL: CrosswalkModel = {
-  bias: -15.76,
+  bias: -6.62,
   weights: {
-    similarity: 11.07,
-    lexical: 6.02,
-    heading: 2.07,
-    headingSimilarity: 0.45,
-    headingText: 8.08,
+    similarity: 0.65,
+    lexical: 6.83,
+    heading: 2.58,
+    headingSimilarity: -0.07,
+    headingText: 10.12,
     // Shared defined terms are shown as a reason but not scored: fitted, their weight came out
     // negative (they follow the lexical overlap, and across regimes few terms are shared at all).
     terms: 0,
-    parties: 1.74,
+    parties: 0.27,
     // Not fitted: no labelled topical pair cites its match. An explicit citation multiplies the
     // odds of a match by e³ ≈ 20, about what a heading match adds.
     citation: 3,
-    structure: 1.01,
-    centrality: 7.02,
-    reciprocal: 2.23,
+    structure: 1.3,
+    centrality: 8.89,
+    reciprocal: 2.29,
   },
 };
 

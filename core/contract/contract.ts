@@ -5,6 +5,13 @@ import { conversationIdSchema, conversationSchema, conversationSummarySchema, ex
 import { modelImportResultSchema, modelsStateSchema } from "../llm/model-schemas.ts";
 import { answerLimitsPatchSchema } from "../llm/answer-limits.ts";
 import { extractionSummarySchema } from "../extract/llm/extraction-types.ts";
+import {
+  compareResultSchema,
+  comparisonSummarySchema,
+  crosswalkSchema,
+  exportFormatSchema as crosswalkExportFormatSchema,
+  pairDetailSchema,
+} from "../compare/compare-schemas.ts";
 import type { ErrorInfo } from "../errors.ts";
 import { ALIAS_LIMITS } from "../names/document-names.ts";
 import { ocrLanguageSchema, ocrModeSchema } from "../ingest/ocr/ocr-types.ts";
@@ -216,6 +223,25 @@ export const requestSchemas = {
     params: z.strictObject({ id: conversationIdSchema, format: exportFormatSchema.optional() }),
     result: exportFileSchema,
   },
+  /** A crosswalk of A against B (null: the whole library); progress as job.progress, cancellable by jobId. */
+  "compare.run": {
+    params: z.strictObject({
+      documentA: id,
+      documentB: id.nullable(),
+      k: z.int().min(1).max(20).optional(),
+      /** Have the loaded model judge each pair (MODEL_NOT_FOUND without one). */
+      verdicts: z.boolean().optional(),
+      jobId: callerJobId.optional(),
+    }),
+    result: compareResultSchema,
+  },
+  "compare.list": { params: noParams, result: z.array(comparisonSummarySchema) },
+  "compare.get": { params: z.strictObject({ id }), result: crosswalkSchema },
+  /** One pair side by side: both sections, matching sentences, obligations, graph. */
+  "compare.pair": { params: z.strictObject({ id, aSectionId: id, bSectionId: id }), result: pairDetailSchema },
+  /** CSV or Markdown, each side cited by document, paragraph and page. */
+  "compare.export": { params: z.strictObject({ id, format: crosswalkExportFormatSchema }), result: exportFileSchema },
+  "compare.delete": { params: z.strictObject({ id }), result: z.object({ deleted: z.boolean() }) },
 } as const;
 
 export type Channel = keyof typeof requestSchemas;
@@ -253,6 +279,22 @@ export function resultSchema<T extends z.ZodType>(value: T) {
 export type { ErrorInfo, ErrorCode } from "../errors.ts";
 export type { DeleteResult, ImportResult, RepairResult, SearchResponse, SearchResult } from "../engine-types.ts";
 export type { DocumentExtractionSummary, ExtractionSummary } from "../extract/llm/extraction-types.ts";
+export type {
+  CompareResult,
+  ComparisonSummary,
+  Crosswalk,
+  CrosswalkExportFormat,
+  CrosswalkMatch,
+  CrosswalkRow,
+  MatchReasons,
+  ObligationRow,
+  ObligationView,
+  PairDetail,
+  PairFlag,
+  PairVerdict,
+  Span,
+  VerdictLabel,
+} from "../compare/compare-schemas.ts";
 export type { AskCitation, AskResult, AskSentence } from "../answer/answer-types.ts";
 export type { AnswerLogRecord } from "../answer/answer-log-schema.ts";
 export type { Conversation, ConversationSummary, ConversationTurn, ExportFile, ExportFormat } from "../answer/conversation-schemas.ts";
@@ -322,6 +364,12 @@ export const API_METHODS = {
   deleteConversation: "conversations.delete",
   exportAnswer: "export.answer",
   exportConversation: "export.conversation",
+  compareDocuments: "compare.run",
+  listComparisons: "compare.list",
+  getComparison: "compare.get",
+  getComparisonPair: "compare.pair",
+  exportComparison: "compare.export",
+  deleteComparison: "compare.delete",
 } as const satisfies Record<string, Channel>;
 
 type MethodName = keyof typeof API_METHODS;

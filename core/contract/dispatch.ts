@@ -247,6 +247,28 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
         return engine.exportAnswer(request.params.logId, request.params.format ?? "md");
       case "export.conversation":
         return engine.exportConversation(request.params.id, request.params.format ?? "md");
+      case "compare.run": {
+        const { documentA, documentB, k, verdicts, jobId } = request.params;
+        return runTracked(jobId, (signal, onProgress) =>
+          engine.compareDocuments(documentA, documentB, {
+            ...(k === undefined ? {} : { k }),
+            ...(verdicts === undefined ? {} : { verdicts }),
+            ...(jobId === undefined ? {} : { jobId }),
+            signal,
+            onProgress,
+          }),
+        );
+      }
+      case "compare.list":
+        return engine.listComparisons();
+      case "compare.get":
+        return engine.getComparison(request.params.id);
+      case "compare.pair":
+        return engine.getComparisonPair(request.params.id, request.params.aSectionId, request.params.bSectionId);
+      case "compare.export":
+        return engine.exportComparison(request.params.id, request.params.format);
+      case "compare.delete":
+        return engine.deleteComparison(request.params.id);
       case "triplets.extract":
         return extractTracked(request.params.documentIds, request.params.jobId);
       case "jobs.cancel": {

@@ -187,8 +187,6 @@ export interface GraphStore extends RetrievalStore {
   // Comparisons (schema v7, core/compare/).
   /** Stored section vectors of these documents, by section id. */
   getSectionVectors(documentIds: string[]): Promise<Map<string, Float32Array>>;
-  /** Stored triplet vectors of these documents, by triplet id, with the section each is stated in. */
-  getTripletVectors(documentIds: string[]): Promise<Map<string, { sectionId: string; vector: Float32Array }>>;
   /** Per query, the k nearest sections of these documents through the HNSW index (store/vector-neighbours.ts). */
   nearestSections(queries: VectorQuery[], k: number, documentIds: string[]): Promise<Map<string, ScoredId[]>>;
   getComparison(id: string): Promise<ComparisonRecord | null>;

@@ -1141,18 +1141,6 @@ export function createKuzuStore(options: KuzuStoreOptions): KuzuGraphStore {
         return out;
       }),
 
-    getTripletVectors: (documentIds) =>
-      exclusive(async () => {
-        const { session } = opened();
-        const out = new Map<string, { sectionId: string; vector: Float32Array }>();
-        if (documentIds.length === 0 || !(await tableNames(session)).has(TRIPLET_VECTORS.table)) return out;
-        const rows = await session.run(`MATCH (v:${TRIPLET_VECTORS.table}) WHERE list_contains($docs, v.documentId) RETURN v.id AS id, v.sectionId AS sectionId, v.vector AS vector`, {
-          docs: documentIds,
-        });
-        for (const r of rows) if (Array.isArray(r.vector)) out.set(String(r.id), { sectionId: String(r.sectionId), vector: Float32Array.from(r.vector, (x) => Number(x)) });
-        return out;
-      }),
-
     nearestSections: (queries, k, documentIds) =>
       exclusive(async () => {
         const { session } = opened();

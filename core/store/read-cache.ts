@@ -37,7 +37,6 @@ const PURE_READS = new Set<string>([
   "getExtractionCache",
   "checkLibrary",
   "getSectionVectors",
-  "getTripletVectors",
   "nearestSections",
   "getComparison",
   "listComparisons",

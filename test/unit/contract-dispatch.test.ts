@@ -8,7 +8,7 @@ import { createDispatcher } from "../../core/contract/dispatch.ts";
 import type { Dispatcher } from "../../core/contract/dispatch.ts";
 import { ClauseGraphError } from "../../core/errors.ts";
 import { createUploadStore, uploadsDir } from "../../core/host/upload-store.ts";
-import { CONVERSATION, createFakeEngine, DOC, LOG_RECORD, okImport, SECTION } from "./contract-fake-engine.ts";
+import { COMPARISON, CONVERSATION, createFakeEngine, DOC, LOG_RECORD, okImport, SECTION } from "./contract-fake-engine.ts";
 import type { FakeEngine } from "./contract-fake-engine.ts";
 
 const HUGE = "x".repeat(LIMITS.uploadBase64 + 10);
@@ -44,6 +44,12 @@ const GOOD: Record<Channel, Record<string, unknown>> = {
   "conversations.delete": { id: CONVERSATION.id },
   "export.answer": { logId: LOG_RECORD.id, format: "html" },
   "export.conversation": { id: CONVERSATION.id, format: "md" },
+  "compare.run": { documentA: DOC.id, documentB: null, k: 3, verdicts: false, jobId: "compare-1" },
+  "compare.list": {},
+  "compare.get": { id: COMPARISON.id },
+  "compare.pair": { id: COMPARISON.id, aSectionId: SECTION.id, bSectionId: SECTION.id },
+  "compare.export": { id: COMPARISON.id, format: "csv" },
+  "compare.delete": { id: COMPARISON.id },
 };
 
 const NON_OBJECTS: unknown[] = [null, undefined, 0, 42, "text", true, [], [GOOD], () => 1, Symbol("s"), 10n];
@@ -129,6 +135,23 @@ const MALFORMED: Record<Channel, unknown[]> = {
   "conversations.delete": [{}, { id: "" }, { id: null }, { id: "../x" }, { id: "x".repeat(65) }],
   "export.answer": [{}, { logId: "" }, { logId: "../x" }, { logId: LOG_RECORD.id, format: "pdf" }, { logId: LOG_RECORD.id, format: 1 }, { id: LOG_RECORD.id }],
   "export.conversation": [{}, { id: "../x" }, { id: CONVERSATION.id, format: "docx" }, { logId: CONVERSATION.id }],
+  "compare.run": [
+    {},
+    { documentA: DOC.id },
+    { documentA: "", documentB: null },
+    { documentA: DOC.id, documentB: 3 },
+    { documentA: HUGE, documentB: null },
+    { documentA: DOC.id, documentB: null, k: 0 },
+    { documentA: DOC.id, documentB: null, k: 21 },
+    { documentA: DOC.id, documentB: null, k: 2.5 },
+    { documentA: DOC.id, documentB: null, verdicts: "yes" },
+    { documentA: DOC.id, documentB: null, jobId: "../x" },
+  ],
+  "compare.list": [{ all: true }],
+  "compare.get": [{}, { id: "" }, { id: 3 }, { id: HUGE }, { comparisonId: "x" }],
+  "compare.pair": [{}, { id: COMPARISON.id }, { id: COMPARISON.id, aSectionId: SECTION.id }, { id: COMPARISON.id, aSectionId: "", bSectionId: SECTION.id }, { id: COMPARISON.id, aSectionId: SECTION.id, bSectionId: HUGE }],
+  "compare.export": [{}, { id: COMPARISON.id }, { id: COMPARISON.id, format: "xlsx" }, { id: "", format: "csv" }],
+  "compare.delete": [{}, { id: "" }, { id: null }, { id: HUGE }],
   "answers.log": [{ limit: 0 }, { limit: 1001 }, { limit: 2.5 }, { limit: "10" }, { since: "2020-01-01" }],
   "triplets.extract": [
     { documentIds: [] },
@@ -241,6 +264,19 @@ describe("contract dispatcher", () => {
     expect(engine.calls.at(-1)).toEqual({ method: "exportConversation", args: [CONVERSATION.id, "html"] });
     await dispatcher.dispatch("ask", { question: "and for processors?", conversationId: CONVERSATION.id });
     expect(engine.calls.at(-1)).toEqual({ method: "ask", args: ["and for processors?", undefined, CONVERSATION.id] });
+  });
+
+  it("passes comparisons to the engine; a run's progress is forwarded and its job id cancels it", async () => {
+    const run = await dispatcher.dispatch("compare.run", { documentA: DOC.id, documentB: null, jobId: "compare-1" });
+    expect(run).toMatchObject({ ok: true, value: { comparison: { id: COMPARISON.id }, pairsExamined: 1 } });
+    expect(engine.calls.at(-1)).toEqual({ method: "compareDocuments", args: [DOC.id, null, { k: undefined, verdicts: undefined, jobId: "compare-1" }] });
+    expect(events.some((e) => e.event === "job.progress" && (e.payload as { jobId: string }).jobId === "compare-1")).toBe(true);
+    expect(await dispatcher.dispatch("compare.list", {})).toEqual({ ok: true, value: [COMPARISON] });
+    expect(await dispatcher.dispatch("compare.get", { id: COMPARISON.id })).toMatchObject({ ok: true, value: { rows: [] } });
+    expect(await dispatcher.dispatch("compare.pair", { id: COMPARISON.id, aSectionId: SECTION.id, bSectionId: "nope" })).toMatchObject({ ok: false, error: { code: "NOT_FOUND" } });
+    expect(await dispatcher.dispatch("compare.export", { id: COMPARISON.id, format: "md" })).toMatchObject({ ok: true, value: { fileName: "crosswalk.md" } });
+    expect(await dispatcher.dispatch("compare.delete", { id: COMPARISON.id })).toEqual({ ok: true, value: { deleted: true } });
+    expect(await dispatcher.dispatch("jobs.cancel", { jobId: "compare-1" })).toEqual({ ok: true, value: { cancelled: false } });
   });
 
   it("answers NOT_FOUND for a missing section", async () => {

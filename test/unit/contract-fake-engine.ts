@@ -1,6 +1,8 @@
 import type { AnswerLogRecord } from "../../core/answer/answer-log-schema.ts";
 import type { ConversationSummary } from "../../core/answer/conversation-schemas.ts";
+import type { ComparisonSummary } from "../../core/compare/compare-schemas.ts";
 import type { Engine, ImportOptions, ImportResult } from "../../core/engine-types.ts";
+import { ClauseGraphError } from "../../core/errors.ts";
 import type { ModelEntry, ModelsState } from "../../core/llm/model-schemas.ts";
 import type { DocumentRecord } from "../../core/store/graph-store.ts";
 import type { Section } from "../../core/structure/types.ts";
@@ -40,6 +42,24 @@ export const SECTION: Section = {
   pageStart: 2,
   pageEnd: 3,
   spans: [{ start: 0, end: 8, page: 2, box: { x: 1, y: 2, width: 3, height: 4 } }],
+};
+
+export const COMPARISON: ComparisonSummary = {
+  id: `${DOC.id}~library`,
+  documentA: { id: DOC.id, fileName: DOC.fileName, title: DOC.title },
+  documentB: null,
+  libraryDocuments: [],
+  k: 3,
+  embeddingModel: "glove-static-100d",
+  scorerVersion: "crosswalk-1",
+  llmModel: "",
+  status: "complete",
+  stale: null,
+  sections: 1,
+  pairsExamined: 1,
+  matchThreshold: 0.2,
+  createdAt: "2025-01-01T00:00:00.000Z",
+  updatedAt: "2025-01-01T00:00:00.000Z",
 };
 
 export interface FakeEngine extends Engine {
@@ -253,6 +273,32 @@ export function createFakeEngine(): FakeEngine {
       record("extractTriplets", { documentIds: options.documentIds });
       options.onProgress?.({ jobId: "extract-job-1", status: "running", step: "extracting", current: 0, total: 1, subject: DOC.fileName });
       return { modelId: MODEL.id, promptVersion: "test", documents: [], sections: 0, extracted: 0, cached: 0, failed: 0, triplets: 0, totalMs: 0 };
+    },
+    async compareDocuments(documentA, documentB, options = {}) {
+      record("compareDocuments", documentA, documentB, { k: options.k, verdicts: options.verdicts, jobId: options.jobId });
+      options.onProgress?.({ jobId: options.jobId ?? "compare-job-1", status: "running", step: "scoring", current: 0, total: 1, subject: DOC.fileName });
+      if (options.signal?.aborted) throw new ClauseGraphError("CANCELLED", "comparison cancelled by the user");
+      return { comparison: COMPARISON, pairsExamined: 1, rowsWritten: 1, rowsKept: 0, verdicts: { pairs: 0, cached: 0, modelCalls: 0, failed: 0 }, seconds: 0.1 };
+    },
+    async listComparisons() {
+      record("listComparisons");
+      return [COMPARISON];
+    },
+    async getComparison(id) {
+      record("getComparison", id);
+      return { comparison: { ...COMPARISON, id }, rows: [] };
+    },
+    async getComparisonPair(id, aSectionId, bSectionId) {
+      record("getComparisonPair", id, aSectionId, bSectionId);
+      throw new ClauseGraphError("NOT_FOUND", `${aSectionId} and ${bSectionId} are not a pair of comparison ${id}`);
+    },
+    async exportComparison(id, format) {
+      record("exportComparison", id, format);
+      return { fileName: `crosswalk.${format}`, mimeType: "text/csv", text: "A document\r\n" };
+    },
+    async deleteComparison(id) {
+      record("deleteComparison", id);
+      return { deleted: id === COMPARISON.id };
     },
     async close() {
       record("close");

@@ -1,0 +1,44 @@
+import { PinpointTracker } from "../answer/pinpoint.ts";
+import type { Section } from "../structure/types.ts";
+import type { Span } from "./compare-schemas.ts";
+
+// Where a matched sentence is printed, the way an auditor cites it: the provision and the
+// paragraph and point it sits in ("Article 19(4)(a)", "§ 164.308(a)(6)"), the PDF page, and the
+// page number printed on it when that differs.
+
+export interface CitationLocation {
+  /** "Article 19(4)(a)"; the bare label when the text numbers no paragraphs. */
+  citation: string;
+  paragraph: string | null;
+  page: number;
+  /** The page number printed on that page, when it differs from the PDF page. */
+  printedPage: string | null;
+}
+
+export function locateInSection(section: Section, span: Span | null): CitationLocation {
+  const at = span?.start ?? 0;
+  const tracker = new PinpointTracker();
+  let paragraph: string | null = null;
+  let offset = 0;
+  for (const line of section.text.split("\n")) {
+    const pin = tracker.line(line);
+    if (at < offset + line.length + 1) {
+      paragraph = pin;
+      break;
+    }
+    offset += line.length + 1;
+  }
+  const printed = section.spans.find((s) => at >= s.start && at < s.end) ?? section.spans.find((s) => s.start >= at) ?? section.spans.at(-1);
+  const base = section.label.replace(/ \(part \d+\)$/, "");
+  return {
+    citation: paragraph === null ? base : `${base}${paragraph}`,
+    paragraph,
+    page: printed?.page ?? section.pageStart,
+    printedPage: printed?.label !== undefined && printed.label !== String(printed.page) ? printed.label : null,
+  };
+}
+
+/** "p. 41" or "p. 163 (printed 162)". */
+export function pageText(location: Pick<CitationLocation, "page" | "printedPage">): string {
+  return location.printedPage === null ? `p. ${location.page}` : `p. ${location.page} (printed ${location.printedPage})`;
+}
