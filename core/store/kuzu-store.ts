@@ -572,7 +572,7 @@ export function createKuzuStore(options: KuzuStoreOptions): KuzuGraphStore {
     await session.run(
       `CREATE (:Document {id: $id, sha256: $sha256, file: $file, fileName: $fileName, title: $title,
          format: $format, language: $language, pages: $pages, bytes: $bytes, sections: $sections,
-         importedAt: $importedAt, ocr: $ocr})`,
+         importedAt: $importedAt})`,
       documentParams(doc),
     );
     // Lists by a statement of their own, cast: Kuzu types a bare `[]` parameter as STRING.
@@ -582,6 +582,10 @@ export function createKuzuStore(options: KuzuStoreOptions): KuzuGraphStore {
            d.userAliases = CAST($userAliases AS STRING[]), d.hiddenAliases = CAST($hiddenAliases AS STRING[])`,
         { id: doc.id, aliases: doc.aliases ?? [], userAliases: doc.userAliases ?? [], hiddenAliases: doc.hiddenAliases ?? [] },
       );
+    }
+    // Only scanned documents carry an OCR summary (schema v6); a statement of its own, as for the aliases.
+    if (doc.ocr !== undefined) {
+      await session.run("MATCH (d:Document) WHERE d.id = $id SET d.ocr = $ocr", { id: doc.id, ocr: JSON.stringify(doc.ocr) });
     }
     fault("document");
     for (const [i, batch] of chunks(sections, batchSize).entries()) {

@@ -139,7 +139,6 @@ export function documentParams(doc: DocumentRecord): Params {
     bytes: doc.bytes,
     sections: doc.sections,
     importedAt: doc.importedAt,
-    ocr: doc.ocr === undefined ? "" : JSON.stringify(doc.ocr),
   };
 }
 
