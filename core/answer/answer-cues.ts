@@ -85,7 +85,11 @@ const VERB = /\b(?:shall|must|may|is|are|was|were|has|have|be|means|applies|appl
 /** A sentence that cannot be an operative provision's text (TOC line, index entry, heading, cut table cell). */
 export function isFurniture(text: string): boolean {
   const t = text.trim();
-  if (DOT_LEADERS.test(t)) return true;
+  // Dot leaders ending in a page number are a table of contents or an index; a priced table row
+  // ("AOA sensor system test ..... 40 work-hours × $85 per hour = $3,400") is evidence.
+  if (DOT_LEADERS.test(t) && (TRAILING_PAGE.test(t) || !/[$€£%]|\d[\d.,]*\s*(?:hours?|days?|work-hours)/i.test(t))) return true;
+  // A heading in capitals ("COMMON TERMS AND DEFINITIONS", "GLOSSARY"), alone or run into the next line.
+  if (/^(?:\p{Lu}{2,}[\s,&-]+){2,}/u.test(t) && !VERB.test(t.match(/^(?:\p{Lu}{2,}[\s,&-]+)+/u)?.[0] ?? "") && (t.match(/^(?:\p{Lu}{2,}[\s,&-]+)+/u)?.[0].length ?? 0) >= t.length * 0.5) return true;
   if (LABEL_AND_TITLE.test(t) && !VERB.test(t)) return true;
   // "Article 19 Reporting of major ICT-related incidents 41" — a heading with a page number, no verb.
   if (TRAILING_PAGE.test(t) && !VERB.test(t) && t.length < 160) return true;

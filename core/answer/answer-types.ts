@@ -135,6 +135,8 @@ export interface AnswerHints {
   provisions: readonly string[];
   /** Parties the question names ("financial entity"). */
   parties: readonly string[];
+  /** The question's language: words are matched with its stemmer (default English). */
+  language?: "en" | "it";
 }
 
 export interface AskInput {

@@ -25,15 +25,15 @@ export const DEFAULT_MAX_SENTENCES = 6;
  * second or third retrieved section, and with two supports the answers cited it 71 % of the time
  * (200 questions).
  */
-const MAX_SUPPORT = 4;
+const MAX_SUPPORT = 5;
 /** A supporting sentence from a section the answer already quotes counts for less than one from a new section. */
 const SAME_SECTION_FACTOR = 0.85;
 /** A supporting sentence scoring below this share of the lead adds noise, not support. */
-const RELATIVE_FLOOR = 0.6;
+const RELATIVE_FLOOR = 0.45;
 const MIN_CONTENT_WORDS = 2;
 const NEAR_DUPLICATE = 0.7;
 /** Words an answer shows before "show more" (issue 12 asks for about 90 on average). */
-export const SHOWN_WORDS = 90;
+export const SHOWN_WORDS = 100;
 /** Points of a list quoted with its lead-in (all of DORA's and the GDPR's lists; CFR runs longer). */
 const MAX_POINTS = 16;
 /** Obligation words ("shall", "must") are in nearly every provision: a weak cue at most. */

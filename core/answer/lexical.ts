@@ -24,16 +24,42 @@ function stemOf(word: string): string {
   return baseStem(word).replace(/icat$/, "i");
 }
 
+export type TextLanguage = "en" | "it";
+
+/**
+ * Italian suffixes, longest first, stripped once: nominalisations ("indicazione" → "indic", as
+ * "indica"), participles and gerunds ("decorrenti", "decorre" → "decorr"; "durata", "dura" →
+ * "dur"), infinitives, adverbs. The English stripper left "prestazione" and "prestazioni", or
+ * "indica" and "indicazione", apart, and Italian questions missed the sentences that answer them
+ * (labelled question it-d04 found nothing close enough).
+ */
+const ITALIAN_SUFFIXES = [
+  "azioni", "azione", "izioni", "izione", "zioni", "zione", "amenti", "amento", "imenti", "imento", "mente",
+  "ando", "endo", "enti", "ente", "anti", "ante", "ità", "ato", "ata", "ati", "ate", "ito", "ita", "iti", "ite",
+  "uto", "uta", "uti", "ute", "are", "ere", "ire",
+];
+
+/** A light Italian stemmer (after Savoy's): one suffix, else the final vowel, keeping at least three letters. */
+export function stemItalian(word: string): string {
+  const w = word.toLowerCase();
+  if (w.length <= 4 || /^\d/.test(w)) return w;
+  for (const suffix of ITALIAN_SUFFIXES) if (w.endsWith(suffix) && w.length - suffix.length >= 3) return w.slice(0, -suffix.length);
+  return /[aeiouàèéìòù]$/.test(w) ? w.slice(0, -1) : w;
+}
+
+const stemIn = (language: TextLanguage): ((word: string) => string) => (language === "it" ? stemItalian : stemOf);
+
 export function isFunctionWord(word: string): boolean {
   return isStopword(word) || ITALIAN_STOPWORDS.has(word);
 }
 
 /** Stems of the content words of a text, in order (repeats kept). */
-export function contentStems(text: string): string[] {
+export function contentStems(text: string, language: TextLanguage = "en"): string[] {
+  const stem = stemIn(language);
   const out: string[] = [];
   for (const w of tokenize(text)) {
     if (isFunctionWord(w) || (w.length < 2 && !/\d/.test(w))) continue;
-    out.push(stemOf(w));
+    out.push(stem(w));
   }
   return out;
 }
@@ -62,7 +88,8 @@ export interface QueryTerms {
  * The question's content stems. `ignore` removes words that only name the document ("GDPR",
  * "DORA", "article"): they route retrieval but never appear in the text that answers.
  */
-export function queryTerms(question: string, ignore: ReadonlySet<string> = new Set()): QueryTerms {
+export function queryTerms(question: string, ignore: ReadonlySet<string> = new Set(), language: TextLanguage = "en"): QueryTerms {
+  const stemOf = stemIn(language);
   const analyzed = analyzeQuery(question);
   const weights = new Map<string, number>();
   const required = new Set<string>();

@@ -32,7 +32,9 @@ function classify(value: string, open: readonly Marker[]): Level {
     const letter = open.find((m) => m.level === "letter");
     // "(i)" after "(h)" is the ninth letter.
     if (value === "i" && letter?.value !== "h" && (letter !== undefined || open.some((m) => m.level === "digit"))) return "roman";
-    if (value.length > 1 && roman === undefined && letter === undefined) return "roman";
+    // "(ii)" under "(b)(1)" whose "(i)" was run into the line above ("Documentation. (i) Maintain
+    // …") is a numeral; only after a double letter ("(hh)") is it one too.
+    if (value.length > 1 && (letter === undefined || letter.value.length !== value.length)) return "roman";
   }
   return "letter";
 }

@@ -108,8 +108,12 @@ export async function buildSentencePool(
   hints?: AnswerHints,
 ): Promise<SentencePool> {
   const top = results.slice(0, POOL_RESULTS);
+  // Words are matched in the question's language (an Italian question's stems fold Italian
+  // endings); `stems` stay the shared English-light ones that citations and verification use.
+  const language = hints?.language ?? "en";
+  const matchStems = (text: string): Set<string> => new Set(contentStems(text, language));
   const ignore = new Set<string>();
-  for (const w of ROUTING_WORDS) for (const s of contentStems(w)) ignore.add(s);
+  for (const w of ROUTING_WORDS) for (const s of contentStems(w, language)) ignore.add(s);
   // Acronyms only ("GDPR", "NIST"): a clipped title's words may well be what the question is about.
   for (const r of top) {
     const name = shortDocumentName(r.document);
@@ -117,7 +121,7 @@ export async function buildSentencePool(
     const acronyms = name.split(/[\s-]+/).filter((w) => /^[A-Z][A-Z0-9]{1,5}$/.test(w));
     for (const s of nameStems(acronyms.join(" "))) ignore.add(s);
   }
-  const terms = queryTerms(question, ignore);
+  const terms = queryTerms(question, ignore, language);
   const bySection = new Map<string, TripletRecord[]>();
   for (const t of triplets) {
     const list = bySection.get(t.sectionId) ?? [];
@@ -125,20 +129,24 @@ export async function buildSentencePool(
     bySection.set(t.sectionId, list);
   }
   const raw: Array<Omit<Candidate, "coverage" | "score" | "relevant" | "features" | "prior">> = [];
+  /** Per candidate, its words as the question's language stems them (`stems` for English). */
+  const matched: Array<Set<string>> = [];
   const headings: Set<string>[] = [];
   /** Per candidate, the words of the item it continues ("(b) Standard: Workstation use." for "Implement policies …"). */
   const itemWords: Array<Set<string> | null> = [];
   top.forEach((result, resultIndex) => {
-    headings[resultIndex] = new Set(contentStems(`${result.section.label} ${result.section.heading}`));
+    headings[resultIndex] = matchStems(`${result.section.label} ${result.section.heading}`);
     const sectionTriplets = bySection.get(result.section.id) ?? [];
     let opening: { pinpoint: string; stems: Set<string> } | null = null;
     for (const unit of sentenceUnits(result.section.text)) {
       const stems = new Set(contentStems(unit.text));
+      const words = language === "en" ? stems : matchStems(unit.text);
+      matched.push(words);
       // A CFR or EU list item runs several sentences under one marker; the first often names what
       // the item is about ("Standard: Workstation use.") and the next says what to do.
-      if (unit.pinpoint !== null && /^\(/.test(unit.text)) opening = { pinpoint: unit.pinpoint, stems };
+      if (unit.pinpoint !== null && /^\(/.test(unit.text)) opening = { pinpoint: unit.pinpoint, stems: words };
       else if (opening !== null && unit.pinpoint !== opening.pinpoint) opening = null;
-      itemWords.push(opening !== null && opening.stems !== stems ? opening.stems : null);
+      itemWords.push(opening !== null && opening.stems !== words ? opening.stems : null);
       raw.push({
         resultIndex,
         result,
@@ -150,10 +158,10 @@ export async function buildSentencePool(
       });
     }
   });
-  const idf = idfTable(raw.map((c) => c.stems));
+  const idf = idfTable(matched);
   const headingCoverage = headings.map((h) => coverage(terms, idf, h));
   const type = hints?.answerType ?? "other";
-  const partyStems = (hints?.parties ?? []).map((p) => contentStems(p)).filter((p) => p.length > 0);
+  const partyStems = (hints?.parties ?? []).map((p) => contentStems(p, language)).filter((p) => p.length > 0);
   const asked = question.toLowerCase();
   // Sentences of a requirement's discussion: from its "DISCUSSION" marker to the end of the section.
   const discussion = new Set<number>();
@@ -165,10 +173,10 @@ export async function buildSentencePool(
   // The paragraph each sentence sits in (paragraphKey): its sentences' words together.
   const paragraphStems = new Map<string, Set<string>>();
   const keys = raw.map((c) => paragraphKey(c.resultIndex, c.unit, c.result.section.text));
-  raw.forEach((c, i) => {
+  raw.forEach((_, i) => {
     const key = keys[i] ?? "";
     const set = paragraphStems.get(key) ?? new Set<string>();
-    for (const st of c.stems) set.add(st);
+    for (const st of matched[i] ?? []) set.add(st);
     paragraphStems.set(key, set);
   });
   const paragraphCoverage = new Map([...paragraphStems.entries()].map(([key, set]) => [key, coverage(terms, idf, set)]));
@@ -176,10 +184,11 @@ export async function buildSentencePool(
     // The heading raises every sentence of its section alike: it ranks, it does not make relevant.
     // The item's opening words count as the sentence's own: they are its subject.
     const item = itemWords[i];
-    const own = coverage(terms, idf, item ? new Set([...c.stems, ...item]) : c.stems);
-    const withHeading = coverage(terms, idf, c.stems, headings[c.resultIndex]);
+    const words = matched[i] ?? c.stems;
+    const own = coverage(terms, idf, item ? new Set([...words, ...item]) : words);
+    const withHeading = coverage(terms, idf, words, headings[c.resultIndex]);
     const cov = (headingCoverage[c.resultIndex] ?? 0) >= HEADING_ANSWERS ? withHeading : own;
-    const relevant = cov >= MIN_COVERAGE || (cov >= MIN_COVERAGE_TWO_TERMS && matchedTerms(terms, c.stems) >= 2);
+    const relevant = cov >= MIN_COVERAGE || (cov >= MIN_COVERAGE_TWO_TERMS && matchedTerms(terms, words) >= 2);
     const features = emptyFeatures();
     features.heading = headingCoverage[c.resultIndex] ?? 0;
     features.rank = 1 / (c.resultIndex + 1);
@@ -192,11 +201,11 @@ export async function buildSentencePool(
     const leadIn = c.unit.text.trimEnd().endsWith(":");
     features.listLeadIn = leadIn && LIST_TYPES.has(type) ? 1 : 0;
     if (leadIn) {
-      const union = new Set(c.stems);
+      const union = new Set(words);
       for (let j = i + 1; j < raw.length; j++) {
         const next = raw[j];
         if (next === undefined || next.resultIndex !== c.resultIndex || (!ITEM_OPENING.test(next.unit.text) && next.unit.pinpoint === null)) break;
-        for (const st of next.stems) union.add(st);
+        for (const st of matched[j] ?? []) union.add(st);
       }
       features.listCoverage = coverage(terms, idf, union);
     }
@@ -204,7 +213,7 @@ export async function buildSentencePool(
     const coverageOf = leadIn ? Math.max(cov, features.listCoverage * (LIST_TYPES.has(type) ? 1 : 0.8)) : cov;
     features.coverage = coverageOf;
     features.normative = IMPERATIVE.test(c.unit.text) ? 1 : SHALL.test(c.unit.text) ? 0.5 : 0;
-    features.party = partyStems.some((p) => p.every((st) => c.stems.has(st))) ? 1 : 0;
+    features.party = partyStems.some((p) => p.every((st) => words.has(st))) ? 1 : 0;
     features.paragraph = paragraphCoverage.get(keys[i] ?? "") ?? 0;
     const explanatory = discussion.has(i) || EXAMPLE.test(c.unit.text);
     const prior = rolePrior(provisionRole(c.result.section), type) * (explanatory ? DISCUSSION_PRIOR : 1);

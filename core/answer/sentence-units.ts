@@ -22,6 +22,7 @@ export interface SentenceUnit {
 
 /** Longer units (tables, run-on lists) are cut at semicolons so a quote stays readable. */
 const MAX_UNIT_CHARS = 900;
+const INLINE_MARKER = /^\((?:[a-z]{1,2}|\d{1,3}|[ivxlc]{1,6}|[A-Z])\)\s+\p{Lu}/u;
 const MARKER_ONLY = /^\(?(?:\d{1,3}|[a-z]{1,2}|[ivx]{1,5})[.)]$/i;
 const ABBREVIATION_END = /(?:\b(?:art|artt|arts|no|nos|para|paras|par|p|pp|sec|reg|cf|lett|n|nn|vol|fig|e\.g|i\.e|etc|u\.s|c\.f\.r|u\.s\.c|d\.lgs)|\b\p{Lu})\.$/iu;
 
@@ -91,7 +92,7 @@ export function sentenceUnits(text: string): SentenceUnit[] {
   let lineStart = 0;
   const pinpoints = new PinpointTracker();
   for (const line of text.split("\n")) {
-    const pinpoint = pinpoints.line(line);
+    let pinpoint = pinpoints.line(line);
     const paragraph = pinpoints.paragraphNumber();
     for (const merged of mergeFragments(line, rawSentences(line))) {
       for (const piece of splitLong(line, merged)) {
@@ -99,6 +100,9 @@ export function sentenceUnits(text: string): SentenceUnit[] {
         const lead = raw.length - raw.trimStart().length;
         const body = raw.trim();
         if (!/\p{L}/u.test(body)) continue;
+        // A point run into the line of the paragraph above ("(b)(1) Standard: Documentation. (i)
+        // Maintain …") opens where its sentence starts.
+        if (piece.start + lead > 0 && INLINE_MARKER.test(body)) pinpoint = pinpoints.line(body);
         out.push({ text: body, start: lineStart + piece.start + lead, end: lineStart + piece.start + lead + body.length, paragraph, pinpoint });
       }
     }

@@ -35,6 +35,21 @@ describe("pinpoints of EU articles and CFR sections", () => {
     ).toEqual(["(b)", "(b)(1)", "(b)(1)(i)", "(b)(1)(ii)", "(c)"]);
   });
 
+  it("a point run into the line above: its '(ii)' is still a numeral, and the run-in '(i)' opens where its sentence starts", () => {
+    // 45 CFR 164.316 as pdf.js reads it: "(i)" sits on the line of "(b)(1)".
+    const lines = [
+      "(b)(1) Standard:",
+      "Documentation. (i) Maintain the policies and procedures implemented to comply with this subpart in written form.",
+      "(ii) If an action is required by this subpart to be documented, maintain a written record.",
+      "(2) Implementation specifications:",
+      "(i) Time limit (Required). Retain the documentation for 6 years from the date of its creation.",
+    ];
+    expect(pinpoints(lines)).toEqual(["(b)(1)", "(b)(1)", "(b)(1)(ii)", "(b)(2)", "(b)(2)(i)"]);
+    const units = sentenceUnits(lines.join("\n"));
+    expect(units.find((u) => u.text.startsWith("(i) Maintain"))?.pinpoint).toBe("(b)(1)(i)");
+    expect(units.find((u) => u.text.startsWith("Retain"))?.pinpoint).toBe("(b)(2)(i)");
+  });
+
   it("(i) after (h) is the letter i, not a roman numeral", () => {
     expect(pinpoints(["(g) seventh;", "(h) eighth;", "(i) ninth;", "(j) tenth."])).toEqual(["(g)", "(h)", "(i)", "(j)"]);
   });
