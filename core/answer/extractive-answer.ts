@@ -259,7 +259,8 @@ export function extractiveAnswer(pool: SentencePool, maxSentences = DEFAULT_MAX_
 
   const max = Math.max(1, maxSentences);
   const best = rank(lead);
-  let support = 0;
+  // The match a cued sentence displaced already counts as one support.
+  let support = [...roles.values()].filter((r) => r === "support").length;
   const quotedSection = (c: Candidate): boolean => [...roles.keys()].some((r) => r.resultIndex === c.resultIndex);
   const supportRank = (c: Candidate): number => rank(c) * (quotedSection(c) ? SAME_SECTION_FACTOR : 1);
   for (const c of [...relevant].sort((a, b) => supportRank(b) - supportRank(a))) {
