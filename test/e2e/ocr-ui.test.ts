@@ -17,7 +17,8 @@ import { RESULTS_DIR } from "./flows/renderer-build.ts";
 // the window asks once ("This PDF is scanned — read it with OCR (about N s)?"); read with OCR and
 // "remember my choice", its pages show as OCR progress and it enters the library marked OCR; the
 // next scan (a 50 dpi fax: Tesseract is unsure of it) is read without asking and is flagged "OCR,
-// low confidence" in the library, and so is an answer's citation of it.
+// low confidence" in the library, and so is an answer's citation of it; a citation of the scan
+// opens the scanned page with the cited sentence highlighted on it.
 
 (HAS_CHROMIUM ? describe : describe.skip)("OCR in the browser (web host, Chromium)", () => {
   let tmp: string;
@@ -116,6 +117,15 @@ import { RESULTS_DIR } from "./flows/renderer-build.ts";
     await chip.waitFor({ timeout: 60_000 });
     expect(await chip.textContent()).toMatch(/· OCR, low confidence$/);
     await shot("4-citation-low-confidence");
+
+    // A citation of the 144 dpi scan opens its page, the scan itself, with the sentence highlighted on it.
+    await page.getByTestId("question-input").fill("How long shall the operator keep the incident register?");
+    await page.getByTestId("ask-button").click();
+    const scanChip = page.getByTestId("citation-chip").filter({ hasText: /Art/ }).filter({ hasNot: page.getByTestId("citation-ocr-low") }).first();
+    await scanChip.waitFor({ timeout: 60_000 });
+    await scanChip.click();
+    await page.getByTestId("pdf-highlight-strong").first().waitFor({ timeout: 30_000 });
+    await shot("5-highlight-on-scan");
     expect(browser.problems).toEqual([]);
   }, 300_000);
 });
