@@ -241,8 +241,11 @@ async function readScannedPages(doc: PDFDocumentProxy, raw: RawPage[], file: str
     page.lines = text.lines;
     page.extra = [];
     page.chars = text.lines.reduce((n, l) => n + l.text.replace(/\s/g, "").length, 0);
+    // A picture without text (a photograph, a blank scan) is no OCR'd page to check: the warning
+    // below names it, and it is not flagged as read at low confidence.
+    if (text.lines.length === 0) continue;
     page.ocr = { confidence: text.confidence, language: run.language };
-    if (text.lines.length > 0) recognised++;
+    recognised++;
   }
   // Which pages were read and how surely travels as ParsedPage.ocr (the import's OCR summary).
   if (recognised > 0 && run.cached > 0) warnings.push(`${run.cached} page(s) read with OCR by an earlier, interrupted or repeated import were taken from the OCR cache.`);
