@@ -11,6 +11,8 @@ export interface CliArgs {
   json: boolean;
   db: string;
   k: number;
+  /** Whether --k was given (commands with their own default, like compare, use it only then). */
+  kGiven?: boolean;
   password: string | undefined;
   /** ingest: how scanned pages are read (auto|always|never) and in which language (eng|ita). */
   ocr?: string | undefined;
@@ -34,6 +36,8 @@ export interface CliArgs {
   answer?: string | undefined;
   format?: string | undefined;
   out?: string | undefined;
+  /** compare --library: A against every other document. */
+  library?: boolean | undefined;
 }
 
 export interface CliContext {

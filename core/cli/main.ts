@@ -13,7 +13,7 @@ import { listCommand } from "./commands/list.ts";
 import { searchCommand } from "./commands/search.ts";
 import { statsCommand } from "./commands/stats.ts";
 
-const COMMANDS = ["ingest", "search", "ask", "extract", "stats", "list", "delete", "check", "aliases", "models", "conversations", "export", "help"] as const;
+const COMMANDS = ["ingest", "search", "ask", "extract", "compare", "stats", "list", "delete", "check", "aliases", "models", "conversations", "export", "help"] as const;
 type Command = (typeof COMMANDS)[number];
 
 const USAGE = `clausegraph — offline regulatory library from the command line
@@ -23,6 +23,7 @@ Usage:
   clausegraph search "<query>" [--db <dir>] [--k 10] [--json]
   clausegraph ask "<question>" [--db <dir>] [--llm <model.gguf>] [--threads N] [--max-tokens N] [--max-seconds S] [--conversation <id>] [--json]
   clausegraph extract --llm <model.gguf> [--db <dir>] [--threads N] [--doc <id>]… [--json]
+  clausegraph compare <docA> <docB> | <docA> --library [--k 3] [--llm <model.gguf>] [--threads N] [--format csv|md] [--out <file>] [--db <dir>] [--json]
   clausegraph list [--db <dir>] [--json]
   clausegraph stats [--db <dir>] [--json]
   clausegraph delete <documentId|file> [--db <dir>] [--json]
@@ -51,7 +52,7 @@ export async function main(argv: string[], io: CliIo = { stdout: process.stdout,
         db: { type: "string" },
         "data-dir": { type: "string" },
         json: { type: "boolean", default: false },
-        k: { type: "string", default: "10" },
+        k: { type: "string" },
         password: { type: "string" },
         ocr: { type: "string" },
         "ocr-lang": { type: "string" },
@@ -68,6 +69,7 @@ export async function main(argv: string[], io: CliIo = { stdout: process.stdout,
         answer: { type: "string" },
         format: { type: "string" },
         out: { type: "string" },
+        library: { type: "boolean", default: false },
         help: { type: "boolean", short: "h", default: false },
       },
     });
@@ -84,7 +86,7 @@ export async function main(argv: string[], io: CliIo = { stdout: process.stdout,
     io.stderr.write(`unknown command "${command}"\n\n${USAGE}`);
     return 2;
   }
-  const k = Number.parseInt(parsed.values.k, 10);
+  const k = Number.parseInt(parsed.values.k ?? "10", 10);
   if (!Number.isFinite(k) || k < 1 || k > 100) {
     io.stderr.write("--k must be a whole number from 1 to 100\n");
     return 2;
@@ -97,6 +99,7 @@ export async function main(argv: string[], io: CliIo = { stdout: process.stdout,
       json,
       db,
       k,
+      kGiven: parsed.values.k !== undefined,
       password: parsed.values.password,
       ocr: parsed.values.ocr,
       ocrLang: parsed.values["ocr-lang"],
@@ -113,6 +116,7 @@ export async function main(argv: string[], io: CliIo = { stdout: process.stdout,
       answer: parsed.values.answer,
       format: parsed.values.format,
       out: parsed.values.out,
+      library: parsed.values.library,
     },
     io,
     openEngine: async (extra = {}) => {
@@ -139,6 +143,8 @@ export async function main(argv: string[], io: CliIo = { stdout: process.stdout,
       case "extract":
         // Loaded on demand: it pulls in node-llama-cpp.
         return await (await import("./commands/extract.ts")).extractCommand(ctx);
+      case "compare":
+        return await (await import("./commands/compare.ts")).compareCommand(ctx);
       case "stats":
         return await statsCommand(ctx);
       case "list":

@@ -9,7 +9,7 @@ import { buildCrosswalk } from "./build-crosswalk.ts";
 import type { CompareResult, MatchReasons, PairVerdict } from "./compare-schemas.ts";
 import { summarize } from "./comparison-view.ts";
 import { FEATURE_NAMES } from "./crosswalk-features.ts";
-import { contributions, SCORER_VERSION } from "./crosswalk-model.ts";
+import { contributions, MATCH_THRESHOLD, SCORER_VERSION } from "./crosswalk-model.ts";
 import { loadCrosswalkInput } from "./crosswalk-inputs.ts";
 import { analysePair } from "./pair-analysis.ts";
 import { judgePairs, type VerdictPair } from "./pair-verdicts.ts";
@@ -123,6 +123,9 @@ export async function runComparison(deps: CompareJobDeps, options: CompareJobOpt
       job.throwIfCancelled();
       for (const [i, c] of row.candidates.slice(0, k).entries()) {
         const analysis = analysePair(row.a, c.b);
+        // Differences are only worth reading between provisions that match: below the threshold
+        // the pair is shown as the nearest there is, without flags.
+        const flags = c.score >= MATCH_THRESHOLD ? analysis.flags : [];
         const signals = c.signals;
         const contribution = contributions(signals.features);
         const reasons: MatchReasons = {
@@ -149,7 +152,7 @@ export async function runComparison(deps: CompareJobDeps, options: CompareJobOpt
           aHash: row.a.contentHash,
           bHash: c.b.contentHash,
           reasons: reasonsJson(reasons),
-          flags: JSON.stringify(analysis.flags),
+          flags: JSON.stringify(flags),
           evidence: JSON.stringify(analysis.evidence),
           verdict: keptVerdict,
         });

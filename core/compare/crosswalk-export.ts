@@ -116,9 +116,10 @@ function toMarkdown(input: ExportInput): string {
     const notes = row.matches.map((m) => [flagText(m.flags), verdictText(m)].filter((x) => x !== "").join("; ") || "—").join("<br>");
     out.push(`| ${mdCell(a)} | ${mdCell(matches || (row.unmatched ? "no match" : ""))} | ${scores || "—"} | ${mdCell(notes || "—")} |`);
   }
-  out.push("", "## Matching sentences", "");
+  out.push("", "## Matching sentences", "", `Each match scoring ${c.matchThreshold} or more, its best matching sentences quoted and cited.`, "");
   for (const row of input.crosswalk.rows) {
     for (const match of row.matches) {
+      if (match.score < c.matchThreshold) continue;
       const { a, b } = sides(input, row, match);
       if (a.quote === "" && b.quote === "") continue;
       out.push(`### ${row.aLabel} ↔ ${match.bLabel} (score ${match.score.toFixed(2)})`, "");

@@ -11,17 +11,31 @@ export interface SentenceUnit extends Span {
   text: string;
 }
 
-/** Sentences with their character spans: lines first (list items are sentences of their own), then sentence ends. */
+/** A paragraph or point number the splitter leaves on its own ("1.", "(a)"). */
+const MARKER = /^\(?[0-9ivxlcA-Za-z]{1,4}[.)]$/;
+
+/**
+ * Sentences with their character spans: lines first (list items are sentences of their own), then
+ * sentence ends; a paragraph number stays with the sentence it opens.
+ */
 export function sentenceUnits(text: string): SentenceUnit[] {
   const out: SentenceUnit[] = [];
   let offset = 0;
   for (const line of text.split("\n")) {
     let cursor = 0;
+    let pending: number | null = null;
     for (const sentence of splitSentences(line)) {
       const at = line.indexOf(sentence, cursor);
       if (at < 0) continue;
       cursor = at + sentence.length;
-      if (sentence.trim() !== "") out.push({ start: offset + at, end: offset + at + sentence.length, text: sentence });
+      if (sentence.trim() === "") continue;
+      if (MARKER.test(sentence.trim())) {
+        pending ??= at;
+        continue;
+      }
+      const start = pending ?? at;
+      pending = null;
+      out.push({ start: offset + start, end: offset + at + sentence.length, text: line.slice(start, at + sentence.length) });
     }
     offset += line.length + 1;
   }

@@ -2,7 +2,7 @@ import { findDeadlines } from "../extract/deadlines.ts";
 import type { TripletRecord } from "../store/graph-types.ts";
 import type { ObligationRow, ObligationView, PairFlag } from "./compare-schemas.ts";
 import { contentWords, type CompareLanguage } from "./compare-text.ts";
-import { readDeadline, stricterDeadline, tightestDeadline, type Deadline } from "./deadline-duration.ts";
+import { comparableDeadlines, readDeadline, stricterDeadline, tightestDeadline, type Deadline } from "./deadline-duration.ts";
 
 // The differences an auditor looks for first, without a model: the obligations of two aligned
 // provisions side by side (who must do what, how bindingly, by when), paired up by their action,
@@ -85,14 +85,19 @@ function deadlineFlag(a: Deadline | null, b: Deadline | null): PairFlag | null {
   if (a === null || b === null) {
     const side = a === null ? "b" : "a";
     const d = (a ?? b) as Deadline;
-    return { kind: "deadline", side, message: `Only ${side.toUpperCase()} sets a time limit: ${d.text}`, ...(a ? { a: a.text } : { b: d.text }), stricter: side };
+    const what = d.kind === "frequency" ? "a frequency" : "a time limit";
+    return { kind: "deadline", side, message: `Only ${side.toUpperCase()} sets ${what}: ${d.text}`, ...(a ? { a: a.text } : { b: d.text }), stricter: side };
   }
+  if (!comparableDeadlines(a, b)) return null;
   const stricter = stricterDeadline(a, b);
   if (stricter === "same") return null;
   return {
     kind: "deadline",
     side: "both",
-    message: stricter === null ? `Different time limits: ${a.text} (A) vs ${b.text} (B)` : `${stricter === "a" ? "A" : "B"} is stricter on time: ${a.text} (A) vs ${b.text} (B)`,
+    message:
+      stricter === null
+        ? `Different time limits: ${a.text} (A) vs ${b.text} (B)`
+        : `${stricter === "a" ? "A" : "B"} is stricter ${a.kind === "frequency" ? "on frequency" : "on time"}: ${a.text} (A) vs ${b.text} (B)`,
     a: a.text,
     b: b.text,
     ...(stricter === null ? {} : { stricter }),
@@ -181,7 +186,8 @@ export function diffObligations(a: DiffSide, b: DiffSide): ObligationDiff {
   }
   // Time limits printed in the text but not caught on a paired obligation still differ.
   if (!flags.some((f) => f.kind === "deadline")) {
-    const tightest = (side: DiffSide): Deadline | null => tightestDeadline(findDeadlines(side.text, side.language).filter((d) => readDeadline(d).kind === "period").join("; "));
+    const tightest = (side: DiffSide): Deadline | null =>
+      tightestDeadline(findDeadlines(side.text, side.language).filter((d) => readDeadline(d).kind === "period").join("; "));
     const da = tightest(a);
     const db = tightest(b);
     if (da !== null && db !== null) {

@@ -3,6 +3,7 @@ import { ClauseGraphError } from "../errors.ts";
 import type { ComparisonCacheEntry, ComparisonRecord, ComparisonStatus, ComparisonWrite, SimilarToRecord, VerdictUpdate } from "./comparison-records.ts";
 import type { KuzuSession, Params } from "./kuzu-session.ts";
 import { COMPARISON_CACHE_TABLE, COMPARISON_TABLE } from "./schema.ts";
+import { doubleParam } from "./double-params.ts";
 import { toProps } from "./store-rows.ts";
 
 // Reading and writing comparisons (schema v7) on one session; kuzu-store.ts wraps these in its
@@ -13,6 +14,7 @@ import { toProps } from "./store-rows.ts";
 //   replays wrongly after a crash (rel-checkpoint-guard.ts).
 // - Edges are deleted one statement per rel table and end (plain DELETE r), never DETACH DELETE
 //   (delete-nodes.ts).
+// - Scores travel as text in UNWIND rows (double-params.ts).
 
 const STATUSES: readonly ComparisonStatus[] = ["computing", "complete", "partial"];
 
@@ -156,7 +158,7 @@ export async function replaceComparisonEdges(session: KuzuSession, write: Compar
       comparisonId: c.id,
       embeddingModel: e.embeddingModel,
       rank: e.rank,
-      score: e.score,
+      score: doubleParam(e.score),
       aHash: e.aHash,
       bHash: e.bHash,
       reasons: e.reasons,
@@ -171,7 +173,7 @@ export async function replaceComparisonEdges(session: KuzuSession, write: Compar
     const [row] = await session.run(
       `UNWIND $rows AS r MATCH (a:Section), (b:Section)
        WHERE a.documentId = r.aDoc AND a.id = r.a AND b.documentId = r.bDoc AND b.id = r.b
-       CREATE (a)-[:SIMILAR_TO {comparisonId: r.comparisonId, embeddingModel: r.embeddingModel, rank: r.rank, score: r.score,
+       CREATE (a)-[:SIMILAR_TO {comparisonId: r.comparisonId, embeddingModel: r.embeddingModel, rank: r.rank, score: CAST(r.score AS DOUBLE),
          aHash: r.aHash, bHash: r.bHash, reasons: r.reasons, flags: r.flags, evidence: r.evidence, verdict: r.verdict}]->(b)
        RETURN count(*) AS n`,
       { rows: batch },

@@ -167,6 +167,35 @@ describe("store: comparisons (SIMILAR_TO)", () => {
     expect((await store.nearestSections([{ id: "zero", vector: new Float32Array(DIMS) }], 2, ["actb"])).get("zero")).toEqual([]);
   });
 
+  it("canary: Kuzu mistypes whole-number doubles in UNWIND rows; the store keeps every score exact", async () => {
+    // Bare Kuzu: the first row's score types the field (double-params.ts). If this starts failing
+    // after a Kuzu upgrade, the bug is fixed and the cast may go.
+    const file = path.join(tmp.dir, "doubles.kuzu");
+    const db = new kuzu.Database(file, 64 * 1024 * 1024);
+    const conn = new kuzu.Connection(db, 1);
+    try {
+      await db.init();
+      await conn.init();
+      const session = createKuzuSession(conn, file);
+      await session.run("CREATE NODE TABLE T(id STRING PRIMARY KEY, score DOUBLE)");
+      await session.run("UNWIND $rows AS r CREATE (:T {id: r.id, score: r.score})", { rows: [{ id: "a", score: 1 }, { id: "b", score: 0.0606 }] });
+      await session.run("UNWIND $rows AS r CREATE (:T {id: r.id, score: r.score})", { rows: [{ id: "c", score: 0.5 }, { id: "d", score: 1 }] });
+      const stored = new Map((await session.run("MATCH (t:T) RETURN t.id AS id, t.score AS score")).map((r) => [String(r.id), Number(r.score)]));
+      expect(stored.get("b")).not.toBe(0.0606);
+      expect(stored.get("d")).not.toBe(1);
+    } finally {
+      await conn.close();
+      await db.close();
+    }
+    store = await openWithActs();
+    const c = comparison("acta", "actb", "2026-01-01T00:00:00.000Z");
+    await store.startComparison(c);
+    const scores = [1, 0.0606, 0.5, 0, 1];
+    const edges = [edge(c, "acta:s1", "actb:s1", 1, 1), edge(c, "acta:s1", "actb:s2", 2, 0.0606), edge(c, "acta:s2", "actb:s1", 1, 0.5), edge(c, "acta:s2", "actb:s2", 2, 0), edge(c, "acta:s3", "actb:s3", 1, 1)];
+    await store.writeComparison({ comparison: c, aSectionIds: ["acta:s1", "acta:s2", "acta:s3"], edges });
+    expect((await store.getComparisonEdges(c.id)).map((e) => e.score)).toEqual(scores);
+  });
+
   it("keeps comparison cache entries across document deletes", async () => {
     store = await openWithActs();
     await store.putComparisonCache({ key: "k1", kind: "verdict", modelId: "tiny", version: "v1", json: '{"x":1}' });
