@@ -47,12 +47,13 @@ export interface TesseractPool {
 }
 
 /**
- * RSS one worker adds, measured with `npm run bench:ocr` (English or Italian best_int data, a
- * letter page at 144 dpi): ~110 MB after the first page, ~150 MB at its peak.
+ * Memory of the parsing child reading scans, measured by `npm run bench:ocr` (best_int data, letter
+ * pages at 144 dpi): 497–501 MB at its peak with one worker (the one-page scans), 588–625 MB with
+ * two (the HIPAA scan): a worker adds ~100 MB; 160 leaves room for denser pages.
  */
 const WORKER_MB = 160;
-/** The parsing child before OCR starts (pdf.js, the document, one rendered page). */
-const BASE_MB = 350;
+/** The parsing child with pdf.js, the document and the pictures being read, before its workers. */
+const BASE_MB = 400;
 const MAX_WORKERS = 4;
 
 /**
