@@ -8,18 +8,21 @@ import { contentWords, lexicalTerms, type CompareLanguage } from "./compare-text
 // sits under, the defined terms and obligation words it uses, and a hash of its content (the key
 // of everything cached about it). Built from stored rows only: no model.
 
-/** Where a provision stands in its act: a recital explains, an article binds, an annex details. */
-export type SectionRole = "operative" | "recital" | "annex" | "other";
+/**
+ * Where a provision stands in its act: a recital explains, an article binds, an annex details, a
+ * chapter's own text introduces what follows.
+ */
+export type SectionRole = "operative" | "recital" | "annex" | "introduction" | "other";
 
 const ROLE: Record<SectionKind, SectionRole> = {
   document: "other",
   preamble: "recital",
   recital: "recital",
-  book: "operative",
-  part: "operative",
-  subpart: "operative",
-  title: "operative",
-  chapter: "operative",
+  book: "introduction",
+  part: "introduction",
+  subpart: "introduction",
+  title: "introduction",
+  chapter: "introduction",
   section: "operative",
   subsection: "operative",
   article: "operative",

@@ -1150,6 +1150,11 @@ export function createKuzuStore(options: KuzuStoreOptions): KuzuGraphStore {
         const { session } = opened();
         const space = await cachedSpace(session);
         if (space === null || queries.length === 0) return new Map();
+        // A restricted search projects a graph, which Kuzu counts as a write; a comparison is
+        // stored in the library anyway, so a read-only one says so here, before any work.
+        if (opened().readOnly) {
+          throw new ClauseGraphError("WRITE_FAILED", `the library ${dbPath} is open read-only: comparisons are stored in it, so none can be computed`, { file: dbPath });
+        }
         // The index is built lazily after bulk loads (refreshVectors), as for searches.
         await refreshVectors(session);
         const indexes = await session.run("CALL SHOW_INDEXES() RETURN table_name AS t, index_name AS i");
