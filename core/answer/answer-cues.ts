@@ -14,7 +14,13 @@ const UNIT = String.raw`hours?|days?|working days|business days|weeks?|months?|y
 
 const CUES: Record<CuedType, RegExp[]> = {
   deadline: [
-    new RegExp(String.raw`\b(?:within|no later than|not later than|at the latest|before|by|after|entro|non oltre|prima di|dopo)\b[^.;]{0,40}\b(?:${DURATION})\s*(?:\(\d+\)\s*)?(?:${UNIT})\b`, "i"),
+    // A time limit in so many words: "within 72 hours", "in no case later than 60 calendar days",
+    // "without undue delay", or one set elsewhere ("within the time limits to be laid down in
+    // accordance with Article 20": DORA's own answer to "how quickly").
+    new RegExp(
+      String.raw`\b(?:within|no later than|not later than|later than|at the latest|before|by|after|entro|non oltre|prima di|dopo)\b[^.;]{0,40}\b(?:${DURATION})\s*(?:\(\d+\)\s*)?(?:${UNIT})\b|\bwithin the (?:time limits?|deadlines?|periods?)\b|\bwithout (?:undue|unreasonable) delay\b|\bsenza ingiustificato ritardo\b|\bentro i termini\b`,
+      "i",
+    ),
     new RegExp(String.raw`\b(?:${DURATION})\s*(?:\(\d+\)\s*)?(?:${UNIT})\b`, "i"),
     /\b(?:without undue delay|immediately|promptly|as soon as possible|forthwith|senza ingiustificato ritardo|tempestivamente|immediatamente)\b/i,
     /\b(?:deadlines?|time[- ]limits?|termin[ei]|scadenz[ae])\b/i,
@@ -54,6 +60,17 @@ const CUES: Record<CuedType, RegExp[]> = {
 
 function isCued(type: string): type is CuedType {
   return Object.hasOwn(CUES, type);
+}
+
+/**
+ * The recipient a "… and to whom?" asks for: a party after "to" ("to the relevant competent
+ * authority", "to the Secretary"), not any party the sentence names (its subject is one too).
+ */
+const RECIPIENT = /\b(?:to|with|alla|all['’]|al|agli|presso)\s+(?:the\s+|la\s+|il\s+|l['’])?(?:(?:relevant|competent|supervisory|national|lead|appropriate|designated|affected)\s+)*(?:authorit(?:y|ies)|supervisor|Secretary|controller|processor|data subjects?|individuals?|ECB|ESMA|EBA|EIOPA|ENISA|CSIRTs?|regulators?|Commission|agenc(?:y|ies)|covered entit(?:y|ies)|business associates?|media|clients|officials|autorit[àa]|stazione appaltante|RUP|ANAC)\b/i;
+
+/** Whether the sentence says what a further question asks ("… and to whom?" → the recipient it names). */
+export function alsoCued(type: string, text: string): boolean {
+  return type === "party" ? RECIPIENT.test(text) : cueStrength(type, text) > 0;
 }
 
 /** How strongly the sentence says what a question of this type asks: 0 (nothing), 1 (a cue), 2 (the first, strongest cue). */

@@ -137,6 +137,8 @@ export interface AnswerHints {
   parties: readonly string[];
   /** The question's language: words are matched with its stemmer (default English). */
   language?: "en" | "it";
+  /** Further things the question asks for ("… and to whom?" → ["party"]). */
+  alsoAsks?: readonly string[];
 }
 
 export interface AskInput {

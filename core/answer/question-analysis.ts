@@ -163,6 +163,6 @@ export function analyzeQuestion(question: string, library: LibraryNames): Questi
 }
 
 /** The part of the analysis the extractive answer reads (answer-types.ts AnswerHints). */
-export function answerHints(analysis: QuestionAnalysis): { answerType: string; provisions: readonly string[]; parties: readonly string[]; language: "en" | "it" } {
-  return { answerType: analysis.answerType, provisions: analysis.scope.provisions, parties: analysis.scope.parties, language: analysis.language };
+export function answerHints(analysis: QuestionAnalysis): { answerType: string; provisions: readonly string[]; parties: readonly string[]; language: "en" | "it"; alsoAsks: readonly string[] } {
+  return { answerType: analysis.answerType, provisions: analysis.scope.provisions, parties: analysis.scope.parties, language: analysis.language, alsoAsks: analysis.alsoAsks };
 }

@@ -5,7 +5,7 @@ import type { TripletRecord } from "../store/graph-types.ts";
 import { shortDocumentName } from "./citation-label.ts";
 import { contentStems, coverage, idfTable, matchedTerms, nameStems, queryTerms, type QueryTerms } from "./lexical.ts";
 import { sentenceUnits, type SentenceUnit } from "./sentence-units.ts";
-import { cueStrength } from "./answer-cues.ts";
+import { alsoCued, cueStrength } from "./answer-cues.ts";
 import { namesSection } from "./answer-ranking.ts";
 import type { AnswerHints } from "./answer-types.ts";
 import { provisionRole, rolePrior } from "./provision-role.ts";
@@ -180,6 +180,8 @@ export async function buildSentencePool(
     paragraphStems.set(key, set);
   });
   const paragraphCoverage = new Map([...paragraphStems.entries()].map(([key, set]) => [key, coverage(terms, idf, set)]));
+  /** What each candidate is embedded as: itself, or a list's lead-in with its points. */
+  const embedText: string[] = [];
   const candidates: Candidate[] = raw.map((c, i) => {
     // The heading raises every sentence of its section alike: it ranks, it does not make relevant.
     // The item's opening words count as the sentence's own: they are its subject.
@@ -200,26 +202,31 @@ export async function buildSentencePool(
     features.definedTerm = defined !== undefined && asked.includes(defined) ? 1 : 0;
     const leadIn = c.unit.text.trimEnd().endsWith(":");
     features.listLeadIn = leadIn && LIST_TYPES.has(type) ? 1 : 0;
+    let unitText = c.unit.text;
     if (leadIn) {
       const union = new Set(words);
       for (let j = i + 1; j < raw.length; j++) {
         const next = raw[j];
         if (next === undefined || next.resultIndex !== c.resultIndex || (!ITEM_OPENING.test(next.unit.text) && next.unit.pinpoint === null)) break;
         for (const st of matched[j] ?? []) union.add(st);
+        unitText += ` ${next.unit.text}`;
       }
       features.listCoverage = coverage(terms, idf, union);
     }
-    // A list's lead-in and its points are one answer: its coverage is theirs together.
-    const coverageOf = leadIn ? Math.max(cov, features.listCoverage * (LIST_TYPES.has(type) ? 1 : 0.8)) : cov;
+    // A list's lead-in and its points are one answer ("… submit the following to the relevant
+    // competent authority: (a) an initial notification; …"): coverage and meaning are theirs together.
+    const coverageOf = leadIn ? Math.max(cov, features.listCoverage) : cov;
+    embedText.push(unitText);
     features.coverage = coverageOf;
     features.normative = IMPERATIVE.test(c.unit.text) ? 1 : SHALL.test(c.unit.text) ? 0.5 : 0;
     features.party = partyStems.some((p) => p.every((st) => words.has(st))) ? 1 : 0;
     features.paragraph = paragraphCoverage.get(keys[i] ?? "") ?? 0;
+    features.alsoCue = (hints?.alsoAsks ?? []).some((t) => alsoCued(t, c.unit.text)) ? 1 : 0;
     const explanatory = discussion.has(i) || EXAMPLE.test(c.unit.text);
     const prior = rolePrior(provisionRole(c.result.section), type) * (explanatory ? DISCUSSION_PRIOR : 1);
     return { ...c, coverage: cov, relevant: relevant || features.coverage >= MIN_COVERAGE, features, prior, score: sentenceScore(features, prior) };
   });
-  if (embedder !== null && candidates.length > 0) await addSimilarity(question, candidates, embedder, signal);
+  if (embedder !== null && candidates.length > 0) await addSimilarity(question, candidates, embedText, embedder, signal);
   return { question, terms, idf, candidates, results: top, embedder };
 }
 
@@ -240,12 +247,13 @@ function paragraphKey(resultIndex: number, unit: SentenceUnit, text: string): st
  * pair of legal sentences a high cosine, so only how far a sentence stands above the pool's median
  * says anything.
  */
-async function addSimilarity(question: string, candidates: Candidate[], embedder: Embedder, signal?: AbortSignal): Promise<void> {
+async function addSimilarity(question: string, candidates: Candidate[], texts: readonly string[], embedder: Embedder, signal?: AbortSignal): Promise<void> {
+  const textOf = new Map(candidates.map((c, i) => [c, texts[i] ?? c.unit.text]));
   const chosen = [...candidates].sort((a, b) => b.score - a.score).slice(0, MAX_EMBEDDED);
   throwIfAborted(signal);
   const [q] = await embedder.embedQueries([question]);
   throwIfAborted(signal);
-  const vectors = await embedder.embedDocuments(chosen.map((c) => c.unit.text));
+  const vectors = await embedder.embedDocuments(chosen.map((c) => textOf.get(c) ?? c.unit.text));
   throwIfAborted(signal);
   if (q === undefined) return;
   chosen.forEach((c, i) => {

@@ -40,6 +40,8 @@ export const SENTENCE_FEATURES = [
   "normative",
   /** The question's words over the whole paragraph the sentence sits in (its points included): auditors cite paragraphs. */
   "paragraph",
+  /** It also says what the question further asks ("… and to whom?": the authority it names). */
+  "alsoCue",
 ] as const;
 
 export type SentenceFeature = (typeof SENTENCE_FEATURES)[number];
@@ -49,17 +51,18 @@ export type SentenceFeatures = Record<SentenceFeature, number>;
 export const SENTENCE_WEIGHTS: Readonly<SentenceFeatures> = {
   coverage: 1,
   heading: 0.2344,
-  similarity: 0.2888,
-  rank: 0.7087,
-  cue: 0.243,
+  similarity: 0.0975,
+  rank: 1.0524,
+  cue: 0.4678,
   triplet: 0,
   namedProvision: 0,
-  definedTerm: 0.4,
-  listLeadIn: 0,
-  listCoverage: 0.135,
+  definedTerm: 0.54,
+  listLeadIn: 0.05,
+  listCoverage: 0,
   party: 0.0675,
   normative: 0.1688,
-  paragraph: 0.2,
+  paragraph: 0.35,
+  alsoCue: 0.12,
 };
 
 export function emptyFeatures(): SentenceFeatures {
