@@ -10,7 +10,7 @@ import { toErrorInfo } from "../../core/errors.ts";
 import type { StoreStats } from "../../core/store/graph-store.ts";
 import { createKuzuStore } from "../../core/store/kuzu-store.ts";
 import { writeCrashFixtures } from "./crash-fixtures.ts";
-import { createScriptedLlm } from "./scripted-llm.ts";
+import { createScriptedLlm, scriptedVerdictLlm } from "./scripted-llm.ts";
 import { checkStoreConsistency } from "./store-consistency.ts";
 
 // Crash safety, measured: a child process imports a few small documents and is killed with
@@ -21,7 +21,9 @@ import { checkStoreConsistency } from "./store-consistency.ts";
 // every edge readable from both its ends, and a re-run of the import must end with the same counts
 // as an uninterrupted run. Extraction runs do the same to LLM triplet extraction with a scripted
 // model, half over a freshly imported library and half over one already extracted (so the killed
-// run replaces triplets); delete runs kill the deletion of a document from an extracted library.
+// run replaces triplets); delete runs kill the deletion of a document from an extracted library;
+// compare runs kill a crosswalk of two imported documents with a scripted model's verdicts, and the
+// re-run must end with the comparison an uninterrupted run stores.
 // Deletes and replacements are where Kuzu 0.11.3's crash recovery went wrong (delete-nodes.ts,
 // rel-checkpoint-guard.ts).
 
@@ -38,6 +40,8 @@ export interface KillRunsOptions {
   extractRuns?: number;
   /** Kills while a document is deleted, after the extraction runs (default 0). */
   deleteRuns?: number;
+  /** Kills while two imported documents are compared (crosswalk and scripted verdicts), after the delete runs (default 0). */
+  compareRuns?: number;
   /**
    * Also kill at arbitrary moments (half the runs), not only right after a reported step
    * (default true). Moment kills depend on the machine's speed, so they are not replayable.
@@ -121,6 +125,7 @@ function stageOf(lines: readonly string[]): string {
     const line = lines[i] ?? "";
     if (line.startsWith("done")) return "finished";
     if (line === "deleting" || line.startsWith("log deleted")) return line === "deleting" ? "deleting" : "deleted, closing";
+    if (line === "comparing") return "starting";
     if (line.startsWith("log search index") || line.startsWith("log vector index")) return "index refresh";
     if (line.startsWith("log database schema")) return "migration";
     if (line.startsWith("log embedding space") || line.startsWith("log building")) return "embeddings";
@@ -134,10 +139,12 @@ function stageOf(lines: readonly string[]): string {
 interface Counts {
   stats: StoreStats;
   ids: string[];
+  /** Every comparison as stored: its rows' matches, scores and verdicts ("" when none). */
+  comparisons: string;
 }
 
-/** What a child run does: import files, extract triplets, or delete one document. */
-type Work = { kind: "import"; files: string[] } | { kind: "extract" } | { kind: "delete"; name: string };
+/** What a child run does: import files, extract triplets, delete one document, or compare two. */
+type Work = { kind: "import"; files: string[] } | { kind: "extract" } | { kind: "delete"; name: string } | { kind: "compare"; a: string; b: string };
 
 function childArgs(work: Work): string[] {
   switch (work.kind) {
@@ -147,6 +154,8 @@ function childArgs(work: Work): string[] {
       return ["--extract"];
     case "delete":
       return ["--delete", work.name];
+    case "compare":
+      return ["--compare", work.a, work.b];
     default: {
       const never: never = work;
       throw new Error(`unknown work ${String(never)}`);
@@ -156,9 +165,11 @@ function childArgs(work: Work): string[] {
 
 /** Runs the work to completion in this process (again, after a kill) and counts. */
 async function completeAndCount(dataDir: string, modelRoot: string, work: Work): Promise<Counts> {
-  const engine = await createEngine({ dataDir, modelRoot, llm: work.kind === "extract" ? createScriptedLlm(0) : null });
+  const engine = await createEngine({ dataDir, modelRoot, llm: work.kind === "extract" ? createScriptedLlm(0) : work.kind === "compare" ? scriptedVerdictLlm(0) : null });
   try {
-    if (work.kind === "extract") {
+    if (work.kind === "compare") {
+      await engine.compareDocuments(work.a, work.b, { k: 2, verdicts: true });
+    } else if (work.kind === "extract") {
       await engine.extractTriplets();
     } else if (work.kind === "delete") {
       await engine.deleteDocument(work.name);
@@ -171,7 +182,12 @@ async function completeAndCount(dataDir: string, modelRoot: string, work: Work):
     // Re-embedding a document a kill left without vectors runs in the background: wait for it.
     await engine.idle();
     const ids = (await engine.listDocuments()).map((d) => d.id).sort();
-    return { stats: await engine.stats(), ids };
+    const comparisons = [];
+    for (const c of await engine.listComparisons()) {
+      const crosswalk = await engine.getComparison(c.id);
+      comparisons.push({ id: c.id, status: c.status, rows: crosswalk.rows.map((r) => [r.aLabel, r.matches.map((m) => [m.bLabel, m.score, m.flags.length, m.verdict?.label ?? ""])]) });
+    }
+    return { stats: await engine.stats(), ids, comparisons: comparisons.length === 0 ? "" : JSON.stringify(comparisons) };
   } finally {
     await engine.close();
   }
@@ -222,6 +238,17 @@ export async function runKillRuns(opts: KillRunsOptions): Promise<KillRunsReport
     );
     const extractRuns = Math.max(0, opts.extractRuns ?? 0);
     const deleteRuns = Math.max(0, opts.deleteRuns ?? 0);
+    const compareRuns = Math.max(0, opts.compareRuns ?? 0);
+    // The comparison every compare run makes, uninterrupted, from the imported library.
+    const compareWork: Work = { kind: "compare", a: path.basename(files[0] ?? ""), b: path.basename(files[1] ?? "") };
+    let compared: Reference | null = null;
+    if (compareRuns > 0) {
+      const dir = path.join(work, "compared");
+      await cp(library, dir, { recursive: true });
+      compared = await referenceRun(dir, modelRoot, compareWork);
+      await rm(dir, { recursive: true, force: true });
+      log(`uninterrupted comparison: ${compared.lines} lines in ${Math.round(compared.last)} ms`);
+    }
     // The extracted library: the reference of every extraction run, and the starting point of the
     // re-extraction and delete runs.
     let extracted: Reference | null = null;
@@ -244,9 +271,9 @@ export async function runKillRuns(opts: KillRunsOptions): Promise<KillRunsReport
       return reference;
     };
 
-    const total = opts.runs + extractRuns + deleteRuns;
+    const total = opts.runs + extractRuns + deleteRuns + compareRuns;
     for (let i = 0; i < total; i++) {
-      const kind = i < opts.runs ? "import" : i < opts.runs + extractRuns ? "extract" : "delete";
+      const kind = i < opts.runs ? "import" : i < opts.runs + extractRuns ? "extract" : i < opts.runs + extractRuns + deleteRuns ? "delete" : "compare";
       // Half the extraction runs replace the triplets of an earlier extraction.
       const again = kind === "extract" && (i - opts.runs) % 2 === 1;
       const task: Work =
@@ -254,19 +281,22 @@ export async function runKillRuns(opts: KillRunsOptions): Promise<KillRunsReport
           ? { kind, files }
           : kind === "extract"
             ? { kind }
-            : { kind, name: path.basename(files[Math.floor(random() * files.length)] ?? files[0] ?? "") };
-      const reference = task.kind === "import" ? imported : task.kind === "delete" ? await deleteReference(task.name) : (extracted ?? imported);
+            : kind === "compare"
+              ? compareWork
+              : { kind, name: path.basename(files[Math.floor(random() * files.length)] ?? files[0] ?? "") };
+      const reference =
+        task.kind === "import" ? imported : task.kind === "delete" ? await deleteReference(task.name) : task.kind === "compare" ? (compared ?? imported) : (extracted ?? imported);
       // Half the runs kill right after a reported step, half at an arbitrary moment in between.
       const line = 1 + Math.floor(random() * reference.lines);
       const moment = Math.round(reference.first + random() * (reference.last - reference.first));
       const plan: KillPlan = i % 2 === 0 || opts.momentKills === false ? { kind: "line", line } : { kind: "time", ms: moment };
       const dataDir = path.join(work, `run-${i}`);
-      const what = task.kind === "import" ? "import" : task.kind === "delete" ? `delete of ${task.name}` : again ? "re-extraction" : "extraction";
+      const what = task.kind === "import" ? "import" : task.kind === "delete" ? `delete of ${task.name}` : task.kind === "compare" ? "comparison" : again ? "re-extraction" : "extraction";
       const name = `${what} run ${i} (seed ${opts.seed}, ${plan.kind === "line" ? `after line ${plan.line}` : `at ${plan.ms} ms`})`;
       const prefix = task.kind === "import" ? "" : `${task.kind}:`;
       report.runs++;
       try {
-        if (task.kind !== "import") await cp(task.kind === "extract" && !again ? library : extractedLibrary, dataDir, { recursive: true });
+        if (task.kind !== "import") await cp((task.kind === "extract" && !again) || task.kind === "compare" ? library : extractedLibrary, dataDir, { recursive: true });
         const child = await runChild(dataDir, modelRoot, childArgs(task), plan);
         const stage = `${prefix}${child.killed ? stageOf(child.lines) : "finished"}`;
         report.killedIn[stage] = (report.killedIn[stage] ?? 0) + 1;
@@ -293,6 +323,7 @@ export async function runKillRuns(opts: KillRunsOptions): Promise<KillRunsReport
         ];
         const diff = sameCounts(reference.counts.stats, resumed.stats);
         if (diff !== null) problems.push(`re-run counts differ: ${diff}`);
+        if (resumed.comparisons !== reference.counts.comparisons) problems.push("re-run comparison differs from the uninterrupted one");
         const expectedIds = reference.counts.ids.join(",");
         if (resumed.ids.join(",") !== expectedIds) problems.push(`re-run documents ${resumed.ids.join(",")} (expected ${expectedIds})`);
         if (problems.length === 0) report.resumedEqual++;

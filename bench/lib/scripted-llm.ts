@@ -1,3 +1,4 @@
+import { ClauseGraphError } from "../../core/errors.ts";
 import type { LlmClient, LlmGenerateOptions, LlmResult } from "../../core/llm/llm-client.ts";
 
 // A deterministic stand-in for a language model in the extraction kill runs: every "X shall Y Z."
@@ -35,4 +36,33 @@ export function createScriptedLlm(delayMs = 120): LlmClient {
     },
     close: () => Promise.resolve(),
   };
+}
+
+/**
+ * A stand-in model for comparison verdicts (core/compare/): answers every prompt with the first
+ * verdict and the first sentence of each side its grammar allows, counting its calls; `delayMs`
+ * spreads the calls over time (kill runs).
+ */
+export function scriptedVerdictLlm(delayMs = 0): LlmClient & { calls: number; prompts: string[] } {
+  const first = (schema: unknown, key: string): string => {
+    const props = (schema as { properties?: Record<string, { enum?: unknown[] }> }).properties ?? {};
+    return String(props[key]?.enum?.[0] ?? "");
+  };
+  const llm = {
+    modelId: "scripted-verdicts",
+    contextSize: 2048,
+    calls: 0,
+    prompts: [] as string[],
+    countTokens: (text: string) => Math.ceil(text.length / 4),
+    async generate(options: LlmGenerateOptions): Promise<LlmResult> {
+      llm.calls++;
+      llm.prompts.push(options.prompt);
+      if (delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs));
+      if (options.signal?.aborted) throw new ClauseGraphError("CANCELLED", "Generation cancelled.");
+      const text = JSON.stringify({ verdict: first(options.jsonSchema, "verdict"), sentence_a: first(options.jsonSchema, "sentence_a"), sentence_b: first(options.jsonSchema, "sentence_b") });
+      return { text, promptTokens: 1, completionTokens: 1, firstTokenMs: 0, totalMs: 0, stopReason: "end" };
+    },
+    close: () => Promise.resolve(),
+  };
+  return llm;
 }

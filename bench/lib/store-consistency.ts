@@ -76,6 +76,29 @@ export function edgeViewProblems(views: EdgeViews, limit = 5): string[] {
   return problems.slice(0, limit);
 }
 
+/**
+ * Comparisons (schema v7) hold together: both documents of each are listed, and every SIMILAR_TO
+ * edge belongs to a comparison that exists, from a section of its A document to one of its B side.
+ */
+async function comparisonProblems(session: KuzuSession, listed: ReadonlySet<string>): Promise<string[]> {
+  const problems: string[] = [];
+  const comparisons = await session.run("MATCH (c:Comparison) RETURN c.id AS id, c.documentId AS a, c.otherDocumentId AS b, c.libraryDocuments AS library");
+  const byId = new Map(comparisons.map((c) => [String(c.id), c]));
+  for (const c of comparisons) {
+    if (c.b !== "" && !listed.has(String(c.b))) problems.push(`comparison ${String(c.id)} names unlisted document ${String(c.b)}`);
+  }
+  const edges = await session.run(
+    "MATCH (a:Section)-[r:SIMILAR_TO]->(b:Section) RETURN r.comparisonId AS id, a.documentId AS a, b.documentId AS b, count(*) AS n",
+  );
+  for (const e of edges) {
+    const c = byId.get(String(e.id));
+    const side = c === undefined ? [] : c.b === "" ? (Array.isArray(c.library) ? c.library.map(String) : []) : [String(c.b)];
+    if (c === undefined) problems.push(`${String(e.n)} SIMILAR_TO edges of missing comparison ${String(e.id)}`);
+    else if (c.a !== e.a || !side.includes(String(e.b))) problems.push(`${String(e.n)} SIMILAR_TO edges of ${String(e.id)} between ${String(e.a)} and ${String(e.b)}`);
+  }
+  return problems;
+}
+
 export interface ConsistencyOptions {
   /**
    * Also read every edge from both ends (readEdgesBothWays): one query per node, so seconds for a
@@ -124,6 +147,7 @@ export async function checkStoreConsistency(dbPath: string, options: Consistency
         if (!ids.has(String(o.id))) problems.push(`${String(o.n)} ${table} rows of unlisted document ${String(o.id)}`);
       }
     }
+    if (tables.has("Comparison")) problems.push(...(await comparisonProblems(session, ids)));
     return { documents: docs.length, problems };
   } finally {
     await conn.close().catch(() => undefined);

@@ -71,7 +71,7 @@ export function obligationSimilarity(a: Prepared, b: Prepared): number {
     0.25 * jaccard(a.object, b.object) +
     0.2 * jaccard(a.words, b.words) +
     0.1 * jaccard(a.party, b.party) +
-    (a.deadline !== null && b.deadline !== null ? 0.1 : 0) +
+    (a.deadline !== null && b.deadline !== null ? 0.15 : 0) +
     (a.modality === b.modality ? 0.05 : 0)
   );
 }

@@ -3,6 +3,7 @@ import { useApi } from "./api/api-context.ts";
 import type { AskCitation } from "./chat/ask-types.ts";
 import { ChatPane } from "./chat/chat-pane.tsx";
 import { ConversationList } from "./chat/conversation-list.tsx";
+import { ComparePane } from "./compare/compare-pane.tsx";
 import { useChat } from "./chat/use-chat.ts";
 import { useConversations } from "./chat/use-conversations.ts";
 import { useReopenLatest } from "./chat/use-reopen-latest.ts";
@@ -93,7 +94,7 @@ export function App() {
           </span>
           <ThemeToggle theme={theme} onToggle={toggle} />
         </header>
-        <main className="app-panes">
+        <main className={tab === "compare" ? "app-panes compare-open" : "app-panes"}>
           <div className="workspace">
             <WorkspaceTabs current={tab} onChange={setTab} />
             <div className="workspace-panel" id="panel-library" role="tabpanel" aria-labelledby="tab-library" hidden={tab !== "library"}>
@@ -119,6 +120,14 @@ export function App() {
                 activeSectionId={activeSectionId}
                 onOpenSection={(id) => openSection(id)}
                 onResponse={(response) => graph.show(response.subgraph, response.triplets, `Search: ${response.query}`)}
+              />
+            </div>
+            <div className="workspace-panel" id="panel-compare" role="tabpanel" aria-labelledby="tab-compare" hidden={tab !== "compare"}>
+              <ComparePane
+                documents={library.documents}
+                libraryKey={library.documents.map((d) => d.id).join(",")}
+                onShowGraph={(subgraph, triplets, title) => graph.show(subgraph, triplets, title)}
+                onOpenSection={(id, span) => openSection(id, span)}
               />
             </div>
             <div className="workspace-panel" id="panel-history" role="tabpanel" aria-labelledby="tab-history" hidden={tab !== "history"}>

@@ -3,7 +3,8 @@ import { runKillRuns } from "../../bench/lib/kill-runs.ts";
 
 // Issue 6 §2: the engine process killed with SIGKILL at seeded random points of an import, of LLM
 // triplet extraction (a scripted model: deterministic, no download; first extractions and
-// re-extractions that replace triplets). Kills during a deletion run in `npm run bench:robustness`
+// re-extractions that replace triplets), and (issue 14) of a comparison of two documents with a
+// scripted model's verdicts, whose re-run must store exactly the uninterrupted comparison. Kills during a deletion run in `npm run bench:robustness`
 // (--delete-runs) only: after some of them Kuzu 0.11.3 segfaults on a later delete of sections
 // (README, "open bug"), which would take the test worker down with it. The database must always
 // reopen, never hold half a document, keep every edge readable from both ends, and a re-run must
@@ -15,12 +16,13 @@ import { runKillRuns } from "../../bench/lib/kill-runs.ts";
 // 25 Nov 2026; not reproduced since (README, "open bugs").
 const IMPORT_RUNS = 16;
 const EXTRACT_RUNS = 6;
+const COMPARE_RUNS = 4;
 const SEED = 20_261_122;
-const TOTAL = IMPORT_RUNS + EXTRACT_RUNS;
+const TOTAL = IMPORT_RUNS + EXTRACT_RUNS + COMPARE_RUNS;
 
 describe("crash safety: SIGKILL during import and extraction", () => {
   it(`survives ${TOTAL} kills at random points`, { timeout: 1_200_000 }, async () => {
-    const report = await runKillRuns({ runs: IMPORT_RUNS, extractRuns: EXTRACT_RUNS, seed: SEED, momentKills: false, log: (line) => console.log(`[kill] ${line}`) });
+    const report = await runKillRuns({ runs: IMPORT_RUNS, extractRuns: EXTRACT_RUNS, compareRuns: COMPARE_RUNS, seed: SEED, momentKills: false, log: (line) => console.log(`[kill] ${line}`) });
     console.log(`[kill] kills landed in: ${JSON.stringify(report.killedIn)}`);
     expect(report.failures).toEqual([]);
     expect(report.runs).toBe(TOTAL);
@@ -30,5 +32,6 @@ describe("crash safety: SIGKILL during import and extraction", () => {
     const stages = Object.keys(report.killedIn);
     expect(stages.filter((s) => !s.includes(":")).length).toBeGreaterThanOrEqual(4);
     expect(stages.filter((s) => s.startsWith("extract:") && s !== "extract:finished").length).toBeGreaterThanOrEqual(2);
+    expect(stages.filter((s) => s.startsWith("compare:") && s !== "compare:finished").length).toBeGreaterThanOrEqual(3);
   });
 });

@@ -1,8 +1,8 @@
 import { writeFile } from "node:fs/promises";
 import path from "node:path";
-import { ClauseGraphError } from "../../core/errors.ts";
-import type { LlmClient, LlmGenerateOptions, LlmResult } from "../../core/llm/llm-client.ts";
 import { articleLines, makePdf, type FixtureLine } from "./make-pdf.ts";
+
+export { scriptedVerdictLlm } from "../../bench/lib/scripted-llm.ts";
 
 // Two small regulations on the same subjects in different words, for the comparison tests: an
 // operational-resilience act (A) and a data-protection act (B) whose articles pair up — incident
@@ -92,32 +92,4 @@ export async function writeActPdf(dir: string, name: string, title: string, arti
   const file = path.join(dir, name);
   await writeFile(file, await makePdf(pagesOf(title, articles), { title }));
   return file;
-}
-
-/**
- * A stand-in model for verdicts: answers every prompt with the first verdict and the first
- * sentence of each side its grammar allows, counting its calls; `delayMs` spreads the calls.
- */
-export function scriptedVerdictLlm(delayMs = 0): LlmClient & { calls: number; prompts: string[] } {
-  const first = (schema: unknown, key: string): string => {
-    const props = (schema as { properties?: Record<string, { enum?: unknown[] }> }).properties ?? {};
-    return String(props[key]?.enum?.[0] ?? "");
-  };
-  const llm = {
-    modelId: "scripted-verdicts",
-    contextSize: 2048,
-    calls: 0,
-    prompts: [] as string[],
-    countTokens: (text: string) => Math.ceil(text.length / 4),
-    async generate(options: LlmGenerateOptions): Promise<LlmResult> {
-      llm.calls++;
-      llm.prompts.push(options.prompt);
-      if (delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs));
-      if (options.signal?.aborted) throw new ClauseGraphError("CANCELLED", "Generation cancelled.");
-      const text = JSON.stringify({ verdict: first(options.jsonSchema, "verdict"), sentence_a: first(options.jsonSchema, "sentence_a"), sentence_b: first(options.jsonSchema, "sentence_b") });
-      return { text, promptTokens: 1, completionTokens: 1, firstTokenMs: 0, totalMs: 0, stopReason: "end" };
-    },
-    close: () => Promise.resolve(),
-  };
-  return llm;
 }

@@ -1,10 +1,11 @@
 import type { KeyboardEvent } from "react";
 
-export type WorkspaceTab = "library" | "search" | "history" | "reader";
+export type WorkspaceTab = "library" | "search" | "compare" | "history" | "reader";
 
 const TABS: [WorkspaceTab, string][] = [
   ["library", "Library"],
   ["search", "Search"],
+  ["compare", "Compare"],
   ["history", "Conversations"],
   ["reader", "Section"],
 ];
