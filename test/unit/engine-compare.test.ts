@@ -166,6 +166,23 @@ describe("engine: comparing two regulations", () => {
     }
   });
 
+  it("deleting B and importing the same file again brings the same crosswalk back, every verdict from the cache", async () => {
+    const id = `${actA}~${actB}`;
+    const before = await engine.getComparison(id);
+    const file = (await engine.listDocuments()).find((d) => d.id === actB)?.file ?? "";
+    expect((await engine.deleteDocument(actB)).deleted).toBe(true);
+    await expect(engine.getComparison(id)).rejects.toMatchObject({ code: "NOT_FOUND" });
+    const [again] = await engine.importFiles([file]);
+    expect(again?.documentId).toBe(actB);
+    const calls = llm.calls;
+    const result = await engine.compareDocuments(actA, actB, { k: 2, verdicts: true });
+    expect(result.comparison.id).toBe(id);
+    expect(result.verdicts).toEqual({ pairs: result.verdicts.pairs, cached: result.verdicts.pairs, modelCalls: 0, failed: 0 });
+    expect(llm.calls).toBe(calls);
+    const after = await engine.getComparison(id);
+    expect(after.rows).toEqual(before.rows);
+  });
+
   it("a cancel before the edges are written leaves the stored comparison as it was", async () => {
     const id = `${actA}~${actB}`;
     const before = await engine.getComparison(id);

@@ -69,12 +69,14 @@ export function ComparePane({ documents, onShowGraph, onOpenSection, libraryKey 
               </span>
             </div>
             <span className="spacer" />
-            <button type="button" className="small" onClick={() => void compare.exportAs("csv")} data-testid="compare-export-csv">
-              Export CSV
-            </button>
-            <button type="button" className="small" onClick={() => void compare.exportAs("md")} data-testid="compare-export-md">
-              Export Markdown
-            </button>
+            <span className="compare-actions">
+              <button type="button" className="small" onClick={() => void compare.exportAs("csv")} data-testid="compare-export-csv">
+                Export CSV
+              </button>
+              <button type="button" className="small" onClick={() => void compare.exportAs("md")} data-testid="compare-export-md">
+                Export Markdown
+              </button>
+            </span>
           </div>
           {c.stale ? <p className="notice" data-testid="compare-stale">{c.stale}</p> : null}
           {c.status === "partial" ? <p className="notice">The model's verdicts were stopped before the end: compare again to finish them (those made are kept).</p> : null}
