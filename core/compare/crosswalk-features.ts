@@ -1,3 +1,4 @@
+import { cosineSimilarity } from "../embed/embedder.ts";
 import type { LexicalSpace } from "./lexical-space.ts";
 import type { SectionProfile } from "./section-profile.ts";
 
@@ -117,18 +118,7 @@ export interface PairSignals {
 }
 
 export function cosine(a: Float32Array | undefined, b: Float32Array | undefined): number {
-  if (a === undefined || b === undefined || a.length !== b.length) return 0;
-  let dot = 0;
-  let na = 0;
-  let nb = 0;
-  for (let i = 0; i < a.length; i++) {
-    const x = a[i] ?? 0;
-    const y = b[i] ?? 0;
-    dot += x * y;
-    na += x * x;
-    nb += y * y;
-  }
-  return na > 0 && nb > 0 ? dot / Math.sqrt(na * nb) : 0;
+  return a === undefined || b === undefined || a.length !== b.length ? 0 : cosineSimilarity(a, b);
 }
 
 /** Cosine of two sets of words weighted by IDF; the shared words, heaviest first. */

@@ -5,11 +5,11 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import { VERDICT_LABELS } from "../../core/compare/compare-schemas.ts";
 import { createEngine } from "../../core/engine.ts";
 import type { Engine } from "../../core/engine-types.ts";
-import type { LlmClient, LlmGenerateOptions, LlmResult } from "../../core/llm/llm-client.ts";
+import type { LlmClient } from "../../core/llm/llm-client.ts";
 import { loadLlm } from "../../core/llm/load-llm.ts";
 import { PROTECTION_ACT, RESILIENCE_ACT, writeActPdf } from "../helpers/compare-fixtures.ts";
 import { hashEmbedder } from "../helpers/hash-embedder.ts";
-import { describeTinyLlm, HAS_TINY_LLM, TINY_LLM_PATH } from "../helpers/tiny-llm.ts";
+import { countingLlm, describeTinyLlm, HAS_TINY_LLM, TINY_LLM_PATH } from "../helpers/tiny-llm.ts";
 
 // Verdicts on the real node-llama-cpp path: stories260K knows nothing, so this checks the
 // plumbing — the JSON grammar (a verdict and one numbered sentence of each side, so the quotes
@@ -30,20 +30,7 @@ describeTinyLlm("comparison verdicts on stories260K.gguf", () => {
     const a = await writeActPdf(dir, "resilience.pdf", "Operational Resilience Act", RESILIENCE_ACT);
     const b = await writeActPdf(dir, "protection.pdf", "Data Protection Act", PROTECTION_ACT);
     real = await loadLlm({ modelPath: TINY_LLM_PATH, threads: 1, contextSize: 2048 });
-    llm = {
-      modelId: real.modelId,
-      contextSize: real.contextSize,
-      calls: 0,
-      outputs: [],
-      countTokens: (t) => real.countTokens(t),
-      async generate(options: LlmGenerateOptions): Promise<LlmResult> {
-        llm.calls++;
-        const result = await real.generate(options);
-        llm.outputs.push(result.text);
-        return result;
-      },
-      close: async () => {},
-    };
+    llm = countingLlm(real);
     engine = await createEngine({ dataDir: path.join(dir, "library"), embedder: hashEmbedder("hash-64", 64), llm });
     const results = await engine.importFiles([a, b]);
     actA = results[0]?.documentId ?? "";

@@ -6,10 +6,10 @@ import { createEngine } from "../../core/engine.ts";
 import type { Engine } from "../../core/engine-types.ts";
 import { parseExtractionOutput } from "../../core/extract/llm/extract-section.ts";
 import type { JobProgress } from "../../core/jobs/job.ts";
-import type { LlmClient, LlmGenerateOptions, LlmResult } from "../../core/llm/llm-client.ts";
+import type { LlmClient } from "../../core/llm/llm-client.ts";
 import { loadLlm } from "../../core/llm/load-llm.ts";
 import { corpusPath, HAS_CORPUS } from "../helpers/corpus.ts";
-import { describeTinyLlm, HAS_TINY_LLM, TINY_LLM_PATH } from "../helpers/tiny-llm.ts";
+import { countingLlm, describeTinyLlm, HAS_TINY_LLM, TINY_LLM_PATH } from "../helpers/tiny-llm.ts";
 
 // The extraction job on the real node-llama-cpp path: stories260K knows nothing, so this checks
 // the plumbing (grammar-constrained JSON, job completion, resume, cancellation) on real GDPR
@@ -34,20 +34,7 @@ describeTinyLlm("LLM triplet extraction on stories260K.gguf", () => {
     file = path.join(dir, "gdpr-articles-1-3.txt");
     await writeFile(file, `REGULATION (EU) 2016/679 (extract)\n${text.slice(start, end)}\n`);
     real = await loadLlm({ modelPath: TINY_LLM_PATH, threads: 1, contextSize: 2048 });
-    llm = {
-      modelId: real.modelId,
-      contextSize: real.contextSize,
-      outputs: [],
-      calls: 0,
-      countTokens: (t) => real.countTokens(t),
-      async generate(options: LlmGenerateOptions): Promise<LlmResult> {
-        llm.calls++;
-        const result = await real.generate(options);
-        llm.outputs.push(result.text);
-        return result;
-      },
-      close: async () => {},
-    };
+    llm = countingLlm(real);
   }, 120_000);
   afterAll(async () => {
     await real?.close();

@@ -1,4 +1,5 @@
 import { existsSync } from "node:fs";
+import type { LlmClient, LlmGenerateOptions, LlmResult } from "../../core/llm/llm-client.ts";
 import path from "node:path";
 import { describe } from "vitest";
 import { SHARED_DIR } from "./corpus.ts";
@@ -16,4 +17,23 @@ export function describeTinyLlm(name: string, fn: () => void): void {
     console.warn(`[tiny-llm] ${TINY_LLM_PATH} not found: real-model LLM tests are SKIPPED on this machine.`);
   }
   (HAS_TINY_LLM ? describe : describe.skip)(`[tiny-llm] ${name}`, fn);
+}
+
+/** The model, counting its calls and keeping its outputs; closing it leaves the model open (the test owns it). */
+export function countingLlm(real: LlmClient): LlmClient & { calls: number; outputs: string[] } {
+  const llm = {
+    modelId: real.modelId,
+    contextSize: real.contextSize,
+    calls: 0,
+    outputs: [] as string[],
+    countTokens: (t: string) => real.countTokens(t),
+    async generate(options: LlmGenerateOptions): Promise<LlmResult> {
+      llm.calls++;
+      const result = await real.generate(options);
+      llm.outputs.push(result.text);
+      return result;
+    },
+    close: async () => {},
+  };
+  return llm;
 }

@@ -6,6 +6,7 @@ import { toErrorInfo } from "../../errors.ts";
 import type { LlmClient } from "../../llm/llm-client.ts";
 import { type CliContext, type ExitCode, printJson } from "../cli-context.ts";
 import { table } from "../format.ts";
+import { cancelOnSigint, loadCliModel } from "../cli-model.ts";
 import { createProgressBar } from "../progress-bar.ts";
 
 // `clausegraph compare <docA> <docB> [--k 3] [--llm model.gguf] [--json]`: the crosswalk of two
@@ -60,20 +61,8 @@ export async function compareCommand(ctx: CliContext): Promise<ExitCode> {
     io.stderr.write("clausegraph compare: --format must be csv or md\n");
     return 2;
   }
-  let llm: LlmClient | null = null;
-  if (args.llm !== undefined) {
-    const { loadLlm } = await import("../../llm/load-llm.ts");
-    llm = await loadLlm({
-      modelPath: path.resolve(args.llm),
-      ...(args.threads === undefined || !Number.isFinite(args.threads) ? {} : { threads: args.threads }),
-    });
-  }
-  const controller = new AbortController();
-  const onSigint = (): void => {
-    io.stderr.write("\ncancelling… (verdicts made so far are kept and will not be asked again)\n");
-    controller.abort();
-  };
-  process.once("SIGINT", onSigint);
+  const llm: LlmClient | null = args.llm === undefined ? null : await loadCliModel(args);
+  const cancel = cancelOnSigint(io, "verdicts made so far are kept and will not be asked again");
   try {
     const engine = await ctx.openEngine(llm === null ? {} : { llm });
     try {
@@ -83,7 +72,7 @@ export async function compareCommand(ctx: CliContext): Promise<ExitCode> {
         result = await engine.compareDocuments(documentA, library ? null : (documentB ?? null), {
           k,
           verdicts: llm !== null,
-          signal: controller.signal,
+          signal: cancel.signal,
           ...(bar ? { onProgress: (p) => bar.onProgress(p) } : {}),
           // Said before the first call, on stderr so --json output stays clean.
           onVerdictPlan: (plan) => {
@@ -131,7 +120,7 @@ export async function compareCommand(ctx: CliContext): Promise<ExitCode> {
     else io.stderr.write("clausegraph compare: cancelled; run it again to resume.\n");
     return 1;
   } finally {
-    process.removeListener("SIGINT", onSigint);
+    cancel.dispose();
     await llm?.close();
   }
 }

@@ -1,7 +1,7 @@
-import path from "node:path";
 import { toErrorInfo } from "../../errors.ts";
 import type { LlmClient } from "../../llm/llm-client.ts";
 import { type CliContext, type ExitCode, printJson } from "../cli-context.ts";
+import { cancelOnSigint, loadCliModel } from "../cli-model.ts";
 import { table } from "../format.ts";
 import { createProgressBar } from "../progress-bar.ts";
 
@@ -19,17 +19,8 @@ export async function extractCommand(ctx: CliContext): Promise<ExitCode> {
     io.stderr.write("clausegraph extract: documents are chosen with --doc <id> (repeatable), not positionals\n");
     return 2;
   }
-  const { loadLlm } = await import("../../llm/load-llm.ts");
-  const llm: LlmClient = await loadLlm({
-    modelPath: path.resolve(args.llm),
-    ...(args.threads === undefined || !Number.isFinite(args.threads) ? {} : { threads: args.threads }),
-  });
-  const controller = new AbortController();
-  const onSigint = (): void => {
-    io.stderr.write("\ncancelling… (finished sections are kept and will not be redone)\n");
-    controller.abort();
-  };
-  process.once("SIGINT", onSigint);
+  const llm: LlmClient = await loadCliModel(args);
+  const cancel = cancelOnSigint(io, "finished sections are kept and will not be redone");
   try {
     const engine = await ctx.openEngine({ llm });
     try {
@@ -40,7 +31,7 @@ export async function extractCommand(ctx: CliContext): Promise<ExitCode> {
       try {
         summary = await engine.extractTriplets({
           ...(docs.length > 0 ? { documentIds: docs } : {}),
-          signal: controller.signal,
+          signal: cancel.signal,
           ...(bar ? { onProgress: (p) => bar.onProgress(p) } : {}),
         });
       } finally {
@@ -64,7 +55,7 @@ export async function extractCommand(ctx: CliContext): Promise<ExitCode> {
     else io.stderr.write("clausegraph extract: cancelled; run it again to resume.\n");
     return 1;
   } finally {
-    process.removeListener("SIGINT", onSigint);
+    cancel.dispose();
     await llm.close();
   }
 }

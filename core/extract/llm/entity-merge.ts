@@ -1,4 +1,4 @@
-import type { Embedder } from "../../embed/embedder.ts";
+import { cosineSimilarity, type Embedder } from "../../embed/embedder.ts";
 import { canonicalKey, normalizeEntity } from "../normalize-entity.ts";
 
 // Entity names from the model become graph nodes keyed like the rule-based ones (so both tiers
@@ -47,20 +47,6 @@ function headWord(key: string): string {
   return words[words.length - 1] ?? "";
 }
 
-function cosine(a: Float32Array, b: Float32Array): number {
-  let dot = 0;
-  let na = 0;
-  let nb = 0;
-  for (let i = 0; i < a.length; i++) {
-    const x = a[i] ?? 0;
-    const y = b[i] ?? 0;
-    dot += x * y;
-    na += x * x;
-    nb += y * y;
-  }
-  return na === 0 || nb === 0 ? 0 : dot / Math.sqrt(na * nb);
-}
-
 /**
  * Maps each key to the key it merges into (itself when none). Two keys merge only when their
  * vectors are at least `threshold` similar AND they share the head word ("competent authority" /
@@ -86,7 +72,7 @@ export async function mergeSimilarEntities(
       if (other === undefined || w === undefined) continue;
       if (entity.isTerm && other.isTerm) continue;
       if (headWord(entity.key) !== headWord(other.key)) continue;
-      if (cosine(v, w) >= threshold) {
+      if (cosineSimilarity(v, w) >= threshold) {
         target.set(entity.key, other.key);
         return;
       }

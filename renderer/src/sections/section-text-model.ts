@@ -44,23 +44,25 @@ export function findCrossReferences(section: Pick<Section, "id" | "text">, sibli
   return links;
 }
 
-/** Paragraphs (split at "\n") of pieces; a link is never split by the mark, the mark wins where they overlap. */
-export function segmentText(text: string, links: readonly TextLink[], mark: { start: number; end: number } | null): TextPiece[][] {
+export interface TextCut {
+  start: number;
+  end: number;
+  text: string;
+}
+
+/**
+ * The text cut at the given offsets and at every line break, grouped into paragraphs (the "\n"
+ * pieces themselves dropped, paragraphs of blanks too): the pieces a marked-up text is drawn from.
+ */
+export function cutParagraphs(text: string, offsets: Iterable<number>): TextCut[][] {
   const cuts = new Set<number>([0, text.length]);
-  for (const l of links) {
-    cuts.add(l.start);
-    cuts.add(l.end);
-  }
-  if (mark !== null) {
-    cuts.add(Math.max(0, Math.min(text.length, mark.start)));
-    cuts.add(Math.max(0, Math.min(text.length, mark.end)));
-  }
+  for (const at of offsets) cuts.add(Math.max(0, Math.min(text.length, at)));
   for (let i = text.indexOf("\n"); i >= 0; i = text.indexOf("\n", i + 1)) {
     cuts.add(i);
     cuts.add(i + 1);
   }
   const points = [...cuts].sort((a, b) => a - b);
-  const paragraphs: TextPiece[][] = [[]];
+  const paragraphs: TextCut[][] = [[]];
   for (let i = 0; i < points.length - 1; i++) {
     const start = points[i] ?? 0;
     const end = points[i + 1] ?? 0;
@@ -69,11 +71,19 @@ export function segmentText(text: string, links: readonly TextLink[], mark: { st
       paragraphs.push([]);
       continue;
     }
-    if (piece === "") continue;
-    const marked = mark !== null && start >= mark.start && end <= mark.end;
-    const link = links.find((l) => start >= l.start && end <= l.end);
-    const current = paragraphs[paragraphs.length - 1];
-    current?.push({ text: piece, ...(link !== undefined && !marked ? { linkTo: link.sectionId } : {}), ...(marked ? { marked } : {}) });
+    if (piece !== "") paragraphs[paragraphs.length - 1]?.push({ start, end, text: piece });
   }
   return paragraphs.filter((p) => p.some((piece) => piece.text.trim() !== ""));
+}
+
+/** Paragraphs (split at "\n") of pieces; a link is never split by the mark, the mark wins where they overlap. */
+export function segmentText(text: string, links: readonly TextLink[], mark: { start: number; end: number } | null): TextPiece[][] {
+  const offsets = [...links.flatMap((l) => [l.start, l.end]), ...(mark === null ? [] : [mark.start, mark.end])];
+  return cutParagraphs(text, offsets).map((pieces) =>
+    pieces.map(({ start, end, text: piece }) => {
+      const marked = mark !== null && start >= mark.start && end <= mark.end;
+      const link = links.find((l) => start >= l.start && end <= l.end);
+      return { text: piece, ...(link !== undefined && !marked ? { linkTo: link.sectionId } : {}), ...(marked ? { marked } : {}) };
+    }),
+  );
 }
