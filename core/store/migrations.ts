@@ -1,7 +1,7 @@
 import { ClauseGraphError } from "../errors.ts";
 import type { KuzuSession } from "./kuzu-session.ts";
 import { registryAliases } from "../names/document-instruments.ts";
-import { META_TABLE, SCHEMA_V1, SCHEMA_V2, SCHEMA_V3, SCHEMA_V4, SCHEMA_V5, SCHEMA_V6_OCR, SCHEMA_V7_COMPARE, SCHEMA_VERSION_KEY } from "./schema.ts";
+import { META_TABLE, SCHEMA_V1, SCHEMA_V2, SCHEMA_V3, SCHEMA_V4, SCHEMA_V5, SCHEMA_V6_OCR, SCHEMA_V7_COMPARE, SCHEMA_V8_GRAPH_QUESTIONS, SCHEMA_VERSION_KEY } from "./schema.ts";
 import { sectionFromNode } from "./store-rows.ts";
 
 // The schema evolves by appending migrations: version N runs on a database at N-1, inside one
@@ -29,6 +29,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 5, description: "document aliases (instrument names)", up: withDocumentAliases },
   { version: 6, description: "OCR summary of scanned documents", up: statements(SCHEMA_V6_OCR) },
   { version: 7, description: "comparisons of two documents (SIMILAR_TO crosswalks)", up: statements(SCHEMA_V7_COMPARE) },
+  { version: 8, description: "party types, recipients and deadlines (questions the graph answers)", up: statements(SCHEMA_V8_GRAPH_QUESTIONS) },
 ];
 
 /** Version 5, and the registry's aliases of the documents already imported (their title and first section). */

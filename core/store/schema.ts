@@ -119,6 +119,25 @@ export const SCHEMA_V7_COMPARE: readonly string[] = [
 ];
 
 /**
+ * Version 8: questions the graph answers exactly (issue 13, core/graph-query/). Entities say which
+ * party they are where the text says so (`party`: authority, regulated party, data subject, client,
+ * person; "" otherwise); a triplet of a verb of telling names the party told (`recipient`, and a
+ * HAS_RECIPIENT edge to its entity), so "who must notify whom" is one query; every time limit a
+ * section prints is a Deadline node (SETS_DEADLINE from its section), whether or not the sentence
+ * gave a triplet, so "every deadline a document sets" is complete. Rows written before v8 read the
+ * new columns as "".
+ */
+export const DEADLINE_TABLE = "Deadline";
+export const SCHEMA_V8_GRAPH_QUESTIONS: readonly string[] = [
+  "ALTER TABLE Entity ADD party STRING DEFAULT ''",
+  "ALTER TABLE Triplet ADD recipientId STRING DEFAULT ''",
+  "ALTER TABLE Triplet ADD recipient STRING DEFAULT ''",
+  "CREATE REL TABLE HAS_RECIPIENT(FROM Triplet TO Entity)",
+  `CREATE NODE TABLE ${DEADLINE_TABLE}(id STRING PRIMARY KEY, documentId STRING, sectionId STRING, text STRING, sentence STRING, spanStart INT64, spanEnd INT64)`,
+  `CREATE REL TABLE SETS_DEADLINE(FROM Section TO ${DEADLINE_TABLE})`,
+];
+
+/**
  * Embeddings live in their own tables, one row per section or triplet, created for the embedding
  * model in use: the vector width belongs to the model, and Kuzu cannot SET a property under a
  * vector index nor re-create a dropped index under the same name, so a model change drops and
@@ -187,6 +206,8 @@ export const DOCUMENT_CASCADE: { updates: readonly string[]; deletions: readonly
     { table: "Term", where: "n.documentId = $documentId" },
     { table: "Triplet", where: "n.documentId = $documentId" },
     { table: "Entity", where: "n.documentId = $documentId" },
+    // Time limits (v8); their SETS_DEADLINE edges go with them.
+    { table: DEADLINE_TABLE, where: "n.documentId = $documentId" },
     // Comparisons with it on either side (v7); their SIMILAR_TO edges go with the sections.
     { table: "Comparison", where: "n.documentId = $documentId OR n.otherDocumentId = $documentId" },
     { table: "Section", where: "n.documentId = $documentId" },
