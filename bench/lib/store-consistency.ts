@@ -16,7 +16,7 @@ export interface ConsistencyReport {
   problems: string[];
 }
 
-const DERIVED_TABLES = ["Section", "Reference", "Term", "Entity", "Triplet", "Comparison"] as const;
+const DERIVED_TABLES = ["Section", "Reference", "Term", "Entity", "Triplet", "Deadline", "Comparison"] as const;
 
 export interface EdgeViews {
   /** `REL from -> to` for every edge read from its source node, sorted. */

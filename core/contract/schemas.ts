@@ -80,6 +80,8 @@ export const tripletSchema = z.object({
   predicate: z.string(),
   objectId: z.string(),
   object: z.string(),
+  recipientId: z.string().optional(),
+  recipient: z.string().optional(),
   modality: z.enum(["must", "must not", "may", "should", "should not", "fact"]),
   deadline: z.string().nullable(),
   source: z.enum(["rule", "llm"]),

@@ -53,10 +53,12 @@ export function singularizeWord(word: string): string {
   return word;
 }
 
-function expandAcronyms(text: string, acronyms: ReadonlyMap<string, string> | undefined): string {
+/** Each acronym the document defines replaced by its expansion ("ICT-related" → "information and communication technology-related"). */
+export function expandAcronyms(text: string, acronyms: ReadonlyMap<string, string> | undefined): string {
   if (!acronyms || acronyms.size === 0) return text;
-  // Acronyms are case-sensitive in the source ("ICT"), and often glued to a hyphen ("ICT-related").
-  return text.replace(/\b[A-Z][A-Za-z0-9&]*[A-Z0-9]\b/g, (tok) => acronyms.get(tok) ?? acronyms.get(tok.replace(/s$/, "")) ?? tok);
+  // Acronyms are case-sensitive in the source ("ICT"), often glued to a hyphen ("ICT-related"),
+  // and defined in the plural or the singular ("ESAs" / "ESA").
+  return text.replace(/\b[A-Z][A-Za-z0-9&]*[A-Z0-9]s?\b/g, (tok) => acronyms.get(tok) ?? acronyms.get(tok.replace(/s$/, "")) ?? acronyms.get(`${tok}s`) ?? tok);
 }
 
 /**

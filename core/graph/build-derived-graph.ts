@@ -42,12 +42,13 @@ export function buildDerivedGraph(
     });
   }
   const terms = buildTerms(doc.id, sections, language);
-  const { entities, triplets } = buildRuleTriplets(doc.id, sections, language, terms, options);
+  const { entities, triplets, deadlines } = buildRuleTriplets(doc.id, sections, language, terms, options);
   return {
     crossReferences: buildCrossReferences(doc.id, sections, documentKind(sections, doc.language), language, documents),
     terms,
     entities,
     triplets,
+    deadlines,
     sectionEmbeddings: new Map(),
     tripletEmbeddings: new Map(),
   };

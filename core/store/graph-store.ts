@@ -129,6 +129,16 @@ export interface LibraryHealth {
   damaged: DamagedDocumentInfo[];
 }
 
+/** A value a read-only graph query returns: scalars, lists, maps, and nodes/relationships as maps (`_label`, `_id`, properties). */
+export type GraphValue = null | boolean | number | bigint | string | Date | GraphValue[] | { [key: string]: GraphValue };
+export type ReadOnlyRow = Record<string, GraphValue>;
+
+/** The tables of the live database with their properties: what a graph query may name (core/graph-query/). */
+export interface LiveGraphSchema {
+  nodes: Array<{ name: string; properties: Array<{ name: string; type: string }> }>;
+  relationships: Array<{ name: string; properties: Array<{ name: string; type: string }>; ends: Array<{ from: string; to: string }> }>;
+}
+
 export interface GraphStore extends RetrievalStore {
   /** Opens (creating or migrating as needed). Throws DB_LOCKED when another process writes to it. */
   open(): Promise<void>;
@@ -183,6 +193,15 @@ export interface GraphStore extends RetrievalStore {
   putExtractionCache(entry: ExtractionCacheEntry): Promise<void>;
   /** Replaces the document's LLM triplets (and their vectors) in one transaction. NOT_FOUND when the document is gone. */
   replaceLlmTriplets(documentId: string, write: LlmTripletWrite): Promise<{ triplets: number; entities: number }>;
+
+  // Graph questions (schema v8, core/graph-query/).
+  /** The catalog's node and relationship tables and their properties. */
+  graphSchema(): Promise<LiveGraphSchema>;
+  /**
+   * One statement the graph-query gate accepted, on a connection of its own inside a read-only
+   * transaction, stopped after `timeoutMs` (DB_ERROR); a write is refused (FORBIDDEN).
+   */
+  readOnlyQuery(cypher: string, params: Record<string, string | number | boolean | string[]>, options: { timeoutMs: number }): Promise<ReadOnlyRow[]>;
 
   // Comparisons (schema v7, core/compare/).
   /** Stored section vectors of these documents, by section id. */

@@ -36,6 +36,12 @@ export interface TermRecord {
   mentionedIn: string[];
 }
 
+/**
+ * Entity names (and keys) shorter than this name nothing: an empty-named node of degree 13 was an
+ * empty button in the list view (issue 13). The store refuses them at insert (validate-insert.ts).
+ */
+export const MIN_ENTITY_NAME_LENGTH = 2;
+
 export interface EntityRecord {
   /** `${documentId}:${key}`: unique per document. */
   id: string;
@@ -45,6 +51,11 @@ export interface EntityRecord {
   name: string;
   /** e.g. "actor", "object", "term" — free text from the extractor. */
   type: string;
+  /**
+   * Which party it is, where the text says so (core/extract/party-types.ts): "authority",
+   * "regulated party", "data subject", "client", "person"; "" or absent when it is not a party.
+   */
+  party?: string;
 }
 
 export type Modality = "must" | "must not" | "may" | "should" | "should not" | "fact";
@@ -58,6 +69,9 @@ export interface TripletRecord {
   predicate: string;
   objectId: string;
   object: string;
+  /** The party told, for verbs of telling ("notify … the supervisory authority"); absent or "" when none (schema v8). */
+  recipientId?: string;
+  recipient?: string;
   modality: Modality;
   deadline: string | null;
   source: "rule" | "llm";
@@ -68,12 +82,28 @@ export interface TripletRecord {
   evidence: string;
 }
 
+/** A time limit printed in a section ("within 72 hours", "no later than 60 calendar days after discovery"), schema v8. */
+export interface DeadlineRecord {
+  id: string;
+  documentId: string;
+  sectionId: string;
+  /** As printed, whitespace collapsed. */
+  text: string;
+  /** The sentence it is in (capped), for showing it in a table row. */
+  sentence: string;
+  /** Character span of the deadline in the section text. */
+  start: number;
+  end: number;
+}
+
 /** Everything derived from one document, stored in the same transaction as its sections. */
 export interface DerivedGraph {
   crossReferences: CrossReferenceRecord[];
   terms: TermRecord[];
   entities: EntityRecord[];
   triplets: TripletRecord[];
+  /** Time limits of the document's sections (absent from graphs built before schema v8). */
+  deadlines?: DeadlineRecord[];
   /** Per section id; omitted sections are not embedded (e.g. empty text). */
   sectionEmbeddings: Map<string, Float32Array>;
   /** Per triplet id. */

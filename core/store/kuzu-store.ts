@@ -5,7 +5,7 @@ import type { Connection, Database } from "kuzu";
 import { ClauseGraphError, toErrorInfo } from "../errors.ts";
 import type { Section } from "../structure/types.ts";
 import { ftsQueryLiteral } from "./fts-query.ts";
-import type { DocumentRecord, EmbeddingSpace, GraphStore, SearchHit, StoreStats } from "./graph-store.ts";
+import type { DocumentRecord, EmbeddingSpace, GraphStore, LiveGraphSchema, SearchHit, StoreStats } from "./graph-store.ts";
 import type { DerivedGraph, ScoredId } from "./graph-types.ts";
 import { DEFAULT_MIN_FREE_BYTES, ensureFreeSpace } from "./free-space.ts";
 import { isReadOnlyFsError, toStoreError } from "./kuzu-errors.ts";
@@ -17,6 +17,7 @@ import { checkLibraryRows } from "./library-check.ts";
 import { anchorSurvivingEdges, readRelConnections, type RelConnection } from "./rel-checkpoint-guard.ts";
 import { migrate, readSchemaVersion, type BeforeMigrate, type Migration } from "./migrations.ts";
 import {
+  DEADLINE_TABLE,
   DOCUMENT_CASCADE,
   EMBEDDING_DIMS_KEY,
   EMBEDDING_MODEL_KEY,
@@ -31,6 +32,7 @@ import {
 } from "./schema.ts";
 import { dropSearchIndexes, ensureSearchIndexes, hasSearchIndexes } from "./search-index.ts";
 import {
+  deadlineRow,
   documentFromNode,
   documentParams,
   entityRow,
@@ -44,7 +46,7 @@ import {
   tripletRow,
   vectorLiteral,
 } from "./store-rows.ts";
-import { validateInsert } from "./validate-insert.ts";
+import { validateDerived, validateEntities, validateInsert } from "./validate-insert.ts";
 import {
   listComparisonRecords,
   readComparison,
@@ -57,6 +59,7 @@ import {
   writeComparisonCache,
 } from "./comparison-store.ts";
 import { nearestSectionsIn } from "./vector-neighbours.ts";
+import { createReadOnlyConnection, readLiveSchema, type ReadOnlyConnection } from "./read-only-query.ts";
 
 export interface KuzuStoreOptions {
   /** The database file (Kuzu 0.11 keeps one file plus `<file>.wal`); its folder is created. */
@@ -133,6 +136,9 @@ interface OpenState {
   readOnly: boolean;
   /** The relationship tables, read from the catalog on first use (see rel-checkpoint-guard.ts). */
   relConnections?: RelConnection[];
+  /** Graph questions' own read-only connection (read-only-query.ts), made on first use. */
+  readOnlyConnection?: Promise<ReadOnlyConnection>;
+  liveSchema?: LiveGraphSchema;
 }
 
 async function exists(file: string): Promise<boolean> {
@@ -347,10 +353,11 @@ export function createKuzuStore(options: KuzuStoreOptions): KuzuGraphStore {
   let rebuildsSinceOpen = 0;
 
   async function recycle(): Promise<void> {
-    const { conn, db } = opened();
+    const { conn, db, readOnlyConnection } = opened();
     state = null;
     const started = Date.now();
     try {
+      await (await readOnlyConnection)?.close();
       await conn.close();
       await db.close();
     } catch (err) {
@@ -681,7 +688,7 @@ export function createKuzuStore(options: KuzuStoreOptions): KuzuGraphStore {
     fault("terms");
     for (const batch of chunks(derived.entities.map(entityRow), batchSize)) {
       await session.run(
-        "UNWIND $rows AS r CREATE (:Entity {id: r.id, documentId: r.documentId, key: r.key, name: r.name, type: r.type})",
+        "UNWIND $rows AS r CREATE (:Entity {id: r.id, documentId: r.documentId, key: r.key, name: r.name, type: r.type, party: r.party})",
         { rows: batch },
       );
     }
@@ -690,14 +697,14 @@ export function createKuzuStore(options: KuzuStoreOptions): KuzuGraphStore {
       await session.run(
         `UNWIND $rows AS r MATCH (s:Section) WHERE s.documentId = $documentId AND s.id = r.sectionId
          CREATE (:Triplet {id: r.id, documentId: r.documentId, sectionId: r.sectionId, subjectId: r.subjectId,
-           subject: r.subject, predicate: r.predicate, objectId: r.objectId, object: r.object, modality: r.modality,
-           deadline: r.deadline, source: r.source, confidence: r.confidence, spanStart: r.spanStart,
-           spanEnd: r.spanEnd, evidence: r.evidence})-[:STATED_IN]->(s)`,
+           subject: r.subject, predicate: r.predicate, objectId: r.objectId, object: r.object, recipientId: r.recipientId,
+           recipient: r.recipient, modality: r.modality, deadline: r.deadline, source: r.source, confidence: r.confidence,
+           spanStart: r.spanStart, spanEnd: r.spanEnd, evidence: r.evidence})-[:STATED_IN]->(s)`,
         { rows: batch, documentId: doc.id },
       );
     }
-    for (const [rel, field] of [["HAS_SUBJECT", "subjectId"], ["HAS_OBJECT", "objectId"]] as const) {
-      const links = derived.triplets.filter((t) => t[field] !== "").map((t): Params => ({ triplet: t.id, entity: t[field] }));
+    for (const [rel, field] of [["HAS_SUBJECT", "subjectId"], ["HAS_OBJECT", "objectId"], ["HAS_RECIPIENT", "recipientId"]] as const) {
+      const links = derived.triplets.flatMap((t): Params[] => ((t[field] ?? "") === "" ? [] : [{ triplet: t.id, entity: t[field] ?? "" }]));
       for (const batch of chunks(links, batchSize)) {
         await session.run(
           `UNWIND $rows AS r MATCH (t:Triplet), (e:Entity)
@@ -708,6 +715,15 @@ export function createKuzuStore(options: KuzuStoreOptions): KuzuGraphStore {
       }
     }
     fault("triplets");
+    for (const batch of chunks((derived.deadlines ?? []).map(deadlineRow), batchSize)) {
+      await session.run(
+        `UNWIND $rows AS r MATCH (s:Section) WHERE s.documentId = $documentId AND s.id = r.sectionId
+         CREATE (s)-[:SETS_DEADLINE]->(:${DEADLINE_TABLE} {id: r.id, documentId: r.documentId, sectionId: r.sectionId, text: r.text,
+           sentence: r.sentence, spanStart: r.spanStart, spanEnd: r.spanEnd})`,
+        { rows: batch, documentId: doc.id },
+      );
+    }
+    fault("deadlines");
   }
 
   /**
@@ -798,9 +814,10 @@ export function createKuzuStore(options: KuzuStoreOptions): KuzuGraphStore {
     close: () =>
       exclusive(async () => {
         if (!state) return;
-        const { conn, db } = state;
+        const { conn, db, readOnlyConnection } = state;
         state = null;
         try {
+          await (await readOnlyConnection)?.close();
           await conn.close();
           await db.close();
         } catch (err) {
@@ -842,6 +859,7 @@ export function createKuzuStore(options: KuzuStoreOptions): KuzuGraphStore {
       exclusive(async () => {
         const { session } = opened();
         validateInsert(doc, sections);
+        if (derived !== undefined) validateDerived(doc, derived);
         await beforeWrite(`storing ${doc.fileName}`);
         if (await findDocument(session, "id", doc.id)) {
           throw new ClauseGraphError("VALIDATION", `document ${doc.id} is already in the database`, { file: doc.file });
@@ -1162,6 +1180,20 @@ export function createKuzuStore(options: KuzuStoreOptions): KuzuGraphStore {
         return nearestSectionsIn(session, space, queries, Math.min(MAX_K, k), documentIds);
       }),
 
+    graphSchema: () =>
+      exclusive(async () => {
+        const open = opened();
+        open.liveSchema ??= await readLiveSchema(open.session);
+        return open.liveSchema;
+      }),
+
+    readOnlyQuery: (cypher, params, queryOptions) =>
+      exclusive(async () => {
+        const open = opened();
+        open.readOnlyConnection ??= createReadOnlyConnection(open.db, dbPath);
+        return (await open.readOnlyConnection).run(cypher, params, queryOptions.timeoutMs);
+      }),
+
     getComparison: (id) => exclusive(() => readComparison(opened().session, id)),
 
     listComparisons: () => exclusive(() => listComparisonRecords(opened().session)),
@@ -1274,6 +1306,7 @@ export function createKuzuStore(options: KuzuStoreOptions): KuzuGraphStore {
             throw new ClauseGraphError("VALIDATION", `triplet ${t.id} is not an LLM triplet of document ${documentId}`);
           }
         }
+        validateEntities(`the LLM triplets of ${documentId}`, write.entities, write.triplets);
         const space = await readSpace(session);
         const tables = await tableNames(session);
         const withVectors = space !== null && write.embeddingModel === space.modelId && tables.has(TRIPLET_VECTORS.table);
@@ -1292,20 +1325,21 @@ export function createKuzuStore(options: KuzuStoreOptions): KuzuGraphStore {
             await deleteNodesWithEdges(session, await relConnections(session), { table: "Triplet", where: "n.documentId = $documentId AND n.source = 'llm'" }, { documentId });
             // Entities only the previous LLM triplets used; rule entities always keep a triplet.
             await session.run(
-              "MATCH (e:Entity) WHERE e.documentId = $documentId AND NOT EXISTS { MATCH (e)<-[:HAS_SUBJECT|:HAS_OBJECT]-(:Triplet) } DELETE e",
+              "MATCH (e:Entity) WHERE e.documentId = $documentId AND NOT EXISTS { MATCH (e)<-[:HAS_SUBJECT|:HAS_OBJECT|:HAS_RECIPIENT]-(:Triplet) } DELETE e",
               { documentId },
             );
             fault("llm:deleted");
             for (const batch of chunks(write.entities.map(entityRow), batchSize)) {
               await session.run(
-                "UNWIND $rows AS r MERGE (e:Entity {id: r.id}) ON CREATE SET e.documentId = r.documentId, e.key = r.key, e.name = r.name, e.type = r.type",
+                "UNWIND $rows AS r MERGE (e:Entity {id: r.id}) ON CREATE SET e.documentId = r.documentId, e.key = r.key, e.name = r.name, e.type = r.type, e.party = r.party",
                 { rows: batch },
               );
             }
             for (const batch of chunks(write.triplets.map(tripletRow), batchSize)) {
               await session.run(
                 `UNWIND $rows AS r CREATE (:Triplet {id: r.id, documentId: r.documentId, sectionId: r.sectionId, subjectId: r.subjectId,
-                   subject: r.subject, predicate: r.predicate, objectId: r.objectId, object: r.object, modality: r.modality,
+                   subject: r.subject, predicate: r.predicate, objectId: r.objectId, object: r.object, recipientId: r.recipientId,
+                   recipient: r.recipient, modality: r.modality,
                    deadline: r.deadline, source: r.source, confidence: r.confidence, spanStart: r.spanStart,
                    spanEnd: r.spanEnd, evidence: r.evidence})`,
                 { rows: batch },

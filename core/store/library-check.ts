@@ -1,6 +1,6 @@
 import type { DamagedDocument, LibraryCheck } from "./graph-store.ts";
 import type { KuzuSession } from "./kuzu-session.ts";
-import { COMPARISON_TABLE, VECTOR_TABLES } from "./schema.ts";
+import { COMPARISON_TABLE, DEADLINE_TABLE, VECTOR_TABLES } from "./schema.ts";
 
 // The consistency check the engine runs at every open. A document is stored by one transaction
 // (its graph) and then its vectors, so a library is consistent when every listed document has
@@ -12,7 +12,7 @@ import { COMPARISON_TABLE, VECTOR_TABLES } from "./schema.ts";
 // triplets), so it runs at every open.
 
 /** Tables whose rows carry the id of the document they come from, besides Document itself (a Comparison: its A document). */
-const OWNED_TABLES = ["Section", "Reference", "Term", "Entity", "Triplet", COMPARISON_TABLE, ...VECTOR_TABLES.map((v) => v.table)] as const;
+const OWNED_TABLES = ["Section", "Reference", "Term", "Entity", "Triplet", DEADLINE_TABLE, COMPARISON_TABLE, ...VECTOR_TABLES.map((v) => v.table)] as const;
 
 async function existingTables(session: KuzuSession): Promise<Set<string>> {
   return new Set((await session.run("CALL show_tables() RETURN name")).map((r) => String(r.name)));

@@ -42,6 +42,8 @@ const PURE_READS = new Set<string>([
   "listComparisons",
   "getComparisonEdges",
   "getComparisonCache",
+  "graphSchema",
+  "readOnlyQuery",
 ]);
 
 /** Entries per map before it is emptied: bounds memory for very large libraries. */

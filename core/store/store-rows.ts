@@ -7,7 +7,7 @@ import { SECTION_KINDS, type Section, type SectionKind } from "../structure/type
 import type { DocumentRecord } from "./graph-store.ts";
 import { numberTerms } from "./fts-query.ts";
 import type { Params } from "./kuzu-session.ts";
-import type { CrossReferenceRecord, EntityRecord, Modality, TermRecord, TripletRecord } from "./graph-types.ts";
+import type { CrossReferenceRecord, DeadlineRecord, EntityRecord, Modality, TermRecord, TripletRecord } from "./graph-types.ts";
 
 // Conversions between the shared types and Kuzu rows. Reads narrow every property: a row that
 // does not fit means a damaged or foreign database and surfaces as DB_ERROR, not as a wrong type.
@@ -237,7 +237,11 @@ export function termFromNode(value: KuzuValue | undefined, mentionedIn: string[]
 }
 
 export function entityRow(e: EntityRecord): Params {
-  return { id: e.id, documentId: e.documentId, key: e.key, name: e.name, type: e.type };
+  return { id: e.id, documentId: e.documentId, key: e.key, name: e.name, type: e.type, party: e.party ?? "" };
+}
+
+export function deadlineRow(d: DeadlineRecord): Params {
+  return { id: d.id, documentId: d.documentId, sectionId: d.sectionId, text: d.text, sentence: d.sentence, spanStart: d.start, spanEnd: d.end };
 }
 
 export function tripletRow(t: TripletRecord): Params {
@@ -250,6 +254,8 @@ export function tripletRow(t: TripletRecord): Params {
     predicate: t.predicate,
     objectId: t.objectId,
     object: t.object,
+    recipientId: t.recipientId ?? "",
+    recipient: t.recipient ?? "",
     modality: t.modality,
     deadline: t.deadline ?? "",
     source: t.source,
@@ -273,6 +279,8 @@ function num(props: Props, key: string): number {
 export function tripletFromNode(value: KuzuValue | undefined): TripletRecord {
   const p = toProps(value, "triplet");
   const modality = str(p, "modality");
+  // Recipients exist from schema v8 on; "" (or a row written before) reads as none.
+  const recipient = str(p, "recipient");
   return {
     id: str(p, "id"),
     documentId: str(p, "documentId"),
@@ -282,6 +290,7 @@ export function tripletFromNode(value: KuzuValue | undefined): TripletRecord {
     predicate: str(p, "predicate"),
     objectId: str(p, "objectId"),
     object: str(p, "object"),
+    ...(recipient === "" ? {} : { recipientId: str(p, "recipientId"), recipient }),
     modality: MODALITIES.find((m) => m === modality) ?? "fact",
     deadline: orNull(str(p, "deadline")),
     source: str(p, "source") === "llm" ? "llm" : "rule",

@@ -13,24 +13,28 @@ beforeAll(() => {
 });
 
 type Row = [sentence: string, subject: string, predicate: string, object: string, modality: string, deadline: string | undefined];
+/** English rows also name the party told (verbs of telling), "" when none. */
+type EnRow = [...Row, recipient: string];
 
-const en: Row[] = [
+const en: EnRow[] = [
   [
     "In the case of a personal data breach, the controller shall without undue delay and, where feasible, not later than 72 hours after having become aware of it, notify the personal data breach to the supervisory authority competent in accordance with Article 55, unless the personal data breach is unlikely to result in a risk to the rights and freedoms of natural persons.",
     "controller",
     "shall notify",
-    "personal data breach to the supervisory authority",
+    "personal data breach",
     "must",
     "without undue delay; not later than 72 hours",
+    "supervisory authority",
   ],
-  ["The processor shall notify the controller without undue delay after becoming aware of a personal data breach.", "processor", "shall notify", "controller", "must", "without undue delay"],
+  ["The processor shall notify the controller without undue delay after becoming aware of a personal data breach.", "processor", "shall notify", "", "must", "without undue delay", "controller"],
   [
     "When the personal data breach is likely to result in a high risk to the rights and freedoms of natural persons, the controller shall communicate the personal data breach to the data subject without undue delay.",
     "controller",
     "shall communicate",
-    "personal data breach to the data subject",
+    "personal data breach",
     "must",
     "without undue delay",
+    "data subject",
   ],
   [
     "The controller shall document any personal data breaches, comprising the facts relating to the personal data breach, its effects and the remedial action taken.",
@@ -39,46 +43,52 @@ const en: Row[] = [
     "any personal data breaches",
     "must",
     undefined,
+    "",
   ],
   [
     "Financial entities shall report major ICT-related incidents to the relevant competent authority as referred to in Article 46 in accordance with paragraph 4 of this Article.",
     "Financial entities",
     "shall report",
-    "major ICT-related incidents to the relevant competent authority",
+    "major ICT-related incidents",
     "must",
     undefined,
+    "relevant competent authority",
   ],
   [
     "Where a major ICT-related incident occurs and has an impact on the financial interests of clients, financial entities shall, without undue delay as soon as they become aware of it, inform their clients about the major ICT-related incident and about the measures that have been taken to mitigate the adverse effects of such incident.",
     "financial entities",
     "shall inform",
-    "their clients about the major ICT-related incident",
+    "major ICT-related incident",
     "must",
     "without undue delay",
+    "their clients",
   ],
   [
     "Financial entities may, on a voluntary basis, notify significant cyber threats to the relevant competent authority when they deem the threat to be of relevance to the financial system, service users or clients.",
     "Financial entities",
     "may notify",
-    "significant cyber threats to the relevant competent authority",
+    "significant cyber threats",
     "may",
     undefined,
+    "relevant competent authority",
   ],
   [
     "Credit institutions classified as significant, in accordance with Article 6(4) of Regulation (EU) No 1024/2013, shall report major ICT-related incidents to the relevant national competent authority designated in accordance with Article 4 of Directive 2013/36/EU.",
     "Credit institutions",
     "shall report",
-    "major ICT-related incidents to the relevant national competent authority",
+    "major ICT-related incidents",
     "must",
     undefined,
+    "relevant national competent authority",
   ],
   [
     "A covered entity or business associate may not use or disclose protected health information, except as permitted or required by this subpart.",
-    "covered entity or business associate",
+    "covered entity",
     "may not use or disclose",
     "protected health information",
     "must not",
     undefined,
+    "",
   ],
   [
     "The communication to the data subject referred to in paragraph 1 shall not be required if any of the following conditions are met:",
@@ -87,33 +97,65 @@ const en: Row[] = [
     "",
     "must not",
     undefined,
+    "",
   ],
-  ["Organizations should review and update the audit logs at least annually.", "Organizations", "should review and update", "audit logs", "should", "at least annually"],
+  ["Organizations should review and update the audit logs at least annually.", "Organizations", "should review and update", "audit logs", "should", "at least annually", ""],
   [
     "The controller shall provide information on action taken on a request under Articles 15 to 22 to the data subject without undue delay and in any event within one month of receipt of the request.",
     "controller",
     "shall provide",
-    "information on action",
+    "information",
     "must",
     "without undue delay; within one month of receipt of the request",
+    "data subject",
   ],
 ];
 
 describe("findObligations (English)", () => {
-  it.each(en)("%s", (sentence, subject, predicate, object, modality, deadline) => {
+  it.each(en)("%s", (sentence, subject, predicate, object, modality, deadline, recipient) => {
     const [o] = findObligations(sentence, { language: "en", nlp });
     expect(o).toBeDefined();
-    expect({ subject: o?.subject, predicate: o?.predicate, object: o?.object, modality: o?.modality, deadline: o?.deadline }).toEqual({ subject, predicate, object, modality, deadline });
+    expect({ subject: o?.subject, predicate: o?.predicate, object: o?.object, modality: o?.modality, deadline: o?.deadline, recipient: o?.recipient ?? "" }).toEqual({
+      subject,
+      predicate,
+      object,
+      modality,
+      deadline,
+      recipient,
+    });
     expect(sentence.slice(o?.span.start, o?.span.end)).toBe(o?.sentence);
+  });
+
+  it("binds every party of a coordinated subject, and the antecedent of a relative", () => {
+    const a = findObligations("The controller and the processor shall designate a data protection officer.", { nlp });
+    expect(a.map((o) => o.subject)).toEqual(["controller", "processor"]);
+    const b = findObligations(
+      "The ICT third-party service provider shall submit a reasoned application to EBA, ESMA or EIOPA, which, through the Joint Committee, shall decide whether to designate it.",
+      { nlp },
+    );
+    expect(b.filter((o) => o.predicate === "shall decide").map((o) => o.subject)).toEqual(["EBA", "ESMA", "EIOPA"]);
+  });
+
+  it("hands a 'must:' lead-in to the imperative items of its list, and an addressee to imperative requirements", () => {
+    const lead = findObligations("A covered entity must, in accordance with § 164.306:\n(1)(i) Standard: Security management process. Implement policies and procedures to prevent, detect, contain, and correct security violations.", { nlp });
+    expect(lead).toEqual([expect.objectContaining({ subject: "covered entity", predicate: "must implement", object: "policies and procedures", implicit: true })]);
+    const requirement = findObligations("Limit system access to authorized users, processes acting on behalf of authorized users, and devices.", { nlp, addressee: "organization" });
+    expect(requirement[0]).toMatchObject({ subject: "organization", predicate: "must limit", object: "system access", modality: "must", implicit: true });
+    // Without an addressee an imperative sentence binds nobody.
+    expect(findObligations("Limit system access to authorized users.", { nlp })).toEqual([]);
+  });
+
+  it("never takes a gerund clause for a party", () => {
+    expect(findObligations("Observing basic cyber hygiene should also avoid imposing heavy costs on the economy.", { nlp })).toEqual([]);
   });
 
   it("splits sentences, resolves 'it' to the previous subject and keeps spans", () => {
     const text =
       "1.   In the case of a personal data breach, the controller shall without undue delay notify the personal data breach to the supervisory authority. Where the notification to the supervisory authority is not made within 72 hours, it shall be accompanied by reasons for the delay.";
     const obs = findObligations(text, { nlp });
-    expect(obs.map((o) => [o.subject, o.predicate, o.object])).toEqual([
-      ["controller", "shall notify", "personal data breach to the supervisory authority"],
-      ["controller", "shall be accompanied", "by reasons for the delay"],
+    expect(obs.map((o) => [o.subject, o.predicate, o.object, o.recipient ?? ""])).toEqual([
+      ["controller", "shall notify", "personal data breach", "supervisory authority"],
+      ["controller", "shall be accompanied by", "reasons", ""],
     ]);
     expect(text.slice(obs[1]?.span.start, obs[1]?.span.end)).toBe("Where the notification to the supervisory authority is not made within 72 hours, it shall be accompanied by reasons for the delay.");
   });

@@ -1,3 +1,5 @@
+import { MIN_ENTITY_NAME_LENGTH } from "../../store/graph-types.ts";
+
 // Triplets that say nothing an auditor could use: an empty part, a subject that is its own object,
 // or a pronoun the model was told to resolve and did not ("it shall notify them").
 
@@ -17,7 +19,8 @@ export function isPronounOnly(phrase: string): boolean {
 
 /** Why the triplet is trivial, from its already-normalized keys; null when it is worth keeping. */
 export function trivialReason(t: { subjectKey: string; predicateKey: string; objectKey: string; subject: string; object: string }): TrivialReason | null {
-  if (t.subjectKey === "" || t.predicateKey === "" || t.objectKey === "") return "empty";
+  // A one-letter name is as empty as none: the store refuses it (store/validate-insert.ts).
+  if (t.subjectKey.trim().length < MIN_ENTITY_NAME_LENGTH || t.predicateKey === "" || t.objectKey.trim().length < MIN_ENTITY_NAME_LENGTH) return "empty";
   if (isPronounOnly(t.subject) || isPronounOnly(t.object)) return "pronoun";
   if (t.subjectKey === t.objectKey) return "self";
   return null;
