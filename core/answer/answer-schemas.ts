@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { subgraphSchema, tripletSchema } from "../contract/schemas.ts";
+import { answerRouteSchema, graphRowSchema } from "../graph-query/graph-answer-schemas.ts";
 import type { Subgraph } from "../retrieve/subgraph-types.ts";
 import type { TripletRecord } from "../store/graph-types.ts";
 import type { AskCitation, AskResult, AskSentence, AskTimings } from "./answer-types.ts";
@@ -66,6 +67,8 @@ export const askResultSchema = z.object({
       message: z.string(),
     })
     .optional(),
+  route: answerRouteSchema.optional(),
+  rows: z.array(graphRowSchema).optional(),
 });
 
 // Compile-time only: each schema's output must be exactly the shared type, both ways.

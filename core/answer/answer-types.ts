@@ -3,6 +3,7 @@ import type { LlmClient } from "../llm/llm-client.ts";
 import type { Subgraph } from "../retrieve/subgraph-types.ts";
 import type { RankedSection } from "../retrieve/types.ts";
 import type { TripletRecord } from "../store/graph-types.ts";
+import type { AnswerRoute, GraphRow } from "../graph-query/graph-answer-types.ts";
 import type { QuestionAnalysis } from "./question-analysis-types.ts";
 import type { SentenceFeatures } from "./sentence-score.ts";
 
@@ -97,6 +98,10 @@ export interface AskResult {
   model?: { id: string; name: string };
   /** Why the model's answer is cut short or was replaced by quoted sentences; shown with the answer. */
   notice?: AnswerNotice;
+  /** Where the answer came from (graph query, text retrieval, both) and why (core/graph-query/). */
+  route?: AnswerRoute;
+  /** The rows a graph query found, each citing its section and page (core/graph-query/). */
+  rows?: GraphRow[];
 }
 
 /**

@@ -1,0 +1,38 @@
+import { z } from "zod";
+import type { AnswerRoute, GraphRow } from "./graph-answer-types.ts";
+
+// Zod mirrors of graph-answer-types.ts for the IPC contract (browser-safe: zod only at run time).
+// The row's citation has AskCitation's shape, repeated here so this file does not import the
+// answer schemas (which import this one).
+
+const count = z.int().nonnegative();
+
+export const answerRouteSchema = z.object({
+  route: z.enum(["graph", "text", "both"]),
+  reason: z.string(),
+  intent: z.string().optional(),
+  source: z.enum(["template", "model"]).optional(),
+  query: z.string().optional(),
+  fallback: z.string().optional(),
+  columns: z.array(z.string()).optional(),
+});
+
+export const graphRowSchema = z.object({
+  cells: z.array(z.object({ name: z.string(), value: z.string() })),
+  citation: z.object({
+    key: z.string().regex(/^S[1-9]\d*$/),
+    sectionId: z.string(),
+    documentId: z.string(),
+    file: z.string(),
+    label: z.string(),
+    pageStart: count,
+    pageEnd: count,
+    printedPages: z.string().optional(),
+    spans: z.array(z.object({ start: count, end: count })).optional(),
+  }),
+});
+
+// Compile-time only: each schema's output must be exactly the shared type, both ways.
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const sameShapes: [Same<z.infer<typeof answerRouteSchema>, AnswerRoute>, Same<z.infer<typeof graphRowSchema>, GraphRow>] = [true, true];
+void sameShapes;
