@@ -50,6 +50,7 @@ import { readOcrPreference, writeOcrPreference } from "./ingest/ocr/ocr-preferen
 import { summarizeOcr } from "./ingest/ocr/ocr-types.ts";
 import { resolveParseLimits, type ParseLimits } from "./ingest/parse-limits.ts";
 import { buildDerivedGraph, type OtherDocument } from "./graph/build-derived-graph.ts";
+import { routeToGraph } from "./graph-query/graph-answer.ts";
 import { createJobReporter, type JobReporter } from "./jobs/job-reporter.ts";
 import { createWriteQueue } from "./jobs/write-queue.ts";
 import { hybridSearch } from "./retrieve/hybrid-search.ts";
@@ -577,7 +578,10 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
       // Held for the whole answer: a model switched meanwhile is closed only after it.
       const lease = await models.acquire(opts.signal);
       try {
-        const answer = await answerQuestion({
+        // Routed to the graph, the text, or both (issue 13, core/graph-query/): a question the graph
+        // answers exactly gets its rows; the text path below runs unless the graph answered alone.
+        const routed = await routeToGraph(asked, analysis, { store, llm: lease.llm, log, ...(opts.signal ? { signal: opts.signal } : {}) });
+        const answer = routed.alone ?? (await answerQuestion({
           question: asked,
           results: ranked,
           triplets,
@@ -594,8 +598,8 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
           ...(opts.signal ? { signal: opts.signal } : {}),
           // The saved caps (answer-limits.ts), or this call's own (`ask --max-tokens / --max-seconds`).
           options: { maxAnswerTokens: opts.maxTokens ?? lease.limits.maxTokens, maxSeconds: opts.maxSeconds ?? lease.limits.maxSeconds },
-        });
-        const result = labelAnswer(answer, { id: lease.model?.id ?? null, name: lease.name, failure: lease.failure });
+        }));
+        const result = await routed.finish(labelAnswer(answer, { id: lease.model?.id ?? null, name: lease.name, failure: lease.failure }));
         const record = answerLogRecord(question.replace(/\s+/g, " ").trim(), ranked.map((r) => r.section.id), result, lease.model, new Date(), {
           sections: new Map(ranked.map((r) => [r.section.id, { text: r.section.text, documentSha256: r.document.sha256 }])),
           ...(plan?.decision.followUp === true ? { askedAs: plan.decision.question } : {}),

@@ -27,6 +27,8 @@ export interface LlamaClientParts {
   /** Called once, after the model and context are freed. */
   onClosed: () => Promise<void>;
   createGrammar: (schema: GbnfJsonSchema) => Promise<LlamaGrammar>;
+  /** A grammar from GBNF text (graph questions' Cypher, core/graph-query/cypher-grammar.ts). */
+  createTextGrammar: (gbnf: string) => Promise<LlamaGrammar>;
 }
 
 /** What a loaded node-llama-cpp model tells beyond the LlmClient contract. */
@@ -51,6 +53,7 @@ export class LlamaClient implements LoadedLlm {
   private readonly sequence: LlamaContextSequence;
   private readonly onClosed: () => Promise<void>;
   private readonly createGrammar: (schema: GbnfJsonSchema) => Promise<LlamaGrammar>;
+  private readonly createTextGrammar: (gbnf: string) => Promise<LlamaGrammar>;
   // Extraction calls the same schema thousands of times; compiling its grammar once matters.
   private readonly grammars = new Map<string, Promise<LlamaGrammar>>();
   private readonly closing = new AbortController();
@@ -68,6 +71,7 @@ export class LlamaClient implements LoadedLlm {
     this.sequence = parts.context.getSequence();
     this.onClosed = parts.onClosed;
     this.createGrammar = parts.createGrammar;
+    this.createTextGrammar = parts.createTextGrammar;
   }
 
   countTokens(text: string): number {
@@ -109,6 +113,19 @@ export class LlamaClient implements LoadedLlm {
     if (this.closed !== null) throw new ClauseGraphError("INTERNAL", `The model ${this.modelId} is closed.`);
   }
 
+  private textGrammarFor(gbnf: string): Promise<LlamaGrammar> {
+    const key = `gbnf:${gbnf}`;
+    let grammar = this.grammars.get(key);
+    if (grammar === undefined) {
+      grammar = this.createTextGrammar(gbnf).catch((err: unknown) => {
+        this.grammars.delete(key);
+        throw new ClauseGraphError("VALIDATION", `The grammar cannot be compiled: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
+      });
+      this.grammars.set(key, grammar);
+    }
+    return grammar;
+  }
+
   private grammarFor(schema: JsonSchema): Promise<LlamaGrammar> {
     const key = JSON.stringify(schema);
     let grammar = this.grammars.get(key);
@@ -136,7 +153,8 @@ export class LlamaClient implements LoadedLlm {
   private async generateNow(options: LlmGenerateOptions, startedAt: number): Promise<LlmResult> {
     const signal = options.signal === undefined ? this.closing.signal : AbortSignal.any([options.signal, this.closing.signal]);
     if (signal.aborted) throw toCancelled(signal.reason);
-    const grammar = options.jsonSchema === undefined ? undefined : await this.grammarFor(options.jsonSchema);
+    const grammar =
+      options.jsonSchema !== undefined ? await this.grammarFor(options.jsonSchema) : options.grammar !== undefined ? await this.textGrammarFor(options.grammar) : undefined;
     const session = new LlamaChatSession({ contextSequence: this.sequence, autoDisposeSequence: false });
     try {
       // An empty history, not the library's default "helpful assistant" system prompt.

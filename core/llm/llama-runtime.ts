@@ -164,6 +164,7 @@ export function createLlmRuntime(options: LlmRuntimeOptions = {}): LlmRuntime {
       model: created.model,
       context: created.context,
       createGrammar: async (schema) => new LlamaJsonSchemaGrammar<GbnfJsonSchema>(runtime, schema),
+      createTextGrammar: async (gbnf) => runtime.createGrammar({ grammar: gbnf }),
       onClosed: async () => {
         clients.delete(client);
       },

@@ -13,6 +13,8 @@ export interface LlmGenerateOptions {
   temperature?: number;
   /** When set, the output is forced by a grammar to be JSON matching this schema. */
   jsonSchema?: JsonSchema;
+  /** When set (and jsonSchema is not), the output is forced by this GBNF grammar (graph questions' Cypher). */
+  grammar?: string;
   /** Streamed text as it is generated. */
   onToken?: (text: string) => void;
   /** Aborting makes generate() reject with CANCELLED; what was generated so far has been streamed. */

@@ -1,0 +1,44 @@
+import type { Modality } from "../store/graph-types.ts";
+
+// The questions the graph answers exactly, as typed intents with their parameters. Each becomes
+// one parameterised, read-only query (intent-queries.ts); the words of the question never become
+// Cypher text.
+
+/** Provisions as section labels ("Article 19", "§ 164.308", "Chapter III"), optionally within named documents. */
+export interface ProvisionTarget {
+  labels: string[];
+  /** Documents the question names; [] means every document holding such a label. */
+  documentIds: string[];
+}
+
+export type GraphIntent =
+  /** Sections whose text cites the provision. */
+  | ({ kind: "cites" } & ProvisionTarget)
+  /** What the provision itself cites (sections of the library, or other acts). */
+  | ({ kind: "cited-by" } & ProvisionTarget)
+  /** The terms documents define and where; one term's definition when `term` is given. */
+  | { kind: "defines"; documentIds: string[]; term?: string }
+  /** What a party must, may or must not do (rule and model triplets), optionally only duties with a time limit. */
+  | { kind: "obligations"; party: string; documentIds: string[]; modalities: Modality[]; withDeadline: boolean; topic: string[] }
+  /** Every time limit the documents' operative provisions print (those about `topic` when given). */
+  | { kind: "deadlines"; documentIds: string[]; topic: string[] }
+  /** Who must notify (inform, report to, …) whom; optionally only when the party told is named. */
+  | { kind: "notify"; documentIds: string[]; recipient?: string; topic: string[] }
+  /** A provision's parent, children or siblings in the document's structure. */
+  | ({ kind: "structure"; relation: "parent" | "children" | "siblings" } & ProvisionTarget)
+  /** The documents whose text mentions a name. */
+  | { kind: "mentions"; name: string };
+
+export type GraphIntentKind = GraphIntent["kind"];
+
+/** How the route line names each intent. */
+export const INTENT_NAMES: Record<GraphIntentKind, string> = {
+  cites: "sections citing a provision",
+  "cited-by": "what a provision cites",
+  defines: "defined terms",
+  obligations: "obligations of a party",
+  deadlines: "deadlines",
+  notify: "who must notify whom",
+  structure: "document structure",
+  mentions: "documents mentioning a name",
+};

@@ -1,0 +1,44 @@
+import type { AskCitation } from "../answer/answer-types.ts";
+import { citationLabel } from "../answer/citation-label.ts";
+import type { DocumentRecord } from "../store/graph-store.ts";
+import type { Section } from "../structure/types.ts";
+
+// Every row of a graph answer cites one section and the page its fact is printed on: the page of
+// the character the fact starts at (a citation, a definition, a triplet's sentence, a deadline),
+// with the page as printed on it when that differs (core/ingest/page-labels.ts), so a click
+// opens that page and highlights that text.
+
+/** "Article 3 (part 2)" is printed as Article 3: rows name the provision, not the chunk. */
+export function baseLabel(label: string): string {
+  return label.replace(/ \(part \d+\)$/, "");
+}
+
+/** The PDF page a character offset of the section is printed on, with its printed number. */
+export function pageAt(section: Section, offset: number): { page: number; printed: string | null } {
+  let page = section.pageStart;
+  let printed: string | null = null;
+  for (const span of section.spans) {
+    if (span.start > offset) break;
+    page = span.page;
+    printed = span.label ?? null;
+  }
+  const clamped = Math.min(Math.max(page, section.pageStart), Math.max(section.pageStart, section.pageEnd));
+  return { page: clamped, printed: clamped === page ? printed : null };
+}
+
+/** The citation of a row: its section, the page at `span.start` (the section's first page without one), and the span to highlight. */
+export function rowCitation(section: Section, document: DocumentRecord, span?: { start: number; end: number }): AskCitation {
+  const at = span === undefined ? { page: section.pageStart, printed: section.spans[0]?.label ?? null } : pageAt(section, span.start);
+  const citation: AskCitation = {
+    key: "S1",
+    sectionId: section.id,
+    documentId: section.documentId,
+    file: document.fileName,
+    label: citationLabel({ document, sectionLabel: baseLabel(section.label), paragraphs: [], pageStart: at.page, pageEnd: at.page, printedStart: at.printed, printedEnd: at.printed }),
+    pageStart: at.page,
+    pageEnd: at.page,
+  };
+  if (at.printed !== null) citation.printedPages = at.printed;
+  if (span !== undefined && span.end > span.start && span.end <= section.text.length) citation.spans = [{ start: span.start, end: span.end }];
+  return citation;
+}
