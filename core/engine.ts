@@ -54,6 +54,7 @@ import { routeToGraph } from "./graph-query/graph-answer.ts";
 import { createJobReporter, type JobReporter } from "./jobs/job-reporter.ts";
 import { createWriteQueue } from "./jobs/write-queue.ts";
 import { hybridSearch } from "./retrieve/hybrid-search.ts";
+import { createRetrievalCaches } from "./retrieve/retrieval-caches.ts";
 import { makeSnippet } from "./retrieve/snippet.ts";
 import { graphNeighbors } from "./retrieve/neighbors.ts";
 import { buildSubgraph } from "./retrieve/subgraph.ts";
@@ -193,6 +194,8 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     return embedderPromise;
   };
   let nlp: EnglishNlp | null = null;
+  // What retrieval remembers between questions (stems, headings, section vectors): this engine's own.
+  const retrievalCaches = createRetrievalCaches();
 
   // The model answering and extracting right now. Model selection replaces it at run time. An
   // answer or a job takes it with models.acquire() when it starts and releases it when done, so a
@@ -525,7 +528,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
       const embedder = stages.sectionVectors || stages.tripletVectors ? await getEmbedder() : null;
       // A query naming an imported instrument ("DORA incident reporting") searches that document.
       const scope = documentScope(query, libraryNames(await store.listDocuments()).documents).documentIds;
-      const ranked: RankedSection[] = await hybridSearch(store, embedder, query, { k, stages, ...(scope.length > 0 ? { documentIds: scope } : {}) });
+      const ranked: RankedSection[] = await hybridSearch(store, embedder, query, { k, stages, caches: retrievalCaches, ...(scope.length > 0 ? { documentIds: scope } : {}) });
       const retrieveMs = performance.now() - started;
       const top = ranked.slice(0, TRIPLET_SECTIONS);
       const [triplets, subgraph] = await Promise.all([
@@ -563,7 +566,10 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
       const ranked =
         analysis.missingInstruments.length > 0
           ? []
-          : rankForAnswer(await hybridSearch(store, embedder, query, { k: Math.max(k, ANSWER_CANDIDATES), stages: ALL_STAGES, ...(scope.length > 0 ? { documentIds: scope } : {}) }), analysis).slice(0, k);
+          : rankForAnswer(
+              await hybridSearch(store, embedder, query, { k: Math.max(k, ANSWER_CANDIDATES), stages: ALL_STAGES, caches: retrievalCaches, ...(scope.length > 0 ? { documentIds: scope } : {}) }),
+              analysis,
+            ).slice(0, k);
       const [triplets, subgraph, missingNames] = await Promise.all([
         store.getTripletsForSections(ranked.map((r) => r.section.id)),
         buildSubgraph(store, ranked, { query: asked }),

@@ -8,7 +8,8 @@ import { thesaurusExpansion } from "./legal-thesaurus.ts";
 import { analyzeQuery } from "./query-terms.ts";
 import { DEFAULT_FEEDBACK, feedbackModel, feedbackScore, neighbourFeatures, poolStats, termFeatures, type CandidateText, type FeedbackOptions } from "./rescore.ts";
 import type { RetrievalStore } from "./retrieval-store.ts";
-import { poolCosines, SectionVectorCache } from "./section-cosine.ts";
+import { createRetrievalCaches, type ContextCache, type RetrievalCaches } from "./retrieval-caches.ts";
+import { poolCosines } from "./section-cosine.ts";
 import { isDefinitionQuestion, termStage } from "./term-stage.ts";
 import { tripletStage } from "./triplet-stage.ts";
 import type { RankedSection, SectionEvidence, StageSwitches } from "./types.ts";
@@ -33,6 +34,11 @@ export interface HybridSearchOptions {
   thesaurus?: boolean;
   /** Pseudo-relevance feedback of the re-scoring (feedback sections and words). */
   feedback?: FeedbackOptions;
+  /**
+   * What is remembered between searches (stems, headings, section vectors): the engine passes
+   * its own; without one each search starts cold.
+   */
+  caches?: RetrievalCaches;
   /** Told how long each phase took (ms), for benchmarks. */
   profile?: (phase: string, ms: number) => void;
   /**
@@ -58,7 +64,6 @@ const DEFINITION_SIDE_WEIGHT = 0.1;
 // BM25 query with feedback words found fewer gold passages (100 + 50 feedback: 83.0 %) than
 // the plain deeper pool, at the price of a whole extra query, so it is not done.
 const DEFAULT_BM25_POOL = 150;
-const VECTOR_CACHE = new SectionVectorCache();
 const ANCESTOR_LEVELS = 3;
 
 function candidateOf(pool: Map<string, Candidate>, id: string): Candidate {
@@ -89,16 +94,14 @@ async function hydrate(store: RetrievalStore, pool: Map<string, Candidate>): Pro
 // Ancestor headings change only when a document is re-imported, which gives new section rows;
 // caching them saves up to three store round trips per query. Keyed by what the context is
 // made of (id, parent, own heading) so a changed section is not served a stale context.
-const CONTEXT_CACHE = new Map<string, string>();
-const CONTEXT_CACHE_CAPACITY = 50_000;
 const contextKey = (s: Section): string => `${s.id}\u0000${s.parentId ?? ""}\u0000${s.label}\u0000${s.heading}`;
 
 /** Own label and heading, then the headings of up to three ancestors. */
-async function contexts(store: RetrievalStore, all: readonly Section[]): Promise<Map<string, string>> {
+async function contexts(store: RetrievalStore, all: readonly Section[], cache: ContextCache): Promise<Map<string, string>> {
   const out = new Map<string, string>();
   const sections: Section[] = [];
   for (const s of all) {
-    const hit = CONTEXT_CACHE.get(contextKey(s));
+    const hit = cache.get(contextKey(s));
     if (hit === undefined) sections.push(s);
     else out.set(s.id, hit);
   }
@@ -110,7 +113,7 @@ async function contexts(store: RetrievalStore, all: readonly Section[]): Promise
     for (const { section } of fetched) known.set(section.id, section);
     frontier = fetched.map((f) => f.section.parentId).filter((id): id is string => id !== null && !known.has(id));
   }
-  if (CONTEXT_CACHE.size + sections.length > CONTEXT_CACHE_CAPACITY) CONTEXT_CACHE.clear();
+  cache.reserve(sections.length);
   for (const s of sections) {
     const parts = [s.label, s.heading];
     let parent = s.parentId === null ? undefined : known.get(s.parentId);
@@ -120,9 +123,22 @@ async function contexts(store: RetrievalStore, all: readonly Section[]): Promise
     }
     const context = parts.filter((p) => p !== "").join(" ");
     out.set(s.id, context);
-    CONTEXT_CACHE.set(contextKey(s), context);
+    cache.set(contextKey(s), context);
   }
   return out;
+}
+
+/**
+ * Every candidate's vector: the stored ones (the store reads them from the matrix it scans, no
+ * query), and for the rest the same text embedded now and remembered. Embedding the pool's
+ * sections cost ~6 ms p50 / ~15 ms p95 of a cold search (ten corpus PDFs).
+ */
+async function candidateVectors(store: RetrievalStore, embedder: Embedder, sections: readonly Section[], caches: RetrievalCaches): Promise<Map<string, Float32Array>> {
+  const stored = store.sectionVectorsByIds === undefined ? new Map<string, Float32Array>() : await store.sectionVectorsByIds(sections.map((s) => s.id), embedder.id);
+  const missing = sections.filter((s) => !stored.has(s.id));
+  if (missing.length === 0) return stored;
+  for (const [id, vector] of await caches.sectionVectors.vectors(embedder, missing)) stored.set(id, vector);
+  return stored;
 }
 
 interface ScoreRange {
@@ -165,6 +181,7 @@ export async function hybridSearch(
   options: HybridSearchOptions,
 ): Promise<RankedSection[]> {
   const { stages } = options;
+  const caches = options.caches ?? createRetrievalCaches();
   let clock = performance.now();
   const lap = (phase: string): void => {
     if (!options.profile) return;
@@ -260,13 +277,13 @@ export async function hybridSearch(
   for (const c of candidates) stageFeatures(c, range);
 
   if (stages.rescore) {
-    const context = await contexts(store, candidates.map((c) => c.section));
+    const context = await contexts(store, candidates.map((c) => c.section), caches.contexts);
     lap("contexts");
     const texts: CandidateText[] = candidates.map((c) => ({ id: c.id, text: c.section.text, context: context.get(c.id) ?? "" }));
-    const stats = poolStats(analyzed.stems, texts);
+    const stats = poolStats(analyzed.stems, texts, caches.stems);
     const cosines =
       embedder !== null && queryVector !== null
-        ? poolCosines(queryVector, await VECTOR_CACHE.vectors(embedder, candidates.map((c) => c.section)), candidates.map((c) => c.id))
+        ? poolCosines(queryVector, await candidateVectors(store, embedder, candidates.map((c) => c.section), caches), candidates.map((c) => c.id))
         : new Map<string, number>();
     lap("cosines");
     for (const c of candidates) {

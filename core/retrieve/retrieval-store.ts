@@ -22,4 +22,10 @@ export interface RetrievalStore {
   /** Terms whose normalizedTerm is one of these (across all documents). */
   getTermsByNormalized(normalizedTerms: string[]): Promise<TermRecord[]>;
   getTripletsForSections(sectionIds: string[]): Promise<TripletRecord[]>;
+  /**
+   * Stored section vectors by section id, when they are in the embedding space `modelId` (else
+   * none): what the re-scoring compares the question with. Optional: a store without vectors
+   * leaves retrieval to embed the candidates itself.
+   */
+  sectionVectorsByIds?(sectionIds: string[], modelId: string): Promise<Map<string, Float32Array>>;
 }

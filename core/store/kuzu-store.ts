@@ -6,7 +6,7 @@ import { ClauseGraphError, toErrorInfo } from "../errors.ts";
 import type { Section } from "../structure/types.ts";
 import { ftsQueryLiteral } from "./fts-query.ts";
 import type { DocumentRecord, EmbeddingSpace, GraphStore, LiveGraphSchema, SearchHit, StoreStats } from "./graph-store.ts";
-import type { DerivedGraph, ScoredId } from "./graph-types.ts";
+import type { DerivedGraph, ScoredId, TripletRecord } from "./graph-types.ts";
 import { DEFAULT_MIN_FREE_BYTES, ensureFreeSpace } from "./free-space.ts";
 import { isReadOnlyFsError, toStoreError } from "./kuzu-errors.ts";
 import { createKuzuSession, cypherString, type KuzuSession, type Params } from "./kuzu-session.ts";
@@ -102,6 +102,25 @@ interface VectorMatrix {
   /** Row-major, each row scaled to unit length. */
   values: Float32Array;
   dimensions: number;
+}
+
+/** Row of each section id in a section-vector matrix, built once per matrix. */
+const MATRIX_ROWS = new WeakMap<VectorMatrix, Map<string, number>>();
+function matrixRows(matrix: VectorMatrix): Map<string, number> {
+  let rows = MATRIX_ROWS.get(matrix);
+  if (rows === undefined) {
+    rows = new Map(matrix.sectionIds.map((id, i) => [id, i]));
+    MATRIX_ROWS.set(matrix, rows);
+  }
+  return rows;
+}
+
+function unitVector(v: Float32Array): Float32Array {
+  let norm = 0;
+  for (const x of v) norm += x * x;
+  if (norm === 0) return v;
+  const scale = 1 / Math.sqrt(norm);
+  return v.map((x) => x * scale);
 }
 
 export interface KuzuGraphStore extends GraphStore {
@@ -777,6 +796,30 @@ export function createKuzuStore(options: KuzuStoreOptions): KuzuGraphStore {
     });
   }
 
+  /** The FTS call for `query` (a literal: Kuzu 0.11 fails on a $param here; ftsQueryLiteral leaves only letters and spaces, and cypherString escapes anyway), or null when nothing can match. */
+  function ftsCall(query: string, k: number): string | null {
+    const literal = ftsQueryLiteral(query);
+    const top = Math.min(MAX_K, Math.floor(k));
+    if (literal === "" || !Number.isFinite(top) || top < 1) return null;
+    return `CALL QUERY_FTS_INDEX(${cypherString(SECTION_FTS.table)}, ${cypherString(SECTION_FTS.name)}, ${cypherString(literal)}, top := ${top})`;
+  }
+
+  async function searchIds(query: string, k: number): Promise<ScoredId[]> {
+    const call = ftsCall(query, k);
+    if (call === null) return [];
+    await refresh();
+    const rows = await opened().session.run(`${call} RETURN node.id AS id, score ORDER BY score DESC, id`);
+    return rows.map((r) => ({ id: String(r.id), score: typeof r.score === "number" ? r.score : Number(r.score) }));
+  }
+
+  /** Triplet rows by id (ids are `<documentId>:…`, which lets Kuzu prune by document first). */
+  async function tripletsByIds(session: KuzuSession, ids: readonly string[]): Promise<TripletRecord[]> {
+    if (ids.length === 0) return [];
+    const docs = [...new Set(ids.map((id) => id.split(":")[0] ?? ""))];
+    const rows = await session.run("MATCH (t:Triplet) WHERE list_contains($docs, t.documentId) AND list_contains($ids, t.id) RETURN t", { docs, ids: [...ids] });
+    return rows.map((r) => tripletFromNode(r.t));
+  }
+
   async function search(query: string, k: number): Promise<SearchHit[]> {
     const literal = ftsQueryLiteral(query);
     const top = Math.min(MAX_K, Math.floor(k));
@@ -954,6 +997,7 @@ export function createKuzuStore(options: KuzuStoreOptions): KuzuGraphStore {
       }),
 
     searchSections: (query, k) => exclusive(() => search(query, k)),
+    searchSectionIds: (query, k) => exclusive(() => searchIds(query, k)),
 
     stats: () =>
       exclusive(async (): Promise<StoreStats> => {
@@ -996,16 +1040,39 @@ export function createKuzuStore(options: KuzuStoreOptions): KuzuGraphStore {
         const { session } = opened();
         const hits = await vectorSearch(session, TRIPLET_VECTORS, vector, k);
         if (hits.length === 0) return [];
-        const docs = [...new Set(hits.map((h) => h.id.split(":")[0] ?? ""))];
-        const rows = await session.run("MATCH (t:Triplet) WHERE list_contains($docs, t.documentId) AND list_contains($ids, t.id) RETURN t", {
-          docs,
-          ids: hits.map((h) => h.id),
-        });
-        const byId = new Map(rows.map((r) => { const t = tripletFromNode(r.t); return [t.id, t] as const; }));
+        const byId = new Map((await tripletsByIds(session, hits.map((h) => h.id))).map((t) => [t.id, t] as const));
         return hits.flatMap((h) => {
           const triplet = byId.get(h.id);
           return triplet ? [{ triplet, score: h.score }] : [];
         });
+      }),
+
+    searchTripletIdsByVector: (vector, k) =>
+      exclusive(async () => (await vectorSearch(opened().session, TRIPLET_VECTORS, vector, k)).map(({ id, score }) => ({ id, score }))),
+
+    getTripletsByIds: (ids) => exclusive(() => tripletsByIds(opened().session, ids)),
+
+    sectionVectorsByIds: (ids, modelId) =>
+      exclusive(async () => {
+        const { session } = opened();
+        const out = new Map<string, Float32Array>();
+        const space = await cachedSpace(session);
+        if (space === null || space.modelId !== modelId || ids.length === 0) return out;
+        // The matrix the exact scan keeps in memory has them (unit length, as cosines need).
+        const matrix = await matrixOf(session, SECTION_VECTORS, space.dimensions);
+        if (matrix !== null) {
+          const rows = matrixRows(matrix);
+          for (const id of ids) {
+            const row = rows.get(id);
+            if (row !== undefined) out.set(id, matrix.values.subarray(row * matrix.dimensions, (row + 1) * matrix.dimensions));
+          }
+          return out;
+        }
+        if (!(await tableNames(session)).has(SECTION_VECTORS.table)) return out;
+        const docs = [...new Set(ids.map((id) => id.split(":")[0] ?? ""))];
+        const rows = await session.run(`MATCH (v:${SECTION_VECTORS.table}) WHERE list_contains($docs, v.documentId) AND list_contains($ids, v.sectionId) RETURN v.sectionId AS id, v.vector AS vector`, { docs, ids });
+        for (const r of rows) if (Array.isArray(r.vector)) out.set(String(r.id), unitVector(Float32Array.from(r.vector, (x) => Number(x))));
+        return out;
       }),
 
     getSectionsByIds: (ids) =>

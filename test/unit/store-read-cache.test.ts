@@ -46,6 +46,12 @@ describe("withReadCache", () => {
     expect(await cached.getTripletsForSections(ids)).toEqual(await kuzu.getTripletsForSections(ids));
     expect(await cached.getTermsByNormalized(["processor", "nothing"])).toEqual(await kuzu.getTermsByNormalized(["processor", "nothing"]));
     expect((await kuzu.getCrossReferences(ids)).length).toBeGreaterThan(0);
+    // BM25 ranks ids in the database and takes the rows from the cache: the same hits, order and scores.
+    const summary = (hits: Array<{ section: { id: string; text: string }; document: { id: string }; score: number }>) => hits.map((h) => [h.section.id, h.document.id, h.section.text, h.score]);
+    for (const query of ["controller supervisory authority", "processor obligations", "nothing matches zzzz"]) {
+      expect(summary(await cached.searchSections(query, 10))).toEqual(summary(await kuzu.searchSections(query, 10)));
+    }
+    expect((await cached.searchSections("controller", 10)).length).toBeGreaterThan(0);
 
     const before = cached.readCacheStats();
     // A subset, repeated and in another order: all hits, same answer as the store.

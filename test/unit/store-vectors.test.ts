@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildDerivedGraph } from "../../core/graph/build-derived-graph.ts";
 import type { DerivedGraph } from "../../core/store/graph-types.ts";
 import type { DocumentRecord } from "../../core/store/graph-store.ts";
+import { withReadCache } from "../../core/store/read-cache.ts";
 import { createKuzuStore, type KuzuGraphStore } from "../../core/store/kuzu-store.ts";
 import type { Section } from "../../core/structure/types.ts";
 
@@ -73,6 +74,29 @@ describe("kuzu store: triplets, entities and vectors", () => {
   afterAll(async () => {
     await store.close();
     await rm(dir, { recursive: true, force: true });
+  });
+
+  it("serves stored section vectors by id (unit length) in its own embedding space only", async () => {
+    const ids = sections.map((s) => s.id);
+    const vectors = await store.sectionVectorsByIds(ids, "axis-8");
+    expect([...vectors.keys()].sort()).toEqual([...ids].sort());
+    for (const [id, v] of vectors) {
+      const expected = axis(8, ids.indexOf(id));
+      const norm = Math.hypot(...expected);
+      expect([...v].map((x) => Number(x.toFixed(5)))).toEqual([...expected].map((x) => Number((x / norm).toFixed(5))));
+    }
+    expect((await store.sectionVectorsByIds(ids, "another-model")).size).toBe(0);
+  });
+
+  it("the read cache answers the triplet vector search as the store does, from memory the second time", async () => {
+    const cached = withReadCache(store);
+    const probe = axis(8, 5);
+    const direct = await store.searchTripletsByVector(probe, 3);
+    expect(direct.length).toBeGreaterThan(0);
+    expect(await cached.searchTripletsByVector(probe, 3)).toEqual(direct);
+    const before = cached.readCacheStats();
+    expect(await cached.searchTripletsByVector(probe, 3)).toEqual(direct);
+    expect(cached.readCacheStats().misses).toBe(before.misses);
   });
 
   it("stores rule triplets with modality, deadline, entities and provenance", async () => {
