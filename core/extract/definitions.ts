@@ -24,7 +24,8 @@ const OPEN = "[‘'\"“«]";
 const CLOSE = "[’'\"”»]";
 const TERM = "[^‘’'\"“”«»\\n]{1,120}?";
 // The term is quoted and must start a clause: start, newline, "(1)", "a)", or after ":" / ";".
-const BEFORE = String.raw`(?:^|(?<=[\n(:;]\s{0,3})|(?<=\)\s{1,3})|(?<=\bterm\s))`;
+// … or after a bracketed source in a glossary: "[45 C.F.R. Sec. 160.103] “business associate” means".
+const BEFORE = String.raw`(?:^|(?<=[\n(:;]\s{0,3})|(?<=[)\]]\s{1,3})|(?<=\bterm\s))`;
 
 const EN_QUOTED = new RegExp(
   `${BEFORE}(${OPEN})(${TERM})${CLOSE}\\s*(?:,\\s*)?(means|shall mean|refers to|is defined as|has the meaning(?: given)?(?: to it)?(?: in)?|includes)\\b[:\\s]*`,

@@ -753,7 +753,9 @@ export function findEnglishObligations(nlp: EnglishNlp, text: string, options: E
     const verbText = clean(`${textOf(text, toks, pred.verb, pred.to)}${pred.adjective === undefined ? "" : ` ${toks[pred.adjective]?.value ?? ""}`}`);
     const predicate = clean(`${trig.text} ${verbText}${comp.preposition === "" ? "" : ` ${comp.preposition}`}`).toLowerCase();
     const segFrom = toks[segStart]?.start ?? first.start;
-    const segTo = toks[segEnd]?.end ?? last.end;
+    // A time limit printed in the list a colon opens after the verb belongs to an item, not to this duty.
+    const colon = toks.slice(pred.to + 1, segEnd + 1).findIndex((t) => t.value === ":");
+    const segTo = toks[colon < 0 ? segEnd : pred.to + colon]?.end ?? last.end;
     const deadlines = findDeadlines(text.slice(segFrom, segTo), "en");
     const sentence = clean(text.slice(first.start, last.end));
     for (const subject of subjects) {

@@ -120,6 +120,8 @@ const LEXICON: ReadonlyArray<readonly [string, PartyType]> = [
   ["investor", "client"],
   // Other persons in a role
   ["representative", "person"],
+  ["media outlet", "person"],
+  ["prominent media outlet", "person"],
   ["data protection officer", "person"],
   ["auditor", "person"],
   ["tester", "person"],

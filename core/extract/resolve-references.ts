@@ -24,6 +24,11 @@ export interface ResolveInput {
   currentPath: string[];
   /** All known documents, including the current one. */
   documents: Map<string, KnownDocument>;
+  /**
+   * The act the current section amends ("Amendments to Regulation (EU) No 648/2012"): its
+   * unqualified references ("Article 26 is amended as follows") are to that act, not to this one.
+   */
+  amends?: string;
 }
 
 export interface ReferenceEdge {
@@ -94,16 +99,17 @@ function resolveTarget(input: ResolveInput, ref: CrossReference, target: CrossRe
   };
   let pinpoint = target.pinpoint;
   let docId: string | null = input.fromDocumentId;
-  if (target.external) {
-    base.instrument = target.external.instrument;
-    docId = documentForInstrument(target.external.instrument, input.documents);
+  const external = target.external?.instrument ?? (target.label !== null ? input.amends : undefined);
+  if (external !== undefined) {
+    base.instrument = external;
+    docId = documentForInstrument(external, input.documents);
   }
   let label = target.label;
   if (label === null && target.relative !== undefined) {
     // "paragraph 2" inside Article 33 → Article 33, pinpoint "paragraph 2 …".
     label = relativeBase(input.currentLabel, input.currentPath);
     pinpoint = [target.relative, target.pinpoint].filter((p) => p !== undefined && p !== "").join(", ");
-    docId = target.external ? docId : input.fromDocumentId;
+    docId = external !== undefined ? docId : input.fromDocumentId;
   }
   base.label = label;
   if (pinpoint !== undefined && pinpoint !== "") base.pinpoint = pinpoint;
@@ -113,7 +119,7 @@ function resolveTarget(input: ResolveInput, ref: CrossReference, target: CrossRe
   if (!doc) return base;
   if (label === null) {
     // A citation of a whole act: resolved to the document, no section.
-    base.resolved = target.external !== undefined;
+    base.resolved = external !== undefined;
     return base;
   }
   const sectionId = lookup(doc, target, label);

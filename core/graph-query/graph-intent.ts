@@ -12,8 +12,8 @@ export interface ProvisionTarget {
 }
 
 export type GraphIntent =
-  /** Sections whose text cites the provision. */
-  | ({ kind: "cites" } & ProvisionTarget)
+  /** Sections whose text cites the provision (only sections of `citingDocumentIds` when the question says "sections of DORA"). */
+  | ({ kind: "cites"; citingDocumentIds: string[] } & ProvisionTarget)
   /** What the provision itself cites (sections of the library, or other acts). */
   | ({ kind: "cited-by" } & ProvisionTarget)
   /** The terms documents define and where; one term's definition when `term` is given. */

@@ -185,7 +185,10 @@ export function parseGraphIntent(question: string, analysis: QuestionAnalysis): 
     const crossRefsOf = /\bcross[- ]references?\s+(?:in|of|from|made\s+by)\b/i.test(q);
     const doesX = at < verb.index && /\b(?:does|do|did)\b/i.test(q.slice(0, verb.index));
     if (outgoingPassive || crossRefsOf || doesX) return { intent: { kind: "cited-by", ...target }, topic: [] };
-    return { intent: { kind: "cites", ...target }, topic: [] };
+    // "Which sections of HIPAA cite § 164.308?": the citing sections are HIPAA's; "Which sections
+    // cite § 164.308 of HIPAA?": any document's.
+    const citingScoped = /\b(?:sections?|articles?|provisions?|requirements?|paragraphs?|parts?|recitals?)\s+(?:of|in)\s+(?:the\s+)?\S/i.test(q.slice(0, verb.index));
+    return { intent: { kind: "cites", citingDocumentIds: citingScoped ? documentIds : [], ...target }, topic: [] };
   }
   // Structure: parent, children, siblings.
   if (/\bsiblings?\b|\bsame\s+(?:chapter|section|part|subpart|title)\s+as\b|\bneighbou?ring\s+(?:articles|sections)\b/i.test(q)) {

@@ -98,13 +98,18 @@ function targetsText(targets: ReadonlyArray<{ label: string }>, names: ReadonlyM
   return list.length > 0 ? list.join(", ") : [...new Set(targets.map((t) => baseLabel(t.label)))].join(", ");
 }
 
-async function cites(rt: QueryRuntime, target: ProvisionTarget): Promise<IntentResult> {
+// Tables of contents (a preamble's, a CFR part's list of its sections) print labels, not citations.
+const NOT_CITING = "NOT a.kind IN ['preamble', 'part', 'subpart', 'chapter', 'title']";
+
+async function cites(rt: QueryRuntime, target: Extract<GraphIntent, { kind: "cites" }>): Promise<IntentResult> {
   const targets = await resolveTargets(rt, target);
   const ids = targets.map((t) => t.id);
+  const params: Params = { targets: ids };
+  if (target.citingDocumentIds.length > 0) params.citing = target.citingDocumentIds;
   const raw = ids.length === 0 ? [] : await runGated(
     rt,
-    "MATCH (a:Section)-[r:REFERS_TO]->(b:Section) WHERE b.id IN $targets AND NOT a.id IN $targets RETURN a.id AS citing, r.raw AS raw, r.spanStart AS at, r.spanEnd AS spanEnd, b.id AS target ORDER BY a.documentId, a.ordinal, r.spanStart",
-    { targets: ids },
+    `MATCH (a:Section)-[r:REFERS_TO]->(b:Section) WHERE b.id IN $targets AND NOT a.id IN $targets AND ${NOT_CITING}${target.citingDocumentIds.length > 0 ? " AND a.documentId IN $citing" : ""} RETURN a.id AS citing, r.raw AS raw, r.spanStart AS at, r.spanEnd AS spanEnd, b.id AS target ORDER BY a.documentId, a.ordinal, r.spanStart`,
+    params,
   );
   const names = await sectionsById(rt, [...raw.map((r) => str(r.citing)), ...ids]);
   // One row per citing provision (a long article split in parts is one provision), at its first citation.

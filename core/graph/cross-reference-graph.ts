@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import { findCrossReferences, type DocumentKind } from "../extract/cross-references.ts";
+import { findInstruments } from "../extract/instruments.ts";
 import { resolveReferences, type KnownDocument } from "../extract/resolve-references.ts";
 import type { CrossReferenceRecord } from "../store/graph-types.ts";
 import type { Section } from "../structure/types.ts";
@@ -33,6 +34,18 @@ function uniqueCfrSection(
   return documentId !== undefined && sectionId !== undefined ? { documentId, sectionId } : null;
 }
 
+// "Amendments to Regulation (EC) No 1060/2009" (DORA Arts 59–64), "Regulation (EU) No 648/2012 is
+// amended as follows": the section rewrites another act, and "Article 26 is amended" is that act's.
+const AMENDS_HEADING = /^amendments?\s+to\b/i;
+const AMENDS_TEXT = /^\s*(?:\(\d+\)\s*)?(?:Regulation|Directive|Decision)\b[^.:]{0,80}?\bis\s+amended\s+as\s+follows/i;
+
+/** The act a section amends, or undefined. */
+export function amendedInstrument(section: Pick<Section, "heading" | "text">): string | undefined {
+  if (AMENDS_HEADING.test(section.heading)) return findInstruments(section.heading)[0]?.instrument;
+  if (AMENDS_TEXT.test(section.text)) return findInstruments(section.text.slice(0, 200))[0]?.instrument;
+  return undefined;
+}
+
 function referenceId(fromSectionId: string, start: number, label: string | null, index: number): string {
   return createHash("sha256").update(`${fromSectionId}\u0000${start}\u0000${label ?? ""}\u0000${index}`).digest("hex").slice(0, 24);
 }
@@ -53,6 +66,7 @@ export function buildCrossReferences(
     if (section.text.length === 0) continue;
     const references = findCrossReferences(section.text, { documentKind: kind, language });
     if (references.length === 0) continue;
+    const amends = amendedInstrument(section);
     const edges = resolveReferences({
       references,
       fromSectionId: section.id,
@@ -60,6 +74,7 @@ export function buildCrossReferences(
       currentLabel: section.label,
       currentPath: section.path,
       documents,
+      ...(amends === undefined ? {} : { amends }),
     });
     const seen = new Set<string>();
     edges.forEach((edge, i) => {
