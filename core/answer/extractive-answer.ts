@@ -220,8 +220,14 @@ export function extractiveAnswer(pool: SentencePool, maxSentences = DEFAULT_MAX_
   // shall notify major incidents to the competent authority." for "how quickly …?"): the best
   // sentence that does (the time limit, the amount, the date) leads when it is nearly as relevant,
   // and the match follows it. A deadline question answered without a time limit is not answered.
+  // The top match's own section is searched first (its next paragraph often sets the time limit:
+  // "2. The notification shall be submitted within 24 hours", sharing few words with the question).
   const cuedType = !WEAK_CUE_TYPES.has(type) && type !== "other";
-  const cued = cuedType && top.features.cue === 0 ? relevant.find((c) => c.features.cue > 0 && rank(c) >= CUE_FIRST_FLOOR * rank(top)) : undefined;
+  const sameSection = (): Candidate | undefined =>
+    unitsOf(top)
+      .filter((c) => c !== top && c.features.cue > 0 && c.stems.size >= MIN_CONTENT_WORDS && !isFurniture(c.unit.text))
+      .sort((a, b) => b.features.cue - a.features.cue || rank(b) - rank(a))[0];
+  const cued = cuedType && top.features.cue === 0 ? (sameSection() ?? relevant.find((c) => c.features.cue > 0 && rank(c) >= CUE_FIRST_FLOOR * rank(top))) : undefined;
   let lead = cued ?? top;
   // A bare lead-in ("For the purposes of this Regulation:") answers only a question asking for its
   // list; any other question is answered by its best point (the definition asked for).
