@@ -198,7 +198,7 @@ export function parseGraphIntent(question: string, analysis: QuestionAnalysis): 
     return { intent: { kind: "structure", relation: "parent", ...target }, topic: [] };
   }
   if (
-    /\bchildren\b|\bsub-?sections\b|\bsubdivisions\b|\bwhat\s+(?:does|do)\s+.+\s+(?:contain|include)\b|\b(?:which|what)\s+(?:articles|sections|requirements|paragraphs|provisions|subparts|parts|chapters|rules)\s+(?:are|does|do)\s+(?:\w+\s+)?(?:in|under|within|part of|contain)\b|\b(?:articles|sections|requirements|provisions|subparts)\s+(?:of|in|under)\s+(?:chapter|section|subpart|part|title)\b|\bcontents?\s+of\b|\blist\s+(?:the\s+)?(?:articles|sections|requirements|subparts)\b/i.test(
+    /\bchildren\b|\bsub-?sections\b|\bsubdivisions\b|\bwhat\s+(?:does|do)\s+.+\s+(?:contain|include)\b|\b(?:which|what)\s+(?:articles|sections|requirements|paragraphs|provisions|subparts|parts|chapters|rules|tasks|controls|subsections)\s+(?:are|does|do)\s+(?:\w+\s+)?(?:in|under|within|part of|contain)\b|\b(?:articles|sections|requirements|provisions|subparts|tasks|controls)\s+(?:of|in|under)\s+(?:chapter|section|subpart|part|title)\b|\bcontents?\s+of\b|\blist\s+(?:the\s+)?(?:articles|sections|requirements|subparts)\b/i.test(
       q,
     )
   ) {

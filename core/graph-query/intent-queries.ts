@@ -102,7 +102,10 @@ function targetsText(targets: ReadonlyArray<{ label: string }>, names: ReadonlyM
 const NOT_CITING = "NOT a.kind IN ['preamble', 'part', 'subpart', 'chapter', 'title']";
 
 async function cites(rt: QueryRuntime, target: Extract<GraphIntent, { kind: "cites" }>): Promise<IntentResult> {
-  const targets = await resolveTargets(rt, target);
+  // "Which sections of NIST SP 800-66 cite § 164.308?": the document named is the citing one;
+  // the provision is looked for there first, then in the whole library.
+  let targets = await resolveTargets(rt, target);
+  if (targets.length === 0 && target.citingDocumentIds.length > 0) targets = await resolveTargets(rt, { ...target, documentIds: [] });
   const ids = targets.map((t) => t.id);
   const params: Params = { targets: ids };
   if (target.citingDocumentIds.length > 0) params.citing = target.citingDocumentIds;
@@ -424,8 +427,10 @@ async function mentions(rt: QueryRuntime, name: string): Promise<IntentResult> {
   const pattern = `${acronym ? "" : "(?i)"}(?:^|[^\\pL\\pN])${words}(?:s|es)?(?:$|[^\\pL\\pN])`;
   const raw = await runGated(
     rt,
-    // CONTAINS first: Kuzu runs the regular expression only on the sections that can match (2.8 s → ~0.1 s on the corpus).
-    "MATCH (s:Section) WHERE (lower(s.text) CONTAINS $needle AND regexp_matches(s.text, $pattern)) OR (lower(s.heading) CONTAINS $needle AND regexp_matches(s.heading, $pattern)) RETURN s.documentId AS doc, count(s) AS n, min(s.ordinal) AS first ORDER BY n DESC, doc",
+    // CONTAINS first, in its own clause: Kuzu evaluates both sides of an AND, and the Unicode
+    // regular expression over every section costs ~1.2 s on the corpus; over the few sections
+    // that contain the word, ~20 ms.
+    "MATCH (s:Section) WHERE lower(s.text) CONTAINS $needle OR lower(s.heading) CONTAINS $needle WITH s WHERE regexp_matches(s.text, $pattern) OR regexp_matches(s.heading, $pattern) RETURN s.documentId AS doc, count(s) AS n, min(s.ordinal) AS first ORDER BY n DESC, doc",
     { pattern, needle: (name.trim().split(/[\s-]+/)[0] ?? name).toLowerCase() },
   );
   const firsts = await Promise.all(

@@ -52,6 +52,8 @@ export interface TripletGraphOptions {
   nlp?: EnglishNlp;
   /** Told each triplet with the obligation it was read from (bench:graph matches labels by the modal's position). */
   onTriplet?: (triplet: TripletRecord, obligation: Obligation) => void;
+  /** Told what naming and merging did, once the document is done (bench:graph). */
+  onStats?: (stats: TripletGraphStats) => void;
 }
 
 /** The first noun phrase of a definition ("an independent public authority which …" → "independent public authority"). */
@@ -201,6 +203,7 @@ export function buildRuleTriplets(
     if (forms.size > 1) stats.mergedEntities++;
     if (acronymEntities.has(id)) stats.acronymMerges++;
   }
+  options.onStats?.(stats);
   return { entities: [...entities.values()], triplets, deadlines: buildDeadlines(documentId, sections, language), stats };
 }
 
