@@ -22,6 +22,7 @@ import { forgetDocumentSections } from "./sections/document-sections.ts";
 import { forgetPdf } from "./sections/pdf-source.ts";
 import { ViewerPane } from "./sections/viewer-pane.tsx";
 import type { ViewerTarget } from "./sections/viewer-pane.tsx";
+import type { CitationTrail } from "./chat/citation-trail.ts";
 import { ThemeToggle } from "./theme/theme-toggle.tsx";
 import { useTheme } from "./theme/use-theme.ts";
 import { WorkspaceTabs } from "./workspace/workspace-tabs.tsx";
@@ -56,16 +57,24 @@ export function App() {
     [library],
   );
 
-  const openSection = useCallback((id: string, emphasis?: { start: number; end: number }, page?: number) => {
-    setTarget({ kind: "section", id, ...(emphasis === undefined ? {} : { emphasis }), ...(page === undefined ? {} : { page }) });
+  const openSection = useCallback((id: string, emphasis?: { start: number; end: number }, page?: number, trail?: CitationTrail) => {
+    setTarget({ kind: "section", id, ...(emphasis === undefined ? {} : { emphasis }), ...(page === undefined ? {} : { page }), ...(trail === undefined ? {} : { trail }) });
     setTab("reader");
   }, []);
   const openRef = useCallback((ref: SectionRef) => openSection(ref.sectionId, ref.highlight), [openSection]);
   // A chip names the page it cites ("… p. 164"): the viewer opens there, not on the section's first
   // page, with the cited sentence highlighted (the rest of the section faintly).
   const openCitation = useCallback(
-    (c: AskCitation, emphasis?: { start: number; end: number }) => openSection(c.sectionId, emphasis ?? c.spans?.[0], c.pageStart),
+    (c: AskCitation, emphasis?: { start: number; end: number }, trail?: CitationTrail) => openSection(c.sectionId, emphasis ?? c.spans?.[0], c.pageStart, trail),
     [openSection],
+  );
+  // "Previous citation" / "Next citation" in the viewer: the same answer's next cited sentence, on its page.
+  const openStop = useCallback(
+    (trail: CitationTrail) => {
+      const stop = trail.stops[trail.index];
+      if (stop !== undefined) openCitation(stop.citation, stop.emphasis, trail);
+    },
+    [openCitation],
   );
 
   useShortcuts({
@@ -147,7 +156,7 @@ export function App() {
               </section>
             </div>
             <div className="workspace-panel" id="panel-reader" role="tabpanel" aria-labelledby="tab-reader" hidden={tab !== "reader"}>
-              <ViewerPane target={target} titles={titles} related={related} onOpenSection={(id) => openSection(id)} />
+              <ViewerPane target={target} titles={titles} related={related} onOpenSection={(id) => openSection(id)} onOpenStop={openStop} />
             </div>
           </div>
           <ChatPane chat={chat} documents={documents} activeSectionId={activeSectionId} onOpenCitation={openCitation} questionRef={questionRef} />

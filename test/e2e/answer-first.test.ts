@@ -91,6 +91,15 @@ describeBrowser("answer first, sentence-exact citations (real engine, Chromium)"
     await expect.poll(() => page.getByTestId("pdf-canvas").evaluate((c) => c.getBoundingClientRect().width)).toBeGreaterThan(before * 1.2);
     await page.screenshot({ path: path.join(RESULTS_DIR, "answer-first-2-highlight.png") });
     await expect.poll(async () => Number(await page.getByTestId("graph-canvas").getAttribute("data-node-count"))).toBeGreaterThan(0);
+    // The viewer steps through the answer's citations: the next one is the next cited sentence, highlighted alone.
+    const steps = page.getByTestId("citation-steps");
+    expect(await steps.getByTestId("citation-position").textContent()).toMatch(/^1 of \d+$/);
+    expect(await steps.getByTestId("citation-previous").isDisabled()).toBe(true);
+    await steps.getByTestId("citation-next").click();
+    await expect.poll(() => steps.getByTestId("citation-position").textContent()).toMatch(/^2 of \d+$/);
+    await expect.poll(() => page.getByTestId("pdf-highlight-strong").count()).toBeGreaterThan(0);
+    await steps.getByTestId("citation-previous").click();
+    await expect.poll(() => steps.getByTestId("citation-position").textContent()).toMatch(/^1 of \d+$/);
   });
 
   it("a question the library cannot answer says why in words and shows no graph", async () => {

@@ -3,6 +3,7 @@ import { lowConfidenceOcrPages, type DocumentRecord } from "../../../core/contra
 import { citationText, shortTitle } from "../lib/citation-text.ts";
 import type { AskCitation, AskResult, AskSentence } from "./ask-types.ts";
 import { CitationChip } from "./citation-chip.tsx";
+import { citationStops, trailAt, type CitationTrail } from "./citation-trail.ts";
 import { CopyButton } from "./copy-button.tsx";
 import { ModeBadge } from "./mode-badge.tsx";
 
@@ -10,7 +11,7 @@ interface Props {
   result: AskResult;
   documents: ReadonlyMap<string, DocumentRecord>;
   activeSectionId: string | null;
-  onOpenCitation(citation: AskCitation, emphasis?: { start: number; end: number }): void;
+  onOpenCitation(citation: AskCitation, emphasis?: { start: number; end: number }, trail?: CitationTrail): void;
 }
 
 const UNSUPPORTED_TIP =
@@ -48,6 +49,7 @@ function moreLabel(rest: readonly AskSentence[]): string {
 export function AnswerView({ result, documents, activeSectionId, onOpenCitation }: Props) {
   const [expanded, setExpanded] = useState(false);
   const byKey = new Map(result.citations.map((c) => [c.key, c]));
+  const stops = citationStops(result);
   // The engine already labels citations the way auditors cite ("DORA Art. 19(4), p. 42"); older
   // answers without a page in the label get one here.
   const chipText = (c: AskCitation): string =>
@@ -103,7 +105,10 @@ export function AnswerView({ result, documents, activeSectionId, onOpenCitation 
                       text={chipText(c)}
                       lowOcrPages={lowOcr(c)}
                       active={c.sectionId === activeSectionId}
-                      onOpen={() => onOpenCitation(c, evidence === undefined ? undefined : { start: evidence.start, end: evidence.end })}
+                      onOpen={() => {
+                        const emphasis = evidence === undefined ? undefined : { start: evidence.start, end: evidence.end };
+                        onOpenCitation(c, emphasis, trailAt(stops, c, emphasis));
+                      }}
                     />
                   );
                 })}{" "}
@@ -136,7 +141,7 @@ export function AnswerView({ result, documents, activeSectionId, onOpenCitation 
         <div className="sources" data-testid="answer-sources">
           <span className="muted small">Sources</span>
           {result.citations.map((c) => (
-            <CitationChip key={c.key} citation={c} text={chipText(c)} lowOcrPages={lowOcr(c)} active={c.sectionId === activeSectionId} onOpen={() => onOpenCitation(c)} />
+            <CitationChip key={c.key} citation={c} text={chipText(c)} lowOcrPages={lowOcr(c)} active={c.sectionId === activeSectionId} onOpen={() => onOpenCitation(c, undefined, trailAt(stops, c))} />
           ))}
         </div>
       ) : null}

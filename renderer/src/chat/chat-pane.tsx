@@ -1,4 +1,5 @@
 import { useEffect, useRef } from "react";
+import type { CitationTrail } from "./citation-trail.ts";
 import type { Ref } from "react";
 import type { DocumentRecord } from "../../../core/contract/contract.ts";
 import type { AskCitation } from "./ask-types.ts";
@@ -11,7 +12,7 @@ interface Props {
   chat: Chat;
   documents: ReadonlyMap<string, DocumentRecord>;
   activeSectionId: string | null;
-  onOpenCitation(citation: AskCitation, emphasis?: { start: number; end: number }): void;
+  onOpenCitation(citation: AskCitation, emphasis?: { start: number; end: number }, trail?: CitationTrail): void;
   questionRef: Ref<HTMLTextAreaElement>;
 }
 

@@ -1,4 +1,5 @@
 import type { DocumentRecord, ExportFile, ExportFormat, Result } from "../../../core/contract/contract.ts";
+import type { CitationTrail } from "./citation-trail.ts";
 import { ErrorMessage } from "../common/error-message.tsx";
 import { AnswerOrigin } from "./answer-origin.tsx";
 import { AnswerView } from "./answer-view.tsx";
@@ -13,7 +14,7 @@ interface Props {
   activeSectionId: string | null;
   onSelect(): void;
   onExportAnswer(logId: string, format: ExportFormat): Promise<Result<ExportFile>>;
-  onOpenCitation(citation: AskCitation, emphasis?: { start: number; end: number }): void;
+  onOpenCitation(citation: AskCitation, emphasis?: { start: number; end: number }, trail?: CitationTrail): void;
 }
 
 export function ChatTurnView({ turn, active, documents, activeSectionId, onSelect, onOpenCitation, onExportAnswer }: Props) {
