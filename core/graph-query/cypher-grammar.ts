@@ -20,7 +20,7 @@ export function cypherGrammar(schema: QuerySchema): string {
     `pattern ::= node (rel node){0,2}`,
     `node ::= "(" var ":" label ")"`,
     `rel ::= "-[:" reltype "]->" | "<-[:" reltype "]-"`,
-    `var ::= [a-f]`,
+    `var ::= [a-z]`,
     `label ::= ${alt(labels)}`,
     `reltype ::= ${alt(relTypes)}`,
     `prop ::= ${alt(properties)}`,

@@ -193,8 +193,7 @@ export async function routeToGraph(question: string, analysis: QuestionAnalysis,
       // Text: the route says why (and why the graph did not answer, when it was asked); the graph
       // beside the answer is its evidence, or nothing for a refusal.
       const graph = refused ? { subgraph: { nodes: [], edges: [] } } : await evidence(answer.citations.map((c) => c.sectionId), spansOf(answer.citations), []);
-      const reason = decision.route === "text" ? decision.reason : `${decision.reason}`;
-      return { ...answer, subgraph: graph.subgraph, route: route("text", reason) };
+      return { ...answer, subgraph: graph.subgraph, route: route("text", decision.reason) };
     },
   };
 }

@@ -1,0 +1,78 @@
+import { describe, expect, it } from "vitest";
+import { analyzeQuestion } from "../../core/answer/question-analysis.ts";
+import type { GraphIntent } from "../../core/graph-query/graph-intent.ts";
+import { parseGraphIntent } from "../../core/graph-query/intent-parser.ts";
+import { routeQuestion } from "../../core/graph-query/route-question.ts";
+import { libraryNames } from "../../core/names/document-names.ts";
+
+// The typed intent parser and the router (core/graph-query/): which questions the graph answers
+// exactly, with which parameters, and which go to the text. Pure: no store.
+
+const LIBRARY = libraryNames([
+  { id: "dora", title: "Regulation (EU) 2022/2554 on digital operational resilience", aliases: ["DORA", "Regulation (EU) 2022/2554"], fileName: "dora.pdf" },
+  { id: "gdpr", title: "Regulation (EU) 2016/679 General Data Protection Regulation", aliases: ["GDPR", "Regulation (EU) 2016/679"], fileName: "gdpr.pdf" },
+  { id: "hipaa", title: "HIPAA Administrative Simplification", aliases: ["HIPAA"], fileName: "hipaa.pdf" },
+]);
+
+function intent(question: string): GraphIntent | null {
+  return parseGraphIntent(question, analyzeQuestion(question, LIBRARY))?.intent ?? null;
+}
+
+describe("graph intents", () => {
+  it("reads citations into and out of a provision", () => {
+    expect(intent("Which articles refer to Article 19 of DORA?")).toMatchObject({ kind: "cites", labels: ["Article 19"], documentIds: ["dora"], citingDocumentIds: [] });
+    expect(intent("Which sections of HIPAA cite § 164.308?")).toMatchObject({ kind: "cites", labels: ["§ 164.308"], citingDocumentIds: ["hipaa"] });
+    expect(intent("Where is Article 33 of the GDPR referred to?")).toMatchObject({ kind: "cites", labels: ["Article 33"], documentIds: ["gdpr"] });
+    expect(intent("What does Article 24 of DORA refer to?")).toMatchObject({ kind: "cited-by", labels: ["Article 24"], documentIds: ["dora"] });
+    expect(intent("What provisions are cited in Article 12 of the GDPR?")).toMatchObject({ kind: "cited-by", labels: ["Article 12"] });
+  });
+
+  it("reads defined terms, one or a document's list", () => {
+    expect(intent("Where is 'business associate' defined?")).toMatchObject({ kind: "defines", term: "business associate" });
+    expect(intent("Which terms does DORA define?")).toMatchObject({ kind: "defines", documentIds: ["dora"] });
+    expect(intent("Which terms does DORA define?")).not.toHaveProperty("term");
+  });
+
+  it("reads a party's obligations, with a deadline or a modality", () => {
+    expect(intent("What must the lead overseer do within a time limit under DORA?")).toMatchObject({ kind: "obligations", withDeadline: true, documentIds: ["dora"], modalities: ["must", "must not"] });
+    expect(intent("What are the obligations of the data protection officer?")).toMatchObject({ kind: "obligations", party: "data protection officer", withDeadline: false });
+    expect(intent("What may a controller do?")).toMatchObject({ kind: "obligations", modalities: ["may"] });
+    expect(intent("What must a processor not do?")).toMatchObject({ kind: "obligations", modalities: ["must not"] });
+  });
+
+  it("reads deadlines, notifications, structure and mentions", () => {
+    expect(intent("List every deadline NIST SP 800-171 sets")).toMatchObject({ kind: "deadlines" });
+    expect(intent("Who must notify whom under HIPAA about a breach?")).toMatchObject({ kind: "notify", documentIds: ["hipaa"], topic: ["breach"] });
+    expect(intent("Who must notify the Lead Overseer?")).toMatchObject({ kind: "notify", recipient: "Lead Overseer" });
+    expect(intent("What is the parent of Article 28 of DORA?")).toMatchObject({ kind: "structure", relation: "parent", labels: ["Article 28"] });
+    expect(intent("Which articles are in Chapter III of DORA?")).toMatchObject({ kind: "structure", relation: "children", labels: ["Chapter III"] });
+    expect(intent("What are the siblings of Article 19 of DORA?")).toMatchObject({ kind: "structure", relation: "siblings" });
+    expect(intent("Which documents mention TLPT?")).toEqual({ kind: "mentions", name: "TLPT" });
+    expect(intent("Quali documenti menzionano 'stazione appaltante'?")).toEqual({ kind: "mentions", name: "stazione appaltante" });
+  });
+
+  it("leaves what the text answers to the text", () => {
+    for (const q of ["What does Article 19 of DORA say?", "What is a personal data breach?", "Is a controller allowed to transfer data to a third country?", "How should ICT risk be managed?", "Why was DORA adopted?"]) {
+      expect(intent(q), q).toBeNull();
+    }
+  });
+});
+
+describe("routing", () => {
+  const route = (q: string, hasModel = false) => routeQuestion(q, analyzeQuestion(q, LIBRARY), hasModel);
+
+  it("sends exact questions to the graph, exact questions with a topic to both, the rest to the text, each with a reason", () => {
+    expect(route("Which articles refer to Article 19 of DORA?")).toMatchObject({ route: "graph", reason: expect.stringContaining("sections citing a provision") });
+    expect(route("Who must notify whom of a personal data breach under the GDPR?")).toMatchObject({ route: "both", reason: expect.stringContaining("personal data breach") });
+    expect(route("What does Article 19 of DORA say?")).toMatchObject({ route: "text", reason: expect.stringContaining("text") });
+  });
+
+  it("puts a list question no pattern reads to a loaded model, and never without one", () => {
+    expect(route("Which parties are named in the supervisory chapters?", true)).toMatchObject({ route: "graph", parsed: null, askModel: true });
+    expect(route("Which parties are named in the supervisory chapters?", false)).toMatchObject({ route: "text", askModel: false });
+  });
+
+  it("refuses to route a question naming an instrument the library lacks", () => {
+    expect(route("Which articles of NIS2 refer to Article 21?")).toMatchObject({ route: "text", parsed: null, reason: expect.stringContaining("no imported document") });
+  });
+});
