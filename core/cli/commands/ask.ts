@@ -3,7 +3,7 @@ import { lowConfidenceOcrPages } from "../../ingest/ocr/ocr-types.ts";
 import { ANSWER_LIMIT_BOUNDS, answerLimitsPatchSchema } from "../../llm/answer-limits.ts";
 import type { LlmClient } from "../../llm/llm-client.ts";
 import { type CliContext, type ExitCode, printJson } from "../cli-context.ts";
-import { pages } from "../format.ts";
+import { pages, table } from "../format.ts";
 
 export async function askCommand(ctx: CliContext): Promise<ExitCode> {
   const { args, io } = ctx;
@@ -39,7 +39,21 @@ export async function askCommand(ctx: CliContext): Promise<ExitCode> {
       return 0;
     }
     if (llm) io.stdout.write("\n\n--- verified answer ---\n");
-    io.stdout.write(`${result.answer}\n\n`);
+    // A graph answer (issue 13) is its rows: the summary, then the table, one source per row.
+    const rows = result.rows ?? [];
+    const graphOnly = result.route?.route === "graph" && rows.length > 0;
+    io.stdout.write(`${graphOnly ? (result.sentences[0]?.text ?? "") : result.answer}\n\n`);
+    if (rows.length > 0) {
+      const columns = result.route?.columns ?? rows[0]?.cells.map((c) => c.name) ?? [];
+      if (!graphOnly) io.stdout.write("From the graph:\n");
+      const cells = rows.map((r) => [...columns.map((name) => r.cells.find((c) => c.name === name)?.value ?? ""), `[${r.citation.key}] ${r.citation.label}`]);
+      io.stdout.write(`${table([...columns, "Source"], cells, [...columns.map(() => 40), 60])}\n\n`);
+    }
+    if (result.route !== undefined) {
+      io.stdout.write(`Route: ${result.route.route} — ${result.route.reason}\n`);
+      if (result.route.fallback !== undefined) io.stdout.write(`${result.route.fallback}\n`);
+      io.stdout.write("\n");
+    }
     const flagged = result.sentences.filter((s) => !s.supported);
     if (flagged.length > 0) io.stdout.write(`⚠ ${flagged.length} sentence(s) not supported by the cited text are marked [unverified].\n\n`);
     // Why the model's answer was cut or replaced by quotes (a cap, no citations, …), never only in the log.
