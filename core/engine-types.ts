@@ -8,6 +8,7 @@ import type { ModelImportResult, ModelSelectSettings, ModelsState } from "./llm/
 import type { AnswerLimitsPatch } from "./llm/answer-limits.ts";
 import type { StageName } from "./retrieve/types.ts";
 import type { Subgraph } from "./retrieve/subgraph-types.ts";
+import type { EntityFacts } from "./graph-query/graph-answer-types.ts";
 import type { DocumentRecord, LibraryHealth, StoreStats } from "./store/graph-store.ts";
 import type { TripletRecord } from "./store/graph-types.ts";
 import type { Section } from "./structure/types.ts";
@@ -191,6 +192,8 @@ export interface Engine {
   deleteDocument(idOrFile: string): Promise<DeleteResult>;
   /** One hop around a node of a subgraph (`section:…`, `entity:…`, `term:…`). */
   graphNeighbors(nodeId: string): Promise<Subgraph>;
+  /** Every section stating a fact about an entity of the graph (`entity:…`): VALIDATION for another node, NOT_FOUND for an unknown entity. */
+  entityFacts(nodeId: string): Promise<EntityFacts>;
   /** NOT_FOUND when the document or its kept copy is missing. */
   getDocumentSource(documentId: string): Promise<DocumentSource>;
   stats(): Promise<EngineStats>;

@@ -51,6 +51,7 @@ import { summarizeOcr } from "./ingest/ocr/ocr-types.ts";
 import { resolveParseLimits, type ParseLimits } from "./ingest/parse-limits.ts";
 import { buildDerivedGraph, type OtherDocument } from "./graph/build-derived-graph.ts";
 import { routeToGraph } from "./graph-query/graph-answer.ts";
+import { entityFacts } from "./graph-query/entity-facts.ts";
 import { createJobReporter, type JobReporter } from "./jobs/job-reporter.ts";
 import { createWriteQueue } from "./jobs/write-queue.ts";
 import { hybridSearch } from "./retrieve/hybrid-search.ts";
@@ -752,6 +753,10 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     async graphNeighbors(nodeId) {
       ensureOpen();
       return graphNeighbors(store, nodeId);
+    },
+    async entityFacts(nodeId) {
+      ensureOpen();
+      return entityFacts(store, nodeId);
     },
     async getDocumentSource(documentId) {
       ensureOpen();

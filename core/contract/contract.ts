@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { askResultSchema } from "../answer/answer-schemas.ts";
+import { entityFactsSchema } from "../graph-query/graph-answer-schemas.ts";
 import { answerLogRecordSchema, MAX_ANSWER_LOG_READ } from "../answer/answer-log-schema.ts";
 import { conversationIdSchema, conversationSchema, conversationSummarySchema, exportFileSchema, exportFormatSchema } from "../answer/conversation-schemas.ts";
 import { modelImportResultSchema, modelsStateSchema } from "../llm/model-schemas.ts";
@@ -161,6 +162,11 @@ export const requestSchemas = {
   "graph.neighbors": {
     params: z.strictObject({ nodeId: id }),
     result: subgraphSchema,
+  },
+  /** Every section stating a fact about an entity of the graph (`entity:…`), to step through. */
+  "graph.entityFacts": {
+    params: z.strictObject({ nodeId: id }),
+    result: entityFactsSchema,
   },
   "documents.source": {
     params: z.strictObject({ id }),
@@ -352,6 +358,7 @@ export const API_METHODS = {
   cancelJob: "jobs.cancel",
   extractTriplets: "triplets.extract",
   graphNeighbors: "graph.neighbors",
+  entityFacts: "graph.entityFacts",
   getDocumentSource: "documents.source",
   listModels: "models.list",
   selectModel: "models.select",

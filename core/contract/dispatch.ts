@@ -211,6 +211,8 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
         return runTracked(request.params.jobId, (signal, onProgress) => engine.repairLibrary({ signal, onProgress }));
       case "graph.neighbors":
         return engine.graphNeighbors(request.params.nodeId);
+      case "graph.entityFacts":
+        return engine.entityFacts(request.params.nodeId);
       case "documents.source": {
         const source = await engine.getDocumentSource(request.params.id);
         return {

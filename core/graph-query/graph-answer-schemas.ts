@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { AnswerRoute, GraphRow } from "./graph-answer-types.ts";
+import type { AnswerRoute, EntityFacts, GraphRow } from "./graph-answer-types.ts";
 
 // Zod mirrors of graph-answer-types.ts for the IPC contract (browser-safe: zod only at run time).
 // The row's citation has AskCitation's shape, repeated here so this file does not import the
@@ -32,7 +32,24 @@ export const graphRowSchema = z.object({
   }),
 });
 
+export const entityFactsSchema = z.object({
+  name: z.string(),
+  sections: z.array(
+    z.object({
+      sectionId: z.string(),
+      documentId: z.string(),
+      label: z.string(),
+      page: count,
+      role: z.enum(["subject", "object", "recipient"]),
+      fact: z.string(),
+      span: z.object({ start: count, end: count }),
+      facts: count,
+    }),
+  ),
+  truncated: z.boolean(),
+});
+
 // Compile-time only: each schema's output must be exactly the shared type, both ways.
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
-const sameShapes: [Same<z.infer<typeof answerRouteSchema>, AnswerRoute>, Same<z.infer<typeof graphRowSchema>, GraphRow>] = [true, true];
+const sameShapes: [Same<z.infer<typeof answerRouteSchema>, AnswerRoute>, Same<z.infer<typeof graphRowSchema>, GraphRow>, Same<z.infer<typeof entityFactsSchema>, EntityFacts>] = [true, true, true];
 void sameShapes;

@@ -34,3 +34,30 @@ export interface GraphRow {
   /** The section (and page) the row rests on; its key is one of AskResult.citations. */
   citation: AskCitation;
 }
+
+/** One section that states a fact about an entity (graph.entityFacts): what the UI steps through. */
+export interface EntityFactSection {
+  sectionId: string;
+  documentId: string;
+  /** How an auditor cites it: "DORA Art. 19, p. 42". */
+  label: string;
+  /** The PDF page the first such fact is printed on. */
+  page: number;
+  /** The entity's part in that fact: "subject", "object" or "recipient". */
+  role: "subject" | "object" | "recipient";
+  /** The fact as a short line: "financial entity — shall report — major ICT-related incident". */
+  fact: string;
+  /** The fact's sentence in the section text, to highlight. */
+  span: { start: number; end: number };
+  /** More facts about it in the same section. */
+  facts: number;
+}
+
+export interface EntityFacts {
+  /** The entity's name as the graph shows it. */
+  name: string;
+  /** Every section stating a fact about it (under the same name in any document), its own document first, in reading order. */
+  sections: EntityFactSection[];
+  /** More sections existed than are listed. */
+  truncated: boolean;
+}

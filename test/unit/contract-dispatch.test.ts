@@ -24,6 +24,7 @@ const GOOD: Record<Channel, Record<string, unknown>> = {
   "documents.aliases": { id: DOC.id, aliases: ["GDPR", "the privacy regulation"] },
   search: { query: "personal data", k: 5 },
   "graph.neighbors": { nodeId: "section:doc:article-1" },
+  "graph.entityFacts": { nodeId: "entity:doc:e:controller" },
   ask: { question: "who must notify a breach?", k: 5, askId: "ask-1" },
   "documents.source": { id: "doc" },
   "sections.get": { id: SECTION.id },
@@ -95,6 +96,7 @@ const MALFORMED: Record<Channel, unknown[]> = {
   "documents.aliases": [{}, { id: DOC.id }, { id: DOC.id, aliases: "GDPR" }, { id: DOC.id, aliases: [7] }, { id: DOC.id, aliases: ["x".repeat(121)] }, { id: DOC.id, aliases: Array.from({ length: 51 }, (_, i) => `a${i}`) }, { id: "", aliases: [] }],
   ask: [{}, { question: "" }, { question: 3 }, { question: HUGE }, { question: "x", k: 21 }, { question: "x", askId: "../../x" }, { question: "x", askId: "a".repeat(65) }, { question: "x", conversationId: "../x" }, { question: "x", conversationId: 5 }],
   "graph.neighbors": [{}, { nodeId: "" }, { nodeId: 3 }, { nodeId: HUGE }, { id: "x" }],
+  "graph.entityFacts": [{}, { nodeId: "" }, { nodeId: 3 }, { nodeId: HUGE }, { id: "x" }],
   "documents.source": [{}, { id: "" }, { id: null }, { id: HUGE }, { path: "/etc/passwd" }],
   search: [
     {},

@@ -243,6 +243,10 @@ export function createFakeEngine(): FakeEngine {
       record("graphNeighbors", nodeId);
       return { nodes: [{ id: nodeId, kind: "section" as const, label: SECTION.label }], edges: [] };
     },
+    async entityFacts(nodeId) {
+      record("entityFacts", nodeId);
+      return { name: "controller", sections: [{ sectionId: SECTION.id, documentId: DOC.id, label: `${SECTION.label}, p. 1`, page: 1, role: "subject" as const, fact: "controller — shall notify — breach", span: { start: 0, end: 10 }, facts: 1 }], truncated: false };
+    },
     async getDocumentSource(documentId) {
       record("getDocumentSource", documentId);
       return { documentId, fileName: DOC.fileName, format: DOC.format, bytes: new Uint8Array([37, 80, 68, 70]) };

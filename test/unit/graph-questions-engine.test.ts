@@ -107,6 +107,23 @@ describe("graph questions through engine.ask (templates, no model)", () => {
     expect(refused.rows).toBeUndefined();
   });
 
+  it("lists every section stating a fact about an entity of the answer graph, in reading order", async () => {
+    const r = await engine.ask("What must the operator do?");
+    const operator = r.subgraph.nodes.find((n) => n.kind === "entity" && n.label === "operator");
+    expect(operator).toBeDefined();
+    const facts = await engine.entityFacts(operator?.id ?? "");
+    expect(facts.name).toBe("operator");
+    expect(facts.sections.map((s) => [s.label.replace(/^.* (Art\. \d)/, "$1"), s.role, s.fact])).toEqual([
+      ["Art. 3, p. 1", "subject", "operator — shall notify — incident"],
+      ["Art. 4, p. 1", "subject", "operator — shall keep — record of incidents"],
+    ]);
+    const section = await engine.getSection(facts.sections[0]?.sectionId ?? "");
+    const span = facts.sections[0]?.span ?? { start: 0, end: 0 };
+    expect(section?.text.slice(span.start, span.end)).toMatch(/^The operator shall notify/);
+    await expect(engine.entityFacts("section:whatever")).rejects.toMatchObject({ code: "VALIDATION" });
+    await expect(engine.entityFacts(`${operator?.id ?? ""}-unknown`)).rejects.toMatchObject({ code: "NOT_FOUND" });
+  });
+
   it("asks hostile questions without changing, leaking or reading outside the library", async () => {
     const before = await libraryDigest(store);
     const statsBefore = await engine.stats();
