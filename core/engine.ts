@@ -52,6 +52,7 @@ import { resolveParseLimits, type ParseLimits } from "./ingest/parse-limits.ts";
 import { buildDerivedGraph, type OtherDocument } from "./graph/build-derived-graph.ts";
 import { routeToGraph } from "./graph-query/graph-answer.ts";
 import { entityFacts } from "./graph-query/entity-facts.ts";
+import { recordGraphAnswer, reopenGraphAnswer } from "./graph-query/graph-answer-log.ts";
 import { createJobReporter, type JobReporter } from "./jobs/job-reporter.ts";
 import { createWriteQueue } from "./jobs/write-queue.ts";
 import { hybridSearch } from "./retrieve/hybrid-search.ts";
@@ -214,7 +215,8 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
   const conversations = createConversations({
     dataDir,
     listDocuments: () => store.listDocuments(),
-    answerGraph: (record) => reopenedGraph(store, record),
+    // A graph answer (issue 13) reopens with its route, rows and evidence graph (core/graph-query/graph-answer-log.ts).
+    answerGraph: async (record) => (await reopenGraphAnswer(store, dataDir, record)) ?? (await reopenedGraph(store, record)),
     // How a question names a document or provision of its own: the question analysis, with follow-up.ts's patterns.
     scopeNamer: analysisScopeNamer,
   });
@@ -621,6 +623,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
             return false;
           },
         );
+        if (logged && result.route !== undefined) await recordGraphAnswer(dataDir, record.id, result).catch((err: unknown) => log(`graph answer not kept: ${toErrorInfo(err).message}`));
         const answered = logged ? { ...result, logId: record.id } : result;
         return plan === null ? answered : await conversations.record(plan, question, answered, logged ? record : null, log);
       } finally {

@@ -302,6 +302,7 @@ export type {
   VerdictLabel,
 } from "../compare/compare-schemas.ts";
 export type { AskCitation, AskResult, AskSentence } from "../answer/answer-types.ts";
+export type { AnswerRoute, EntityFactSection, EntityFacts, GraphRow } from "../graph-query/graph-answer-types.ts";
 export type { AnswerLogRecord } from "../answer/answer-log-schema.ts";
 export type { Conversation, ConversationSummary, ConversationTurn, ExportFile, ExportFormat } from "../answer/conversation-schemas.ts";
 export type { ActiveModel, ModelEntry, ModelImportResult, ModelsState } from "../llm/model-schemas.ts";

@@ -14,6 +14,8 @@ import { baseLabel } from "./row-citation.ts";
 export const MAX_EVIDENCE_NODES = 30;
 const MAX_SECTIONS = 10;
 const MAX_ENTITY_NODES = 14;
+/** Terms the cited sections define come first; terms they merely use fill what is left of this. */
+const MAX_TERM_NODES = 6;
 
 export interface EvidenceInput {
   /** Cited sections, most important first. */
@@ -46,6 +48,8 @@ export async function evidenceGraph(rt: QueryRuntime, input: EvidenceInput): Pro
   };
 
   const sections = await rt.store.getSectionsByIds(ids);
+  // Cited sections of a document deleted since: nothing left to draw.
+  if (sections.length === 0) return { subgraph: { nodes: [], edges: [] }, triplets: [] };
   const order = new Map(ids.map((id, i) => [id, i]));
   sections.sort((a, b) => (order.get(a.section.id) ?? 0) - (order.get(b.section.id) ?? 0));
   sections.forEach(({ section }, i) => {
@@ -90,11 +94,18 @@ export async function evidenceGraph(rt: QueryRuntime, input: EvidenceInput): Pro
   if (nodes.size < MAX_EVIDENCE_NODES) {
     const defined = await runGated(rt, "MATCH (t:Term)-[:DEFINED_IN]->(s:Section) WHERE s.id IN $ids RETURN t.id AS id, t.term AS term, t.documentId AS doc, s.id AS section ORDER BY s.ordinal, t.spanStart", { ids: [...shown] });
     const used = await runGated(rt, "MATCH (s:Section)-[:MENTIONS]->(t:Term) WHERE s.id IN $ids RETURN t.id AS id, t.term AS term, t.documentId AS doc, s.id AS section ORDER BY s.ordinal, t.term", { ids: [...shown] });
+    let termNodes = 0;
+    const drawnNames = new Set([...nodes.values()].filter((n) => n.kind === "entity").map((n) => n.label.toLowerCase()));
     for (const [kind, rows] of [["defines", defined], ["mentions", used]] as const) {
       for (const r of rows) {
         const termId = String(r.id ?? "");
         const sectionId = String(r.section ?? "");
-        if (termId === "" || !add({ id: `term:${termId}`, kind: "term", label: String(r.term ?? ""), documentId: String(r.doc ?? "") })) continue;
+        const id = `term:${termId}`;
+        if (termId === "" || (!nodes.has(id) && termNodes >= MAX_TERM_NODES)) continue;
+        // A term already drawn as a party or thing ("Lead Overseer", "lead overseer") is not drawn twice.
+        if (!nodes.has(id) && drawnNames.has(String(r.term ?? "").toLowerCase())) continue;
+        if (!nodes.has(id)) termNodes++;
+        if (!add({ id, kind: "term", label: String(r.term ?? ""), documentId: String(r.doc ?? "") })) continue;
         link({ id: `${kind}:${termId}:${sectionId}`, source: sectionNodeId(sectionId), target: `term:${termId}`, kind, label: kind });
       }
     }

@@ -40,6 +40,20 @@ function message(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }
 
+/** No id, label, name or text the library holds contains it. */
+const NOTHING = "\u0000";
+
+/**
+ * Kuzu 0.11 kills the process (SIGSEGV) when a prepared statement gets an empty list parameter
+ * (measured: `WHERE s.id IN $ids` with ids = []). An empty list becomes a list of one string no
+ * stored value equals, so `x IN $list` stays false and `NOT x IN $list` true.
+ */
+function nonEmptyLists(params: Params): Params {
+  const out: Params = {};
+  for (const [k, v] of Object.entries(params)) out[k] = Array.isArray(v) && v.length === 0 ? [NOTHING] : v;
+  return out;
+}
+
 export async function createReadOnlyConnection(db: Database, dbPath: string): Promise<ReadOnlyConnection> {
   // One thread per query, as every connection of the store (kuzu-store.ts: the default pool
   // corrupts the heap under repeated FTS queries).
@@ -49,7 +63,8 @@ export async function createReadOnlyConnection(db: Database, dbPath: string): Pr
     await drain(await conn.query(cypher));
   };
   return {
-    async run(cypher, params, timeoutMs) {
+    async run(cypher, raw, timeoutMs) {
+      const params = nonEmptyLists(raw);
       conn.setQueryTimeout(Math.max(1, Math.floor(timeoutMs)));
       await query("BEGIN TRANSACTION READ ONLY");
       try {

@@ -124,6 +124,15 @@ describe("graph questions through engine.ask (templates, no model)", () => {
     await expect(engine.entityFacts(`${operator?.id ?? ""}-unknown`)).rejects.toMatchObject({ code: "NOT_FOUND" });
   });
 
+  it("reopens a graph answer of a conversation with its route, rows and evidence graph", async () => {
+    const conversation = await engine.createConversation();
+    const live = await engine.ask("Who must notify whom?", { conversationId: conversation.id });
+    const [turn] = (await engine.getConversation(conversation.id)).turns;
+    expect(turn?.result?.route).toEqual(live.route);
+    expect(turn?.result?.rows).toEqual(live.rows);
+    expect(turn?.result?.subgraph.nodes.map((n) => n.id).sort()).toEqual(live.subgraph.nodes.map((n) => n.id).sort());
+  });
+
   it("asks hostile questions without changing, leaking or reading outside the library", async () => {
     const before = await libraryDigest(store);
     const statsBefore = await engine.stats();

@@ -1,0 +1,68 @@
+import { readFile, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { z } from "zod";
+import type { AskResult } from "../answer/answer-types.ts";
+import { ensurePrivateDir, PRIVATE_FILE_MODE } from "../files/private-files.ts";
+import type { GraphStore } from "../store/graph-store.ts";
+import { evidenceGraph } from "./evidence-graph.ts";
+import { answerRouteSchema, graphRowSchema } from "./graph-answer-schemas.ts";
+import { querySchema } from "./query-schema.ts";
+
+// A reopened answer (a conversation after a reload or a restart) shows what it showed when it
+// was given: the route it took and why, the graph's rows, and its evidence graph. The answer log
+// keeps the text answer; beside it, one small file per logged answer that had a route keeps the
+// route and the rows (<dataDir>/graph-answers/<logId>.json, private like the rest of the library).
+
+const DIR = "graph-answers";
+const LOG_ID = /^[A-Za-z0-9_-]{1,64}$/;
+
+const graphAnswerSchema = z.object({
+  route: answerRouteSchema,
+  rows: z.array(graphRowSchema).optional(),
+});
+
+export type GraphAnswerRecord = z.infer<typeof graphAnswerSchema>;
+
+function fileOf(dataDir: string, logId: string): string | null {
+  return LOG_ID.test(logId) ? path.join(dataDir, DIR, `${logId}.json`) : null;
+}
+
+/** Keeps a logged answer's route and rows; answers without a route keep nothing. */
+export async function recordGraphAnswer(dataDir: string, logId: string, result: AskResult): Promise<void> {
+  const file = fileOf(dataDir, logId);
+  if (file === null || result.route === undefined) return;
+  await ensurePrivateDir(path.dirname(file));
+  const record: GraphAnswerRecord = { route: result.route, ...(result.rows === undefined ? {} : { rows: result.rows }) };
+  await writeFile(file, JSON.stringify(record), { mode: PRIVATE_FILE_MODE });
+}
+
+/** The route and rows kept for a logged answer, or null (none kept, unreadable, or an older answer). */
+export async function readGraphAnswer(dataDir: string, logId: string): Promise<GraphAnswerRecord | null> {
+  const file = fileOf(dataDir, logId);
+  if (file === null) return null;
+  const text = await readFile(file, "utf8").catch(() => null);
+  if (text === null) return null;
+  try {
+    const parsed = graphAnswerSchema.safeParse(JSON.parse(text));
+    return parsed.success ? parsed.data : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * What a reopened answer adds to the log's record: its route and rows, and the evidence graph of
+ * the sections it cites (as the live answer drew it; a refusal draws nothing). Null when the
+ * answer kept no route: the caller draws the graph its own way.
+ */
+export async function reopenGraphAnswer(
+  store: GraphStore,
+  dataDir: string,
+  record: { id: string; citedSectionIds: readonly string[] },
+): Promise<Pick<AskResult, "route" | "rows" | "subgraph" | "triplets"> | null> {
+  const kept = await readGraphAnswer(dataDir, record.id);
+  if (kept === null) return null;
+  const rt = { store, schema: querySchema(await store.graphSchema()), timeoutMs: 5000, maxRows: 200, ran: [] };
+  const graph = await evidenceGraph(rt, { sectionIds: record.citedSectionIds });
+  return { route: kept.route, ...(kept.rows === undefined ? {} : { rows: kept.rows }), subgraph: graph.subgraph, triplets: graph.triplets };
+}
