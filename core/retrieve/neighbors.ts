@@ -23,13 +23,13 @@ function addTriplets(triplets: readonly TripletRecord[], nodes: Map<string, Subg
   for (const t of triplets) {
     if (nodes.size >= MAX_NEIGHBORS) break;
     const subject = `entity:${t.subjectId}`;
-    nodes.set(subject, { id: subject, kind: "entity", label: t.subject });
+    nodes.set(subject, { id: subject, kind: "entity", label: t.subject, documentId: t.documentId });
     const section = `section:${t.sectionId}`;
     nodes.set(section, { ...sectionNode(t.sectionId, sectionLabels.get(t.sectionId) ?? t.sectionId), documentId: t.documentId });
     edges.set(`in-section:${t.sectionId}:${t.subjectId}`, { id: `in-section:${t.sectionId}:${t.subjectId}`, source: section, target: subject, kind: "in-section", label: "states" });
     if (t.objectId !== "") {
       const object = `entity:${t.objectId}`;
-      nodes.set(object, { id: object, kind: "entity", label: t.object });
+      nodes.set(object, { id: object, kind: "entity", label: t.object, documentId: t.documentId });
       edges.set(`triplet:${t.id}`, { id: `triplet:${t.id}`, source: subject, target: object, kind: "triplet", label: t.predicate, tripletId: t.id });
     }
   }
@@ -38,6 +38,12 @@ function addTriplets(triplets: readonly TripletRecord[], nodes: Map<string, Subg
 async function labelsOf(store: GraphStore, ids: readonly string[]): Promise<Map<string, string>> {
   const found = await store.getSectionsByIds([...new Set(ids)]);
   return new Map(found.map(({ section }) => [section.id, section.heading === "" ? section.label : `${section.label} ${section.heading}`]));
+}
+
+/** The document of each section, so the UI can draw every neighbour inside its document. */
+async function documentsOf(store: GraphStore, ids: readonly string[]): Promise<Map<string, string>> {
+  const found = await store.getSectionsByIds([...new Set(ids)]);
+  return new Map(found.map(({ section }) => [section.id, section.documentId]));
 }
 
 export async function graphNeighbors(store: GraphStore, nodeId: string): Promise<Subgraph> {
@@ -64,10 +70,11 @@ export async function graphNeighbors(store: GraphStore, nodeId: string): Promise
       ...(children.get(id) ?? []),
     ].filter((x) => x !== "" && x !== id);
     const labels = await labelsOf(store, [...related, ...triplets.map((t) => t.sectionId)]);
+    const documents = await documentsOf(store, related);
     for (const r of references) {
       const other = r.fromSectionId === id ? r.toSectionId : r.fromSectionId;
       if (other === null || other === "" || other === id || nodes.size >= MAX_NEIGHBORS) continue;
-      nodes.set(`section:${other}`, sectionNode(other, labels.get(other) ?? r.label ?? r.raw));
+      nodes.set(`section:${other}`, sectionNode(other, labels.get(other) ?? r.label ?? r.raw, documents.get(other)));
       edges.set(`cites:${r.id}`, { id: `cites:${r.id}`, source: `section:${r.fromSectionId}`, target: `section:${r.toSectionId ?? ""}`, kind: "cites", label: r.raw });
     }
     addTriplets(triplets, nodes, edges, labels);
@@ -85,7 +92,7 @@ export async function graphNeighbors(store: GraphStore, nodeId: string): Promise
   if (kind === "term") {
     const [term] = await store.getTermsByIds([id]);
     if (!term) return { nodes: [], edges: [] };
-    nodes.set(nodeId, { id: nodeId, kind: "term", label: term.term });
+    nodes.set(nodeId, { id: nodeId, kind: "term", label: term.term, documentId: term.documentId });
     const sectionIds = [term.sectionId, ...term.mentionedIn].slice(0, MAX_NEIGHBORS - 1);
     const labels = await labelsOf(store, sectionIds);
     for (const sectionId of sectionIds) {

@@ -6,7 +6,7 @@ export interface SubgraphNode {
   id: string;
   kind: SubgraphNodeKind;
   label: string;
-  /** Section nodes: the document they belong to. */
+  /** The document the node belongs to (the UI groups nodes by document). */
   documentId?: string;
   /** Section nodes: 1-based rank in the results. */
   rank?: number;

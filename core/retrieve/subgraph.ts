@@ -71,7 +71,7 @@ export async function buildSubgraph(store: RetrievalStore, results: readonly Ran
   for (const term of terms) {
     const linked = [term.sectionId, ...term.mentionedIn].filter((id) => inTop.has(id));
     if (linked.length === 0) continue;
-    if (!addNode({ id: `term:${term.id}`, kind: "term", label: term.term })) break;
+    if (!addNode({ id: `term:${term.id}`, kind: "term", label: term.term, documentId: term.documentId })) break;
     for (const sectionId of linked) {
       const kind = sectionId === term.sectionId ? "defines" : "mentions";
       addEdge({ id: `${kind}:${term.id}:${sectionId}`, source: `section:${sectionId}`, target: `term:${term.id}`, kind, label: kind });
@@ -80,8 +80,8 @@ export async function buildSubgraph(store: RetrievalStore, results: readonly Ran
   for (const t of [...triplets].sort((a, b) => b.confidence - a.confidence || (a.id < b.id ? -1 : 1))) {
     const subject = `entity:${t.subjectId}`;
     const object = `entity:${t.objectId}`;
-    if (!addNode({ id: subject, kind: "entity", label: t.subject })) continue;
-    if (!addNode({ id: object, kind: "entity", label: t.object })) continue;
+    if (!addNode({ id: subject, kind: "entity", label: t.subject, documentId: t.documentId })) continue;
+    if (!addNode({ id: object, kind: "entity", label: t.object, documentId: t.documentId })) continue;
     addEdge({ id: `triplet:${t.id}`, source: subject, target: object, kind: "triplet", label: t.predicate, tripletId: t.id });
     addEdge({ id: `in-section:${t.sectionId}:${t.subjectId}`, source: `section:${t.sectionId}`, target: subject, kind: "in-section", label: "states" });
   }

@@ -61,7 +61,7 @@ export function App() {
     setTarget({ kind: "section", id, ...(emphasis === undefined ? {} : { emphasis }), ...(page === undefined ? {} : { page }), ...(trail === undefined ? {} : { trail }) });
     setTab("reader");
   }, []);
-  const openRef = useCallback((ref: SectionRef) => openSection(ref.sectionId, ref.highlight), [openSection]);
+  const openRef = useCallback((ref: SectionRef) => openSection(ref.sectionId, ref.highlight, ref.page), [openSection]);
   // A chip names the page it cites ("… p. 164"): the viewer opens there, not on the section's first
   // page, with the cited sentence highlighted (the rest of the section faintly).
   const openCitation = useCallback(
@@ -160,7 +160,7 @@ export function App() {
             </div>
           </div>
           <ChatPane chat={chat} documents={documents} activeSectionId={activeSectionId} onOpenCitation={openCitation} questionRef={questionRef} />
-          <GraphPane state={graph} theme={theme} onOpenSection={openRef} />
+          <GraphPane state={graph} theme={theme} documents={documents} onOpenSection={openRef} />
         </main>
       </div>
     </DropZone>

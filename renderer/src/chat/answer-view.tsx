@@ -2,7 +2,9 @@ import { useState } from "react";
 import { lowConfidenceOcrPages, type DocumentRecord } from "../../../core/contract/contract.ts";
 import { citationText, shortTitle } from "../lib/citation-text.ts";
 import type { AskCitation, AskResult, AskSentence } from "./ask-types.ts";
+import { AnswerRouteLine } from "./answer-route.tsx";
 import { CitationChip } from "./citation-chip.tsx";
+import { GraphRowsTable } from "./graph-rows.tsx";
 import { citationStops, trailAt, type CitationTrail } from "./citation-trail.ts";
 import { CopyButton } from "./copy-button.tsx";
 import { ModeBadge } from "./mode-badge.tsx";
@@ -66,21 +68,33 @@ export function AnswerView({ result, documents, activeSectionId, onOpenCitation 
   };
   const unsupported = result.sentences.filter((s) => !s.supported).length;
   const refused = result.citations.length === 0;
-  const shown = expanded ? result.sentences.length : visibleCount(result.sentences);
-  const hidden = result.sentences.length - shown;
+  // A graph answer's rows are drawn as a table: the sentences that repeat them (kept for the log
+  // and exports) are not shown again — all but the summary on the graph route, and on the "both"
+  // route the summary and rows the engine put under "show more".
+  const rows = result.rows ?? [];
+  const rowKeys = new Set(rows.map((r) => r.citation.key));
+  const sentences =
+    rows.length === 0
+      ? result.sentences
+      : result.route?.route === "graph"
+        ? result.sentences.slice(0, 1)
+        : result.sentences.filter((s) => !(s.more === true && s.citationKeys.every((k) => rowKeys.has(k))));
+  const columns = result.route?.columns ?? rows[0]?.cells.map((c) => c.name) ?? [];
+  const shown = expanded ? sentences.length : visibleCount(sentences);
+  const hidden = sentences.length - shown;
 
   return (
     <div className={refused ? "answer refused" : "answer"} data-testid="answer" data-mode={result.mode}>
       <div className="answer-body">
-        {result.sentences.length === 0 ? <p>{result.answer}</p> : null}
-        {result.sentences.length > 0 ? (
+        {sentences.length === 0 ? <p>{result.answer}</p> : null}
+        {sentences.length > 0 ? (
           <p>
             {result.verdict !== undefined ? (
               <strong className={`verdict verdict-${result.verdict}`} data-testid="answer-verdict">
                 {VERDICT_TEXT[result.verdict]}:{" "}
               </strong>
             ) : null}
-            {result.sentences.slice(0, shown).map((s, i) => (
+            {sentences.slice(0, shown).map((s, i) => (
               <span key={i} className={s.role === "point" ? "answer-point" : undefined}>
                 <span
                   className={[s.supported ? "sentence" : "sentence unsupported", s.role === "lead" ? "lead" : ""].join(" ").trim()}
@@ -118,8 +132,11 @@ export function AnswerView({ result, documents, activeSectionId, onOpenCitation 
         ) : null}
         {hidden > 0 || expanded ? (
           <button type="button" className="link small" data-testid="answer-more" onClick={() => setExpanded((e) => !e)}>
-            {expanded ? "Show less" : moreLabel(result.sentences.slice(shown))}
+            {expanded ? "Show less" : moreLabel(sentences.slice(shown))}
           </button>
+        ) : null}
+        {rows.length > 0 ? (
+          <GraphRowsTable columns={columns} rows={rows} chipText={chipText} activeSectionId={activeSectionId} onOpen={(c) => onOpenCitation(c, c.spans?.[0], trailAt(stops, c, c.spans?.[0]))} />
         ) : null}
         {refused && result.analysis !== undefined ? (
           <p className="refusal-reason" data-testid="refusal-reason">
@@ -127,6 +144,7 @@ export function AnswerView({ result, documents, activeSectionId, onOpenCitation 
           </p>
         ) : null}
       </div>
+      {result.route !== undefined ? <AnswerRouteLine route={result.route} /> : null}
       <div className="answer-footer">
         <ModeBadge mode={result.mode} />
         {unsupported > 0 ? (

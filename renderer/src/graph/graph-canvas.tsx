@@ -1,10 +1,11 @@
 import cytoscape from "cytoscape";
-import type { Core, ElementDefinition, LayoutOptions } from "cytoscape";
+import type { Core, ElementDefinition, LayoutOptions, SingularElementReturnValue } from "cytoscape";
 import fcose from "cytoscape-fcose";
 import { useEffect, useImperativeHandle, useRef } from "react";
 import type { Ref } from "react";
 import type { SubgraphEdge, SubgraphNode } from "../../../core/contract/contract.ts";
-import { graphStylesheet, readPalette, shortNodeLabel } from "./graph-style.ts";
+import { documentOfNode } from "./graph-model.ts";
+import { graphStylesheet, LABEL_PX, readPalette, shortNodeLabel } from "./graph-style.ts";
 
 cytoscape.use(fcose);
 
@@ -32,11 +33,15 @@ export interface GraphHandle {
 interface Props {
   nodes: SubgraphNode[];
   edges: SubgraphEdge[];
+  /** Document id → the name its group (compound node) shows. */
+  groups: ReadonlyMap<string, string>;
   /** Node and edge ids drawn with the highlight ring. */
   marked: ReadonlySet<string>;
   selectedNodeId: string | null;
   /** Changes when the theme does, so colours are read again. */
   theme: string;
+  /** Nodes to bring into view once drawn (an expansion's node and what it added); `seq` changes each time. */
+  reveal?: { ids: readonly string[]; seq: number };
   onNodeTap(nodeId: string): void;
   onNodeDoubleTap(nodeId: string): void;
   onEdgeTap(edgeId: string): void;
@@ -45,11 +50,109 @@ interface Props {
 }
 
 const ZOOM_STEP = 1.25;
+/** Revealing a few nodes does not blow them up beyond this. */
+const MAX_REVEAL_ZOOM = 1.25;
 
 const FIT_PADDING = 24;
 
-function layoutOptions(randomize: boolean): LayoutOptions {
-  // fcose's own options are not in cytoscape's types; they pass through untouched.
+/** mulberry32: a small seeded generator, so the same graph is laid out the same way every time. */
+function seededRandom(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** FNV-1a of the graph's node ids: its layout seed. */
+function seedOf(cy: Core): number {
+  let h = 0x811c9dc5;
+  for (const id of cy.nodes().map((n) => n.id()).sort()) {
+    for (let i = 0; i < id.length; i++) h = Math.imul(h ^ id.charCodeAt(i), 0x01000193);
+  }
+  return h >>> 0;
+}
+
+/**
+ * fcose draws its starting positions and its spectral sampling from Math.random: run with a
+ * generator seeded by the graph itself, the same answer's graph comes out the same way each time
+ * it is shown (or laid out again), instead of jumping about. The layout runs synchronously
+ * (animate: false), so the generator is only swapped for its duration.
+ *
+ * Labels are kept at least their designed size on screen (LABEL_PX) by growing them as the fitted
+ * view zooms out; grown labels take room the layout did not leave, so it runs a second time,
+ * from where the first left the nodes, with the labels at the size they will be drawn.
+ */
+function runSeededLayout(cy: Core, mode: "new" | "grown"): void {
+  const original = Math.random;
+  Math.random = seededRandom(seedOf(cy));
+  try {
+    // A new graph's sections make the spine; a grown graph (an expansion) keeps the spine where
+    // it was and lays the rest out afresh around it: new neighbours get room of their own instead
+    // of piling onto the node they came from.
+    if (mode === "new") cy.nodes('[kind = "section"]').data("spine", true);
+    // Laid out with labels at their size, then again while the fitted zoom says they must grow
+    // (each pass starts where the last left the nodes).
+    let scale = 1;
+    applyLabelScale(cy, scale);
+    cy.layout(layoutOptions(true, spineConstraints(cy, scale))).run();
+    for (let pass = 0; pass < 2; pass++) {
+      const wanted = labelScale(cy);
+      if (Math.abs(wanted - scale) / scale < 0.1) break;
+      scale = wanted;
+      applyLabelScale(cy, scale);
+      cy.layout(layoutOptions(false, spineConstraints(cy, scale))).run();
+    }
+  } finally {
+    Math.random = original;
+  }
+  applyLabelScale(cy, labelScale(cy));
+}
+
+/** Distinct starting points (a golden-angle spiral) for nodes added without one: nodes stacked at (0, 0) make every edge between them undrawable. */
+function spiral(i: number, at: { x: number; y: number } = { x: 0, y: 0 }): { x: number; y: number } {
+  const r = 36 * Math.sqrt(i + 1);
+  const a = i * 2.399963;
+  return { x: at.x + r * Math.cos(a), y: at.y + r * Math.sin(a) };
+}
+
+/**
+ * The answer's sections make a spine: each document's sections one under the other in the order
+ * the answer ranks them, their facts and terms around them. A tall, ordered drawing fits the tall
+ * graph pane and reads top to bottom like the answer, where free forces made a wide hairball.
+ */
+/** Room between two sections of the spine: a label's three lines, at the size they are drawn. */
+const SPINE_STEP = 58;
+/** Room between two documents' spines. */
+const SPINE_COLUMN = 420;
+
+/**
+ * The answer's sections make a spine: each document's sections one under the other in the order
+ * the answer ranks them (fixed there), their facts and terms laid out around them by the forces.
+ * A tall, ordered drawing fits the tall graph pane and reads top to bottom like the answer, where
+ * free forces made a wide hairball.
+ */
+function spineConstraints(cy: Core, scale: number): { fixedNodeConstraint?: Array<{ nodeId: string; position: { x: number; y: number } }> } {
+  const byDocument = new Map<string, string[]>();
+  // The sections the graph was first drawn with: those an expansion brings stay by what they hang from.
+  cy.nodes('[kind = "section"][?spine]').forEach((n) => {
+    const parent = (n.data("parent") as string | undefined) ?? "";
+    byDocument.set(parent, [...(byDocument.get(parent) ?? []), n.id()]);
+  });
+  const columns = [...byDocument.values()].filter((ids) => ids.length >= 2);
+  if (columns.length === 0) return {};
+  return {
+    fixedNodeConstraint: columns.flatMap((ids, c) => ids.map((nodeId, i) => ({ nodeId, position: { x: c * SPINE_COLUMN * scale, y: i * SPINE_STEP * scale } }))),
+  };
+}
+
+function layoutOptions(randomize: boolean, constraints: ReturnType<typeof spineConstraints> = {}): LayoutOptions {
+  // fcose's own options are not in cytoscape's types; they pass through untouched. Compact
+  // (short ideal edges, strong gravity) so an answer's graph fits its pane near zoom 1, where
+  // labels need no growing; label boxes count as node size, so labels repel each other.
   const options = {
     name: "fcose",
     quality: "default",
@@ -59,40 +162,74 @@ function layoutOptions(randomize: boolean): LayoutOptions {
     padding: FIT_PADDING,
     nodeDimensionsIncludeLabels: true,
     packComponents: true,
-    nodeRepulsion: 5000,
-    idealEdgeLength: 70,
+    tile: true,
+    nodeRepulsion: 6000,
+    idealEdgeLength: 50,
     edgeElasticity: 0.45,
-    nodeSeparation: 60,
+    nestingFactor: 0.1,
+    gravity: 0.6,
+    gravityRange: 3.8,
+    gravityCompound: 1.4,
+    gravityRangeCompound: 1.5,
+    nodeSeparation: 40,
+    numIter: 2500,
+    ...constraints,
   };
   return options as LayoutOptions;
 }
 
-function toElements(nodes: SubgraphNode[], edges: SubgraphEdge[]): ElementDefinition[] {
+const DOCUMENT_PREFIX = "doc:";
+
+/**
+ * Elements to draw: one compound node per document holding that document's nodes, then the
+ * nodes, then the edges between drawn nodes (an edge to a node not drawn would be refused by
+ * Cytoscape with an "invalid endpoints" warning).
+ */
+function toElements(nodes: SubgraphNode[], edges: SubgraphEdge[], groups: ReadonlyMap<string, string>): ElementDefinition[] {
+  const documents = [...new Set(nodes.map(documentOfNode).filter((d): d is string => d !== null))];
+  const ids = new Set(nodes.map((n) => n.id));
   return [
-    ...nodes.map((n) => ({
-      group: "nodes" as const,
-      data: { id: n.id, kind: n.kind, label: n.label, short: shortNodeLabel(n.label), ...(n.rank === undefined ? {} : { rank: n.rank }) },
-    })),
-    ...edges.map((e) => ({
-      group: "edges" as const,
-      data: { id: e.id, source: e.source, target: e.target, kind: e.kind, label: e.label },
-    })),
+    ...documents.map((d) => {
+      const name = groups.get(d) ?? "Document";
+      return { group: "nodes" as const, data: { id: `${DOCUMENT_PREFIX}${d}`, kind: "document", label: name, short: shortNodeLabel(name, 48) } };
+    }),
+    ...nodes.map((n) => {
+      const parent = documentOfNode(n);
+      return {
+        group: "nodes" as const,
+        data: { id: n.id, kind: n.kind, label: n.label, short: shortNodeLabel(n.label), ...(parent === null ? {} : { parent: `${DOCUMENT_PREFIX}${parent}` }), ...(n.rank === undefined ? {} : { rank: n.rank }) },
+      };
+    }),
+    ...edges
+      .filter((e) => ids.has(e.source) && ids.has(e.target))
+      .map((e) => ({
+        group: "edges" as const,
+        data: { id: e.id, source: e.source, target: e.target, kind: e.kind, label: e.label },
+      })),
   ];
 }
 
-const MAX_LABEL_SCALE = 2;
+/** Labels grow as the view zooms out, up to this factor (zoom 1/4), so they stay readable. */
+const MAX_LABEL_SCALE = 4;
+const LABEL_WIDTH = { node: 90, section: 130, document: 260 };
 
-function applyLabelScale(cy: Core): void {
-  const scale = Math.min(MAX_LABEL_SCALE, Math.max(1, 1 / cy.zoom()));
+function labelScale(cy: Core): number {
+  return Math.min(MAX_LABEL_SCALE, Math.max(1, 1 / cy.zoom()));
+}
+
+function applyLabelScale(cy: Core, scale: number): void {
   cy.batch(() => {
     cy.nodes().forEach((n) => {
-      n.style("font-size", (n.data("kind") === "section" ? 12 : 11) * scale);
+      const kind = n.data("kind") as string;
+      const px = kind === "section" ? LABEL_PX.section : kind === "document" ? LABEL_PX.document : LABEL_PX.node;
+      const width = kind === "document" ? LABEL_WIDTH.document : kind === "section" ? LABEL_WIDTH.section : LABEL_WIDTH.node;
+      n.style({ "font-size": px * scale, "text-max-width": `${width * scale}px` });
     });
-    cy.edges().style("font-size", 8 * scale);
+    cy.edges().style("font-size", LABEL_PX.edge * scale);
   });
 }
 
-export function GraphCanvas({ nodes, edges, marked, selectedNodeId, theme, onNodeTap, onNodeDoubleTap, onEdgeTap, onBackgroundTap, ref }: Props) {
+export function GraphCanvas({ nodes, edges, groups, marked, selectedNodeId, theme, reveal, onNodeTap, onNodeDoubleTap, onEdgeTap, onBackgroundTap, ref }: Props) {
   const container = useRef<HTMLDivElement>(null);
   const cyRef = useRef<Core | null>(null);
   // The node the list view asked to locate: it stays in the middle while panels beside and above
@@ -112,6 +249,8 @@ export function GraphCanvas({ nodes, edges, marked, selectedNodeId, theme, onNod
       maxZoom: 4,
       boxSelectionEnabled: false,
     });
+    // Documents are boxes around their nodes (their events are off in the stylesheet): a tap on
+    // one is a tap on the background.
     cy.on("tap", "node", (e) => handlers.current.onNodeTap(e.target.id()));
     cy.on("dbltap", "node", (e) => handlers.current.onNodeDoubleTap(e.target.id()));
     cy.on("tap", "edge", (e) => handlers.current.onEdgeTap(e.target.id()));
@@ -119,13 +258,18 @@ export function GraphCanvas({ nodes, edges, marked, selectedNodeId, theme, onNod
       if (e.target === cy) handlers.current.onBackgroundTap();
     });
     // The canvas has no DOM per node: the container's title is the tooltip with the full label.
+    // Pointing at a node names its links; pointing at a link names it.
     cy.on("mouseover", "node, edge", (e) => {
       element.title = String(e.target.data("label") ?? "");
       element.classList.add("pointing");
+      const target = e.target as SingularElementReturnValue;
+      (target.isNode() ? target.connectedEdges() : target).addClass("hover");
     });
-    cy.on("mouseout", "node, edge", () => {
+    cy.on("mouseout", "node, edge", (e) => {
       element.title = "";
       element.classList.remove("pointing");
+      const target = e.target as SingularElementReturnValue;
+      (target.isNode() ? target.connectedEdges() : target).removeClass("hover");
     });
     // A 60-node answer graph fitted into the pane sits at zoom ~0.5, where 11 px labels render at
     // 5 px. Labels grow as the view zooms out (up to 2x) so they stay readable at a glance; zooming
@@ -135,10 +279,9 @@ export function GraphCanvas({ nodes, edges, marked, selectedNodeId, theme, onNod
       if (labelFrame !== 0) return;
       labelFrame = requestAnimationFrame(() => {
         labelFrame = 0;
-        applyLabelScale(cy);
+        applyLabelScale(cy, labelScale(cy));
       });
     });
-    cy.on("layoutstop", () => applyLabelScale(cy));
     // Panels open and close beside the graph: keep the point the user was looking at in the middle.
     const dropFocus = (): void => {
       focusRef.current = null;
@@ -175,26 +318,57 @@ export function GraphCanvas({ nodes, edges, marked, selectedNodeId, theme, onNod
   useEffect(() => {
     const cy = cyRef.current;
     if (cy === null) return;
-    const wanted = new Set([...nodes.map((n) => n.id), ...edges.map((e) => e.id)]);
+    const elements = toElements(nodes, edges, groups);
+    const wanted = new Map(elements.map((el) => [el.data.id ?? "", el]));
     const stale = cy.elements().filter((el) => !wanted.has(el.id()));
-    const fresh = toElements(nodes, edges).filter((el) => el.data.id !== undefined && cy.getElementById(el.data.id).empty());
-    if (stale.empty() && fresh.length === 0) return;
-    const firstDraw = cy.nodes().length === 0 || stale.nodes().length > 0;
+    const fresh = elements.filter((el) => el.data.id !== undefined && cy.getElementById(el.data.id).empty());
+    // A node whose document became known since it was drawn moves into its document's box.
+    const moved = elements.filter((el) => {
+      if (el.group !== "nodes" || el.data.kind === "document") return false;
+      const drawn = cy.getElementById(el.data.id ?? "");
+      return drawn.nonempty() && ((drawn.data("parent") as string | undefined) ?? null) !== ((el.data.parent as string | undefined) ?? null);
+    });
+    // Names of documents may arrive after the graph (the library loads beside it).
+    for (const el of elements) {
+      const drawn = el.data.kind === "document" ? cy.getElementById(el.data.id ?? "") : null;
+      if (drawn !== null && drawn.nonempty() && drawn.data("label") !== el.data.label) drawn.data({ label: el.data.label, short: el.data.short });
+    }
+    if (stale.empty() && fresh.length === 0 && moved.length === 0) return;
+    const firstDraw = cy.nodes().length === 0 || stale.nodes('[kind != "document"]').length > 0;
+    const jitter = seededRandom(fresh.length + cy.nodes().length);
     cy.batch(() => {
       stale.remove();
-      if (!firstDraw) {
-        // New nodes start beside the node they hang from, so the incremental layout moves little.
-        for (const el of fresh) {
-          if (el.group !== "nodes") continue;
-          const anchor = edges.find((e) => (e.source === el.data.id || e.target === el.data.id) && !cy.getElementById(e.source === el.data.id ? e.target : e.source).empty());
-          const other = anchor === undefined ? null : cy.getElementById(anchor.source === el.data.id ? anchor.target : anchor.source);
-          if (other !== null && other.nonempty()) el.position = { x: other.position("x") + Math.random() * 40 - 20, y: other.position("y") + Math.random() * 40 - 20 };
-        }
+      // New nodes start beside the node they hang from, so the incremental layout moves little;
+      // the others at distinct points (never all at the origin, where their edges cannot be drawn).
+      let placed = 0;
+      for (const el of fresh) {
+        if (el.group !== "nodes" || el.data.kind === "document") continue;
+        const anchor = firstDraw ? undefined : edges.find((e) => (e.source === el.data.id || e.target === el.data.id) && !cy.getElementById(e.source === el.data.id ? e.target : e.source).empty());
+        const other = anchor === undefined ? null : cy.getElementById(anchor.source === el.data.id ? anchor.target : anchor.source);
+        el.position = other !== null && other.nonempty() ? spiral(Math.floor(jitter() * 8), other.position()) : spiral(placed++);
       }
-      cy.add(fresh);
+      // Documents first: a node's parent must exist when the node is added.
+      cy.add(fresh.filter((el) => el.data.kind === "document"));
+      for (const el of moved) cy.getElementById(el.data.id ?? "").move({ parent: (el.data.parent as string | undefined) ?? null });
+      cy.add(fresh.filter((el) => el.data.kind !== "document"));
     });
-    cy.layout(layoutOptions(firstDraw)).run();
-  }, [nodes, edges]);
+    runSeededLayout(cy, firstDraw ? "new" : "grown");
+  }, [nodes, edges, groups]);
+
+  // After an expansion the whole graph no longer fits at a readable size: the view moves to the
+  // expanded node and its new neighbours (the rest stays a pan or "fit" away).
+  const revealed = useRef(0);
+  useEffect(() => {
+    const cy = cyRef.current;
+    if (cy === null || reveal === undefined || reveal.seq === revealed.current) return;
+    const wanted = new Set(reveal.ids);
+    const shown = cy.nodes().filter((n) => wanted.has(n.id()));
+    if (shown.empty()) return;
+    revealed.current = reveal.seq;
+    cy.fit(shown, FIT_PADDING * 2);
+    if (cy.zoom() > MAX_REVEAL_ZOOM) cy.zoom({ level: MAX_REVEAL_ZOOM, renderedPosition: { x: cy.width() / 2, y: cy.height() / 2 } });
+    applyLabelScale(cy, labelScale(cy));
+  }, [reveal, nodes, edges]);
 
   useEffect(() => {
     const cy = cyRef.current;
@@ -205,9 +379,18 @@ export function GraphCanvas({ nodes, edges, marked, selectedNodeId, theme, onNod
         else el.removeClass("marked");
       });
       cy.nodes().unselect();
-      if (selectedNodeId !== null) cy.getElementById(selectedNodeId).select();
+      // The selected node's links say what they are.
+      cy.edges().removeClass("focus");
+      if (selectedNodeId !== null) {
+        const node = cy.getElementById(selectedNodeId);
+        node.select();
+        // Its obligations say what they are; citations ("Article 19(4)") run along the spine,
+        // where their names would cover the sections': those show on hover.
+        node.connectedEdges('[kind = "triplet"]').addClass("focus");
+      }
+      cy.edges().filter((e) => marked.has(e.id())).addClass("focus");
     });
-  }, [marked, selectedNodeId, nodes, edges]);
+  }, [marked, selectedNodeId, nodes, edges, groups]);
 
   useEffect(() => {
     cyRef.current?.style(graphStylesheet(readPalette()));
@@ -228,7 +411,9 @@ export function GraphCanvas({ nodes, edges, marked, selectedNodeId, theme, onNod
         },
         zoomIn: () => zoomBy(ZOOM_STEP),
         zoomOut: () => zoomBy(1 / ZOOM_STEP),
-        reset: () => cyRef.current?.layout(layoutOptions(true)).run(),
+        reset: () => {
+          if (cyRef.current !== null) runSeededLayout(cyRef.current, "grown");
+        },
         center: (nodeId) => {
           const node = cyRef.current?.getElementById(nodeId);
           if (node === undefined || node.empty()) return;

@@ -12,32 +12,75 @@ export interface GraphData {
 
 export const EMPTY_GRAPH: GraphData = { nodes: [], edges: [], triplets: new Map() };
 
-/** How many nodes are drawn before "show more": enough to explain an answer, few enough to read. */
-export const INITIAL_NODE_LIMIT = 40;
+/**
+ * How many nodes are drawn before "show more": enough to explain an answer, few enough to read
+ * (an answer's evidence graph has at most 30: core/graph-query/evidence-graph.ts).
+ */
+export const INITIAL_NODE_LIMIT = 30;
 export const NODE_LIMIT_STEP = 20;
 
 export function graphFrom(subgraph: Subgraph, triplets: readonly TripletRecord[]): GraphData {
   return { nodes: subgraph.nodes, edges: subgraph.edges, triplets: new Map(triplets.map((t) => [t.id, t])) };
 }
 
-/** Adds what a neighbours request returned; nodes already shown keep their place. */
-export function mergeGraph(graph: GraphData, extra: Subgraph, extraTriplets: readonly TripletRecord[] = []): GraphData {
-  const nodeIds = new Set(graph.nodes.map((n) => n.id));
+/**
+ * Adds what a neighbours request returned; nodes already shown keep their place (and their
+ * document, when the new copy knows it and the old did not). Edges whose ends are not both in the
+ * graph are dropped: they could never be drawn. `added` lists the nodes that were new, in order.
+ */
+export function mergeGraph(graph: GraphData, extra: Subgraph, extraTriplets: readonly TripletRecord[] = []): GraphData & { added: string[] } {
+  const known = new Map(graph.nodes.map((n) => [n.id, n]));
   const edgeIds = new Set(graph.edges.map((e) => e.id));
   const triplets = new Map(graph.triplets);
   for (const t of extraTriplets) triplets.set(t.id, t);
+  const fresh: SubgraphNode[] = [];
+  for (const n of extra.nodes) {
+    if (!known.has(n.id) && !fresh.some((f) => f.id === n.id)) fresh.push(n);
+  }
+  const nodes = [
+    ...graph.nodes.map((n) => {
+      const again = n.documentId === undefined ? extra.nodes.find((x) => x.id === n.id && x.documentId !== undefined) : undefined;
+      return again?.documentId === undefined ? n : { ...n, documentId: again.documentId };
+    }),
+    ...fresh,
+  ];
+  const ids = new Set(nodes.map((n) => n.id));
   return {
-    nodes: [...graph.nodes, ...extra.nodes.filter((n) => !nodeIds.has(n.id))],
-    edges: [...graph.edges, ...extra.edges.filter((e) => !edgeIds.has(e.id))],
+    nodes,
+    edges: [...graph.edges, ...extra.edges.filter((e) => !edgeIds.has(e.id) && ids.has(e.source) && ids.has(e.target))],
     triplets,
+    added: fresh.map((n) => n.id),
   };
 }
 
-/** The first `limit` nodes and the edges between them. */
-export function visibleGraph(graph: GraphData, limit: number): { nodes: SubgraphNode[]; edges: SubgraphEdge[] } {
-  const nodes = graph.nodes.slice(0, Math.max(0, limit));
+/** The node's document, for grouping: its own field, else the document id its engine id starts with. */
+export function documentOfNode(node: SubgraphNode): string | null {
+  if (node.documentId !== undefined && node.documentId !== "") return node.documentId;
+  // `section:<documentId>:…`, `entity:<documentId>:e:…`, `term:<documentId>:…`
+  const m = /^(?:section|entity|term):([0-9a-f]{16}):/.exec(node.id);
+  return m?.[1] ?? null;
+}
+
+/** Edges touching a node, for the list view and the sources panel. */
+export function edgesOf(graph: { edges: readonly SubgraphEdge[] }, nodeId: string): SubgraphEdge[] {
+  return graph.edges.filter((e) => e.source === nodeId || e.target === nodeId);
+}
+
+/**
+ * The first `limit` nodes, the `pinned` ones (what the user expanded: shown whatever the limit),
+ * and the edges between them.
+ */
+export function visibleGraph(graph: GraphData, limit: number, pinned: ReadonlySet<string> = new Set()): { nodes: SubgraphNode[]; edges: SubgraphEdge[] } {
+  const nodes = graph.nodes.filter((n, i) => i < limit || pinned.has(n.id));
   const ids = new Set(nodes.map((n) => n.id));
   return { nodes, edges: graph.edges.filter((e) => ids.has(e.source) && ids.has(e.target)) };
+}
+
+/** The name a document's box shows: its shortest name ("DORA") and its title. */
+export function documentGroupName(doc: { title: string; fileName: string; aliases?: string[]; userAliases?: string[]; hiddenAliases?: string[] }, aliases: readonly string[]): string {
+  const title = doc.title.trim() === "" ? doc.fileName : doc.title.trim();
+  const short = [...aliases].filter((a) => a.length >= 2 && a.length <= 24).sort((a, b) => a.length - b.length)[0];
+  return short === undefined || title.toLowerCase().startsWith(short.toLowerCase()) ? title : `${short} — ${title}`;
 }
 
 const SECTION_PREFIX = "section:";
@@ -56,6 +99,8 @@ export interface SectionRef {
   via: string;
   /** A stretch of the section text to highlight (a triplet's evidence). */
   highlight?: { start: number; end: number };
+  /** The PDF page to open on (the fact's page), when known. */
+  page?: number;
 }
 
 function pushUnique(out: SectionRef[], ref: SectionRef): void {

@@ -55,20 +55,29 @@ export function readPalette(element: Element = document.documentElement): Palett
   };
 }
 
+/**
+ * Label sizes in screen pixels at zoom 1. The canvas scales them by 1/zoom when the view is zoomed
+ * out (graph-canvas.tsx), so they are never drawn smaller than this at the default zoom.
+ */
+export const LABEL_PX = { node: 11, section: 12, document: 12, edge: 11 } as const;
+
 export function graphStylesheet(p: Palette): StylesheetJson {
   return [
     {
       selector: "node",
       style: {
         label: "data(short)",
-        "font-size": 11,
+        "font-size": LABEL_PX.node,
         "font-family": "system-ui, -apple-system, Segoe UI, Roboto, sans-serif",
         color: p.text,
         "text-valign": "bottom",
         "text-halign": "center",
         "text-margin-y": 4,
-        "text-wrap": "ellipsis",
-        "text-max-width": "120px",
+        // Wrapped on up to three short lines (labels are cut to 36 characters): square label boxes
+        // pack into the pane far better than one long line each.
+        "text-wrap": "wrap",
+        "text-max-width": "90px",
+        "line-height": 1.15,
         "text-background-color": p.pane,
         "text-background-opacity": 0.8,
         "text-background-padding": "1px",
@@ -80,11 +89,51 @@ export function graphStylesheet(p: Palette): StylesheetJson {
       },
     },
     // Section labels survive further zooming out than the others: they are what an auditor cites.
-    { selector: 'node[kind = "section"]', style: { shape: NODE_SHAPES.section, "background-color": p.section, width: 30, height: 20, "font-size": 12, "min-zoomed-font-size": 5 } },
+    // Sections stand one under the other (the layout's spine, graph-canvas.tsx): their labels read
+    // to their right, like a list.
+    {
+      selector: 'node[kind = "section"]',
+      style: {
+        shape: NODE_SHAPES.section,
+        "background-color": p.section,
+        width: 30,
+        height: 20,
+        "font-size": LABEL_PX.section,
+        "min-zoomed-font-size": 5,
+        "text-valign": "center",
+        "text-halign": "right",
+        "text-margin-x": 6,
+        "text-margin-y": 0,
+        "text-justification": "left",
+        "text-max-width": "130px",
+      },
+    },
     { selector: 'node[kind = "entity"]', style: { shape: NODE_SHAPES.entity, "background-color": p.entity } },
     { selector: 'node[kind = "term"]', style: { shape: NODE_SHAPES.term, "background-color": p.term, width: 24, height: 24 } },
     // Top-ranked sections are what the answer rests on: draw them larger.
     { selector: "node[rank <= 3]", style: { width: 40, height: 26, "font-weight": "bold" } },
+    // A document holds its nodes (a compound node): its name on top, a faint box around them.
+    {
+      selector: 'node[kind = "document"]',
+      style: {
+        shape: "round-rectangle",
+        "background-color": p.section,
+        "background-opacity": 0.05,
+        "border-width": 1,
+        "border-style": "dashed",
+        "border-color": p.border,
+        "text-valign": "top",
+        "text-halign": "center",
+        "text-margin-y": -2,
+        "text-max-width": "260px",
+        "font-size": LABEL_PX.document,
+        "font-weight": "bold",
+        color: p.muted,
+        padding: "14px",
+        "min-zoomed-font-size": 5,
+        events: "no",
+      },
+    },
     {
       selector: "edge",
       style: {
@@ -94,22 +143,26 @@ export function graphStylesheet(p: Palette): StylesheetJson {
         "target-arrow-shape": "triangle",
         "arrow-scale": 0.8,
         "curve-style": "bezier",
-        label: "data(label)",
-        "font-size": 8,
-        color: p.muted,
+        // Edge labels only when asked for (hover, selection, the selected node's links): all of
+        // them at once cover the drawing.
+        label: "",
+        "font-size": LABEL_PX.edge,
+        color: p.text,
         "text-rotation": "autorotate",
         "text-background-color": p.pane,
-        "text-background-opacity": 0.85,
-        "text-background-padding": "1px",
-        // Edge labels vanish when zoomed out far enough to be unreadable, and return on zoom.
-        "min-zoomed-font-size": 7,
+        "text-background-opacity": 0.9,
+        "text-background-padding": "2px",
+        "min-zoomed-font-size": 5,
       },
     },
     { selector: 'edge[kind = "triplet"]', style: { "line-color": p.entity, "target-arrow-color": p.entity, width: 1.6 } },
     { selector: 'edge[kind = "cites"]', style: { "line-color": p.section, "target-arrow-color": p.section, "line-style": "dashed" } },
     { selector: 'edge[kind = "defines"]', style: { "line-color": p.term, "target-arrow-color": p.term } },
     { selector: 'edge[kind = "mentions"]', style: { "line-color": p.term, "target-arrow-color": p.term, "line-style": "dotted" } },
-    { selector: 'edge[kind = "in-section"]', style: { "line-style": "dotted", label: "" } },
+    { selector: 'edge[kind = "in-section"]', style: { "line-style": "dotted" } },
+    { selector: "edge.hover, edge.focus, edge:selected", style: { label: "data(label)", "z-index": 10 } },
+    // "states" (a section stating a fact about a party) says nothing the shapes do not.
+    { selector: 'edge[kind = "in-section"]', style: { label: "" } },
     { selector: ".faded", style: { opacity: 0.25 } },
     { selector: "node.marked", style: { "border-color": p.highlight, "border-width": 3.5 } },
     { selector: "edge.marked", style: { "line-color": p.highlight, "target-arrow-color": p.highlight, width: 2.5 } },
@@ -118,6 +171,6 @@ export function graphStylesheet(p: Palette): StylesheetJson {
 }
 
 /** Labels are cut for the canvas; the full text is in the side list and the tooltip. */
-export function shortNodeLabel(label: string, max = 40): string {
+export function shortNodeLabel(label: string, max = 36): string {
   return label.length > max ? `${label.slice(0, max - 1)}…` : label;
 }

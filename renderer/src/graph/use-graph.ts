@@ -1,5 +1,5 @@
-import { useCallback, useState } from "react";
-import type { ClauseGraphApi, ErrorInfo, Subgraph, TripletRecord } from "../../../core/contract/contract.ts";
+import { useCallback, useRef, useState } from "react";
+import type { ClauseGraphApi, EntityFacts, ErrorInfo, Subgraph, TripletRecord } from "../../../core/contract/contract.ts";
 import { EMPTY_GRAPH, graphFrom, mergeGraph } from "./graph-model.ts";
 import type { GraphData } from "./graph-model.ts";
 
@@ -14,8 +14,10 @@ export interface GraphState {
   expanding: string | null;
   error: ErrorInfo | null;
   show(subgraph: Subgraph, triplets: readonly TripletRecord[], title: string): void;
-  /** Adds a node's neighbours; resolves to how many nodes were new. */
-  expand(nodeId: string): Promise<number>;
+  /** Adds a node's neighbours; resolves to the ids of the nodes that were new (none when it failed or a new graph replaced this one). */
+  expand(nodeId: string): Promise<string[]>;
+  /** Every section stating a fact about an entity node, or the error. */
+  entityFacts(nodeId: string): Promise<{ ok: true; value: EntityFacts } | { ok: false; error: ErrorInfo }>;
 }
 
 export function useGraph(api: ClauseGraphApi): GraphState {
@@ -24,34 +26,41 @@ export function useGraph(api: ClauseGraphApi): GraphState {
   const [generation, setGeneration] = useState(0);
   const [expanding, setExpanding] = useState<string | null>(null);
   const [error, setError] = useState<ErrorInfo | null>(null);
+  // The graph as last set, read when an expansion returns: the new nodes are counted against it
+  // here, not inside a state updater (which React runs later, after `expand` has returned).
+  const current = useRef<{ graph: GraphData; generation: number }>({ graph: EMPTY_GRAPH, generation: 0 });
 
   const show = useCallback((subgraph: Subgraph, triplets: readonly TripletRecord[], newTitle: string) => {
-    setGraph(graphFrom(subgraph, triplets));
+    const next = graphFrom(subgraph, triplets);
+    current.current = { graph: next, generation: current.current.generation + 1 };
+    setGraph(next);
     setTitle(newTitle);
-    setGeneration((g) => g + 1);
+    setGeneration(current.current.generation);
     setError(null);
   }, []);
 
   const expand = useCallback(
     async (nodeId: string) => {
+      const startedOn = current.current.generation;
       setExpanding(nodeId);
       const result = await api.graphNeighbors({ nodeId });
       setExpanding(null);
+      // Another answer's graph replaced this one meanwhile: its neighbours do not belong there.
+      if (current.current.generation !== startedOn) return [];
       if (!result.ok) {
         setError(result.error);
-        return 0;
+        return [];
       }
       setError(null);
-      let added = 0;
-      setGraph((current) => {
-        const next = mergeGraph(current, result.value);
-        added = next.nodes.length - current.nodes.length;
-        return next;
-      });
+      const { added, ...next } = mergeGraph(current.current.graph, result.value);
+      current.current = { graph: next, generation: startedOn };
+      setGraph(next);
       return added;
     },
     [api],
   );
 
-  return { graph, title, generation, expanding, error, show, expand };
+  const entityFacts = useCallback((nodeId: string) => api.entityFacts({ nodeId }), [api]);
+
+  return { graph, title, generation, expanding, error, show, expand, entityFacts };
 }

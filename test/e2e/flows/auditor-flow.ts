@@ -294,6 +294,8 @@ export async function runAuditorFlow(page: Page, options: AuditorFlowOptions): P
     const candidate = candidates.nth(i);
     await candidate.click();
     await expect.poll(() => page.locator(".node-sources-title").textContent()).toBe(await candidate.textContent());
+    // An entity's sections (every one stating a fact about it) come from the library: wait for them.
+    await page.locator('[data-testid="node-sources"][data-loading="false"]').waitFor();
     if ((await sources.count()) >= 2) {
       nodeIndex = i;
       break;
@@ -303,6 +305,7 @@ export async function runAuditorFlow(page: Page, options: AuditorFlowOptions): P
   const nodeLabel = (await node.textContent()) ?? "";
   await node.click();
   await expect.poll(() => page.locator(".node-sources-title").textContent()).toBe(nodeLabel);
+  await page.locator('[data-testid="node-sources"][data-loading="false"]').waitFor();
   expect(await sources.count()).toBeGreaterThan(0);
   const sourceLabels = await sources.allTextContents();
   const sourceIds = await sources.evaluateAll((buttons) => buttons.map((b) => b.getAttribute("data-section-id") ?? ""));
