@@ -140,12 +140,6 @@ describe("the Cypher gate on the live schema", () => {
     expect(existsSync(path.join(tmp.dir, "leak.csv"))).toBe(false);
   });
 
-  it("survives an empty list parameter (Kuzu 0.11 crashes the process on one)", async () => {
-    expect(await store.readOnlyQuery("MATCH (s:Section) WHERE s.id IN $ids RETURN s.id", { ids: [] }, { timeoutMs: 5000 })).toEqual([]);
-    const all = await store.readOnlyQuery("MATCH (s:Section) WHERE NOT s.id IN $ids RETURN count(s) AS n", { ids: [] }, { timeoutMs: 5000 });
-    expect(Number(all[0]?.n)).toBe(sections.length);
-  });
-
   it("builds the model's grammar from the live schema, with nothing that writes", () => {
     const grammar = cypherGrammar(schema);
     expect(grammar).toMatch(/^root ::= "MATCH "/);
