@@ -276,6 +276,17 @@ export function extractiveAnswer(pool: SentencePool, maxSentences = DEFAULT_MAX_
   const best = rank(lead);
   // The match a cued sentence displaced already counts as one support.
   let support = [...roles.values()].filter((r) => r === "support").length;
+  // The best-ranked sections each keep their best answering sentence among the sources (cited
+  // under "show more" unless strong): the provision ranked second is often the one that answers
+  // (ObliQA dev: a gold passage ranked 1–3 was retrieved but not cited in 157 of 2,788 questions;
+  // keeping these raised the answers citing a gold passage from 78.3 % to 79.5 %, 600 questions).
+  for (let index = 0; index < TOP_SECTIONS_CITED && support < Math.min(MAX_SUPPORT, max - 1); index++) {
+    if ([...roles.keys()].some((c) => c.resultIndex === index)) continue;
+    const own = relevant.find((c) => c.resultIndex === index && c.relevant && !isLeadIn(c) && !POINT.test(c.unit.text));
+    if (own === undefined || [...roles.keys()].some((p) => jaccard(p.stems, own.stems) >= NEAR_DUPLICATE)) continue;
+    roles.set(own, "support");
+    support++;
+  }
   const quotedSection = (c: Candidate): boolean => [...roles.keys()].some((r) => r.resultIndex === c.resultIndex);
   const supportRank = (c: Candidate): number => rank(c) * (quotedSection(c) ? SAME_SECTION_FACTOR : 1);
   for (const c of [...relevant].sort((a, b) => supportRank(b) - supportRank(a))) {
@@ -295,15 +306,6 @@ export function extractiveAnswer(pool: SentencePool, maxSentences = DEFAULT_MAX_
     else for (const u of itsItem) if (!roles.has(u)) roles.set(u, "point");
     support++;
   }
-  // The best-ranked sections each keep their best answering sentence among the sources (cited
-  // under "show more"): the provision ranked second is often the one that answers (ObliQA dev:
-  // a gold passage ranked 1–3 was retrieved but not cited in 157 of 2,788 questions).
-  for (let index = 0; index < TOP_SECTIONS_CITED; index++) {
-    if ([...roles.keys()].some((c) => c.resultIndex === index)) continue;
-    const best = relevant.find((c) => c.resultIndex === index && c.relevant && !isLeadIn(c) && !POINT.test(c.unit.text));
-    if (best !== undefined && ![...roles.keys()].some((p) => jaccard(p.stems, best.stems) >= NEAR_DUPLICATE)) roles.set(best, "support");
-  }
-
   // A quoted sentence that only names a standard is read with the next one, which says what it requires.
   const continuation = new Map<Candidate, Candidate>();
   for (const c of roles.keys()) {
