@@ -10,7 +10,6 @@
 //  - questions: the structured questions of test/corpus/graph-questions.json asked through
 //    engine.ask, the share answered with exactly the expected rows, each row cited.
 // Figures only: the corpus tests assert the thresholds.
-import { readdirSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -20,7 +19,7 @@ import { createKuzuStore } from "../core/store/kuzu-store.ts";
 import { MIN_ENTITY_NAME_LENGTH } from "../core/store/graph-types.ts";
 import { graphFigures } from "./lib/graph-figures.ts";
 import { checkGraphAnswer, readGraphQuestions, type GraphQuestionOutcome } from "./lib/graph-questions.ts";
-import { openLabelledLibrary } from "./lib/labelled-library.ts";
+import { openLabelledLibrary, pdfsIn } from "./lib/labelled-library.ts";
 import { percentile } from "./lib/metrics.ts";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -39,10 +38,7 @@ const log = (line: string): void => {
 };
 const f3 = (x: number): string => x.toFixed(3);
 
-const pdfs = readdirSync(REGULATORY_DIR)
-  .filter((f) => f.toLowerCase().endsWith(".pdf"))
-  .sort()
-  .map((f) => path.join(REGULATORY_DIR, f));
+const pdfs = pdfsIn(REGULATORY_DIR);
 const library = await openLabelledLibrary({ pdfs, modelRoot: values["model-dir"], log });
 log(`library ${library.dataDir} (${library.imported ? `imported in ${library.importSeconds.toFixed(1)} s` : "cached"})`);
 

@@ -8,7 +8,7 @@
 // library left by older import code would measure answers over sections the app no longer makes.
 // Answer code (core/answer) is not in the key: it reads the library, it does not shape it.
 import { createHash } from "node:crypto";
-import { existsSync } from "node:fs";
+import { existsSync, readdirSync } from "node:fs";
 import { readdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
@@ -38,6 +38,14 @@ export async function libraryKey(pdfs: readonly string[]): Promise<string> {
   const code = (await Promise.all(IMPORT_CODE.map(sourceFiles))).flat().sort();
   for (const file of code) hash.update(`${path.relative(CORE_DIR, file)}\0`).update(await readFile(file));
   return hash.digest("hex");
+}
+
+/** The PDFs of a folder (../shared/corpus/regulatory: the ten the labelled library holds), sorted. */
+export function pdfsIn(dir: string): string[] {
+  return readdirSync(dir)
+    .filter((f) => f.toLowerCase().endsWith(".pdf"))
+    .sort()
+    .map((f) => path.join(dir, f));
 }
 
 export interface LabelledLibrary {

@@ -268,26 +268,23 @@ function subjectChunk(toks: readonly Tok[], segStart: number, trig: number, open
   return start > end ? null : { from: start, to: end, relative: -1 };
 }
 
+/** A list marker's token: punctuation, a number, or the letters of "(a) the controller", "(ii) A covered entity". */
+function isMarkerToken(toks: readonly Tok[], i: number): boolean {
+  const t = toks[i];
+  if (!t) return false;
+  if (t.pos === "PUNCT" || t.pos === "SYM" || t.pos === "NUM") return true;
+  return /^[a-z]{1,4}$/i.test(t.value) && toks[i - 1]?.value === "(" && toks[i + 1]?.value === ")";
+}
+
 function skipListMarkers(toks: readonly Tok[], k: number, end: number): number {
   let i = k;
   while (i <= end) {
     const t = toks[i];
     if (!t) break;
     // A heading word printed before the sentence ("DISCUSSION Alternate work sites may …").
-    if (/^[A-Z]{4,}$/.test(t.value) && /^[A-Z][a-z]/.test(toks[i + 1]?.value ?? "") && (t.lower === "discussion" || t.lower === "note" || t.lower === "example")) {
-      i++;
-      continue;
-    }
-    if (t.pos === "PUNCT" || t.pos === "SYM" || t.pos === "NUM") {
-      i++;
-      continue;
-    }
-    // "(a) the controller", "(ii) A covered entity"
-    if (/^[a-z]{1,4}$/i.test(t.value) && toks[i - 1]?.value === "(" && toks[i + 1]?.value === ")") {
-      i++;
-      continue;
-    }
-    break;
+    const heading = /^[A-Z]{4,}$/.test(t.value) && /^[A-Z][a-z]/.test(toks[i + 1]?.value ?? "") && (t.lower === "discussion" || t.lower === "note" || t.lower === "example");
+    if (!heading && !isMarkerToken(toks, i)) break;
+    i++;
   }
   return i;
 }
@@ -696,15 +693,8 @@ function imperativeStart(toks: readonly Tok[], from: number, to: number): number
   for (let guard = 0; guard < 40 && i <= to; guard++) {
     const t = toks[i];
     if (!t) return -1;
-    if (LIST_MARKER.test(t.value) || t.pos === "PUNCT" || t.pos === "NUM" || t.pos === "SYM") {
-      i++;
-      continue;
-    }
-    if (/^[a-z]{1,4}$/i.test(t.value) && toks[i - 1]?.value === "(" && toks[i + 1]?.value === ")") {
-      i++;
-      continue;
-    }
-    break;
+    if (!LIST_MARKER.test(t.value) && !isMarkerToken(toks, i)) break;
+    i++;
   }
   const t = toks[i];
   if (!t || !/^[A-Z]/.test(t.value)) return -1;

@@ -91,6 +91,32 @@ function truncate<T>(rt: QueryRuntime, rows: T[]): { rows: T[]; truncated: boole
   return rows.length > rt.maxRows ? { rows: rows.slice(0, rt.maxRows), truncated: true } : { rows, truncated: false };
 }
 
+/**
+ * Rows that each rest on a span of one section (a definition, a deadline, a fact): the query's
+ * `section`, `at` and `spanEnd` columns place them, `id` is the triplet's when `triplets`; `cells`
+ * names a row, given the provision it is in ("DORA Art. 19"). Also the documents they come from.
+ */
+async function spanRows(
+  rt: QueryRuntime,
+  raw: readonly ReadOnlyRow[],
+  cells: (r: ReadOnlyRow, provision: string) => GraphRowCell[],
+  triplets = false,
+): Promise<{ rows: IntentRow[]; truncated: boolean; documents: string }> {
+  const names = await sectionsById(rt, raw.map((r) => str(r.section)));
+  const list = truncate(
+    rt,
+    raw.map(
+      (r): IntentRow => ({
+        cells: cells(r, provisionName(names.get(str(r.section)), str(r.section))),
+        sectionId: str(r.section),
+        span: { start: num(r.at), end: num(r.spanEnd) },
+        ...(triplets ? { tripletId: str(r.id) } : {}),
+      }),
+    ),
+  );
+  return { ...list, documents: [...new Set([...names.values()].map((n) => n.documentName))].join(", ") };
+}
+
 function targetsText(targets: ReadonlyArray<{ label: string }>, names: ReadonlyMap<string, { section: Section; documentName: string }>, ids: readonly string[]): string {
   const seen = new Set<string>();
   for (const id of ids) seen.add(provisionName(names.get(id), ""));
@@ -201,22 +227,12 @@ async function defines(rt: QueryRuntime, documentIds: readonly string[], term: s
     `MATCH (t:Term)-[:DEFINED_IN]->(s:Section)${where.length > 0 ? ` WHERE ${where.join(" AND ")}` : ""} RETURN t.term AS term, t.definition AS definition, s.id AS section, t.spanStart AS at, t.spanEnd AS spanEnd ORDER BY s.documentId, s.ordinal, t.spanStart`,
     params,
   );
-  const names = await sectionsById(rt, raw.map((r) => str(r.section)));
-  const list = truncate(
-    rt,
-    raw.map(
-      (r): IntentRow => ({
-        cells: [
-          { name: "Term", value: str(r.term) },
-          { name: "Defined in", value: provisionName(names.get(str(r.section)), str(r.section)) },
-          { name: "Definition", value: clip(str(r.definition), 200) },
-        ],
-        sectionId: str(r.section),
-        span: { start: num(r.at), end: num(r.spanEnd) },
-      }),
-    ),
-  );
-  const docs = [...new Set([...names.values()].map((n) => n.documentName))].join(", ");
+  const list = await spanRows(rt, raw, (r, provision) => [
+    { name: "Term", value: str(r.term) },
+    { name: "Defined in", value: provision },
+    { name: "Definition", value: clip(str(r.definition), 200) },
+  ]);
+  const docs = list.documents;
   return {
     columns: ["Term", "Defined in", "Definition"],
     rows: list.rows,
@@ -265,23 +281,16 @@ async function obligations(rt: QueryRuntime, intent: Extract<GraphIntent, { kind
     params,
   );
   const kept = raw.filter((r) => onTopic(`${str(r.evidence)} ${str(r.object)}`, intent.topic));
-  const names = await sectionsById(rt, kept.map((r) => str(r.section)));
-  const list = truncate(
+  const list = await spanRows(
     rt,
-    kept.map((r): IntentRow => {
-      const duty = [str(r.predicate), str(r.object), str(r.recipient) === "" ? "" : `(to ${str(r.recipient)})`].filter((x) => x !== "").join(" ");
-      return {
-        cells: [
-          { name: "Party", value: str(r.subject) },
-          { name: "Duty", value: duty },
-          { name: "Deadline", value: str(r.deadline) },
-          { name: "Section", value: provisionName(names.get(str(r.section)), str(r.section)) },
-        ],
-        sectionId: str(r.section),
-        span: { start: num(r.at), end: num(r.spanEnd) },
-        tripletId: str(r.id),
-      };
-    }),
+    kept,
+    (r, provision) => [
+      { name: "Party", value: str(r.subject) },
+      { name: "Duty", value: [str(r.predicate), str(r.object), str(r.recipient) === "" ? "" : `(to ${str(r.recipient)})`].filter((x) => x !== "").join(" ") },
+      { name: "Deadline", value: str(r.deadline) },
+      { name: "Section", value: provision },
+    ],
+    true,
   );
   const kind = intent.modalities.includes("may") ? "permissions" : intent.modalities.every((m) => m === "must not") ? "prohibitions" : intent.modalities.includes("should") ? "recommendations" : "obligations";
   return {
@@ -306,22 +315,12 @@ async function deadlines(rt: QueryRuntime, documentIds: readonly string[], topic
     params,
   );
   const kept = raw.filter((r) => onTopic(str(r.sentence), topic));
-  const names = await sectionsById(rt, kept.map((r) => str(r.section)));
-  const list = truncate(
-    rt,
-    kept.map(
-      (r): IntentRow => ({
-        cells: [
-          { name: "Deadline", value: str(r.text) },
-          { name: "Section", value: provisionName(names.get(str(r.section)), str(r.section)) },
-          { name: "Sentence", value: clip(str(r.sentence), 220) },
-        ],
-        sectionId: str(r.section),
-        span: { start: num(r.at), end: num(r.spanEnd) },
-      }),
-    ),
-  );
-  const docs = [...new Set([...names.values()].map((n) => n.documentName))].join(", ");
+  const list = await spanRows(rt, kept, (r, provision) => [
+    { name: "Deadline", value: str(r.text) },
+    { name: "Section", value: provision },
+    { name: "Sentence", value: clip(str(r.sentence), 220) },
+  ]);
+  const docs = list.documents;
   return {
     columns: ["Deadline", "Section", "Sentence"],
     rows: list.rows,
@@ -352,23 +351,17 @@ async function notify(rt: QueryRuntime, intent: Extract<GraphIntent, { kind: "no
     params,
   );
   const kept = raw.filter((r) => NOTIFY_VERBS.test(str(r.predicate)) && onTopic(`${str(r.evidence)} ${str(r.object)}`, intent.topic));
-  const names = await sectionsById(rt, kept.map((r) => str(r.section)));
-  const list = truncate(
+  const list = await spanRows(
     rt,
-    kept.map(
-      (r): IntentRow => ({
-        cells: [
-          { name: "Who", value: str(r.subject) },
-          { name: "Must", value: [str(r.predicate), str(r.object)].filter((x) => x !== "").join(" ") },
-          { name: "Whom", value: str(r.recipient) },
-          { name: "Deadline", value: str(r.deadline) },
-          { name: "Section", value: provisionName(names.get(str(r.section)), str(r.section)) },
-        ],
-        sectionId: str(r.section),
-        span: { start: num(r.at), end: num(r.spanEnd) },
-        tripletId: str(r.id),
-      }),
-    ),
+    kept,
+    (r, provision) => [
+      { name: "Who", value: str(r.subject) },
+      { name: "Must", value: [str(r.predicate), str(r.object)].filter((x) => x !== "").join(" ") },
+      { name: "Whom", value: str(r.recipient) },
+      { name: "Deadline", value: str(r.deadline) },
+      { name: "Section", value: provision },
+    ],
+    true,
   );
   return {
     columns: ["Who", "Must", "Whom", "Deadline", "Section"],

@@ -1,11 +1,10 @@
-import { readdirSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { graphFigures, type GraphFigures } from "../../bench/lib/graph-figures.ts";
 import { readLabelledTriplets } from "../../bench/lib/graph-labels.ts";
 import { checkGraphAnswer, readGraphQuestions, type GraphQuestionOutcome } from "../../bench/lib/graph-questions.ts";
-import { openLabelledLibrary, type LabelledLibrary } from "../../bench/lib/labelled-library.ts";
+import { openLabelledLibrary, pdfsIn, type LabelledLibrary } from "../../bench/lib/labelled-library.ts";
 import { corpusPath, describeCorpus } from "../helpers/corpus.ts";
 
 // Issue 13's thresholds on the ten regulatory PDFs, imported through the real engine into the
@@ -20,11 +19,7 @@ const outcomes: GraphQuestionOutcome[] = [];
 
 describeCorpus("the graph earns its place (test/corpus/graph-questions.json, graph-triplets-labelled.json)", () => {
   beforeAll(async () => {
-    const dir = corpusPath("regulatory");
-    const pdfs = readdirSync(dir)
-      .filter((f) => f.toLowerCase().endsWith(".pdf"))
-      .sort()
-      .map((f) => path.join(dir, f));
+    const pdfs = pdfsIn(corpusPath("regulatory"));
     library = await openLabelledLibrary({ pdfs, modelRoot: path.join(os.tmpdir(), "clausegraph-bench-models"), log: () => {} });
     figures = await graphFigures(library.engine);
     for (const q of readGraphQuestions()) outcomes.push(checkGraphAnswer(q, await library.engine.ask(q.question)));

@@ -1,10 +1,9 @@
-import { readdirSync } from "node:fs";
 import { cp, mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import type { Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openLabelledLibrary } from "../../bench/lib/labelled-library.ts";
+import { openLabelledLibrary, pdfsIn } from "../../bench/lib/labelled-library.ts";
 import { createEngine } from "../../core/engine.ts";
 import type { Engine } from "../../core/engine-types.ts";
 import { corpusPath, HAS_CORPUS } from "../helpers/corpus.ts";
@@ -79,11 +78,7 @@ describeBrowser("the answer graph (ten regulatory PDFs, Chromium)", () => {
   const shot = (name: string): Promise<Buffer> => page.screenshot({ path: path.join(RESULTS_DIR, `answer-graph-${name}.png`) });
 
   beforeAll(async () => {
-    const dir = corpusPath("regulatory");
-    const pdfs = readdirSync(dir)
-      .filter((f) => f.toLowerCase().endsWith(".pdf"))
-      .sort()
-      .map((f) => path.join(dir, f));
+    const pdfs = pdfsIn(corpusPath("regulatory"));
     const modelRoot = path.join(os.tmpdir(), "clausegraph-bench-models");
     const library = await openLabelledLibrary({ pdfs, modelRoot, log: () => {} });
     await library.engine.close();
