@@ -175,6 +175,8 @@ export interface GraphStore extends RetrievalStore {
   /** The triplet vector search as ids and scores only (the read cache fills the triplets from memory). */
   searchTripletIdsByVector(vector: Float32Array, k: number): Promise<ScoredId[]>;
   getTripletsByIds(ids: string[]): Promise<TripletRecord[]>;
+  /** Stored section vectors by section id in the embedding space `modelId` (none in another): unit length. */
+  sectionVectorsByIds(sectionIds: string[], modelId: string): Promise<Map<string, Float32Array>>;
   stats(): Promise<StoreStats>;
 
   getTriplets(documentId: string): Promise<TripletRecord[]>;
