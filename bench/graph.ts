@@ -16,7 +16,7 @@ import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { databasePath } from "../core/engine.ts";
 import { createKuzuStore } from "../core/store/kuzu-store.ts";
-import { MIN_ENTITY_NAME_LENGTH } from "../core/store/graph-types.ts";
+import { MIN_ENTITY_NAME_LENGTH } from "../core/model/graph-records.ts";
 import { graphFigures } from "./lib/graph-figures.ts";
 import { checkGraphAnswer, readGraphQuestions, type GraphQuestionOutcome } from "./lib/graph-questions.ts";
 import { openLabelledLibrary, pdfsIn } from "./lib/labelled-library.ts";

@@ -9,7 +9,7 @@ import { fileURLToPath } from "node:url";
 import { existsSync } from "node:fs";
 import { createEngine } from "../core/engine.ts";
 import { ANSWER_QUESTIONS_FILE, loadAnswerQuestions } from "./lib/answer-questions.ts";
-import type { JobProgress } from "../core/jobs/job.ts";
+import type { JobProgress } from "../core/model/job.ts";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const { values } = parseArgs({

@@ -12,7 +12,7 @@ import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { getDocument } from "pdfjs-dist/legacy/build/pdf.mjs";
 import { createEngine } from "../core/engine.ts";
-import type { JobProgress } from "../core/jobs/job.ts";
+import type { JobProgress } from "../core/model/job.ts";
 import { detectGutters, orderLines } from "../core/ingest/column-layout.ts";
 import { ocrPageText } from "../core/ingest/ocr/ocr-lines.ts";
 import { renderPageImage } from "../core/ingest/ocr/page-image.ts";

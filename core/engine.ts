@@ -12,7 +12,7 @@ import type {
   SearchOptions,
   SearchResponse,
   SearchResult,
-} from "./engine-types.ts";
+} from "./model/engine-types.ts";
 import { answerQuestion } from "./answer/answer-question.ts";
 import { labelAnswer } from "./answer/answer-model-label.ts";
 import { answerLogRecord, createAnswerLogWriter, readAnswerLog } from "./answer/answer-log.ts";
@@ -29,17 +29,17 @@ import { retrievalQuery } from "./answer/answer-type-query.ts";
 import { ANSWER_CANDIDATES, rankForAnswer } from "./answer/answer-ranking.ts";
 import { documentScope } from "./answer/question-scope.ts";
 import { registryAliases } from "./names/document-instruments.ts";
-import { aliasEdit, libraryNames } from "./names/document-names.ts";
+import { aliasEdit, libraryNames } from "./model/document-names.ts";
 import { ensureDefaultEmbedder } from "./embed/default-embedder.ts";
-import type { LlmClient } from "./llm/llm-client.ts";
+import type { LlmClient } from "./model/llm-client.ts";
 import type { LlmRuntimeOptions } from "./llm/llama-runtime.ts";
 import { openModelSelection } from "./llm/model-selection.ts";
 import { defaultEmbeddingModel, loadModelManifest } from "./embed/model-manifest.ts";
-import type { Embedder } from "./embed/embedder.ts";
+import type { Embedder } from "./model/embedder.ts";
 import { embedAll, embedDerived, sectionEmbeddingText, tripletEmbeddingText } from "./embed/embed-derived.ts";
 import { createEnglishNlp, type EnglishNlp } from "./extract/obligations.ts";
 import { runExtractionJob } from "./extract/llm/extraction-job.ts";
-import { ClauseGraphError, toErrorInfo } from "./errors.ts";
+import { ClauseGraphError, toErrorInfo } from "./model/errors.ts";
 import { ensurePrivateDir, tightenDataDir } from "./files/private-files.ts";
 import { throwIfCancelled } from "./ingest/cancel.ts";
 import { checkFileBeforeReading, fileError } from "./ingest/file-checks.ts";
@@ -47,7 +47,7 @@ import { parseIsolated } from "./ingest/parse-isolated.ts";
 import { ocrCacheDir, pruneOcrCache } from "./ingest/ocr/ocr-cache.ts";
 import { OcrNeededError } from "./ingest/ocr/ocr-needed.ts";
 import { readOcrPreference, writeOcrPreference } from "./ingest/ocr/ocr-preference.ts";
-import { summarizeOcr } from "./ingest/ocr/ocr-types.ts";
+import { summarizeOcr } from "./model/ocr-types.ts";
 import { resolveParseLimits, type ParseLimits } from "./ingest/parse-limits.ts";
 import { buildDerivedGraph, type OtherDocument } from "./graph/build-derived-graph.ts";
 import { routeToGraph } from "./graph-query/graph-answer.ts";
@@ -60,16 +60,17 @@ import { createRetrievalCaches } from "./retrieve/retrieval-caches.ts";
 import { makeSnippet } from "./retrieve/snippet.ts";
 import { graphNeighbors } from "./retrieve/neighbors.ts";
 import { buildSubgraph } from "./retrieve/subgraph.ts";
-import type { RankedSection, StageName, StageSwitches } from "./retrieve/types.ts";
-import type { DerivedGraph } from "./store/graph-types.ts";
-import type { DocumentRecord, GraphStore } from "./store/graph-store.ts";
+import type { RankedSection, StageName, StageSwitches } from "./model/retrieval-types.ts";
+import type { DerivedGraph } from "./model/graph-records.ts";
+import type { GraphStore } from "./store/graph-store.ts";
+import type { DocumentRecord } from "./model/store-records.ts";
 import { createKuzuStore } from "./store/kuzu-store.ts";
 import { withReadCache } from "./store/read-cache.ts";
 import { keepSourceCopy } from "./store/source-copy.ts";
 import { finishRebuild, markRebuilt, planRebuild, rebuiltPath, removeRebuilt } from "./store/library-rebuild.ts";
 import { libraryHealth, removeSourceRecord, writeSourceRecord, type ImportOrigin } from "./store/source-record.ts";
 import { sectionDocument } from "./structure/section-document.ts";
-import type { Section } from "./structure/types.ts";
+import type { Section } from "./model/section-types.ts";
 
 export type Logger = (message: string) => void;
 

@@ -6,8 +6,8 @@ import type { Result, WireEvent, WireResponse } from "../core/contract/contract.
 import { createDispatcher } from "../core/contract/dispatch.ts";
 import type { Dispatcher } from "../core/contract/dispatch.ts";
 import { createEngine } from "../core/engine.ts";
-import type { Engine } from "../core/engine-types.ts";
-import { toErrorInfo } from "../core/errors.ts";
+import type { Engine } from "../core/model/engine-types.ts";
+import { toErrorInfo } from "../core/model/errors.ts";
 import { restrictUmask } from "../core/files/private-files.ts";
 import { clearUploads, createUploadStore } from "../core/host/upload-store.ts";
 import { createPathGrants, grantMessageSchema } from "./path-grants.ts";

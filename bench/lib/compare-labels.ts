@@ -8,7 +8,7 @@ import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { z } from "zod";
-import type { Section } from "../../core/structure/types.ts";
+import type { Section } from "../../core/model/section-types.ts";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 export const TOPICAL_CROSSWALK_FILE = path.resolve(here, "../../test/corpus/compare-crosswalk.json");

@@ -6,8 +6,8 @@ import { mkdir } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import type { Engine } from "../../core/engine-types.ts";
-import type { DocumentRecord } from "../../core/store/graph-store.ts";
+import type { Engine } from "../../core/model/engine-types.ts";
+import type { DocumentRecord } from "../../core/model/store-records.ts";
 import { COMPARE_PDFS, hitAtK, loadTopicalCrosswalk, nistHipaaCrosswalk, type CompareDocKey, type HitReport, type LabelledPair } from "./compare-labels.ts";
 import { openLabelledLibrary, type LabelledLibrary } from "./labelled-library.ts";
 

@@ -5,7 +5,7 @@
 // Llama/Qwen size; punctuation and markup are mostly single tokens. Both contexts are counted the
 // same way, so the ratio between them is what matters. bench:answer --tokenizer <gguf> counts with
 // a real model's tokenizer instead.
-import type { RankedSection } from "../../core/retrieve/types.ts";
+import type { RankedSection } from "../../core/model/retrieval-types.ts";
 import { renderSourceOpen, SOURCE_CLOSE } from "../../core/answer/context-render.ts";
 import { quoteForPrompt } from "../../core/answer/neutralize.ts";
 

@@ -8,8 +8,8 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { PDFDocument, StandardFonts } from "pdf-lib";
 import { createEngine, databasePath } from "../../core/engine.ts";
-import type { Engine } from "../../core/engine-types.ts";
-import { toErrorInfo } from "../../core/errors.ts";
+import type { Engine } from "../../core/model/engine-types.ts";
+import { toErrorInfo } from "../../core/model/errors.ts";
 import { createKuzuStore } from "../../core/store/kuzu-store.ts";
 
 export interface DiskFaultCheck {

@@ -1,13 +1,13 @@
 // What bench:graph measures about the facts a library's import draws (and the corpus test asserts):
 // the model-free graph of every document rebuilt from its stored sections exactly as an import
 // builds it (core/graph/build-derived-graph.ts), timed, with the labelled triplets scored against it.
-import type { Engine } from "../../core/engine-types.ts";
+import type { Engine } from "../../core/model/engine-types.ts";
 import { createEnglishNlp } from "../../core/extract/english-tokens.ts";
 import { isNounPhraseText } from "../../core/extract/entity-names.ts";
 import { buildDerivedGraph } from "../../core/graph/build-derived-graph.ts";
 import { documentAcronyms, type TripletGraphStats } from "../../core/graph/triplet-graph.ts";
-import { MIN_ENTITY_NAME_LENGTH } from "../../core/store/graph-types.ts";
-import type { Section } from "../../core/structure/types.ts";
+import { MIN_ENTITY_NAME_LENGTH } from "../../core/model/graph-records.ts";
+import type { Section } from "../../core/model/section-types.ts";
 import { readLabelledTriplets, scoreTriplets, type ExtractedTriplet, type TripletPrecision } from "./graph-labels.ts";
 
 export interface DocumentGraphFigures {

@@ -6,7 +6,7 @@ import { fileURLToPath } from "node:url";
 import { z } from "zod";
 import { entityName } from "../../core/extract/entity-names.ts";
 import type { Obligation } from "../../core/extract/obligation-types.ts";
-import type { TripletRecord } from "../../core/store/graph-types.ts";
+import type { TripletRecord } from "../../core/model/graph-records.ts";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 export const LABELLED_TRIPLETS_FILE = path.resolve(here, "../../test/corpus/graph-triplets-labelled.json");

@@ -5,7 +5,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { z } from "zod";
-import type { AskResult } from "../../core/answer/answer-types.ts";
+import type { AskResult } from "../../core/model/answer-types.ts";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 export const GRAPH_QUESTIONS_FILE = path.resolve(here, "../../test/corpus/graph-questions.json");

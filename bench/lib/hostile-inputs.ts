@@ -7,8 +7,8 @@ import { PDFDocument, PDFName, PDFNumber, PDFString, StandardFonts } from "pdf-l
 import type { PDFDict, PDFRef } from "pdf-lib";
 import { z } from "zod";
 import { createEngine } from "../../core/engine.ts";
-import type { Engine, ImportOptions, ImportResult } from "../../core/engine-types.ts";
-import type { ErrorCode } from "../../core/errors.ts";
+import type { Engine, ImportOptions, ImportResult } from "../../core/model/engine-types.ts";
+import type { ErrorCode } from "../../core/model/errors.ts";
 import { MAX_PDF_BYTES, MAX_TEXT_BYTES } from "../../core/ingest/limits.ts";
 import { regulationPdf } from "./trust-fixtures.ts";
 

@@ -7,7 +7,7 @@ import { channelSchema, requestSchemas, resultSchema } from "../../core/contract
 import type { Result } from "../../core/contract/contract.ts";
 import { createDispatcher } from "../../core/contract/dispatch.ts";
 import { createEngine } from "../../core/engine.ts";
-import type { Engine } from "../../core/engine-types.ts";
+import type { Engine } from "../../core/model/engine-types.ts";
 import { createUploadStore } from "../../core/host/upload-store.ts";
 import { startWebHost } from "../../core/host/web-host.ts";
 import type { WebHost } from "../../core/host/web-host.ts";

@@ -2,7 +2,7 @@
 // derived graph (cross-references, terms, rule triplets), embeddings of sections and triplets,
 // one transaction per document, then the search indexes (BM25, HNSW) built once at the end.
 import { embedDerived } from "../../core/embed/embed-derived.ts";
-import type { Embedder } from "../../core/embed/embedder.ts";
+import type { Embedder } from "../../core/model/embedder.ts";
 import { createEnglishNlp } from "../../core/extract/obligations.ts";
 import { buildDerivedGraph } from "../../core/graph/build-derived-graph.ts";
 import type { KuzuGraphStore } from "../../core/store/kuzu-store.ts";

@@ -3,9 +3,10 @@
 // provision (and paragraph) that answers, does its lead sentence carry them. Figures, not
 // assertions: issue 12's targets are printed beside them.
 import { z } from "zod";
-import type { AskCitation, AskResult } from "../../core/answer/answer-types.ts";
-import type { Engine } from "../../core/engine-types.ts";
-import type { Section } from "../../core/structure/types.ts";
+import type { AskResult } from "../../core/model/answer-types.ts";
+import type { AskCitation } from "../../core/model/ask-citation.ts";
+import type { Engine } from "../../core/model/engine-types.ts";
+import type { Section } from "../../core/model/section-types.ts";
 import {
   ANSWER_TYPES,
   type AnswerQuestion,

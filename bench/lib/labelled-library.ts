@@ -14,7 +14,7 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { createEngine, sha256OfFile } from "../../core/engine.ts";
-import type { Engine } from "../../core/engine-types.ts";
+import type { Engine } from "../../core/model/engine-types.ts";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const CORE_DIR = path.resolve(here, "../../core");

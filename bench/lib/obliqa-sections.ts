@@ -3,8 +3,8 @@
 // from the passage numbering ("1." > "1.1" > "1.1.1" > "1.1.1.(1)"), and short title-only
 // passages ("INTRODUCTION", "Jurisdiction") stored as headings with no body, as the structure
 // stage does for printed headings.
-import type { DocumentRecord } from "../../core/store/graph-store.ts";
-import type { Section, SectionKind } from "../../core/structure/types.ts";
+import type { DocumentRecord } from "../../core/model/store-records.ts";
+import type { Section, SectionKind } from "../../core/model/section-types.ts";
 import { passageKey, type Passage } from "./obliqa-corpus.ts";
 
 export interface BenchDocument {

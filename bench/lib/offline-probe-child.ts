@@ -11,7 +11,7 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { WebSocket } from "ws";
 import { createEngine } from "../../core/engine.ts";
-import type { Engine } from "../../core/engine-types.ts";
+import type { Engine } from "../../core/model/engine-types.ts";
 import { startWebHost } from "../../core/host/web-host.ts";
 import type { WebHost } from "../../core/host/web-host.ts";
 import { scanPages } from "./scanned-pdf.ts";

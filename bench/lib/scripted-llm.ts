@@ -1,5 +1,5 @@
-import { ClauseGraphError } from "../../core/errors.ts";
-import type { LlmClient, LlmGenerateOptions, LlmResult } from "../../core/llm/llm-client.ts";
+import { ClauseGraphError } from "../../core/model/errors.ts";
+import type { LlmClient, LlmGenerateOptions, LlmResult } from "../../core/model/llm-client.ts";
 
 // A deterministic stand-in for a language model in the extraction kill runs: every "X shall Y Z."
 // sentence of the passage becomes one triplet quoting it as evidence. Fast and repeatable, so an

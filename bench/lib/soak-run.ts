@@ -2,8 +2,8 @@ import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { createEngine, databasePath } from "../../core/engine.ts";
-import type { SearchOptions } from "../../core/engine-types.ts";
-import { toErrorInfo } from "../../core/errors.ts";
+import type { SearchOptions } from "../../core/model/engine-types.ts";
+import { toErrorInfo } from "../../core/model/errors.ts";
 import { createKuzuStore } from "../../core/store/kuzu-store.ts";
 import { checkStoreConsistency } from "./store-consistency.ts";
 

@@ -4,7 +4,7 @@
 // answer leads with such a sentence from the operative provision (extractive-answer.ts). English
 // and Italian, as the corpus is.
 
-import type { AnswerType } from "./question-analysis-types.ts";
+import type { AnswerType } from "../model/question-analysis-types.ts";
 
 /** Answer types (question-analysis.ts) with cues; "other" ranks by relevance alone. */
 export type CuedType = Exclude<AnswerType, "other">;

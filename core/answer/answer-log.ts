@@ -1,10 +1,10 @@
 import { randomUUID } from "node:crypto";
 import path from "node:path";
-import { ClauseGraphError } from "../errors.ts";
+import { ClauseGraphError } from "../model/errors.ts";
 import { appendLine, readJsonLines } from "../files/json-lines.ts";
-import type { AskResult } from "./answer-types.ts";
-import { REFUSAL } from "./answer-types.ts";
-import { ANSWER_LOG_VERSION, type AnswerLogRecord, answerLogRecordSchema } from "./answer-log-schema.ts";
+import type { AskResult } from "../model/answer-types.ts";
+import { REFUSAL } from "../model/answer-types.ts";
+import { ANSWER_LOG_VERSION, type AnswerLogRecord, answerLogRecordSchema } from "../model/answer-log-schema.ts";
 
 // The answer log of a database: `<dataDir>/answer-log.jsonl`, one JSON record a line, only ever
 // appended. Each record is written with one write() on a file opened for appending and fsynced

@@ -1,6 +1,6 @@
-import type { ErrorInfo } from "../errors.ts";
+import type { ErrorInfo } from "../model/errors.ts";
 import { unavailableNotice } from "./answer-notices.ts";
-import type { AskResult } from "./answer-types.ts";
+import type { AskResult } from "../model/answer-types.ts";
 
 // Which model an answer comes from, as the answer shows it: the model's display name or file name
 // (never only its architecture: the header read "LLM llama"), also when it fell back to quoting;

@@ -1,4 +1,4 @@
-import type { AnswerNotice } from "./answer-types.ts";
+import type { AnswerNotice } from "../model/answer-types.ts";
 
 // Why a written answer is cut short or was replaced by quoted sentences, in words an auditor can
 // act on. Every fallback path of answer-question.ts produces one: it is shown with the answer (not

@@ -1,8 +1,8 @@
-import { ClauseGraphError, isClauseGraphError } from "../errors.ts";
-import type { LlmClient, LlmResult } from "../llm/llm-client.ts";
+import { ClauseGraphError, isClauseGraphError } from "../model/errors.ts";
+import type { LlmClient, LlmResult } from "../model/llm-client.ts";
 import { capNotice, noticeOf, withNotice } from "./answer-notices.ts";
 import { generateCapped } from "./capped-generation.ts";
-import { REFUSAL, type AnswerMode, type AnswerNotice, type AskInput, type AskResult, type AskSentence } from "./answer-types.ts";
+import { REFUSAL, type AnswerMode, type AnswerNotice, type AskInput, type AskResult, type AskSentence } from "../model/answer-types.ts";
 import { notInLibraryReason } from "./not-in-library.ts";
 import { buildContext, type AnswerContext, type TokenCounter } from "./context-builder.ts";
 import { DEFAULT_MAX_SENTENCES, extractiveAnswer } from "./extractive-answer.ts";

@@ -1,7 +1,7 @@
-import type { RankedSection } from "../retrieve/types.ts";
+import type { RankedSection } from "../model/retrieval-types.ts";
 import { contentStems } from "./lexical.ts";
 import { provisionRole, rolePrior } from "./provision-role.ts";
-import type { QuestionAnalysis } from "./question-analysis-types.ts";
+import type { QuestionAnalysis } from "../model/question-analysis-types.ts";
 
 // Search ranks sections by how well their words match; an answer needs the provision that says
 // what was asked. The engine retrieves more sections than it quotes from (ANSWER_CANDIDATES) and

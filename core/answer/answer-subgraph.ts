@@ -1,5 +1,5 @@
-import type { Subgraph } from "../retrieve/subgraph-types.ts";
-import type { TripletRecord } from "../store/graph-types.ts";
+import type { Subgraph } from "../model/subgraph-types.ts";
+import type { TripletRecord } from "../model/graph-records.ts";
 
 // The graph beside an answer shows the facts the answer rests on, not everything retrieval
 // touched: the cited sections, the parties and terms linked to them, and the citations between

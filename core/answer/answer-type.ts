@@ -1,5 +1,5 @@
 import { isDefinitionQuestion } from "../retrieve/term-stage.ts";
-import type { AnswerType, YesNoModality } from "./question-analysis-types.ts";
+import type { AnswerType, YesNoModality } from "../model/question-analysis-types.ts";
 
 // What a question asks for, from its wording alone (English and Italian): a time limit, a
 // frequency, an amount, a party, a definition, a yes/no with its condition, what is permitted or
@@ -8,7 +8,7 @@ import type { AnswerType, YesNoModality } from "./question-analysis-types.ts";
 // and to whom?" is a deadline that also asks for a party). test/unit/question-analysis.test.ts
 // holds the table of real auditor questions these rules are held to.
 
-export type { AnswerType, YesNoModality } from "./question-analysis-types.ts";
+export type { AnswerType, YesNoModality } from "../model/question-analysis-types.ts";
 
 /** Verbs whose time limit a "when must …" question asks for; other "when must" questions ask when a rule applies (scope). */
 const ACT_VERBS = String.raw`(?:notify|report|submit|inform|tell|alert|communicate|respond|reply|provide|file|send|deliver|publish|pay|complete|return|correct|restore|retain|keep|store|delete|erase|destroy|update|review|renew|notif\w*|performed|done|carried out|conducted|installed|implemented|tested|scanned|made|issued|sent|filed|submitted)`;

@@ -1,7 +1,7 @@
-import { ClauseGraphError, isClauseGraphError } from "../errors.ts";
-import type { LlmClient, LlmGenerateOptions, LlmResult } from "../llm/llm-client.ts";
+import { ClauseGraphError, isClauseGraphError } from "../model/errors.ts";
+import type { LlmClient, LlmGenerateOptions, LlmResult } from "../model/llm-client.ts";
 
-// A model's generation under the answer caps (core/llm/answer-limits.ts). The token cap is the
+// A model's generation under the answer caps (core/model/answer-limits.ts). The token cap is the
 // model's own maxTokens; the time cap aborts generation through the same signal a Stop uses, but
 // where a Stop ends the answer (CANCELLED), the time cap keeps what was streamed so far and says it
 // was cut: the answer is then built from the sentences the model managed to write and cite, or

@@ -1,4 +1,4 @@
-import type { DocumentRecord } from "../store/graph-store.ts";
+import type { DocumentRecord } from "../model/store-records.ts";
 
 // Citations read the way auditors write them: "DORA Art. 19(4), p. 42", "GDPR Art. 33(1), p. 52",
 // "HIPAA § 164.308, pp. 63–64". Titles of regulations are paragraphs long and sometimes garbled in

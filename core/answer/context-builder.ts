@@ -1,7 +1,7 @@
-import type { RankedSection } from "../retrieve/types.ts";
-import type { TripletRecord } from "../store/graph-types.ts";
-import type { Section } from "../structure/types.ts";
-import type { AskCitation } from "./answer-types.ts";
+import type { RankedSection } from "../model/retrieval-types.ts";
+import type { TripletRecord } from "../model/graph-records.ts";
+import type { Section } from "../model/section-types.ts";
+import type { AskCitation } from "../model/ask-citation.ts";
 import { citationLabel } from "./citation-label.ts";
 import { GAP_LINE, renderFact, renderQuote, renderSourceOpen, SOURCE_CLOSE } from "./context-render.ts";
 import { isHeadingLike } from "./answer-cues.ts";

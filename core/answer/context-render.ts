@@ -1,4 +1,4 @@
-import type { TripletRecord } from "../store/graph-types.ts";
+import type { TripletRecord } from "../model/graph-records.ts";
 import { quoteForPrompt } from "./neutralize.ts";
 
 // How one source looks inside the prompt. The key is ours, in the exact form the answer must copy;

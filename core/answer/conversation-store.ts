@@ -1,9 +1,9 @@
 import { randomUUID } from "node:crypto";
 import { open, readdir, rm } from "node:fs/promises";
 import path from "node:path";
-import { ClauseGraphError } from "../errors.ts";
+import { ClauseGraphError } from "../model/errors.ts";
 import { appendLine, readJsonLines } from "../files/json-lines.ts";
-import { type ConversationLine, type ConversationTurnLine, conversationIdSchema, conversationLineSchema } from "./conversation-schemas.ts";
+import { type ConversationLine, type ConversationTurnLine, conversationIdSchema, conversationLineSchema } from "../model/conversation-schemas.ts";
 
 // Where conversations live: one JSON-lines file per conversation in `<dataDir>/conversations/`,
 // 0600 in a 0700 folder, like the answer log. Why files and not a Kuzu table: a conversation must

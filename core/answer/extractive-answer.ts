@@ -1,4 +1,4 @@
-import type { AnswerHints } from "./answer-types.ts";
+import type { AnswerHints } from "../model/answer-types.ts";
 import { isFurniture, isHeadingLike, verdictOf } from "./answer-cues.ts";
 import { blockCitation, renderBlock, type AnswerContext, type ContextBlock } from "./context-builder.ts";
 import type { DraftSentence } from "./parse-llm-output.ts";

@@ -1,5 +1,5 @@
-import { libraryNames } from "../names/document-names.ts";
-import type { DocumentRecord } from "../store/graph-store.ts";
+import { libraryNames } from "../model/document-names.ts";
+import type { DocumentRecord } from "../model/store-records.ts";
 import { libraryScopeNamer, type ScopeNamer } from "./follow-up.ts";
 import { analyzeQuestion } from "./question-analysis.ts";
 

@@ -1,4 +1,5 @@
-import type { AskCitation, AskSentence } from "./answer-types.ts";
+import type { AskSentence } from "../model/answer-types.ts";
+import type { AskCitation } from "../model/ask-citation.ts";
 import { blockCitation, type AnswerContext, type ContextBlock } from "./context-builder.ts";
 import { contentStems } from "./lexical.ts";
 import type { Candidate } from "./sentence-pool.ts";

@@ -1,4 +1,4 @@
-import { REFUSAL } from "./answer-types.ts";
+import { REFUSAL } from "../model/answer-types.ts";
 import { splitSentences } from "./sentence-units.ts";
 
 // What a model writes is untrusted too: small local models skip labels, put everything on one

@@ -1,4 +1,4 @@
-import { REFUSAL } from "./answer-types.ts";
+import { REFUSAL } from "../model/answer-types.ts";
 
 // The answering prompt, after EmPULIA (a RAG assistant for Italian public procurement): the model
 // answers only from numbered sources, cites a key for every claim, adds a one-line analysis and

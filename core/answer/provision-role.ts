@@ -1,4 +1,4 @@
-import type { Section } from "../structure/types.ts";
+import type { Section } from "../model/section-types.ts";
 
 // What part a section plays in its document, as an auditor reads it: the operative provisions
 // (articles, §§, numbered requirements) oblige; recitals and a guide's front matter explain; a

@@ -3,7 +3,7 @@ import { createEnglishNlp, type EnglishNlp } from "../extract/obligations.ts";
 import { findInstrumentMentions } from "../names/instrument-names.ts";
 import { tokenize } from "../retrieve/query-terms.ts";
 import { classifyAnswerType } from "./answer-type.ts";
-import type { LibraryNames, QuestionAnalysis } from "./question-analysis-types.ts";
+import type { LibraryNames, QuestionAnalysis } from "../model/question-analysis-types.ts";
 import { isFunctionWord } from "./lexical.ts";
 import { questionParties } from "./question-parties.ts";
 import { documentScope } from "./question-scope.ts";
@@ -15,7 +15,7 @@ import { documentScope } from "./question-scope.ts";
 // instrument registry (core/names/) and wink-nlp's lemmas for English (~2 ms a question after
 // the ~65 ms the pipeline takes to load once).
 
-export type { AnswerType, LibraryNames, QuestionAnalysis, QuestionScope, YesNoModality } from "./question-analysis-types.ts";
+export type { AnswerType, LibraryNames, QuestionAnalysis, QuestionScope, YesNoModality } from "../model/question-analysis-types.ts";
 
 // ---- language ----
 

@@ -1,4 +1,4 @@
-import type { AskInput } from "./answer-types.ts";
+import type { AskInput } from "../model/answer-types.ts";
 import { shortDocumentName, shortSectionLabel } from "./citation-label.ts";
 
 // A refused question says why in words (issue 12): the probe saw only "The documents provided do

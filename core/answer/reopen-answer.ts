@@ -1,8 +1,9 @@
 import type { DeletedDocument } from "../store/deleted-documents.ts";
-import type { DocumentRecord } from "../store/graph-store.ts";
-import type { AnswerLogRecord } from "./answer-log-schema.ts";
-import { askResultSchema, askSentenceSchema } from "./answer-schemas.ts";
-import type { AskCitation, AskResult } from "./answer-types.ts";
+import type { DocumentRecord } from "../model/store-records.ts";
+import type { AnswerLogRecord } from "../model/answer-log-schema.ts";
+import { askResultSchema, askSentenceSchema } from "../model/answer-schemas.ts";
+import type { AskResult } from "../model/answer-types.ts";
+import type { AskCitation } from "../model/ask-citation.ts";
 
 // A past answer rebuilt from its answer-log record, so a reopened conversation shows exactly what
 // was answered: the same sentences, citation keys, labels, pages and highlights. The graph beside

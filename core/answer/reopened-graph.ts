@@ -1,9 +1,9 @@
-import type { RetrievalStore } from "../retrieve/retrieval-store.ts";
+import type { RetrievalStore } from "../store/retrieval-store.ts";
 import { buildSubgraph } from "../retrieve/subgraph.ts";
-import type { Subgraph } from "../retrieve/subgraph-types.ts";
-import type { RankedSection } from "../retrieve/types.ts";
-import type { TripletRecord } from "../store/graph-types.ts";
-import type { AnswerLogRecord } from "./answer-log-schema.ts";
+import type { Subgraph } from "../model/subgraph-types.ts";
+import type { RankedSection } from "../model/retrieval-types.ts";
+import type { TripletRecord } from "../model/graph-records.ts";
+import type { AnswerLogRecord } from "../model/answer-log-schema.ts";
 
 // The graph beside a reopened answer: drawn again from the sections its record names (the
 // evidence, best first), as far as the library still holds them. The answer itself comes from the

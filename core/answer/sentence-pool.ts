@@ -1,15 +1,16 @@
-import type { Embedder } from "../embed/embedder.ts";
-import { ClauseGraphError } from "../errors.ts";
-import type { RankedSection } from "../retrieve/types.ts";
-import type { TripletRecord } from "../store/graph-types.ts";
+import type { Embedder } from "../model/embedder.ts";
+import { ClauseGraphError } from "../model/errors.ts";
+import type { RankedSection } from "../model/retrieval-types.ts";
+import type { TripletRecord } from "../model/graph-records.ts";
 import { shortDocumentName } from "./citation-label.ts";
 import { contentStems, coverage, idfTable, matchedTerms, nameStems, queryTerms, type QueryTerms } from "./lexical.ts";
 import { sentenceUnits, type SentenceUnit } from "./sentence-units.ts";
 import { alsoCued, cueStrength } from "./answer-cues.ts";
 import { namesSection } from "./answer-ranking.ts";
-import type { AnswerHints } from "./answer-types.ts";
+import type { AnswerHints } from "../model/answer-types.ts";
 import { provisionRole, rolePrior } from "./provision-role.ts";
-import { emptyFeatures, sentenceScore, type SentenceFeatures } from "./sentence-score.ts";
+import { emptyFeatures, sentenceScore } from "./sentence-score.ts";
+import type { SentenceFeatures } from "../model/sentence-features.ts";
 
 // Every sentence of the top results, scored for the question. The context (what the model reads)
 // and the extractive answer (what is quoted without a model) are both chosen from this pool, so

@@ -1,5 +1,5 @@
-import type { Embedder } from "../embed/embedder.ts";
-import type { AskSentence } from "./answer-types.ts";
+import type { Embedder } from "../model/embedder.ts";
+import type { AskSentence } from "../model/answer-types.ts";
 import type { AnswerContext, ContextBlock } from "./context-builder.ts";
 import { contentStems, lexicalSupport, numbersIn } from "./lexical.ts";
 import { removeKeys, type DraftSentence } from "./parse-llm-output.ts";

@@ -1,5 +1,5 @@
 import type { EngineOptions } from "../engine.ts";
-import type { Engine } from "../engine-types.ts";
+import type { Engine } from "../model/engine-types.ts";
 
 export interface CliIo {
   stdout: NodeJS.WriteStream;

@@ -1,5 +1,5 @@
 import path from "node:path";
-import type { LlmClient } from "../llm/llm-client.ts";
+import type { LlmClient } from "../model/llm-client.ts";
 import type { CliArgs, CliIo } from "./cli-context.ts";
 
 // What the commands that run a local model share (extract, compare): loading the --llm file with

@@ -1,6 +1,6 @@
 import { parseArgs } from "node:util";
 import { createEngine } from "../engine.ts";
-import { toErrorInfo } from "../errors.ts";
+import { toErrorInfo } from "../model/errors.ts";
 import { defaultDataDir } from "../host/data-dir.ts";
 import { type CliContext, type CliIo, type ExitCode, printJson } from "./cli-context.ts";
 import { aliasesCommand } from "./commands/aliases.ts";

@@ -1,4 +1,4 @@
-import type { JobProgress } from "../jobs/job.ts";
+import type { JobProgress } from "../model/job.ts";
 
 // A one-line progress bar on stderr, redrawn in place; only used on a terminal so piped and --json
 // output stay clean.

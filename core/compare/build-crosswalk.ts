@@ -1,4 +1,4 @@
-import type { ScoredId } from "../store/graph-types.ts";
+import type { ScoredId } from "../model/graph-records.ts";
 import { backgroundCosines, idfOf, pairSignals, type CitationLink, type FeatureContext, type PairSignals } from "./crosswalk-features.ts";
 import { matchScore, type CrosswalkModel, CROSSWALK_MODEL } from "./crosswalk-model.ts";
 import { buildLexicalSpace } from "./lexical-space.ts";

@@ -1,6 +1,6 @@
 import { PinpointTracker } from "../answer/pinpoint.ts";
-import type { Section } from "../structure/types.ts";
-import type { Span } from "./compare-schemas.ts";
+import type { Section } from "../model/section-types.ts";
+import type { Span } from "../model/compare-schemas.ts";
 
 // Where a matched sentence is printed, the way an auditor cites it: the provision and the
 // paragraph and point it sits in ("Article 19(4)(a)", "§ 164.308(a)(6)"), the PDF page, and the

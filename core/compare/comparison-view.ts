@@ -1,8 +1,9 @@
 import type { ZodType } from "zod";
-import { ClauseGraphError } from "../errors.ts";
-import type { ComparisonRecord, SimilarToRecord } from "../store/comparison-records.ts";
-import type { DocumentRecord, GraphStore } from "../store/graph-store.ts";
-import type { Section } from "../structure/types.ts";
+import { ClauseGraphError } from "../model/errors.ts";
+import type { ComparisonRecord, SimilarToRecord } from "../model/comparison-records.ts";
+import type { GraphStore } from "../store/graph-store.ts";
+import type { DocumentRecord } from "../model/store-records.ts";
+import type { Section } from "../model/section-types.ts";
 import {
   evidenceSchema,
   flagSchema,
@@ -12,7 +13,7 @@ import {
   type Crosswalk,
   type CrosswalkMatch,
   type CrosswalkRow,
-} from "./compare-schemas.ts";
+} from "../model/compare-schemas.ts";
 import { contentWords } from "./compare-text.ts";
 import { MATCH_THRESHOLD, SCORER_VERSION } from "./crosswalk-model.ts";
 import { compareLanguage, MIN_CONTENT_WORDS } from "./section-profile.ts";

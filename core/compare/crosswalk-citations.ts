@@ -2,9 +2,9 @@ import type { KnownDocument } from "../extract/resolve-references.ts";
 import { buildCrossReferences, labelIndex } from "../graph/cross-reference-graph.ts";
 import { documentAliases } from "../graph/document-aliases.ts";
 import { documentKind } from "../graph/document-kind.ts";
-import type { DocumentRecord } from "../store/graph-store.ts";
-import type { CrossReferenceRecord } from "../store/graph-types.ts";
-import type { Section } from "../structure/types.ts";
+import type { DocumentRecord } from "../model/store-records.ts";
+import type { CrossReferenceRecord } from "../model/graph-records.ts";
+import type { Section } from "../model/section-types.ts";
 import type { CitationLink } from "./crosswalk-features.ts";
 
 // Explicit citations between the two sides: the strongest evidence two provisions belong

@@ -1,8 +1,8 @@
-import type { ExportFile } from "../answer/conversation-schemas.ts";
-import type { DocumentRecord } from "../store/graph-store.ts";
-import type { Section } from "../structure/types.ts";
+import type { ExportFile } from "../model/conversation-schemas.ts";
+import type { DocumentRecord } from "../model/store-records.ts";
+import type { Section } from "../model/section-types.ts";
 import { locateInSection, pageText, type CitationLocation } from "./citation-location.ts";
-import type { Crosswalk, CrosswalkExportFormat, CrosswalkMatch, CrosswalkRow, PairFlag } from "./compare-schemas.ts";
+import type { Crosswalk, CrosswalkExportFormat, CrosswalkMatch, CrosswalkRow, PairFlag } from "../model/compare-schemas.ts";
 
 // A crosswalk as a file an auditor files: CSV (one line per aligned pair, for a spreadsheet) or
 // Markdown (the table as the Compare view shows it, then each pair's matching sentences quoted).

@@ -1,10 +1,11 @@
-import type { Embedder } from "../embed/embedder.ts";
-import { isZeroVector } from "../embed/embedder.ts";
-import { ClauseGraphError } from "../errors.ts";
+import type { Embedder } from "../model/embedder.ts";
+import { isZeroVector } from "../model/embedder.ts";
+import { ClauseGraphError } from "../model/errors.ts";
 import { buildTerms } from "../graph/term-graph.ts";
-import type { DocumentRecord, GraphStore } from "../store/graph-store.ts";
-import type { ScoredId } from "../store/graph-types.ts";
-import type { Section } from "../structure/types.ts";
+import type { GraphStore } from "../store/graph-store.ts";
+import type { DocumentRecord } from "../model/store-records.ts";
+import type { ScoredId } from "../model/graph-records.ts";
+import type { Section } from "../model/section-types.ts";
 import { candidatesPerSearch, vectorCandidates, type CrosswalkInput } from "./build-crosswalk.ts";
 import { citationLinks, headingCitations, type CitationSide } from "./crosswalk-citations.ts";
 import { compareLanguage, definedTermMatchers, profileDocument, type SectionProfile } from "./section-profile.ts";

@@ -1,5 +1,5 @@
 import { splitSentences } from "../structure/sentences.ts";
-import type { Span } from "./compare-schemas.ts";
+import type { Span } from "../model/compare-schemas.ts";
 import { lexicalTerms, type CompareLanguage } from "./compare-text.ts";
 
 // Which sentences of two aligned sections say the same thing: the highlights of the side-by-side

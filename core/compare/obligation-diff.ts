@@ -1,6 +1,6 @@
 import { findDeadlines } from "../extract/deadlines.ts";
-import type { TripletRecord } from "../store/graph-types.ts";
-import type { ObligationRow, ObligationView, PairFlag } from "./compare-schemas.ts";
+import type { TripletRecord } from "../model/graph-records.ts";
+import type { ObligationRow, ObligationView, PairFlag } from "../model/compare-schemas.ts";
 import { contentWords, type CompareLanguage } from "./compare-text.ts";
 import { comparableDeadlines, readDeadline, stricterDeadline, tightestDeadline, type Deadline } from "./deadline-duration.ts";
 

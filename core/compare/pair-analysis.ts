@@ -1,4 +1,4 @@
-import type { ObligationRow, PairEvidence, PairFlag } from "./compare-schemas.ts";
+import type { ObligationRow, PairEvidence, PairFlag } from "../model/compare-schemas.ts";
 import { matchingSentences } from "./matching-sentences.ts";
 import { diffObligations } from "./obligation-diff.ts";
 import type { SectionProfile } from "./section-profile.ts";

@@ -1,6 +1,6 @@
-import type { Subgraph, SubgraphEdge, SubgraphNode } from "../retrieve/subgraph-types.ts";
-import type { TermRecord, TripletRecord } from "../store/graph-types.ts";
-import type { Section } from "../structure/types.ts";
+import type { Subgraph, SubgraphEdge, SubgraphNode } from "../model/subgraph-types.ts";
+import type { TermRecord, TripletRecord } from "../model/graph-records.ts";
+import type { Section } from "../model/section-types.ts";
 
 // The graph of one crosswalk row: both sections, the defined terms both use (linked to each side),
 // a citation between them if there is one, and each side's obligations (who — action → what).

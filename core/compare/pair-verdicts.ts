@@ -1,7 +1,7 @@
-import { ClauseGraphError, isClauseGraphError, toErrorInfo } from "../errors.ts";
-import type { LlmClient } from "../llm/llm-client.ts";
-import type { Section } from "../structure/types.ts";
-import { pairVerdictSchema, type PairVerdict } from "./compare-schemas.ts";
+import { ClauseGraphError, isClauseGraphError, toErrorInfo } from "../model/errors.ts";
+import type { LlmClient } from "../model/llm-client.ts";
+import type { Section } from "../model/section-types.ts";
+import { pairVerdictSchema, type PairVerdict } from "../model/compare-schemas.ts";
 import type { CompareLanguage } from "./compare-text.ts";
 import { matchingSentences, sentenceUnits, type SentenceUnit } from "./matching-sentences.ts";
 import {

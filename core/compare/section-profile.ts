@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
-import type { DocumentRecord } from "../store/graph-store.ts";
-import type { TripletRecord } from "../store/graph-types.ts";
-import type { Section, SectionKind } from "../structure/types.ts";
+import type { DocumentRecord } from "../model/store-records.ts";
+import type { TripletRecord } from "../model/graph-records.ts";
+import type { Section, SectionKind } from "../model/section-types.ts";
 import { contentWords, lexicalTerms, type CompareLanguage } from "./compare-text.ts";
 
 // What a crosswalk knows about one section, read once per comparison: its words, the headings it

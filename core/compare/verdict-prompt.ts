@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { z } from "zod";
-import type { JsonSchema } from "../llm/llm-client.ts";
-import { VERDICT_LABELS } from "./compare-schemas.ts";
+import type { JsonSchema } from "../model/llm-client.ts";
+import { VERDICT_LABELS } from "../model/compare-schemas.ts";
 import type { SentenceUnit } from "./matching-sentences.ts";
 
 // The prompt and output grammar of a pair's verdict. The model is shown numbered sentences of

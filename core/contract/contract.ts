@@ -1,22 +1,22 @@
 import { z } from "zod";
-import { askResultSchema } from "../answer/answer-schemas.ts";
-import { entityFactsSchema } from "../graph-query/graph-answer-schemas.ts";
-import { answerLogRecordSchema, MAX_ANSWER_LOG_READ } from "../answer/answer-log-schema.ts";
-import { conversationIdSchema, conversationSchema, conversationSummarySchema, exportFileSchema, exportFormatSchema } from "../answer/conversation-schemas.ts";
-import { modelImportResultSchema, modelsStateSchema } from "../llm/model-schemas.ts";
-import { answerLimitsPatchSchema } from "../llm/answer-limits.ts";
-import { extractionSummarySchema } from "../extract/llm/extraction-types.ts";
+import { askResultSchema } from "../model/answer-schemas.ts";
+import { entityFactsSchema } from "../model/graph-answer-schemas.ts";
+import { answerLogRecordSchema, MAX_ANSWER_LOG_READ } from "../model/answer-log-schema.ts";
+import { conversationIdSchema, conversationSchema, conversationSummarySchema, exportFileSchema, exportFormatSchema } from "../model/conversation-schemas.ts";
+import { modelImportResultSchema, modelsStateSchema } from "../model/llm-model-schemas.ts";
+import { answerLimitsPatchSchema } from "../model/answer-limits.ts";
+import { extractionSummarySchema } from "../model/extraction-types.ts";
 import {
   compareResultSchema,
   comparisonSummarySchema,
   crosswalkSchema,
   exportFormatSchema as crosswalkExportFormatSchema,
   pairDetailSchema,
-} from "../compare/compare-schemas.ts";
-import type { ErrorInfo } from "../errors.ts";
-import { ALIAS_LIMITS } from "../names/document-names.ts";
-import { ocrLanguageSchema, ocrModeSchema } from "../ingest/ocr/ocr-types.ts";
-import type { OcrLanguage, OcrMode } from "../ingest/ocr/ocr-types.ts";
+} from "../model/compare-schemas.ts";
+import type { ErrorInfo } from "../model/errors.ts";
+import { ALIAS_LIMITS } from "../model/document-names.ts";
+import { ocrLanguageSchema, ocrModeSchema } from "../model/ocr-types.ts";
+import type { OcrLanguage, OcrMode } from "../model/ocr-types.ts";
 import {
   deleteResultSchema,
   documentRecordSchema,
@@ -29,7 +29,7 @@ import {
   subgraphSchema,
   sectionSchema,
   statsSchema,
-} from "./schemas.ts";
+} from "../model/record-schemas.ts";
 
 // The one definition of everything the UI can ask the engine and everything the engine pushes.
 // Electron IPC, the web host's WebSocket and the tests all speak it; every payload arrives as
@@ -282,9 +282,9 @@ export function resultSchema<T extends z.ZodType>(value: T) {
 }
 
 // The renderer may import only the contract from core/: it re-exports the data types it shows.
-export type { ErrorInfo, ErrorCode } from "../errors.ts";
-export type { DeleteResult, ImportResult, RepairResult, SearchResponse, SearchResult } from "../engine-types.ts";
-export type { DocumentExtractionSummary, ExtractionSummary } from "../extract/llm/extraction-types.ts";
+export type { ErrorInfo, ErrorCode } from "../model/errors.ts";
+export type { DeleteResult, ImportResult, RepairResult, SearchResponse, SearchResult } from "../model/engine-types.ts";
+export type { DocumentExtractionSummary, ExtractionSummary } from "../model/extraction-types.ts";
 export type {
   CompareResult,
   ComparisonSummary,
@@ -300,25 +300,26 @@ export type {
   PairVerdict,
   Span,
   VerdictLabel,
-} from "../compare/compare-schemas.ts";
-export type { AskCitation, AskResult, AskSentence } from "../answer/answer-types.ts";
-export type { AnswerRoute, EntityFactSection, EntityFacts, GraphRow } from "../graph-query/graph-answer-types.ts";
-export type { AnswerLogRecord } from "../answer/answer-log-schema.ts";
-export type { Conversation, ConversationSummary, ConversationTurn, ExportFile, ExportFormat } from "../answer/conversation-schemas.ts";
-export type { ActiveModel, ModelEntry, ModelImportResult, ModelsState } from "../llm/model-schemas.ts";
-export type { AnswerLimits } from "../llm/answer-limits.ts";
-export { ANSWER_LIMIT_BOUNDS } from "../llm/answer-limits.ts";
-export type { Subgraph, SubgraphEdge, SubgraphNode } from "../retrieve/subgraph-types.ts";
-export type { TripletRecord } from "../store/graph-types.ts";
-export type { DamagedDocumentInfo, DocumentRecord, LibraryHealth, StoreStats } from "../store/graph-store.ts";
-export type { Section } from "../structure/types.ts";
-export type { OcrLanguage, OcrMode, OcrOffer, OcrSummary } from "../ingest/ocr/ocr-types.ts";
-export { LOW_OCR_CONFIDENCE, lowConfidenceOcrPages } from "../ingest/ocr/ocr-types.ts";
-export type { OcrPreference } from "../engine-types.ts";
+} from "../model/compare-schemas.ts";
+export type { AskResult, AskSentence } from "../model/answer-types.ts";
+export type { AskCitation } from "../model/ask-citation.ts";
+export type { AnswerRoute, EntityFactSection, EntityFacts, GraphRow } from "../model/graph-answer-types.ts";
+export type { AnswerLogRecord } from "../model/answer-log-schema.ts";
+export type { Conversation, ConversationSummary, ConversationTurn, ExportFile, ExportFormat } from "../model/conversation-schemas.ts";
+export type { ActiveModel, ModelEntry, ModelImportResult, ModelsState } from "../model/llm-model-schemas.ts";
+export type { AnswerLimits } from "../model/answer-limits.ts";
+export { ANSWER_LIMIT_BOUNDS } from "../model/answer-limits.ts";
+export type { Subgraph, SubgraphEdge, SubgraphNode } from "../model/subgraph-types.ts";
+export type { TripletRecord } from "../model/graph-records.ts";
+export type { DamagedDocumentInfo, DocumentRecord, LibraryHealth, StoreStats } from "../model/store-records.ts";
+export type { Section } from "../model/section-types.ts";
+export type { OcrLanguage, OcrMode, OcrOffer, OcrSummary } from "../model/ocr-types.ts";
+export { LOW_OCR_CONFIDENCE, lowConfidenceOcrPages } from "../model/ocr-types.ts";
+export type { OcrPreference } from "../model/engine-types.ts";
 // Where the viewer draws a cited sentence over the page (text page or scan alike).
-export { highlightBoxes, partOfLine } from "../structure/highlight-geometry.ts";
+export { highlightBoxes, partOfLine } from "../model/highlight-geometry.ts";
 // Browser-safe helpers the library pane shares with the engine.
-export { effectiveAliases, ALIAS_LIMITS } from "../names/document-names.ts";
+export { effectiveAliases, ALIAS_LIMITS } from "../model/document-names.ts";
 
 // ---- Wire messages, identical over WebSocket, Electron IPC and the utility-process port. ----
 

@@ -1,6 +1,6 @@
-import type { Engine, ImportOptions, ImportResult } from "../engine-types.ts";
-import { ClauseGraphError, toErrorInfo } from "../errors.ts";
-import type { JobProgress } from "../jobs/job.ts";
+import type { Engine, ImportOptions, ImportResult } from "../model/engine-types.ts";
+import { ClauseGraphError, toErrorInfo } from "../model/errors.ts";
+import type { JobProgress } from "../model/job.ts";
 import { channelSchema, requestSchemas } from "./contract.ts";
 import type { Channel, ParsedParams, Result, WireEvent } from "./contract.ts";
 

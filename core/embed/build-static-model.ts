@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import { mkdir, rename, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { ClauseGraphError } from "../errors.ts";
+import { ClauseGraphError } from "../model/errors.ts";
 import { locateGloveSource, scanGloveVectors } from "./glove-source.ts";
 import {
   STATIC_MODEL_BUILDER_VERSION,

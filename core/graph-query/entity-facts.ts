@@ -1,6 +1,6 @@
-import { ClauseGraphError } from "../errors.ts";
+import { ClauseGraphError } from "../model/errors.ts";
 import type { GraphStore } from "../store/graph-store.ts";
-import type { EntityFactSection, EntityFacts } from "./graph-answer-types.ts";
+import type { EntityFactSection, EntityFacts } from "../model/graph-answer-types.ts";
 import { runGated, type QueryRuntime } from "./intent-queries.ts";
 import { querySchema } from "./query-schema.ts";
 import { rowCitation } from "./row-citation.ts";

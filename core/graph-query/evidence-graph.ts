@@ -1,6 +1,6 @@
 import { shortSectionLabel } from "../answer/citation-label.ts";
-import type { Subgraph, SubgraphEdge, SubgraphNode } from "../retrieve/subgraph-types.ts";
-import type { TripletRecord } from "../store/graph-types.ts";
+import type { Subgraph, SubgraphEdge, SubgraphNode } from "../model/subgraph-types.ts";
+import type { TripletRecord } from "../model/graph-records.ts";
 import { runGated, type QueryRuntime } from "./intent-queries.ts";
 import { baseLabel } from "./row-citation.ts";
 

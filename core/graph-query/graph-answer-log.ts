@@ -1,11 +1,11 @@
 import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { z } from "zod";
-import type { AskResult } from "../answer/answer-types.ts";
+import type { AskResult } from "../model/answer-types.ts";
 import { ensurePrivateDir, PRIVATE_FILE_MODE } from "../files/private-files.ts";
 import type { GraphStore } from "../store/graph-store.ts";
 import { evidenceGraph } from "./evidence-graph.ts";
-import { answerRouteSchema, graphRowSchema } from "./graph-answer-schemas.ts";
+import { answerRouteSchema, graphRowSchema } from "../model/graph-answer-schemas.ts";
 import { querySchema } from "./query-schema.ts";
 
 // A reopened answer (a conversation after a reload or a restart) shows what it showed when it

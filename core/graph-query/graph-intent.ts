@@ -1,4 +1,4 @@
-import type { Modality } from "../store/graph-types.ts";
+import type { Modality } from "../model/graph-records.ts";
 
 // The questions the graph answers exactly, as typed intents with their parameters. Each becomes
 // one parameterised, read-only query (intent-queries.ts); the words of the question never become

@@ -1,5 +1,5 @@
-import type { QuestionAnalysis } from "../answer/question-analysis-types.ts";
-import type { Modality } from "../store/graph-types.ts";
+import type { QuestionAnalysis } from "../model/question-analysis-types.ts";
+import type { Modality } from "../model/graph-records.ts";
 import type { GraphIntent } from "./graph-intent.ts";
 import { partyTypeOfName } from "../extract/party-types.ts";
 

@@ -1,11 +1,12 @@
 import { shortDocumentName, shortSectionLabel } from "../answer/citation-label.ts";
 import { entityName } from "../extract/entity-names.ts";
 import { normalizeEntity, singularizeWord } from "../extract/normalize-entity.ts";
-import type { GraphStore, GraphValue, ReadOnlyRow } from "../store/graph-store.ts";
-import type { Section } from "../structure/types.ts";
+import type { GraphStore } from "../store/graph-store.ts";
+import type { GraphValue, ReadOnlyRow } from "../model/store-records.ts";
+import type { Section } from "../model/section-types.ts";
 import { gateCypher } from "./cypher-gate.ts";
 import type { GraphIntent, ProvisionTarget } from "./graph-intent.ts";
-import type { GraphRowCell } from "./graph-answer-types.ts";
+import type { GraphRowCell } from "../model/graph-answer-types.ts";
 import type { QuerySchema } from "./query-schema.ts";
 import { baseLabel } from "./row-citation.ts";
 

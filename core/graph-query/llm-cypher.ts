@@ -1,5 +1,5 @@
-import { ClauseGraphError } from "../errors.ts";
-import type { LlmClient } from "../llm/llm-client.ts";
+import { ClauseGraphError } from "../model/errors.ts";
+import type { LlmClient } from "../model/llm-client.ts";
 import { GateRefusal, gateCypher, type GatedQuery } from "./cypher-gate.ts";
 import { cypherGrammar, schemaText } from "./cypher-grammar.ts";
 import type { QuerySchema } from "./query-schema.ts";

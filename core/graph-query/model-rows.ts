@@ -1,5 +1,5 @@
 import { shortDocumentName, shortSectionLabel } from "../answer/citation-label.ts";
-import type { GraphValue } from "../store/graph-store.ts";
+import type { GraphValue } from "../model/store-records.ts";
 import type { GatedQuery } from "./cypher-gate.ts";
 import type { IntentResult, IntentRow, QueryRuntime } from "./intent-queries.ts";
 import { baseLabel } from "./row-citation.ts";

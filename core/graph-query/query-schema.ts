@@ -1,4 +1,4 @@
-import type { LiveGraphSchema } from "../store/graph-store.ts";
+import type { LiveGraphSchema } from "../model/store-records.ts";
 
 // What a graph question may name: the node labels, relationship types and properties of the
 // live database (so a renamed or added column is known without a code change), cut down to the

@@ -1,4 +1,4 @@
-import type { QuestionAnalysis } from "../answer/question-analysis-types.ts";
+import type { QuestionAnalysis } from "../model/question-analysis-types.ts";
 import { INTENT_NAMES } from "./graph-intent.ts";
 import { parseGraphIntent, type ParsedIntent } from "./intent-parser.ts";
 

@@ -1,7 +1,7 @@
-import type { AskCitation } from "../answer/answer-types.ts";
+import type { AskCitation } from "../model/ask-citation.ts";
 import { citationLabel } from "../answer/citation-label.ts";
-import type { DocumentRecord } from "../store/graph-store.ts";
-import type { Section } from "../structure/types.ts";
+import type { DocumentRecord } from "../model/store-records.ts";
+import type { Section } from "../model/section-types.ts";
 
 // Every row of a graph answer cites one section and the page its fact is printed on: the page of
 // the character the fact starts at (a citation, a definition, a triplet's sentence, a deadline),

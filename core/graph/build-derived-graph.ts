@@ -1,6 +1,6 @@
 import type { KnownDocument } from "../extract/resolve-references.ts";
-import type { DerivedGraph } from "../store/graph-types.ts";
-import type { Section } from "../structure/types.ts";
+import type { DerivedGraph } from "../model/graph-records.ts";
+import type { Section } from "../model/section-types.ts";
 import { buildCrossReferences, labelIndex } from "./cross-reference-graph.ts";
 import { documentAliases } from "./document-aliases.ts";
 import { documentKind } from "./document-kind.ts";

@@ -2,8 +2,8 @@ import { createHash } from "node:crypto";
 import { findCrossReferences, type DocumentKind } from "../extract/cross-references.ts";
 import { findInstruments } from "../extract/instruments.ts";
 import { resolveReferences, type KnownDocument } from "../extract/resolve-references.ts";
-import type { CrossReferenceRecord } from "../store/graph-types.ts";
-import type { Section } from "../structure/types.ts";
+import type { CrossReferenceRecord } from "../model/graph-records.ts";
+import type { Section } from "../model/section-types.ts";
 
 /** Section label → id, with long sections split into parts cited by their first part. */
 export function labelIndex(sections: readonly Section[]): Map<string, string> {

@@ -1,7 +1,7 @@
 import { findInstruments } from "../extract/instruments.ts";
 import { documentInstruments } from "../names/document-instruments.ts";
 import { identifierKey } from "../names/instrument-keys.ts";
-import type { Section } from "../structure/types.ts";
+import type { Section } from "../model/section-types.ts";
 
 // The names other documents cite this one by, for resolving their citations. Only what the
 // document says about itself counts: the instrument in its title ("Regulation (EU) 2022/2554"),

@@ -1,5 +1,5 @@
 import type { DocumentKind } from "../extract/cross-references.ts";
-import type { Section } from "../structure/types.ts";
+import type { Section } from "../model/section-types.ts";
 
 // Which citation style to expect in a document's text follows from the structure it prints.
 export function documentKind(sections: readonly Section[], language: string): DocumentKind {

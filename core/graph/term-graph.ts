@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { findDefinitions } from "../extract/definitions.ts";
-import type { TermRecord } from "../store/graph-types.ts";
-import type { Section } from "../structure/types.ts";
+import type { TermRecord } from "../model/graph-records.ts";
+import type { Section } from "../model/section-types.ts";
 
 /** Sections listed per term: enough to navigate, bounded for terms used everywhere ("data"). */
 const MAX_MENTIONS = 50;

@@ -3,8 +3,8 @@ import { findDeadlineSpans } from "../extract/deadlines.ts";
 import { entityName, isNounPhraseText, type EntityName } from "../extract/entity-names.ts";
 import { createEnglishNlp, findObligations, type EnglishNlp, type Obligation } from "../extract/obligations.ts";
 import { partyTypeOfName, type PartyType } from "../extract/party-types.ts";
-import type { DeadlineRecord, EntityRecord, TermRecord, TripletRecord } from "../store/graph-types.ts";
-import type { Section } from "../structure/types.ts";
+import type { DeadlineRecord, EntityRecord, TermRecord, TripletRecord } from "../model/graph-records.ts";
+import type { Section } from "../model/section-types.ts";
 import { createHash } from "node:crypto";
 
 // Rule-based triplets: every obligation, prohibition, permission and recommendation the

@@ -3,7 +3,7 @@ import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { defaultDataDir } from "./data-dir.ts";
 import { startWebHost } from "./web-host.ts";
-import { toErrorInfo } from "../errors.ts";
+import { toErrorInfo } from "../model/errors.ts";
 import { restrictUmask } from "../files/private-files.ts";
 
 // `npm run serve`: the web host as a command. The only place that reads argv and the environment.

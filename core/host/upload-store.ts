@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { mkdir, readdir, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { UploadStore, UploadedFile } from "../contract/dispatch.ts";
-import { ClauseGraphError } from "../errors.ts";
+import { ClauseGraphError } from "../model/errors.ts";
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from "../files/private-files.ts";
 
 // A browser cannot hand the engine a path, only bytes. They are written under the data dir (same

@@ -9,7 +9,7 @@ import { WEB_UPLOAD, wireRequestSchema } from "../contract/contract.ts";
 import type { WireEvent, WireResponse } from "../contract/contract.ts";
 import { createDispatcher } from "../contract/dispatch.ts";
 import type { Dispatcher } from "../contract/dispatch.ts";
-import type { Engine } from "../engine-types.ts";
+import type { Engine } from "../model/engine-types.ts";
 import { allowedHosts, allowedOrigins, securityHeaders } from "./security-headers.ts";
 import { createSessionAuth, TOKEN_PARAM } from "./session-auth.ts";
 import type { SessionAuth } from "./session-auth.ts";

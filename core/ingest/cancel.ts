@@ -1,4 +1,4 @@
-import { ClauseGraphError } from "../errors.ts";
+import { ClauseGraphError } from "../model/errors.ts";
 
 export function throwIfCancelled(signal: AbortSignal | undefined, file: string): void {
   if (signal?.aborted === true) {

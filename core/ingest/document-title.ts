@@ -1,5 +1,5 @@
 import path from "node:path";
-import type { ParsedPage, TextLine } from "./types.ts";
+import type { ParsedPage, TextLine } from "../model/ingest-types.ts";
 
 // The title shown in the library. PDF metadata is often junk ("Microsoft Word - draft3.docx",
 // "Untitled", an author's initials), so it is used only when it reads like a title; otherwise the

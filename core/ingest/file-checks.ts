@@ -1,7 +1,7 @@
 import { open, stat } from "node:fs/promises";
 import type { FileHandle } from "node:fs/promises";
 import path from "node:path";
-import { ClauseGraphError } from "../errors.ts";
+import { ClauseGraphError } from "../model/errors.ts";
 import { hasPdfHeader, PDF_HEADER_WINDOW } from "./file-type.ts";
 import { formatMegabytes, MAX_PDF_BYTES, MAX_TEXT_BYTES } from "./limits.ts";
 

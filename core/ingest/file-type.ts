@@ -1,6 +1,6 @@
 import path from "node:path";
-import { ClauseGraphError } from "../errors.ts";
-import type { SourceFormat } from "./types.ts";
+import { ClauseGraphError } from "../model/errors.ts";
+import type { SourceFormat } from "../model/ingest-types.ts";
 
 // The content decides, not the name: a renamed .docx must not reach pdfjs, and a PDF saved as
 // ".bin" is still a PDF. The extension only breaks ties for formats without magic bytes (text).

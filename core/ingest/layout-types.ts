@@ -1,4 +1,4 @@
-import type { Box, TextLine } from "./types.ts";
+import type { Box, TextLine } from "../model/ingest-types.ts";
 
 // Intermediate shapes of the PDF layout pipeline. They carry what the later stages need
 // (baseline rows, the items behind a line) and are stripped before leaving core/ingest.

@@ -1,8 +1,8 @@
 import { z } from "zod";
-import { errorInfoSchema, sourceFormatSchema } from "../contract/schemas.ts";
-import { ocrLanguageSchema, ocrModeSchema, ocrOfferSchema } from "./ocr/ocr-types.ts";
+import { errorInfoSchema, sourceFormatSchema } from "../model/record-schemas.ts";
+import { ocrLanguageSchema, ocrModeSchema, ocrOfferSchema } from "../model/ocr-types.ts";
 import type { ParseLimits } from "./parse-limits.ts";
-import type { ParsedDocument } from "./types.ts";
+import type { ParsedDocument } from "../model/ingest-types.ts";
 
 // The messages between the engine and its parsing child (parse-isolated.ts ↔ parse-child.ts),
 // validated on arrival in both directions: the child parses hostile files and may be confused.

@@ -1,5 +1,5 @@
 import { Worker } from "node:worker_threads";
-import { toErrorInfo } from "../errors.ts";
+import { toErrorInfo } from "../model/errors.ts";
 import type { ChildMessage } from "./parse-child-protocol.ts";
 import { parseRequestSchema } from "./parse-child-protocol.ts";
 import { parseDocument } from "./parse-document.ts";

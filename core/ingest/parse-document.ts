@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
-import { ClauseGraphError } from "../errors.ts";
+import { ClauseGraphError } from "../model/errors.ts";
 import { throwIfCancelled } from "./cancel.ts";
 import { checkFileBeforeReading, fileError, textTooLarge } from "./file-checks.ts";
 import { detectFormat } from "./file-type.ts";
@@ -12,7 +12,7 @@ import { prescanPdf } from "./pdf-prescan.ts";
 import { readPdf } from "./pdf-reader.ts";
 import { readText } from "./text-reader.ts";
 import { OcrNeededError } from "./ocr/ocr-needed.ts";
-import type { ParseOptions, ParsedDocument } from "./types.ts";
+import type { ParseOptions, ParsedDocument } from "../model/ingest-types.ts";
 
 // The one door into ingestion: any file in, a ParsedDocument or a ClauseGraphError out. Every
 // error names the file, because imports run in batches and the user must know which one failed.

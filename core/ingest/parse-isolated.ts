@@ -3,7 +3,7 @@ import type { ChildProcess } from "node:child_process";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { ClauseGraphError } from "../errors.ts";
+import { ClauseGraphError } from "../model/errors.ts";
 import { childMessageSchema } from "./parse-child-protocol.ts";
 import type { ParseRequest } from "./parse-child-protocol.ts";
 import type { ParseLimits } from "./parse-limits.ts";
@@ -11,7 +11,7 @@ import { fileSeconds } from "./parse-limits.ts";
 import { processRss } from "./process-rss.ts";
 import { formatCount, tooComplex } from "./too-complex.ts";
 import type { Breach } from "./too-complex.ts";
-import type { OcrParseOptions, ParsedDocument } from "./types.ts";
+import type { OcrParseOptions, ParsedDocument } from "../model/ingest-types.ts";
 import { OcrNeededError } from "./ocr/ocr-needed.ts";
 
 // Untrusted bytes are parsed in a child process the engine bounds and kills (issue 16). In the

@@ -1,5 +1,5 @@
 import path from "node:path";
-import { ClauseGraphError } from "../errors.ts";
+import { ClauseGraphError } from "../model/errors.ts";
 
 // pdfjs reports problems as its own exception classes, which cross the (fake) worker boundary as
 // plain objects with a name and code: we match on those, not on instanceof.

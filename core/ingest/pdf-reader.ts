@@ -1,7 +1,7 @@
 import path from "node:path";
 import { getDocument } from "pdfjs-dist/legacy/build/pdf.mjs";
 import type { PDFDocumentLoadingTask, PDFDocumentProxy, PDFPageProxy } from "pdfjs-dist/legacy/build/pdf.mjs";
-import { ClauseGraphError } from "../errors.ts";
+import { ClauseGraphError } from "../model/errors.ts";
 import { throwIfCancelled } from "./cancel.ts";
 import { detectGutters, orderLines, orderLinesInBands } from "./column-layout.ts";
 import { buildVocabulary, dehyphenate } from "./dehyphenate.ts";
@@ -21,11 +21,11 @@ import { pdfjsDataDirs } from "./pdfjs-setup.ts";
 import { printedPageLabels } from "./page-labels.ts";
 import { removeRepeatedMarginText, removeRunningHeaders } from "./running-headers.ts";
 import { formatCount, tooComplex } from "./too-complex.ts";
-import type { ParseOptions, ParsedPage } from "./types.ts";
+import type { ParseOptions, ParsedPage } from "../model/ingest-types.ts";
 import { largestImageShare } from "./ocr/image-coverage.ts";
 import { estimateOcrSeconds, OcrNeededError } from "./ocr/ocr-needed.ts";
 import { ocrDocumentPages } from "./ocr/ocr-document.ts";
-import type { OcrPageFacts } from "./ocr/ocr-types.ts";
+import type { OcrPageFacts } from "../model/ocr-types.ts";
 import { poolSize } from "./ocr/tesseract-pool.ts";
 import { isGarbageText, TEXTLESS_PAGE_CHARS } from "./ocr/text-layer-quality.ts";
 

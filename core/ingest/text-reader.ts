@@ -1,12 +1,12 @@
 import path from "node:path";
-import { ClauseGraphError } from "../errors.ts";
+import { ClauseGraphError } from "../model/errors.ts";
 import { throwIfCancelled } from "./cancel.ts";
 import { fileTitle } from "./document-title.ts";
 import { guessLanguage } from "./language-guess.ts";
 import { MAX_PAGES } from "./limits.ts";
 import { findTextFurniture } from "./text-furniture.ts";
 import { decodeText, looksBinary } from "./text-decode.ts";
-import type { ParseOptions, ParsedPage, SourceFormat, TextLine } from "./types.ts";
+import type { ParseOptions, ParsedPage, SourceFormat, TextLine } from "../model/ingest-types.ts";
 
 // Plain text and Markdown become pseudo-pages so every later stage (sections, spans, citations
 // with page numbers) works the same as for PDFs. Boxes are synthetic: line i of a page is at

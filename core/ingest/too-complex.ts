@@ -1,5 +1,5 @@
 import path from "node:path";
-import { ClauseGraphError } from "../errors.ts";
+import { ClauseGraphError } from "../model/errors.ts";
 
 // One wording for every parse-limit breach, whichever guard found it (the pre-scan in the child,
 // the child's own checks, or the parent's memory and time watchdogs): the file, where, and the limit.

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
-import { ClauseGraphError, toErrorInfo } from "../errors.ts";
-import type { JobProgress, JobStatus, ProgressListener } from "./job.ts";
+import { ClauseGraphError, toErrorInfo } from "../model/errors.ts";
+import type { JobProgress, JobStatus, ProgressListener } from "../model/job.ts";
 
 export interface JobReporter {
   readonly jobId: string;

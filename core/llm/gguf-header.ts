@@ -2,7 +2,7 @@ import { type FileHandle, open, stat } from "node:fs/promises";
 import path from "node:path";
 import { type GgufFileInfo, GgufFileType, readGgufFileInfo } from "node-llama-cpp";
 import { z } from "zod";
-import { ClauseGraphError } from "../errors.ts";
+import { ClauseGraphError } from "../model/errors.ts";
 import { ggmlTensorBytes } from "./ggml-type-size.ts";
 import { findGgufStructureProblem } from "./gguf-structure.ts";
 

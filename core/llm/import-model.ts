@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { link, mkdir, readdir, rename, rm, stat } from "node:fs/promises";
 import path from "node:path";
 import { type LlmModelEntry, loadModelManifest, type ModelManifest } from "../embed/model-manifest.ts";
-import { ClauseGraphError } from "../errors.ts";
+import { ClauseGraphError } from "../model/errors.ts";
 import { copyWithSha256, sha256File } from "./file-sha256.ts";
 import { readGgufHeader } from "./gguf-header.ts";
 import { type ImportRecord, readImportRecord, writeImportRecord } from "./import-record.ts";

@@ -8,8 +8,8 @@ import {
   type LlamaModel,
   LlamaChatSession,
 } from "node-llama-cpp";
-import { ClauseGraphError, isClauseGraphError } from "../errors.ts";
-import type { JsonSchema, LlmClient, LlmGenerateOptions, LlmResult } from "./llm-client.ts";
+import { ClauseGraphError, isClauseGraphError } from "../model/errors.ts";
+import type { JsonSchema, LlmClient, LlmGenerateOptions, LlmResult } from "../model/llm-client.ts";
 import type { LlmSettings } from "./llm-settings.ts";
 
 // LlmClient over one loaded GGUF model and one context with a single sequence. Every generate() is

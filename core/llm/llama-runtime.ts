@@ -10,7 +10,7 @@ import {
   LlamaJsonSchemaGrammar,
   LlamaLogLevel,
 } from "node-llama-cpp";
-import { ClauseGraphError, isClauseGraphError } from "../errors.ts";
+import { ClauseGraphError, isClauseGraphError } from "../model/errors.ts";
 import { type GgufHeader, readGgufHeader } from "./gguf-header.ts";
 import { LlamaClient, type LoadedLlm } from "./llama-client.ts";
 import { type LlmSettings, type LlmSettingsInput, resolveLlmSettings } from "./llm-settings.ts";

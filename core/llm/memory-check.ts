@@ -1,6 +1,6 @@
 import os from "node:os";
 import { z } from "zod";
-import { ClauseGraphError } from "../errors.ts";
+import { ClauseGraphError } from "../model/errors.ts";
 import type { GgufHeader } from "./gguf-header.ts";
 
 // A model that does not fit in RAM does not fail cleanly: the machine swaps until it is unusable or

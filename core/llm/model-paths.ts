@@ -1,5 +1,5 @@
 import path from "node:path";
-import { ClauseGraphError } from "../errors.ts";
+import { ClauseGraphError } from "../model/errors.ts";
 
 // Models live in <dataDir>/models/<id>/, the layout the embedders use too (core/embed). Folder names
 // starting with "." are the registry's own staging and trash folders, never models.

@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { readdir, rename, rm, stat } from "node:fs/promises";
 import path from "node:path";
 import { type EmbeddingModelEntry, type LlmModelEntry, loadModelManifest, type ModelManifest } from "../embed/model-manifest.ts";
-import { ClauseGraphError } from "../errors.ts";
+import { ClauseGraphError } from "../model/errors.ts";
 import { type ImportRecord, readImportRecord } from "./import-record.ts";
 import { modelDisplayName } from "./model-display-name.ts";
 import { assertModelId, modelDir, modelsDir, TRASH_PREFIX } from "./model-paths.ts";

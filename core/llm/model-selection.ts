@@ -1,13 +1,13 @@
 import path from "node:path";
 import type { AnswerLogModel } from "../answer/answer-log.ts";
 import type { ModelManifest } from "../embed/model-manifest.ts";
-import { ClauseGraphError, type ErrorInfo, toErrorInfo } from "../errors.ts";
-import { type AnswerLimits, type AnswerLimitsPatch, answerLimitsSchema, DEFAULT_ANSWER_LIMITS } from "./answer-limits.ts";
+import { ClauseGraphError, type ErrorInfo, toErrorInfo } from "../model/errors.ts";
+import { type AnswerLimits, type AnswerLimitsPatch, answerLimitsSchema, DEFAULT_ANSWER_LIMITS } from "../model/answer-limits.ts";
 import { readImportRecord } from "./import-record.ts";
-import type { LlmClient } from "./llm-client.ts";
+import type { LlmClient } from "../model/llm-client.ts";
 import type { LlmRuntime, LlmRuntimeOptions } from "./llama-runtime.ts";
 import { defaultThreads } from "./llm-settings.ts";
-import type { ModelEntry, ModelImportResult, ModelSelectSettings, ModelsState } from "./model-schemas.ts";
+import type { ModelEntry, ModelImportResult, ModelSelectSettings, ModelsState } from "../model/llm-model-schemas.ts";
 import { assertModelId, modelsDir } from "./model-paths.ts";
 import { findInstalledLlm, listModels, type ModelInfo } from "./model-registry.ts";
 import { modelDisplayName } from "./model-display-name.ts";

@@ -2,8 +2,8 @@ import { randomBytes } from "node:crypto";
 import { mkdir, open, readFile, rename, rm } from "node:fs/promises";
 import path from "node:path";
 import { z } from "zod";
-import { ClauseGraphError } from "../errors.ts";
-import { answerLimitsSchema, type AnswerLimits } from "./answer-limits.ts";
+import { ClauseGraphError } from "../model/errors.ts";
+import { answerLimitsSchema, type AnswerLimits } from "../model/answer-limits.ts";
 
 // `<dataDir>/settings.json`: the choices a user makes in the app that must outlive it, today the
 // language model to answer with and the caps on its answers. Written atomically (temporary file,

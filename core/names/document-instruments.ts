@@ -1,4 +1,4 @@
-import type { Section } from "../structure/types.ts";
+import type { Section } from "../model/section-types.ts";
 import { findInstrumentMentions, withContained } from "./instrument-names.ts";
 import type { InstrumentEntry } from "./instrument-registry.ts";
 

@@ -1,5 +1,5 @@
-import type { SearchHit } from "../store/graph-store.ts";
-import type { RetrievalStore } from "./retrieval-store.ts";
+import type { SearchHit } from "../model/store-records.ts";
+import type { RetrievalStore } from "../store/retrieval-store.ts";
 
 // Lexical retrieval: the store's BM25 over label, heading and text, queried with the content
 // words of the question (see query-terms.ts). The hits carry their sections, which saves the

@@ -1,6 +1,6 @@
-import type { Section } from "../structure/types.ts";
-import type { RetrievalStore } from "./retrieval-store.ts";
-import type { GraphLink } from "./types.ts";
+import type { Section } from "../model/section-types.ts";
+import type { RetrievalStore } from "../store/retrieval-store.ts";
+import type { GraphLink } from "../model/retrieval-types.ts";
 
 export interface ExpansionSeed {
   sectionId: string;

@@ -1,18 +1,18 @@
-import type { Embedder } from "../embed/embedder.ts";
-import type { DocumentRecord } from "../store/graph-store.ts";
-import type { Section } from "../structure/types.ts";
+import type { Embedder } from "../model/embedder.ts";
+import type { DocumentRecord } from "../model/store-records.ts";
+import type { Section } from "../model/section-types.ts";
 import { bm25Stage } from "./bm25-stage.ts";
 import { linearScore, rankFeature } from "./fusion.ts";
 import { DEFAULT_EXPANSION, graphExpansionStage, type ExpansionOptions } from "./graph-expansion-stage.ts";
 import { thesaurusExpansion } from "./legal-thesaurus.ts";
 import { analyzeQuery } from "./query-terms.ts";
 import { DEFAULT_FEEDBACK, feedbackModel, feedbackScore, neighbourFeatures, poolStats, termFeatures, type CandidateText, type FeedbackOptions } from "./rescore.ts";
-import type { RetrievalStore } from "./retrieval-store.ts";
+import type { RetrievalStore } from "../store/retrieval-store.ts";
 import { createRetrievalCaches, type ContextCache, type RetrievalCaches } from "./retrieval-caches.ts";
 import { poolCosines } from "./section-cosine.ts";
 import { isDefinitionQuestion, termStage } from "./term-stage.ts";
 import { tripletStage } from "./triplet-stage.ts";
-import type { RankedSection, SectionEvidence, StageSwitches } from "./types.ts";
+import type { RankedSection, SectionEvidence, StageSwitches } from "../model/retrieval-types.ts";
 import { vectorStage } from "./vector-stage.ts";
 import { activeWeights, DEFAULT_WEIGHTS, FUSION_FEATURES, POOL_FEATURES, type HybridWeights } from "./weights.ts";
 
@@ -200,7 +200,7 @@ export async function hybridSearch(
   // scoped documents' sections remain when other documents crowd the unscoped ranking.
   const scope = options.documentIds !== undefined && options.documentIds.length > 0 ? new Set(options.documentIds) : null;
   const widen = scope === null ? 1 : 2;
-  /** Section ids are `<documentId>:<path slug>` (structure/types.ts); the hydrated section is checked again below. */
+  /** Section ids are `<documentId>:<path slug>` (model/section-types.ts); the hydrated section is checked again below. */
   const inScope = (sectionId: string): boolean => scope === null || scope.has(sectionId.slice(0, sectionId.indexOf(":")));
   const [bm25All, vectorAll, tripletAll] = await Promise.all([
     stages.bm25 ? bm25Stage(store, bm25Text, (options.bm25Pool ?? DEFAULT_BM25_POOL) * widen) : Promise.resolve([]),

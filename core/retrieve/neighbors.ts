@@ -1,6 +1,6 @@
 import type { GraphStore } from "../store/graph-store.ts";
-import type { TripletRecord } from "../store/graph-types.ts";
-import type { Subgraph, SubgraphEdge, SubgraphNode } from "./subgraph-types.ts";
+import type { TripletRecord } from "../model/graph-records.ts";
+import type { Subgraph, SubgraphEdge, SubgraphNode } from "../model/subgraph-types.ts";
 
 // One hop around a node of the subgraph the UI shows, for "expand" (double click): the node ids
 // are the ones buildSubgraph makes (`section:…`, `entity:…`, `term:…`), so the UI can merge the

@@ -1,6 +1,6 @@
 import { sectionEmbeddingText } from "../embed/embed-derived.ts";
-import type { Embedder } from "../embed/embedder.ts";
-import type { Section } from "../structure/types.ts";
+import type { Embedder } from "../model/embedder.ts";
+import type { Section } from "../model/section-types.ts";
 
 // The vector stage only scores its own top hits, so a section found by BM25 alone has no cosine
 // and the fusion cannot tell a lexical hit that is also close in meaning from one that is not.

@@ -1,14 +1,14 @@
 import { normalizeEntity } from "../extract/normalize-entity.ts";
-import type { RetrievalStore } from "./retrieval-store.ts";
+import type { RetrievalStore } from "../store/retrieval-store.ts";
 import { tokenize } from "./query-terms.ts";
-import type { Subgraph, SubgraphEdge, SubgraphNode } from "./subgraph-types.ts";
-import type { RankedSection } from "./types.ts";
+import type { Subgraph, SubgraphEdge, SubgraphNode } from "../model/subgraph-types.ts";
+import type { RankedSection } from "../model/retrieval-types.ts";
 
 // The small graph shown beside search results: the top sections, the entities of their triplets,
 // the defined terms the question uses, and the citations between them. Capped so a layout stays
 // readable (and fast) whatever the corpus.
 
-export type { Subgraph, SubgraphEdge, SubgraphEdgeKind, SubgraphNode, SubgraphNodeKind } from "./subgraph-types.ts";
+export type { Subgraph, SubgraphEdge, SubgraphEdgeKind, SubgraphNode, SubgraphNodeKind } from "../model/subgraph-types.ts";
 
 export interface SubgraphOptions {
   /** Most nodes (default and hard maximum 60). */

@@ -1,6 +1,6 @@
 import { normalizeEntity } from "../extract/normalize-entity.ts";
 import { analyzeQuery, tokenize } from "./query-terms.ts";
-import type { RetrievalStore } from "./retrieval-store.ts";
+import type { RetrievalStore } from "../store/retrieval-store.ts";
 
 // "What is a business associate?" is answered by the section that defines the term, which often
 // shares few other words with the question. The question's word sequences are looked up as

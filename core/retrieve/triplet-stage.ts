@@ -1,4 +1,4 @@
-import type { RetrievalStore } from "./retrieval-store.ts";
+import type { RetrievalStore } from "../store/retrieval-store.ts";
 
 export interface TripletSectionHit {
   sectionId: string;

@@ -1,5 +1,5 @@
-import type { ScoredId } from "../store/graph-types.ts";
-import type { RetrievalStore } from "./retrieval-store.ts";
+import type { ScoredId } from "../model/graph-records.ts";
+import type { RetrievalStore } from "../store/retrieval-store.ts";
 
 // Dense retrieval over section embeddings. The query vector is computed once by the caller and
 // shared with the triplet stage.

@@ -1,6 +1,6 @@
 import type { KuzuValue } from "kuzu";
-import { ClauseGraphError } from "../errors.ts";
-import type { ComparisonCacheEntry, ComparisonRecord, ComparisonStatus, ComparisonWrite, SimilarToRecord, VerdictUpdate } from "./comparison-records.ts";
+import { ClauseGraphError } from "../model/errors.ts";
+import type { ComparisonCacheEntry, ComparisonRecord, ComparisonStatus, ComparisonWrite, SimilarToRecord, VerdictUpdate } from "../model/comparison-records.ts";
 import type { KuzuSession, Params } from "./kuzu-session.ts";
 import { COMPARISON_CACHE_TABLE, COMPARISON_TABLE } from "./schema.ts";
 import { doubleParam } from "./double-params.ts";

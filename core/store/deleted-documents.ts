@@ -1,7 +1,7 @@
 import path from "node:path";
 import { z } from "zod";
 import { appendLine, readJsonLines } from "../files/json-lines.ts";
-import type { DocumentRecord } from "./graph-store.ts";
+import type { DocumentRecord } from "../model/store-records.ts";
 
 // Which documents were deleted from the library, and when: `<dataDir>/deleted-documents.jsonl`,
 // appended (fsynced) by every delete. Answers in the answer log and in conversations keep citing

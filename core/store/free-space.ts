@@ -1,5 +1,5 @@
 import { statfs } from "node:fs/promises";
-import { ClauseGraphError } from "../errors.ts";
+import { ClauseGraphError } from "../model/errors.ts";
 
 /**
  * What the library keeps free on its disk by default. Kuzu 0.11.3 does not survive running out of

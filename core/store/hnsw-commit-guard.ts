@@ -1,5 +1,5 @@
-import { ClauseGraphError } from "../errors.ts";
-import type { EmbeddingSpace } from "./graph-store.ts";
+import { ClauseGraphError } from "../model/errors.ts";
+import type { EmbeddingSpace } from "../model/store-records.ts";
 import type { KuzuSession, Params } from "./kuzu-session.ts";
 import type { VectorTableSpec } from "./schema.ts";
 import { vectorLiteral } from "./store-rows.ts";

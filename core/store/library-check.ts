@@ -1,4 +1,4 @@
-import type { DamagedDocument, LibraryCheck } from "./graph-store.ts";
+import type { DamagedDocument, LibraryCheck } from "../model/store-records.ts";
 import type { KuzuSession } from "./kuzu-session.ts";
 import { COMPARISON_TABLE, DEADLINE_TABLE, VECTOR_TABLES } from "./schema.ts";
 

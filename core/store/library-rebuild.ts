@@ -1,5 +1,5 @@
 import { access, rename, rm, writeFile } from "node:fs/promises";
-import type { DocumentRecord, LibraryHealth } from "./graph-store.ts";
+import type { DocumentRecord, LibraryHealth } from "../model/store-records.ts";
 import { findSourceCopy, readSourceRecord, type ImportOrigin } from "./source-record.ts";
 
 // Repairing a damaged library means building it again from the kept source copies, into a new

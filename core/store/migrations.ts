@@ -1,4 +1,4 @@
-import { ClauseGraphError } from "../errors.ts";
+import { ClauseGraphError } from "../model/errors.ts";
 import type { KuzuSession } from "./kuzu-session.ts";
 import { registryAliases } from "../names/document-instruments.ts";
 import { META_TABLE, SCHEMA_V1, SCHEMA_V2, SCHEMA_V3, SCHEMA_V4, SCHEMA_V5, SCHEMA_V6_OCR, SCHEMA_V7_COMPARE, SCHEMA_V8_GRAPH_QUESTIONS, SCHEMA_VERSION_KEY } from "./schema.ts";

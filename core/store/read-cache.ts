@@ -1,6 +1,7 @@
-import type { DocumentRecord, GraphStore, SearchHit } from "./graph-store.ts";
-import type { CrossReferenceRecord, TermRecord, TripletRecord } from "./graph-types.ts";
-import type { Section } from "../structure/types.ts";
+import type { GraphStore } from "./graph-store.ts";
+import type { DocumentRecord, SearchHit } from "../model/store-records.ts";
+import type { CrossReferenceRecord, TermRecord, TripletRecord } from "../model/graph-records.ts";
+import type { Section } from "../model/section-types.ts";
 
 // Retrieval asks the database for the same few things about every candidate (the section rows,
 // children, citations, triplets, terms), a dozen round trips per question at 2–10 ms each. Those

@@ -1,7 +1,7 @@
 import kuzu from "kuzu";
 import type { Connection, Database, KuzuValue, QueryResult } from "kuzu";
-import { ClauseGraphError } from "../errors.ts";
-import type { GraphValue, LiveGraphSchema, ReadOnlyRow } from "./graph-store.ts";
+import { ClauseGraphError } from "../model/errors.ts";
+import type { GraphValue, LiveGraphSchema, ReadOnlyRow } from "../model/store-records.ts";
 import type { KuzuSession, Params } from "./kuzu-session.ts";
 
 // Graph questions (core/graph-query/) run Cypher the user's words shaped, and with a model loaded

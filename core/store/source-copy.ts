@@ -1,6 +1,6 @@
 import { chmod, copyFile, mkdir, rename, rm } from "node:fs/promises";
 import path from "node:path";
-import { ClauseGraphError } from "../errors.ts";
+import { ClauseGraphError } from "../model/errors.ts";
 
 // The engine keeps a copy of every imported file in its data folder. Writing it is where a full
 // disk, a read-only folder or a failing drive shows first; the failure must come back as a typed

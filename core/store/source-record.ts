@@ -1,7 +1,7 @@
 import { readdir, readFile, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { z } from "zod";
-import type { DamagedDocument, DamagedDocumentInfo, DocumentRecord, LibraryCheck, LibraryHealth } from "./graph-store.ts";
+import type { DamagedDocument, DamagedDocumentInfo, DocumentRecord, LibraryCheck, LibraryHealth } from "../model/store-records.ts";
 
 // Beside each kept source copy (`sources/<id>.<ext>`) the engine writes `sources/<id>.record.json`:
 // where the file came from and under which name. The database holds the same, but a library that
@@ -14,7 +14,7 @@ export interface ImportOrigin {
   fileName: string;
   /** Kept when a library is rebuilt, so the library's order and dates stay as they were. */
   importedAt?: string;
-  /** The user's alias edits (core/names/document-names.ts), carried over by a rebuild. */
+  /** The user's alias edits (core/model/document-names.ts), carried over by a rebuild. */
   userAliases?: string[];
   hiddenAliases?: string[];
 }

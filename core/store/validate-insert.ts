@@ -1,8 +1,8 @@
 import { z } from "zod";
-import { ClauseGraphError } from "../errors.ts";
-import type { Section } from "../structure/types.ts";
-import type { DocumentRecord } from "./graph-store.ts";
-import { MIN_ENTITY_NAME_LENGTH, type DerivedGraph, type EntityRecord, type TripletRecord } from "./graph-types.ts";
+import { ClauseGraphError } from "../model/errors.ts";
+import type { Section } from "../model/section-types.ts";
+import type { DocumentRecord } from "../model/store-records.ts";
+import { MIN_ENTITY_NAME_LENGTH, type DerivedGraph, type EntityRecord, type TripletRecord } from "../model/graph-records.ts";
 
 // Checked before any write, so a malformed batch is a clear VALIDATION error instead of a Kuzu
 // primary-key message or, worse, silently missing PART_OF edges.

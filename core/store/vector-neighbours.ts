@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
-import { ClauseGraphError } from "../errors.ts";
-import type { VectorQuery } from "./comparison-records.ts";
-import type { EmbeddingSpace } from "./graph-store.ts";
-import type { ScoredId } from "./graph-types.ts";
+import { ClauseGraphError } from "../model/errors.ts";
+import type { VectorQuery } from "../model/comparison-records.ts";
+import type { EmbeddingSpace } from "../model/store-records.ts";
+import type { ScoredId } from "../model/graph-records.ts";
 import { cypherString, type KuzuSession } from "./kuzu-session.ts";
 import { SECTION_VECTORS } from "./schema.ts";
 import { vectorLiteral } from "./store-rows.ts";

@@ -1,4 +1,4 @@
-import type { ParsedDocument, TextLine } from "../ingest/types.ts";
+import type { ParsedDocument, TextLine } from "../model/ingest-types.ts";
 
 // Sectioning reads the document as one stream of body lines; each keeps where it came from so
 // the builder can turn it back into page spans.

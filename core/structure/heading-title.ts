@@ -1,4 +1,4 @@
-import type { TextLine } from "../ingest/types.ts";
+import type { TextLine } from "../model/ingest-types.ts";
 import type { FlowLine } from "./flow.ts";
 import type { DetectContext, HeadingCandidate } from "./heading-types.ts";
 import { isBold, isCentred, isLarger } from "./layout-stats.ts";

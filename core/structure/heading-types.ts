@@ -1,4 +1,4 @@
-import type { SectionKind } from "./types.ts";
+import type { SectionKind } from "../model/section-types.ts";
 import type { FlowLine } from "./flow.ts";
 import type { LayoutStats } from "./layout-stats.ts";
 

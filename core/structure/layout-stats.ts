@@ -1,4 +1,4 @@
-import type { ParsedDocument, TextLine } from "../ingest/types.ts";
+import type { ParsedDocument, TextLine } from "../model/ingest-types.ts";
 import type { FlowLine } from "./flow.ts";
 
 // Headings are recognised as much by how they are printed as by what they say. These statistics

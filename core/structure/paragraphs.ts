@@ -1,5 +1,5 @@
-import type { TextLine } from "../ingest/types.ts";
-import type { TextSpan } from "./types.ts";
+import type { TextLine } from "../model/ingest-types.ts";
+import type { TextSpan } from "../model/section-types.ts";
 import type { LayoutStats } from "./layout-stats.ts";
 import { columnKey } from "./layout-stats.ts";
 

@@ -5,7 +5,7 @@ import type { BodyPiece } from "./paragraphs.ts";
 import { assemble, isParagraphBreak } from "./paragraphs.ts";
 import { chunkPieces } from "./fallback-chunker.ts";
 import { pathSlug, uniqueSlugger } from "./slug.ts";
-import type { Section, SectionKind } from "./types.ts";
+import type { Section, SectionKind } from "../model/section-types.ts";
 
 // Accepted headings + the line stream → Section records: body text with spans, hierarchy, ids.
 // Oversized sections are split so no single record is too big to show, embed or quote.

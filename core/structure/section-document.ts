@@ -1,5 +1,5 @@
-import type { ParsedDocument } from "../ingest/types.ts";
-import type { Section } from "./types.ts";
+import type { ParsedDocument } from "../model/ingest-types.ts";
+import type { Section } from "../model/section-types.ts";
 import { flattenLines } from "./flow.ts";
 import { computeLayoutStats } from "./layout-stats.ts";
 import { chooseProfile } from "./profile.ts";

@@ -1,16 +1,16 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { answerQuestion } from "../../core/answer/answer-question.ts";
-import { askResultSchema } from "../../core/answer/answer-schemas.ts";
-import type { AskInput, AskResult } from "../../core/answer/answer-types.ts";
+import { askResultSchema } from "../../core/model/answer-schemas.ts";
+import type { AskInput, AskResult } from "../../core/model/answer-types.ts";
 import { buildDerivedGraph } from "../../core/graph/build-derived-graph.ts";
 import { parseDocument } from "../../core/ingest/parse-document.ts";
 import type { LoadedLlm } from "../../core/llm/llama-client.ts";
 import { createLlmRuntime, type LlmRuntime } from "../../core/llm/llama-runtime.ts";
-import type { RankedSection } from "../../core/retrieve/types.ts";
-import type { DocumentRecord } from "../../core/store/graph-store.ts";
-import type { TripletRecord } from "../../core/store/graph-types.ts";
+import type { RankedSection } from "../../core/model/retrieval-types.ts";
+import type { DocumentRecord } from "../../core/model/store-records.ts";
+import type { TripletRecord } from "../../core/model/graph-records.ts";
 import { sectionDocument } from "../../core/structure/section-document.ts";
-import type { Section } from "../../core/structure/types.ts";
+import type { Section } from "../../core/model/section-types.ts";
 import { corpusPath, describeCorpus } from "../helpers/corpus.ts";
 import { HAS_TINY_LLM, TINY_LLM_PATH } from "../helpers/tiny-llm.ts";
 

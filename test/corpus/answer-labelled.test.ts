@@ -12,8 +12,8 @@ import {
   paragraphSpan,
 } from "../../bench/lib/answer-questions.ts";
 import { createEngine } from "../../core/engine.ts";
-import type { Engine } from "../../core/engine-types.ts";
-import type { Section } from "../../core/structure/types.ts";
+import type { Engine } from "../../core/model/engine-types.ts";
+import type { Section } from "../../core/model/section-types.ts";
 import { corpusPath, describeCorpus } from "../helpers/corpus.ts";
 
 // The labelled auditor questions bench:answer measures answers against must themselves be right:

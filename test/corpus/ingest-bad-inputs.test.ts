@@ -1,10 +1,10 @@
 import path from "node:path";
 import { expect, it } from "vitest";
-import { ClauseGraphError } from "../../core/errors.ts";
-import type { ErrorCode } from "../../core/errors.ts";
+import { ClauseGraphError } from "../../core/model/errors.ts";
+import type { ErrorCode } from "../../core/model/errors.ts";
 import { parseDocument } from "../../core/ingest/parse-document.ts";
-import type { ParsedDocument } from "../../core/ingest/types.ts";
-import type { OcrMode } from "../../core/ingest/ocr/ocr-types.ts";
+import type { ParsedDocument } from "../../core/model/ingest-types.ts";
+import type { OcrMode } from "../../core/model/ocr-types.ts";
 import { corpusPath, describeCorpus, readManifest } from "../helpers/corpus.ts";
 
 // What ingestion does with each file of bad_inputs/ (manifest.json "expected" in words, here as

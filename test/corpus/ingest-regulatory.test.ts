@@ -1,6 +1,6 @@
 import { beforeAll, expect, it } from "vitest";
 import { parseDocument } from "../../core/ingest/parse-document.ts";
-import type { ParsedDocument, TextLine } from "../../core/ingest/types.ts";
+import type { ParsedDocument, TextLine } from "../../core/model/ingest-types.ts";
 import { corpusPath, describeCorpus, readManifest } from "../helpers/corpus.ts";
 import type { ManifestEntry } from "../helpers/corpus.ts";
 

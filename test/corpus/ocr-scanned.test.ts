@@ -4,11 +4,11 @@ import path from "node:path";
 import { getDocument } from "pdfjs-dist/legacy/build/pdf.mjs";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { createEngine } from "../../core/engine.ts";
-import type { Engine } from "../../core/engine-types.ts";
+import type { Engine } from "../../core/model/engine-types.ts";
 import { ocrCacheDir, ocrCacheKey, readCachedPage } from "../../core/ingest/ocr/ocr-cache.ts";
 import { renderPageImage } from "../../core/ingest/ocr/page-image.ts";
-import type { Box } from "../../core/ingest/types.ts";
-import { highlightBoxes } from "../../core/structure/highlight-geometry.ts";
+import type { Box } from "../../core/model/ingest-types.ts";
+import { highlightBoxes } from "../../core/model/highlight-geometry.ts";
 import { corpusPath, describeCorpus } from "../helpers/corpus.ts";
 
 // Issue 15 on the corpus's scans (../shared/corpus/bad_inputs): the HIPAA extract (3 pages, 150 dpi,

@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { createEngine } from "../../core/engine.ts";
-import type { Engine } from "../../core/engine-types.ts";
+import type { Engine } from "../../core/model/engine-types.ts";
 import { corpusPath, describeCorpus } from "../helpers/corpus.ts";
 
 // Questions phrased as an auditor would ask them (not the document's wording), each with the

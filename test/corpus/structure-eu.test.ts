@@ -1,8 +1,8 @@
 import { beforeAll, expect, it } from "vitest";
 import { parseDocument } from "../../core/ingest/parse-document.ts";
 import { sectionDocument } from "../../core/structure/section-document.ts";
-import type { Section } from "../../core/structure/types.ts";
-import type { ParsedDocument } from "../../core/ingest/types.ts";
+import type { Section } from "../../core/model/section-types.ts";
+import type { ParsedDocument } from "../../core/model/ingest-types.ts";
 import { corpusPath, describeCorpus } from "../helpers/corpus.ts";
 import { expectWellFormed, labelsOf } from "./structure-invariants.ts";
 

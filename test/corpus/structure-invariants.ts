@@ -1,5 +1,5 @@
 import { expect } from "vitest";
-import type { Section } from "../../core/structure/types.ts";
+import type { Section } from "../../core/model/section-types.ts";
 
 // Properties every sectioning result must have, whatever the document.
 export function expectWellFormed(sections: readonly Section[], pageCount: number): void {

@@ -4,7 +4,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { scriptedVerdictLlm } from "../../bench/lib/scripted-llm.ts";
 import { createEngine } from "../../core/engine.ts";
-import type { Engine } from "../../core/engine-types.ts";
+import type { Engine } from "../../core/model/engine-types.ts";
 import { PROTECTION_ACT, RESILIENCE_ACT, writeActPdf } from "../helpers/compare-fixtures.ts";
 import { hashEmbedder } from "../helpers/hash-embedder.ts";
 import { HAS_CHROMIUM } from "./flows/chromium.ts";

@@ -5,7 +5,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createEngine } from "../../core/engine.ts";
-import type { JobProgress } from "../../core/jobs/job.ts";
+import type { JobProgress } from "../../core/model/job.ts";
 import { alive, parseChildrenOf } from "../helpers/process-tree.ts";
 import { scannedPdf } from "../helpers/scanned-pdf.ts";
 

@@ -4,7 +4,7 @@ import path from "node:path";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createEngine } from "../../core/engine.ts";
-import type { Engine } from "../../core/engine-types.ts";
+import type { Engine } from "../../core/model/engine-types.ts";
 import { hashEmbedder } from "../helpers/hash-embedder.ts";
 import { articleLines } from "../helpers/make-pdf.ts";
 import { scannedPdf } from "../helpers/scanned-pdf.ts";

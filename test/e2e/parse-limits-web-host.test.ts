@@ -11,7 +11,7 @@ import { RESPONSIVE_MS } from "../../bench/lib/hostile-parse.ts";
 import { parseChildPids } from "../../bench/lib/rss-sampler.ts";
 import { regulationPdf } from "../../bench/lib/trust-fixtures.ts";
 import { createEngine } from "../../core/engine.ts";
-import type { Engine } from "../../core/engine-types.ts";
+import type { Engine } from "../../core/model/engine-types.ts";
 import { startWebHost } from "../../core/host/web-host.ts";
 import type { WebHost } from "../../core/host/web-host.ts";
 import { PROJECT_DIR } from "../helpers/cli.ts";

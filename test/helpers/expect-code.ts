@@ -1,4 +1,4 @@
-import { isClauseGraphError } from "../../core/errors.ts";
+import { isClauseGraphError } from "../../core/model/errors.ts";
 
 /** The ClauseGraphError code a promise rejects with, or "resolved" / "untyped: …" otherwise. */
 export async function rejectionCode(promise: Promise<unknown>): Promise<string> {

@@ -1,4 +1,4 @@
-import type { Embedder } from "../../core/embed/embedder.ts";
+import type { Embedder } from "../../core/model/embedder.ts";
 
 /**
  * Words hashed into `dims` buckets, L2-normalised: deterministic, and similar texts get similar

@@ -1,5 +1,5 @@
 import { existsSync } from "node:fs";
-import type { LlmClient, LlmGenerateOptions, LlmResult } from "../../core/llm/llm-client.ts";
+import type { LlmClient, LlmGenerateOptions, LlmResult } from "../../core/model/llm-client.ts";
 import path from "node:path";
 import { describe } from "vitest";
 import { SHARED_DIR } from "./corpus.ts";

@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { answerQuestion } from "../../core/answer/answer-question.ts";
-import { askResultSchema } from "../../core/answer/answer-schemas.ts";
-import type { AnswerHints, AskInput } from "../../core/answer/answer-types.ts";
-import type { RankedSection } from "../../core/retrieve/types.ts";
-import type { DocumentRecord } from "../../core/store/graph-store.ts";
-import type { Section, SectionKind } from "../../core/structure/types.ts";
+import { askResultSchema } from "../../core/model/answer-schemas.ts";
+import type { AnswerHints, AskInput } from "../../core/model/answer-types.ts";
+import type { RankedSection } from "../../core/model/retrieval-types.ts";
+import type { DocumentRecord } from "../../core/model/store-records.ts";
+import type { Section, SectionKind } from "../../core/model/section-types.ts";
 
 // Answer first (issue 12): the lead sentence carries what was asked, from the operative provision
 // — not from a recital, a table of contents or a cut table cell — each sentence cited at its own

@@ -3,10 +3,10 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { answerLogPath, answerLogRecord, createAnswerLogWriter, readAnswerLog } from "../../core/answer/answer-log.ts";
-import { answerLogRecordSchema } from "../../core/answer/answer-log-schema.ts";
-import { REFUSAL, type AskResult } from "../../core/answer/answer-types.ts";
+import { answerLogRecordSchema } from "../../core/model/answer-log-schema.ts";
+import { REFUSAL, type AskResult } from "../../core/model/answer-types.ts";
 import { createEngine } from "../../core/engine.ts";
-import type { LlmClient, LlmGenerateOptions } from "../../core/llm/llm-client.ts";
+import type { LlmClient, LlmGenerateOptions } from "../../core/model/llm-client.ts";
 
 // The answer log is the audit trail of a library: every answer appended as one JSON line, fsynced,
 // readable after a crash that tore the last line, and never interleaved by concurrent answers.

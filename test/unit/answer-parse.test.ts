@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { REFUSAL } from "../../core/answer/answer-types.ts";
+import { REFUSAL } from "../../core/model/answer-types.ts";
 import { citationLabel, shortDocumentName, shortSectionLabel } from "../../core/answer/citation-label.ts";
 import { neutralizeKeys, quoteForPrompt } from "../../core/answer/neutralize.ts";
 import { draftSentences, isRefusal, keysIn, parseModelOutput } from "../../core/answer/parse-llm-output.ts";

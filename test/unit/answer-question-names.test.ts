@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { answerQuestion } from "../../core/answer/answer-question.ts";
-import { REFUSAL } from "../../core/answer/answer-types.ts";
+import { REFUSAL } from "../../core/model/answer-types.ts";
 import { mentionsName, namesMissingFromLibrary, questionNames, spellsOut } from "../../core/answer/question-names.ts";
 
 // A question naming an act, standard or acronym that no imported document mentions is about a

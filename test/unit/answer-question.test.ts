@@ -1,15 +1,15 @@
 import { describe, expect, it } from "vitest";
 import { answerQuestion } from "../../core/answer/answer-question.ts";
-import { askResultSchema } from "../../core/answer/answer-schemas.ts";
-import { REFUSAL, type AskInput, type AskResult } from "../../core/answer/answer-types.ts";
+import { askResultSchema } from "../../core/model/answer-schemas.ts";
+import { REFUSAL, type AskInput, type AskResult } from "../../core/model/answer-types.ts";
 import { SYSTEM_PROMPT } from "../../core/answer/prompt.ts";
-import type { Embedder } from "../../core/embed/embedder.ts";
-import { ClauseGraphError } from "../../core/errors.ts";
-import type { LlmClient, LlmGenerateOptions, LlmResult } from "../../core/llm/llm-client.ts";
-import type { RankedSection } from "../../core/retrieve/types.ts";
-import type { DocumentRecord } from "../../core/store/graph-store.ts";
-import type { TripletRecord } from "../../core/store/graph-types.ts";
-import type { Section } from "../../core/structure/types.ts";
+import type { Embedder } from "../../core/model/embedder.ts";
+import { ClauseGraphError } from "../../core/model/errors.ts";
+import type { LlmClient, LlmGenerateOptions, LlmResult } from "../../core/model/llm-client.ts";
+import type { RankedSection } from "../../core/model/retrieval-types.ts";
+import type { DocumentRecord } from "../../core/model/store-records.ts";
+import type { TripletRecord } from "../../core/model/graph-records.ts";
+import type { Section } from "../../core/model/section-types.ts";
 import { rejectionCode } from "../helpers/expect-code.ts";
 
 // Hand-written sections in the shape sectioning produces (paragraphs one per line, spans per line

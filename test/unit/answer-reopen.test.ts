@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import type { AnswerLogRecord } from "../../core/answer/answer-log-schema.ts";
+import type { AnswerLogRecord } from "../../core/model/answer-log-schema.ts";
 import { answerLogRecord } from "../../core/answer/answer-log.ts";
-import { askResultSchema } from "../../core/answer/answer-schemas.ts";
-import type { AskResult } from "../../core/answer/answer-types.ts";
+import { askResultSchema } from "../../core/model/answer-schemas.ts";
+import type { AskResult } from "../../core/model/answer-types.ts";
 import { type LibraryDocuments, deletedDocumentNotes, reopenedResult } from "../../core/answer/reopen-answer.ts";
 
 // A reopened answer is rebuilt from its answer-log record: what the view shows (sentences and

@@ -6,7 +6,7 @@ import { buildLexicalSpace } from "../../core/compare/lexical-space.ts";
 import { matchingSentences, sentenceUnits } from "../../core/compare/matching-sentences.ts";
 import { diffObligations } from "../../core/compare/obligation-diff.ts";
 import { buildVerdictPrompt, parseVerdictOutput, verdictCacheKey, verdictJsonSchema } from "../../core/compare/verdict-prompt.ts";
-import type { TripletRecord } from "../../core/store/graph-types.ts";
+import type { TripletRecord } from "../../core/model/graph-records.ts";
 import { makeDocument, makeSections } from "./store-fixtures.ts";
 
 // The model-free rules of a comparison, one by one: time limits read and ranked, obligations

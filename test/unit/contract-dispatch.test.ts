@@ -6,7 +6,7 @@ import { CHANNELS, LIMITS } from "../../core/contract/contract.ts";
 import type { Channel, Result, WireEvent } from "../../core/contract/contract.ts";
 import { createDispatcher } from "../../core/contract/dispatch.ts";
 import type { Dispatcher } from "../../core/contract/dispatch.ts";
-import { ClauseGraphError } from "../../core/errors.ts";
+import { ClauseGraphError } from "../../core/model/errors.ts";
 import { createUploadStore, uploadsDir } from "../../core/host/upload-store.ts";
 import { COMPARISON, CONVERSATION, createFakeEngine, DOC, LOG_RECORD, okImport, SECTION } from "./contract-fake-engine.ts";
 import type { FakeEngine } from "./contract-fake-engine.ts";

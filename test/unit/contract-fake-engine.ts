@@ -1,11 +1,11 @@
-import type { AnswerLogRecord } from "../../core/answer/answer-log-schema.ts";
-import type { ConversationSummary } from "../../core/answer/conversation-schemas.ts";
-import type { ComparisonSummary } from "../../core/compare/compare-schemas.ts";
-import type { Engine, ImportOptions, ImportResult } from "../../core/engine-types.ts";
-import { ClauseGraphError } from "../../core/errors.ts";
-import type { ModelEntry, ModelsState } from "../../core/llm/model-schemas.ts";
-import type { DocumentRecord } from "../../core/store/graph-store.ts";
-import type { Section } from "../../core/structure/types.ts";
+import type { AnswerLogRecord } from "../../core/model/answer-log-schema.ts";
+import type { ConversationSummary } from "../../core/model/conversation-schemas.ts";
+import type { ComparisonSummary } from "../../core/model/compare-schemas.ts";
+import type { Engine, ImportOptions, ImportResult } from "../../core/model/engine-types.ts";
+import { ClauseGraphError } from "../../core/model/errors.ts";
+import type { ModelEntry, ModelsState } from "../../core/model/llm-model-schemas.ts";
+import type { DocumentRecord } from "../../core/model/store-records.ts";
+import type { Section } from "../../core/model/section-types.ts";
 
 // An in-memory Engine that records every call, so contract tests can see exactly what reached it.
 

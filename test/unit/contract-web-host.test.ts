@@ -12,7 +12,7 @@ import type { WebHost } from "../../core/host/web-host.ts";
 import { uploadsDir } from "../../core/host/upload-store.ts";
 import { createFakeEngine, DOC, okImport } from "./contract-fake-engine.ts";
 import type { FakeEngine } from "./contract-fake-engine.ts";
-import type { ImportOptions } from "../../core/engine-types.ts";
+import type { ImportOptions } from "../../core/model/engine-types.ts";
 
 type Reply = HttpReply;
 

@@ -8,7 +8,7 @@ import {
   loadModelManifest,
   parseModelManifest,
 } from "../../core/embed/model-manifest.ts";
-import { isClauseGraphError } from "../../core/errors.ts";
+import { isClauseGraphError } from "../../core/model/errors.ts";
 
 describe("models/manifest.json", () => {
   it("parses, and every entry names a source and a license", async () => {

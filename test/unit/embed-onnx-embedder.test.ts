@@ -5,7 +5,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { EmbeddingModelEntry } from "../../core/embed/model-manifest.ts";
 import { createOnnxEmbedder } from "../../core/embed/onnx-embedder.ts";
-import { isClauseGraphError } from "../../core/errors.ts";
+import { isClauseGraphError } from "../../core/model/errors.ts";
 
 // The transformer path (bge/e5 style: token_type_ids input, last_hidden_state output, pooling,
 // prefixes, truncation that keeps [SEP]) cannot use a real transformer on these machines, so a

@@ -5,11 +5,11 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildStaticEmbeddingModel } from "../../core/embed/build-static-model.ts";
 import { ensureDefaultEmbedder, ensureDefaultModel } from "../../core/embed/default-embedder.ts";
-import { isZeroVector, type Embedder } from "../../core/embed/embedder.ts";
+import { isZeroVector, type Embedder } from "../../core/model/embedder.ts";
 import { defaultEmbeddingModel, loadModelManifest, type EmbeddingModelEntry } from "../../core/embed/model-manifest.ts";
 import { createOnnxEmbedder } from "../../core/embed/onnx-embedder.ts";
 import { readValidStaticBuild, STATIC_MODEL_FILES } from "../../core/embed/static-model-config.ts";
-import { isClauseGraphError } from "../../core/errors.ts";
+import { isClauseGraphError } from "../../core/model/errors.ts";
 
 // Builds the real default model once (a few seconds) and checks what the engine relies on.
 

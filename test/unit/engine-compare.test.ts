@@ -3,10 +3,10 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { checkStoreConsistency } from "../../bench/lib/store-consistency.ts";
-import type { Crosswalk } from "../../core/compare/compare-schemas.ts";
+import type { Crosswalk } from "../../core/model/compare-schemas.ts";
 import { createEngine, databasePath } from "../../core/engine.ts";
-import type { Engine } from "../../core/engine-types.ts";
-import type { JobProgress } from "../../core/jobs/job.ts";
+import type { Engine } from "../../core/model/engine-types.ts";
+import type { JobProgress } from "../../core/model/job.ts";
 import { PROTECTION_ACT, RESILIENCE_ACT, scriptedVerdictLlm, writeActPdf } from "../helpers/compare-fixtures.ts";
 import { hashEmbedder } from "../helpers/hash-embedder.ts";
 

@@ -4,7 +4,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readAnswerLog } from "../../core/answer/answer-log.ts";
 import { createEngine } from "../../core/engine.ts";
-import type { Engine } from "../../core/engine-types.ts";
+import type { Engine } from "../../core/model/engine-types.ts";
 import { parseJson, runCli } from "../helpers/cli.ts";
 import { articleLines as article, makePdf } from "../helpers/make-pdf.ts";
 

@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createEngine, documentIdFromSha, sha256OfFile, sourcePath } from "../../core/engine.ts";
-import { isClauseGraphError } from "../../core/errors.ts";
+import { isClauseGraphError } from "../../core/model/errors.ts";
 import { keepSourceCopy, type SourceCopyFs } from "../../core/store/source-copy.ts";
 import { parseJson, runCli } from "../helpers/cli.ts";
 import { articleLines, makePdf } from "../helpers/make-pdf.ts";

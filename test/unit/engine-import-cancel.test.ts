@@ -6,8 +6,8 @@ import { createRandom } from "../../bench/lib/fuzz-payloads.ts";
 import { createDispatcher } from "../../core/contract/dispatch.ts";
 import type { WireEvent } from "../../core/contract/contract.ts";
 import { createEngine } from "../../core/engine.ts";
-import type { Engine, ImportResult } from "../../core/engine-types.ts";
-import type { JobProgress } from "../../core/jobs/job.ts";
+import type { Engine, ImportResult } from "../../core/model/engine-types.ts";
+import type { JobProgress } from "../../core/model/job.ts";
 import { hashEmbedder } from "../helpers/hash-embedder.ts";
 import { regulationPdfOfPages } from "../helpers/regulation-pdf.ts";
 

@@ -3,7 +3,7 @@ import { readdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createEngine, databasePath, documentIdFromSha } from "../../core/engine.ts";
-import type { Engine } from "../../core/engine-types.ts";
+import type { Engine } from "../../core/model/engine-types.ts";
 import { rebuiltPath } from "../../core/store/library-rebuild.ts";
 import { A_TEXT, makeDamagedLibrary } from "../helpers/damaged-library.ts";
 import { tempDir } from "./store-fixtures.ts";

@@ -3,8 +3,8 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createEngine } from "../../core/engine.ts";
-import type { Engine } from "../../core/engine-types.ts";
-import type { JobProgress } from "../../core/jobs/job.ts";
+import type { Engine } from "../../core/model/engine-types.ts";
+import type { JobProgress } from "../../core/model/job.ts";
 import { articleLines as article, makePdf } from "../helpers/make-pdf.ts";
 
 describe("engine: import, search, re-import, delete (self-made PDFs)", () => {

@@ -1,6 +1,6 @@
 import os from "node:os";
 import { describe, expect, it } from "vitest";
-import { isClauseGraphError } from "../../core/errors.ts";
+import { isClauseGraphError } from "../../core/model/errors.ts";
 import { ensureFreeSpace, freeBytes } from "../../core/store/free-space.ts";
 import { toStoreError } from "../../core/store/kuzu-errors.ts";
 

@@ -4,8 +4,8 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildDerivedGraph } from "../../core/graph/build-derived-graph.ts";
 import { createKuzuStore, type KuzuGraphStore } from "../../core/store/kuzu-store.ts";
-import type { DocumentRecord } from "../../core/store/graph-store.ts";
-import type { Section } from "../../core/structure/types.ts";
+import type { DocumentRecord } from "../../core/model/store-records.ts";
+import type { Section } from "../../core/model/section-types.ts";
 
 function section(documentId: string, ordinal: number, label: string, text: string): Section {
   const slug = label.toLowerCase().replace(/\W+/g, "-");

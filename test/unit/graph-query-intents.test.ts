@@ -3,7 +3,7 @@ import { analyzeQuestion } from "../../core/answer/question-analysis.ts";
 import type { GraphIntent } from "../../core/graph-query/graph-intent.ts";
 import { parseGraphIntent } from "../../core/graph-query/intent-parser.ts";
 import { routeQuestion } from "../../core/graph-query/route-question.ts";
-import { libraryNames } from "../../core/names/document-names.ts";
+import { libraryNames } from "../../core/model/document-names.ts";
 
 // The typed intent parser and the router (core/graph-query/): which questions the graph answers
 // exactly, with which parameters, and which go to the text. Pure: no store.

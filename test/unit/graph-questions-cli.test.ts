@@ -2,7 +2,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { AskResult } from "../../core/answer/answer-types.ts";
+import type { AskResult } from "../../core/model/answer-types.ts";
 import { createEngine } from "../../core/engine.ts";
 import { parseJson, runCli } from "../helpers/cli.ts";
 import { writeIncidentRegulation } from "../helpers/graph-fixture.ts";

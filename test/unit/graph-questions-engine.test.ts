@@ -3,12 +3,12 @@ import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { askResultSchema } from "../../core/answer/answer-schemas.ts";
-import type { AskResult } from "../../core/answer/answer-types.ts";
+import { askResultSchema } from "../../core/model/answer-schemas.ts";
+import type { AskResult } from "../../core/model/answer-types.ts";
 import { createEngine, databasePath } from "../../core/engine.ts";
-import type { Engine } from "../../core/engine-types.ts";
+import type { Engine } from "../../core/model/engine-types.ts";
 import { MAX_EVIDENCE_NODES } from "../../core/graph-query/evidence-graph.ts";
-import type { LlmClient, LlmGenerateOptions, LlmResult } from "../../core/llm/llm-client.ts";
+import type { LlmClient, LlmGenerateOptions, LlmResult } from "../../core/model/llm-client.ts";
 import { createKuzuStore, type KuzuGraphStore } from "../../core/store/kuzu-store.ts";
 import { HOSTILE_GRAPH_QUESTIONS, libraryDigest, writeIncidentRegulation } from "../helpers/graph-fixture.ts";
 

@@ -2,7 +2,7 @@ import { mkdirSync, openSync, closeSync, ftruncateSync } from "node:fs";
 import path from "node:path";
 import { deflateRawSync } from "node:zlib";
 import { afterAll, describe, expect, it } from "vitest";
-import { ClauseGraphError } from "../../core/errors.ts";
+import { ClauseGraphError } from "../../core/model/errors.ts";
 import { MAX_PAGES } from "../../core/ingest/limits.ts";
 import { parseDocument } from "../../core/ingest/parse-document.ts";
 import { buildPdf, column, FixtureDir } from "./ingest-pdf-fixtures.ts";

@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { parseDocument } from "../../core/ingest/parse-document.ts";
-import type { ParsedDocument } from "../../core/ingest/types.ts";
+import type { ParsedDocument } from "../../core/model/ingest-types.ts";
 import { column, FixtureDir } from "./ingest-pdf-fixtures.ts";
 import type { FixtureText } from "./ingest-pdf-fixtures.ts";
 

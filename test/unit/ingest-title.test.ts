@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { chooseTitle } from "../../core/ingest/document-title.ts";
-import type { ParsedPage, TextLine } from "../../core/ingest/types.ts";
+import type { ParsedPage, TextLine } from "../../core/model/ingest-types.ts";
 
 function page(lines: Array<[text: string, fontSize: number, bold?: boolean]>): ParsedPage {
   const out: TextLine[] = lines.map(([text, fontSize, bold], i) => ({

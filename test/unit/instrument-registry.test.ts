@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { documentAliases } from "../../core/graph/document-aliases.ts";
 import { documentInstruments, registryAliases } from "../../core/names/document-instruments.ts";
-import { aliasEdit, effectiveAliases } from "../../core/names/document-names.ts";
+import { aliasEdit, effectiveAliases } from "../../core/model/document-names.ts";
 import { identifierKey, identifierKeys } from "../../core/names/instrument-keys.ts";
 import { findInstrumentMentions, foldWords, instrumentForAlias } from "../../core/names/instrument-names.ts";
 import { INSTRUMENTS, instrumentById } from "../../core/names/instrument-registry.ts";
-import type { Section } from "../../core/structure/types.ts";
+import type { Section } from "../../core/model/section-types.ts";
 
 // The registry of instruments (core/names/): its data is consistent, identifiers in any of their
 // printed forms meet in one key, and imported documents are matched from what they say of

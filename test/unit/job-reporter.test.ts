@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import type { JobProgress } from "../../core/jobs/job.ts";
+import type { JobProgress } from "../../core/model/job.ts";
 import { createJobReporter } from "../../core/jobs/job-reporter.ts";
-import { ClauseGraphError } from "../../core/errors.ts";
+import { ClauseGraphError } from "../../core/model/errors.ts";
 
 describe("job reporter", () => {
   it("throttles intermediate updates but always sends step changes and the final event", () => {

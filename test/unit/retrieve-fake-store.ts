@@ -1,8 +1,8 @@
-import type { Embedder } from "../../core/embed/embedder.ts";
-import type { RetrievalStore } from "../../core/retrieve/retrieval-store.ts";
-import type { DocumentRecord } from "../../core/store/graph-store.ts";
-import type { CrossReferenceRecord, TermRecord, TripletRecord } from "../../core/store/graph-types.ts";
-import type { Section } from "../../core/structure/types.ts";
+import type { Embedder } from "../../core/model/embedder.ts";
+import type { RetrievalStore } from "../../core/store/retrieval-store.ts";
+import type { DocumentRecord } from "../../core/model/store-records.ts";
+import type { CrossReferenceRecord, TermRecord, TripletRecord } from "../../core/model/graph-records.ts";
+import type { Section } from "../../core/model/section-types.ts";
 
 // A hand-made RetrievalStore: each search returns fixed ids, so a test can tell which stage
 // contributed what, and counts calls so a test can check that a switched-off stage never ran.

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { hybridSearch } from "../../core/retrieve/hybrid-search.ts";
-import type { StageSwitches } from "../../core/retrieve/types.ts";
+import type { StageSwitches } from "../../core/model/retrieval-types.ts";
 import { fakeEmbedder, fakeStore, reference, section, triplet } from "./retrieve-fake-store.ts";
 
 const OFF: StageSwitches = { bm25: false, sectionVectors: false, tripletVectors: false, graphExpansion: false, rescore: false };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { Embedder } from "../../core/embed/embedder.ts";
+import type { Embedder } from "../../core/model/embedder.ts";
 import { analyzeQuery } from "../../core/retrieve/query-terms.ts";
 import { feedbackModel, feedbackScore, neighbourFeatures, poolStats, StemCache } from "../../core/retrieve/rescore.ts";
 import { poolCosines, SectionVectorCache } from "../../core/retrieve/section-cosine.ts";

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { hybridSearch } from "../../core/retrieve/hybrid-search.ts";
 import { buildSubgraph, MAX_SUBGRAPH_NODES } from "../../core/retrieve/subgraph.ts";
-import type { TermRecord } from "../../core/store/graph-types.ts";
+import type { TermRecord } from "../../core/model/graph-records.ts";
 import { DOC, fakeStore, reference, section, triplet } from "./retrieve-fake-store.ts";
 
 const stages = { bm25: true, sectionVectors: false, tripletVectors: false, graphExpansion: false, rescore: false };

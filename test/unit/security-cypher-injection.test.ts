@@ -7,7 +7,7 @@ import type { Channel, Result } from "../../core/contract/contract.ts";
 import { createDispatcher } from "../../core/contract/dispatch.ts";
 import type { Dispatcher } from "../../core/contract/dispatch.ts";
 import { createEngine } from "../../core/engine.ts";
-import type { Engine, EngineStats } from "../../core/engine-types.ts";
+import type { Engine, EngineStats } from "../../core/model/engine-types.ts";
 import { ftsQueryLiteral } from "../../core/store/fts-query.ts";
 import { cypherString } from "../../core/store/kuzu-session.ts";
 import { vectorLiteral } from "../../core/store/store-rows.ts";

@@ -5,10 +5,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { regulationPdf } from "../../bench/lib/trust-fixtures.ts";
 import type { FixtureArticle } from "../../bench/lib/trust-fixtures.ts";
 import { ANSWER_LOG_FILE } from "../../core/answer/answer-log.ts";
-import type { AskResult } from "../../core/answer/answer-types.ts";
+import type { AskResult } from "../../core/model/answer-types.ts";
 import { createEngine } from "../../core/engine.ts";
-import type { Engine, EngineStats } from "../../core/engine-types.ts";
-import type { LlmClient, LlmGenerateOptions, LlmResult } from "../../core/llm/llm-client.ts";
+import type { Engine, EngineStats } from "../../core/model/engine-types.ts";
+import type { LlmClient, LlmGenerateOptions, LlmResult } from "../../core/model/llm-client.ts";
 import { loadLlm } from "../../core/llm/load-llm.ts";
 import { HAS_TINY_LLM, TINY_LLM_PATH } from "../helpers/tiny-llm.ts";
 

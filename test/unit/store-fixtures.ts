@@ -1,8 +1,8 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import type { DocumentRecord } from "../../core/store/graph-store.ts";
-import type { Section, SectionKind } from "../../core/structure/types.ts";
+import type { DocumentRecord } from "../../core/model/store-records.ts";
+import type { Section, SectionKind } from "../../core/model/section-types.ts";
 
 // Synthetic documents for the store tests: small, deterministic, and shaped like a regulation
 // (chapters holding articles) so PART_OF/NEXT edges and search ranking have something to show.

@@ -1,10 +1,10 @@
 import path from "node:path";
 import kuzu from "kuzu";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { isClauseGraphError } from "../../core/errors.ts";
+import { isClauseGraphError } from "../../core/model/errors.ts";
 import { createKuzuStore, type KuzuGraphStore, type KuzuStoreOptions } from "../../core/store/kuzu-store.ts";
 import { CURRENT_SCHEMA_VERSION, MIGRATIONS, type MigrationPlan } from "../../core/store/migrations.ts";
-import type { Section } from "../../core/structure/types.ts";
+import type { Section } from "../../core/model/section-types.ts";
 import { fillerSpecs, makeDocument, makeSections, tempDir } from "./store-fixtures.ts";
 
 let tmp: ReturnType<typeof tempDir>;

@@ -3,11 +3,11 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildDerivedGraph } from "../../core/graph/build-derived-graph.ts";
-import type { DerivedGraph } from "../../core/store/graph-types.ts";
-import type { DocumentRecord } from "../../core/store/graph-store.ts";
+import type { DerivedGraph } from "../../core/model/graph-records.ts";
+import type { DocumentRecord } from "../../core/model/store-records.ts";
 import { withReadCache } from "../../core/store/read-cache.ts";
 import { createKuzuStore, type KuzuGraphStore } from "../../core/store/kuzu-store.ts";
-import type { Section } from "../../core/structure/types.ts";
+import type { Section } from "../../core/model/section-types.ts";
 
 // Triplets, entities and vectors go in with their document and leave with it; vector search
 // finds the nearest sections and triplets both by the exact in-memory scan and through Kuzu's

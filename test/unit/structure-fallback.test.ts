@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { chunkPieces } from "../../core/structure/fallback-chunker.ts";
 import { splitSentences } from "../../core/structure/sentences.ts";
 import { sectionDocument } from "../../core/structure/section-document.ts";
-import type { TextLine } from "../../core/ingest/types.ts";
+import type { TextLine } from "../../core/model/ingest-types.ts";
 import { body, fixtureDoc } from "./structure-fixture.ts";
 
 const LINE: TextLine = { page: 1, text: "", box: { x: 0, y: 0, width: 10, height: 10 }, fontSize: 10, bold: false, column: 0 };

@@ -1,4 +1,4 @@
-import type { ParsedDocument, TextLine } from "../../core/ingest/types.ts";
+import type { ParsedDocument, TextLine } from "../../core/model/ingest-types.ts";
 
 // Small hand-made ParsedDocuments for sectioning tests: each line says how it is printed, the
 // fixture lays lines out top-down like a real page so gaps and centring mean what they do in PDFs.

@@ -1,5 +1,5 @@
-import { effectiveAliases } from "../../names/document-names.ts";
-import type { DocumentRecord } from "../../store/graph-store.ts";
+import { effectiveAliases } from "../../model/document-names.ts";
+import type { DocumentRecord } from "../../model/store-records.ts";
 import { type CliContext, type ExitCode, printJson } from "../cli-context.ts";
 
 // `clausegraph aliases <doc> [--set "A,B"] [--add X]… [--remove X]…`: the names a document

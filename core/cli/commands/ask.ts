@@ -1,7 +1,7 @@
 import path from "node:path";
-import { lowConfidenceOcrPages } from "../../ingest/ocr/ocr-types.ts";
-import { ANSWER_LIMIT_BOUNDS, answerLimitsPatchSchema } from "../../llm/answer-limits.ts";
-import type { LlmClient } from "../../llm/llm-client.ts";
+import { lowConfidenceOcrPages } from "../../model/ocr-types.ts";
+import { ANSWER_LIMIT_BOUNDS, answerLimitsPatchSchema } from "../../model/answer-limits.ts";
+import type { LlmClient } from "../../model/llm-client.ts";
 import { type CliContext, type ExitCode, printJson } from "../cli-context.ts";
 import { pages, table } from "../format.ts";
 

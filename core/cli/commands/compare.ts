@@ -1,9 +1,9 @@
 import { writeFile } from "node:fs/promises";
 import path from "node:path";
-import { exportFormatSchema, type Crosswalk } from "../../compare/compare-schemas.ts";
+import { exportFormatSchema, type Crosswalk } from "../../model/compare-schemas.ts";
 import { DEFAULT_K } from "../../compare/compare-job.ts";
-import { toErrorInfo } from "../../errors.ts";
-import type { LlmClient } from "../../llm/llm-client.ts";
+import { toErrorInfo } from "../../model/errors.ts";
+import type { LlmClient } from "../../model/llm-client.ts";
 import { type CliContext, type ExitCode, printJson } from "../cli-context.ts";
 import { table } from "../format.ts";
 import { cancelOnSigint, loadCliModel } from "../cli-model.ts";

@@ -1,6 +1,6 @@
 import { writeFile } from "node:fs/promises";
 import path from "node:path";
-import { exportFormatSchema } from "../../answer/conversation-schemas.ts";
+import { exportFormatSchema } from "../../model/conversation-schemas.ts";
 import { type CliContext, type ExitCode, printJson } from "../cli-context.ts";
 
 // `clausegraph export --conversation <id> | --answer <logId> [--format md|html] [--out file]`: an

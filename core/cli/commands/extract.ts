@@ -1,5 +1,5 @@
-import { toErrorInfo } from "../../errors.ts";
-import type { LlmClient } from "../../llm/llm-client.ts";
+import { toErrorInfo } from "../../model/errors.ts";
+import type { LlmClient } from "../../model/llm-client.ts";
 import { type CliContext, type ExitCode, printJson } from "../cli-context.ts";
 import { cancelOnSigint, loadCliModel } from "../cli-model.ts";
 import { table } from "../format.ts";

@@ -1,6 +1,6 @@
 import path from "node:path";
-import type { ImportOptions, ImportResult } from "../../engine-types.ts";
-import { OCR_LANGUAGES, ocrLanguageSchema } from "../../ingest/ocr/ocr-types.ts";
+import type { ImportOptions, ImportResult } from "../../model/engine-types.ts";
+import { OCR_LANGUAGES, ocrLanguageSchema } from "../../model/ocr-types.ts";
 import { type CliContext, type ExitCode, printJson } from "../cli-context.ts";
 import { table } from "../format.ts";
 import { createProgressBar } from "../progress-bar.ts";

@@ -1,4 +1,4 @@
-import { cosineSimilarity, type Embedder } from "../../embed/embedder.ts";
+import { cosineSimilarity, type Embedder } from "../../model/embedder.ts";
 import { canonicalKey, normalizeEntity } from "../normalize-entity.ts";
 
 // Entity names from the model become graph nodes keyed like the rule-based ones (so both tiers

@@ -1,12 +1,13 @@
 import { embedAll, tripletEmbeddingText } from "../../embed/embed-derived.ts";
-import type { Embedder } from "../../embed/embedder.ts";
-import { ClauseGraphError, isClauseGraphError, toErrorInfo } from "../../errors.ts";
+import type { Embedder } from "../../model/embedder.ts";
+import { ClauseGraphError, isClauseGraphError, toErrorInfo } from "../../model/errors.ts";
 import { buildTerms } from "../../graph/term-graph.ts";
 import { createJobReporter } from "../../jobs/job-reporter.ts";
-import type { ProgressListener } from "../../jobs/job.ts";
-import type { LlmClient } from "../../llm/llm-client.ts";
-import type { DocumentRecord, GraphStore } from "../../store/graph-store.ts";
-import type { Section } from "../../structure/types.ts";
+import type { ProgressListener } from "../../model/job.ts";
+import type { LlmClient } from "../../model/llm-client.ts";
+import type { GraphStore } from "../../store/graph-store.ts";
+import type { DocumentRecord } from "../../model/store-records.ts";
+import type { Section } from "../../model/section-types.ts";
 import { acronymMap, findAcronyms } from "../definitions.ts";
 import { canonicalKey } from "../normalize-entity.ts";
 import { parseCachedExtraction, serializeCachedExtraction } from "./cached-extraction.ts";
@@ -14,7 +15,7 @@ import { extractionCacheKey } from "./cache-key.ts";
 import { cleanTriplets, type SectionTriplets } from "./clean-triplets.ts";
 import { extractSection } from "./extract-section.ts";
 import { PROMPT_VERSION, promptHeader, type PromptContext } from "./extraction-prompt.ts";
-import type { DocumentExtractionSummary, ExtractionSummary } from "./extraction-types.ts";
+import type { DocumentExtractionSummary, ExtractionSummary } from "../../model/extraction-types.ts";
 
 // The background job that builds the LLM tier of the graph, one document at a time, one job (and
 // progress stream) per document. Each section's model output is cached durably the moment it is

@@ -3,7 +3,7 @@ import { open, readdir, readFile, rename, rm, stat } from "node:fs/promises";
 import path from "node:path";
 import { z } from "zod";
 import { ensurePrivateDir, PRIVATE_FILE_MODE } from "../../files/private-files.ts";
-import type { OcrLanguage } from "./ocr-types.ts";
+import type { OcrLanguage } from "../../model/ocr-types.ts";
 import type { OcrLine } from "./tesseract-pool.ts";
 
 // Each OCR'd page's result is kept under the hash of the picture Tesseract read (plus the language

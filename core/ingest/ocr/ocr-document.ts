@@ -4,7 +4,7 @@ import { guessLanguage } from "../language-guess.ts";
 import { ocrCacheKey, readCachedPage, writeCachedPage } from "./ocr-cache.ts";
 import { ocrPageText } from "./ocr-lines.ts";
 import type { OcrPageText } from "./ocr-lines.ts";
-import type { OcrLanguage } from "./ocr-types.ts";
+import type { OcrLanguage } from "../../model/ocr-types.ts";
 import { renderPageImage } from "./page-image.ts";
 import type { PageImage } from "./page-image.ts";
 import { createTesseractPool } from "./tesseract-pool.ts";

@@ -1,6 +1,6 @@
 import path from "node:path";
-import { ClauseGraphError } from "../../errors.ts";
-import type { OcrOffer } from "./ocr-types.ts";
+import { ClauseGraphError } from "../../model/errors.ts";
+import type { OcrOffer } from "../../model/ocr-types.ts";
 
 // Mode `ask`: the import stops before any OCR with NEEDS_OCR and what reading it would take, so
 // the UI can ask "This PDF is scanned — read it with OCR (about N s)?" and import again with the

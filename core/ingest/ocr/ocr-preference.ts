@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { readSetting, writeSetting } from "../../llm/settings-file.ts";
-import type { OcrPreference } from "../../engine-types.ts";
-import { ocrLanguageSchema } from "./ocr-types.ts";
+import type { OcrPreference } from "../../model/engine-types.ts";
+import { ocrLanguageSchema } from "../../model/ocr-types.ts";
 
 // The app's remembered answer to "This PDF is scanned — read it with OCR?", in settings.json
 // beside the model choice (written atomically there). The CLI does not use it: `--ocr` defaults

@@ -1,8 +1,8 @@
 import { createRequire } from "node:module";
 import os from "node:os";
 import path from "node:path";
-import { ClauseGraphError } from "../../errors.ts";
-import type { OcrLanguage } from "./ocr-types.ts";
+import { ClauseGraphError } from "../../model/errors.ts";
+import type { OcrLanguage } from "../../model/ocr-types.ts";
 import type { PageImage } from "./page-image.ts";
 import { grayPixels, strokeWidth } from "./stroke-width.ts";
 

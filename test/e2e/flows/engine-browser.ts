@@ -1,7 +1,7 @@
 import { mkdir } from "node:fs/promises";
 import path from "node:path";
 import type { BrowserContext, Page } from "playwright-core";
-import type { Engine } from "../../../core/engine-types.ts";
+import type { Engine } from "../../../core/model/engine-types.ts";
 import { startWebHost } from "../../../core/host/web-host.ts";
 import type { WebHost } from "../../../core/host/web-host.ts";
 import { launchChromium } from "./chromium.ts";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { errorInfoSchema } from "../contract/schemas.ts";
+import { errorInfoSchema } from "./record-schemas.ts";
 import { answerLimitsSchema } from "./answer-limits.ts";
 
 // What the engine tells a front end about language models: the ones it can answer with (from the

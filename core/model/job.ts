@@ -1,4 +1,4 @@
-import type { ErrorInfo } from "../errors.ts";
+import type { ErrorInfo } from "./errors.ts";
 
 // One progress shape for every long piece of work (import, extraction, embedding), so the CLI's
 // progress bar and the UI's rows read the same events.

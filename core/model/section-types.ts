@@ -1,4 +1,4 @@
-import type { Box } from "../ingest/types.ts";
+import type { Box } from "./ingest-types.ts";
 
 // Structural kinds a regulation prints. The order here is not a hierarchy: sectioning decides
 // nesting from what the document shows (EU: Chapter > Section > Article; CFR: Part > Subpart > §).

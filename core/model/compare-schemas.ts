@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { sectionSchema, subgraphSchema, tripletSchema } from "../contract/schemas.ts";
+import { sectionSchema, subgraphSchema, tripletSchema } from "./record-schemas.ts";
 
 // The records of a comparison, one place for the engine, the store's JSON columns, the IPC
 // contract, the CLI's --json and the renderer. Zod only (browser-safe); the types are inferred.

@@ -1,4 +1,4 @@
-import type { OcrLanguage, OcrMode, OcrPageFacts } from "./ocr/ocr-types.ts";
+import type { OcrLanguage, OcrMode, OcrPageFacts } from "./ocr-types.ts";
 
 // The output of the ingest stage: what a document prints, in reading order, with where it is on
 // the page. Sectioning and the UI's highlighting both depend on these coordinates.

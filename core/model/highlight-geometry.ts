@@ -1,5 +1,5 @@
-import type { Box } from "../ingest/types.ts";
-import type { TextSpan } from "./types.ts";
+import type { Box } from "./ingest-types.ts";
+import type { TextSpan } from "./section-types.ts";
 
 // Where the viewer draws a cited sentence: on every line of it, the part of the line's box that
 // holds its characters, by the share of the line's characters before and within them. Browser-safe

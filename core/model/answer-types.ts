@@ -1,11 +1,12 @@
-import type { Embedder } from "../embed/embedder.ts";
-import type { LlmClient } from "../llm/llm-client.ts";
-import type { Subgraph } from "../retrieve/subgraph-types.ts";
-import type { RankedSection } from "../retrieve/types.ts";
-import type { TripletRecord } from "../store/graph-types.ts";
-import type { AnswerRoute, GraphRow } from "../graph-query/graph-answer-types.ts";
+import type { Embedder } from "./embedder.ts";
+import type { LlmClient } from "./llm-client.ts";
+import type { Subgraph } from "./subgraph-types.ts";
+import type { RankedSection } from "./retrieval-types.ts";
+import type { TripletRecord } from "./graph-records.ts";
+import type { AnswerRoute, GraphRow } from "./graph-answer-types.ts";
 import type { QuestionAnalysis } from "./question-analysis-types.ts";
-import type { SentenceFeatures } from "./sentence-score.ts";
+import type { SentenceFeatures } from "./sentence-features.ts";
+import type { AskCitation } from "./ask-citation.ts";
 
 // The answer to a question, as plain data: the engine returns it, the CLI prints it and the IPC
 // contract validates it (answer-schemas.ts mirrors these shapes in zod).
@@ -15,24 +16,6 @@ export const REFUSAL = "The documents provided do not answer this.";
 
 /** "llm" when a model wrote the answer; "extractive" when it is quoted from the documents. */
 export type AnswerMode = "llm" | "extractive";
-
-export interface AskCitation {
-  /** "S1", "S2", …: the key the answer uses in brackets ("[S1]"). */
-  key: string;
-  sectionId: string;
-  documentId: string;
-  /** Base name of the document's file. */
-  file: string;
-  /** How an auditor writes the citation: "DORA Art. 19(4), p. 42". */
-  label: string;
-  /** PDF pages of the cited text (narrower than the section's when only part of it is cited). */
-  pageStart: number;
-  pageEnd: number;
-  /** The same pages as printed on them ("53" or "53–54"), when that differs from the PDF pages. */
-  printedPages?: string;
-  /** Character ranges of the cited sentences in the section's text: what the viewer highlights. */
-  spans?: Array<{ start: number; end: number }>;
-}
 
 export interface AskSentence {
   /** The sentence without its citation keys. */

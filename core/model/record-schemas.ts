@@ -1,15 +1,7 @@
 import { z } from "zod";
-import type { DeleteResult, ImportResult, RepairResult, SearchResponse, SearchResult } from "../engine-types.ts";
-import { ERROR_CODES } from "../errors.ts";
-import { ocrOfferSchema, ocrSummarySchema } from "../ingest/ocr/ocr-types.ts";
-import type { ErrorInfo } from "../errors.ts";
-import type { ProgressListener } from "../jobs/job.ts";
-import type { SourceFormat } from "../ingest/types.ts";
-import type { Subgraph } from "../retrieve/subgraph-types.ts";
-import type { DocumentRecord, LibraryHealth, StoreStats } from "../store/graph-store.ts";
-import type { TripletRecord } from "../store/graph-types.ts";
-import { SECTION_KINDS } from "../structure/types.ts";
-import type { Section } from "../structure/types.ts";
+import { ERROR_CODES } from "./errors.ts";
+import { ocrOfferSchema, ocrSummarySchema } from "./ocr-types.ts";
+import { SECTION_KINDS } from "./section-types.ts";
 
 // Zod mirrors of the engine's plain-data types. They validate what crosses a process boundary in
 // the direction the receiver cannot trust (responses reaching the renderer), and the type checks
@@ -190,24 +182,3 @@ export const jobProgressSchema = z.object({
   subject: z.string().optional(),
   error: errorInfoSchema.optional(),
 });
-
-// Compile-time only: each schema's output must be exactly the shared type, both ways.
-type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
-type JobProgress = Parameters<ProgressListener>[0];
-const sameShapes: [
-  Same<z.infer<typeof errorInfoSchema>, ErrorInfo>,
-  Same<z.infer<typeof sourceFormatSchema>, SourceFormat>,
-  Same<z.infer<typeof documentRecordSchema>, DocumentRecord>,
-  Same<z.infer<typeof importResultSchema>, ImportResult>,
-  Same<z.infer<typeof searchResultSchema>, SearchResult>,
-  Same<z.infer<typeof sectionSchema>, Section>,
-  Same<z.infer<typeof deleteResultSchema>, DeleteResult>,
-  Same<z.infer<typeof statsSchema>, StoreStats>,
-  Same<z.infer<typeof libraryHealthSchema>, LibraryHealth>,
-  Same<z.infer<typeof repairResultSchema>, RepairResult>,
-  Same<z.infer<typeof jobProgressSchema>, JobProgress>,
-  Same<z.infer<typeof tripletSchema>, TripletRecord>,
-  Same<z.infer<typeof subgraphSchema>, Subgraph>,
-  Same<z.infer<typeof searchResponseSchema>, SearchResponse>,
-] = [true, true, true, true, true, true, true, true, true, true, true, true, true, true];
-void sameShapes;

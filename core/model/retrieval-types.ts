@@ -1,5 +1,5 @@
-import type { DocumentRecord } from "../store/graph-store.ts";
-import type { Section } from "../structure/types.ts";
+import type { DocumentRecord } from "./store-records.ts";
+import type { Section } from "./section-types.ts";
 
 // Shapes shared by the retrieval stages, the fusion and whoever shows results (CLI, UI).
 

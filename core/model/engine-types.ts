@@ -1,19 +1,19 @@
 import type { ErrorInfo } from "./errors.ts";
-import type { OcrLanguage, OcrMode, OcrOffer, OcrSummary } from "./ingest/ocr/ocr-types.ts";
-import type { ProgressListener } from "./jobs/job.ts";
-import type { AnswerHints, AnswerTrace, AskResult } from "./answer/answer-types.ts";
-import type { AnswerLogRecord } from "./answer/answer-log-schema.ts";
-import type { Conversation, ConversationSummary, ExportFile, ExportFormat } from "./answer/conversation-schemas.ts";
-import type { ModelImportResult, ModelSelectSettings, ModelsState } from "./llm/model-schemas.ts";
-import type { AnswerLimitsPatch } from "./llm/answer-limits.ts";
-import type { StageName } from "./retrieve/types.ts";
-import type { Subgraph } from "./retrieve/subgraph-types.ts";
-import type { EntityFacts } from "./graph-query/graph-answer-types.ts";
-import type { DocumentRecord, LibraryHealth, StoreStats } from "./store/graph-store.ts";
-import type { TripletRecord } from "./store/graph-types.ts";
-import type { Section } from "./structure/types.ts";
-import type { ExtractionSummary } from "./extract/llm/extraction-types.ts";
-import type { CompareResult, ComparisonSummary, Crosswalk, CrosswalkExportFormat, PairDetail } from "./compare/compare-schemas.ts";
+import type { OcrLanguage, OcrMode, OcrOffer, OcrSummary } from "./ocr-types.ts";
+import type { ProgressListener } from "./job.ts";
+import type { AnswerHints, AnswerTrace, AskResult } from "./answer-types.ts";
+import type { AnswerLogRecord } from "./answer-log-schema.ts";
+import type { Conversation, ConversationSummary, ExportFile, ExportFormat } from "./conversation-schemas.ts";
+import type { ModelImportResult, ModelSelectSettings, ModelsState } from "./llm-model-schemas.ts";
+import type { AnswerLimitsPatch } from "./answer-limits.ts";
+import type { StageName } from "./retrieval-types.ts";
+import type { Subgraph } from "./subgraph-types.ts";
+import type { EntityFacts } from "./graph-answer-types.ts";
+import type { DocumentRecord, LibraryHealth, StoreStats } from "./store-records.ts";
+import type { TripletRecord } from "./graph-records.ts";
+import type { Section } from "./section-types.ts";
+import type { ExtractionSummary } from "./extraction-types.ts";
+import type { CompareResult, ComparisonSummary, Crosswalk, CrosswalkExportFormat, PairDetail } from "./compare-schemas.ts";
 
 // The engine's public surface: what the CLI, the tests, the web host and the Electron utility
 // process call. Everything here is plain data so it can cross a process boundary unchanged.
@@ -129,7 +129,7 @@ export interface ExtractOptions {
   onProgress?: ProgressListener;
 }
 
-export type { ExtractionSummary } from "./extract/llm/extraction-types.ts";
+export type { ExtractionSummary } from "./extraction-types.ts";
 
 export interface CompareOptions {
   /** Matches kept per section of A (default 3, at most 20). */
@@ -184,7 +184,7 @@ export interface Engine {
   getSection(id: string): Promise<Section | null>;
   getSections(documentId: string): Promise<Section[]>;
   /**
-   * Makes `aliases` the names a document answers to (core/names/document-names.ts: registry names
+   * Makes `aliases` the names a document answers to (core/model/document-names.ts: registry names
    * left out are hidden, others added as the user's). By id, path or file name; NOT_FOUND otherwise.
    */
   setDocumentAliases(idOrFile: string, aliases: string[]): Promise<DocumentRecord>;

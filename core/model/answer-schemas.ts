@@ -1,9 +1,10 @@
 import { z } from "zod";
-import { subgraphSchema, tripletSchema } from "../contract/schemas.ts";
-import { answerRouteSchema, graphRowSchema } from "../graph-query/graph-answer-schemas.ts";
-import type { Subgraph } from "../retrieve/subgraph-types.ts";
-import type { TripletRecord } from "../store/graph-types.ts";
-import type { AskCitation, AskResult, AskSentence, AskTimings } from "./answer-types.ts";
+import { subgraphSchema, tripletSchema } from "./record-schemas.ts";
+import { answerRouteSchema, graphRowSchema } from "./graph-answer-schemas.ts";
+import type { Subgraph } from "./subgraph-types.ts";
+import type { TripletRecord } from "./graph-records.ts";
+import type { AskResult, AskSentence, AskTimings } from "./answer-types.ts";
+import type { AskCitation } from "./ask-citation.ts";
 
 // Zod mirrors of answer-types.ts for the IPC contract. Browser-safe on purpose: only zod at run
 // time (the type imports vanish), so core/contract and the renderer can import this file. The

@@ -1,6 +1,6 @@
-import type { DocumentRecord, SearchHit } from "../store/graph-store.ts";
-import type { CrossReferenceRecord, ScoredId, TermRecord, TripletRecord } from "../store/graph-types.ts";
-import type { Section } from "../structure/types.ts";
+import type { DocumentRecord, SearchHit } from "../model/store-records.ts";
+import type { CrossReferenceRecord, ScoredId, TermRecord, TripletRecord } from "../model/graph-records.ts";
+import type { Section } from "../model/section-types.ts";
 
 // What hybrid retrieval needs from the database. The Kuzu store implements it; retrieval stages
 // depend only on this, so each can be tested and benchmarked on its own.

@@ -1,4 +1,4 @@
-import type { AskCitation } from "../answer/answer-types.ts";
+import type { AskCitation } from "./ask-citation.ts";
 
 // What a routed question carries back beside (or instead of) the text answer: the route taken and
 // why, and the rows a graph query found, each with the section and page it rests on. Plain data:
