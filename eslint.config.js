@@ -1,9 +1,8 @@
-// Lint enforces the process boundaries of the design: the engine never touches Electron and the
-// renderer never touches Node, so both can run in their own sandboxed process.
+// Lint enforces the design's boundaries: the engine never touches Electron, the renderer never
+// touches Node, and each folder of core/ imports only the floors below it
+// (scripts/lint/layers.mjs: the table; scripts/lint/import-layers-rule.mjs: the rule).
 import tseslint from "typescript-eslint";
-import { builtinModules } from "node:module";
-
-const nodeBuiltins = [...builtinModules, ...builtinModules.map((m) => `node:${m}`)];
+import { importLayersRule } from "./scripts/lint/import-layers-rule.mjs";
 
 export default tseslint.config(
   {
@@ -18,50 +17,10 @@ export default tseslint.config(
     },
   },
   {
-    files: ["core/**/*.ts"],
-    rules: {
-      "no-restricted-imports": [
-        "error",
-        {
-          paths: [{ name: "electron", message: "core/ is pure Node: it must never import electron." }],
-          patterns: [{ group: ["electron/*"], message: "core/ is pure Node: it must never import electron." }],
-        },
-      ],
-    },
-  },
-  {
-    files: ["core/contract/**/*.ts"],
-    rules: {
-      "no-restricted-imports": [
-        "error",
-        {
-          paths: [
-            { name: "electron", message: "The contract is shared with the renderer: no electron." },
-            ...nodeBuiltins.map((name) => ({ name, message: "The contract is shared with the renderer: no Node built-ins." })),
-          ],
-        },
-      ],
-    },
-  },
-  {
-    files: ["renderer/**/*.ts", "renderer/**/*.tsx"],
-    rules: {
-      "no-restricted-imports": [
-        "error",
-        {
-          paths: [
-            { name: "electron", message: "The renderer is sandboxed: use the preload API." },
-            ...nodeBuiltins.map((name) => ({ name, message: "The renderer runs in a browser sandbox: no Node built-ins." })),
-          ],
-          patterns: [
-            {
-              group: ["**/core/*", "!**/core/contract", "!**/core/contract/*"],
-              message: "The renderer may only import the contract from core/.",
-            },
-          ],
-        },
-      ],
-    },
+    // Each folder imports only what its layer allows, relative paths resolved (scripts/lint/layers.mjs).
+    files: ["**/*.ts", "**/*.tsx", "**/*.js", "**/*.mjs"],
+    plugins: { clausegraph: { rules: { "import-layers": importLayersRule } } },
+    rules: { "clausegraph/import-layers": "error" },
   },
   {
     files: ["**/*.js", "**/*.mjs", "**/*.cjs"],

@@ -38,7 +38,7 @@ import { defaultEmbeddingModel, loadModelManifest } from "./embed/model-manifest
 import type { Embedder } from "./model/embedder.ts";
 import { embedAll, embedDerived, sectionEmbeddingText, tripletEmbeddingText } from "./embed/embed-derived.ts";
 import { createEnglishNlp, type EnglishNlp } from "./extract/obligations.ts";
-import { runExtractionJob } from "./extract/llm/extraction-job.ts";
+import { runExtractionJob } from "./llm-extract/extraction-job.ts";
 import { ClauseGraphError, toErrorInfo } from "./model/errors.ts";
 import { ensurePrivateDir, tightenDataDir } from "./files/private-files.ts";
 import { throwIfCancelled } from "./ingest/cancel.ts";

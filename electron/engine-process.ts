@@ -2,14 +2,8 @@ import type { MessageEvent } from "electron";
 import path from "node:path";
 import { z } from "zod";
 import { wireRequestSchema } from "../core/contract/contract.ts";
-import type { Result, WireEvent, WireResponse } from "../core/contract/contract.ts";
-import { createDispatcher } from "../core/contract/dispatch.ts";
-import type { Dispatcher } from "../core/contract/dispatch.ts";
-import { createEngine } from "../core/engine.ts";
-import type { Engine } from "../core/model/engine-types.ts";
-import { toErrorInfo } from "../core/model/errors.ts";
-import { restrictUmask } from "../core/files/private-files.ts";
-import { clearUploads, createUploadStore } from "../core/host/upload-store.ts";
+import type { WireEvent, WireResponse } from "../core/contract/contract.ts";
+import { startEngineHost } from "../core/host/engine-host.ts";
 import { createPathGrants, grantMessageSchema } from "./path-grants.ts";
 
 // The engine's own process (Electron utilityProcess): Kuzu, pdf.js and the models never run in
@@ -18,8 +12,6 @@ import { createPathGrants, grantMessageSchema } from "./path-grants.ts";
 
 const shutdownSchema = z.strictObject({ control: z.literal("shutdown") });
 
-// Owner-only files for everything this process creates, Kuzu's included (core/files/private-files.ts).
-restrictUmask();
 // Only files the user dropped or picked may be imported by path; main sends them (path-grants.ts).
 const grants = createPathGrants();
 
@@ -42,36 +34,18 @@ const dataDir = argValue("--data-dir");
 // extraResources); from a checkout there is none and the engine builds it into the data dir.
 const resources = (process as NodeJS.Process & { resourcesPath?: string }).resourcesPath;
 const bundledModelDir = resources === undefined ? undefined : path.join(resources, "models");
-type Ready = { ok: true; engine: Engine; dispatcher: Dispatcher } | { ok: false; failure: Result<never> };
-
-// A failed start (e.g. DB_LOCKED) is kept and returned to every request, so the UI can say why.
-const ready: Promise<Ready> =
-  dataDir === undefined
-    ? Promise.resolve({ ok: false, failure: { ok: false, error: { code: "INTERNAL", message: "engine started without --data-dir" } } })
-    : createEngine({ dataDir, log, ...(bundledModelDir === undefined ? {} : { bundledModelDir }) }).then(
-        async (engine): Promise<Ready> => {
-          // The engine holds the library's lock: what is in its upload folder was left by a crash.
-          await clearUploads(engine.dataDir).catch((err: unknown) => log(`could not empty the upload folder: ${String(err)}`));
-          return {
-            ok: true,
-            engine,
-            dispatcher: createDispatcher({
-              engine,
-              emit: post,
-              uploads: createUploadStore(engine.dataDir),
-              allowPathImport: (file) => grants.allows(file),
-            }),
-          };
-        },
-        (err: unknown): Ready => ({ ok: false, failure: { ok: false, error: toErrorInfo(err) } }),
-      );
+// The engine itself, its upload folder and the dispatcher (core/host/engine-host.ts); owner-only
+// files from here on (the umask is set before anything is created).
+const host = startEngineHost({
+  dataDir,
+  emit: post,
+  allowPathImport: (file) => grants.allows(file),
+  log,
+  ...(bundledModelDir === undefined ? {} : { bundledModelDir }),
+});
 
 async function shutdown(): Promise<void> {
-  const state = await ready;
-  if (state.ok) {
-    state.dispatcher.cancelAll();
-    await state.engine.close().catch((err: unknown) => log(`close failed: ${String(err)}`));
-  }
+  await host.shutdown();
   process.exit(0);
 }
 
@@ -92,7 +66,5 @@ port.on("message", (event: MessageEvent) => {
     return;
   }
   const { id, channel, payload } = request.data;
-  void ready
-    .then((state) => (state.ok ? state.dispatcher.dispatch(channel, payload) : state.failure))
-    .then((result) => post({ id, result }));
+  void host.dispatch(channel, payload).then((result) => post({ id, result }));
 });

@@ -4,7 +4,7 @@ import { ClauseGraphError } from "../model/errors.ts";
 import { appendLine, readJsonLines } from "../files/json-lines.ts";
 import type { AskResult } from "../model/answer-types.ts";
 import { REFUSAL } from "../model/answer-types.ts";
-import { ANSWER_LOG_VERSION, type AnswerLogRecord, answerLogRecordSchema } from "../model/answer-log-schema.ts";
+import { ANSWER_LOG_VERSION, type AnswerLogModel, type AnswerLogRecord, answerLogRecordSchema } from "../model/answer-log-schema.ts";
 
 // The answer log of a database: `<dataDir>/answer-log.jsonl`, one JSON record a line, only ever
 // appended. Each record is written with one write() on a file opened for appending and fsynced
@@ -16,11 +16,6 @@ export const ANSWER_LOG_FILE = "answer-log.jsonl";
 
 export function answerLogPath(dataDir: string): string {
   return path.join(dataDir, ANSWER_LOG_FILE);
-}
-
-export interface AnswerLogModel {
-  id: string;
-  sha256: string | null;
 }
 
 /** What the engine knows beside the answer, recorded so the log alone can reproduce and export it. */

@@ -1,5 +1,5 @@
 import path from "node:path";
-import type { AnswerLogModel } from "../answer/answer-log.ts";
+import type { AnswerLogModel } from "../model/answer-log-schema.ts";
 import type { ModelManifest } from "../embed/model-manifest.ts";
 import { ClauseGraphError, type ErrorInfo, toErrorInfo } from "../model/errors.ts";
 import { type AnswerLimits, type AnswerLimitsPatch, answerLimitsSchema, DEFAULT_ANSWER_LIMITS } from "../model/answer-limits.ts";
@@ -11,7 +11,7 @@ import type { ModelEntry, ModelImportResult, ModelSelectSettings, ModelsState } 
 import { assertModelId, modelsDir } from "./model-paths.ts";
 import { findInstalledLlm, listModels, type ModelInfo } from "./model-registry.ts";
 import { modelDisplayName } from "./model-display-name.ts";
-import { type LlmChoice, readAnswerLimits, readLlmChoice, writeAnswerLimits, writeLlmChoice } from "./settings-file.ts";
+import { type LlmChoice, readAnswerLimits, readLlmChoice, writeAnswerLimits, writeLlmChoice } from "../files/settings-file.ts";
 
 // Which language model an engine answers with, and switching it while the engine runs. The choice
 // is saved in <dataDir>/settings.json; a saved model is loaded on the first question (never at

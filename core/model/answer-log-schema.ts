@@ -96,3 +96,9 @@ export type AnswerLogRecord = z.infer<typeof answerLogRecordSchema>;
 
 /** Most records one read returns (the contract's limit). */
 export const MAX_ANSWER_LOG_READ = 1000;
+
+/** The model that wrote a logged answer: its id and the sha256 of its file (null for a scripted or unknown one). */
+export interface AnswerLogModel {
+  id: string;
+  sha256: string | null;
+}

@@ -77,7 +77,7 @@ export interface LlmTripletWrite {
   embeddingModel: string | null;
 }
 
-/** A cached per-section LLM extraction (see core/extract/llm/cache-key.ts). */
+/** A cached per-section LLM extraction (see core/llm-extract/cache-key.ts). */
 export interface ExtractionCacheEntry {
   key: string;
   modelId: string;

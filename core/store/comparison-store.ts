@@ -1,4 +1,4 @@
-import type { KuzuValue } from "kuzu";
+import type { KuzuValue } from "./kuzu/driver.ts";
 import { ClauseGraphError } from "../model/errors.ts";
 import type { ComparisonCacheEntry, ComparisonRecord, ComparisonStatus, ComparisonWrite, SimilarToRecord, VerdictUpdate } from "../model/comparison-records.ts";
 import type { KuzuSession, Params } from "./kuzu-session.ts";

@@ -1,8 +1,7 @@
-import type { Connection, KuzuValue, PreparedStatement, QueryResult } from "kuzu";
+import { cypherString, drain, type Connection, type Params, type PreparedStatement, type Row } from "./kuzu/driver.ts";
 import { toStoreError } from "./kuzu-errors.ts";
 
-export type Row = Record<string, KuzuValue>;
-export type Params = Record<string, KuzuValue>;
+export type { Params, Row };
 
 /** One Kuzu connection, used strictly one statement at a time. */
 export interface KuzuSession {
@@ -17,23 +16,7 @@ export interface KuzuSession {
   resetPrepared(): void;
 }
 
-// Every QueryResult must be closed: results left to the garbage collector make the process
-// segfault at exit (seen with kuzu 0.11.3 on Node 20).
-async function drain(result: QueryResult | QueryResult[]): Promise<Row[]> {
-  const results = Array.isArray(result) ? result : [result];
-  const rows: Row[] = [];
-  try {
-    for (const r of results) rows.push(...(await r.getAll()));
-  } finally {
-    for (const r of results) r.close();
-  }
-  return rows;
-}
-
-/** A literal for the few statements Kuzu cannot parameterize; never pass user text here. */
-export function cypherString(value: string): string {
-  return `'${value.replace(/\\/g, "\\\\").replace(/'/g, "\\'")}'`;
-}
+export { cypherString };
 
 export function createKuzuSession(conn: Connection, dbPath: string): KuzuSession {
   const prepared = new Map<string, PreparedStatement>();

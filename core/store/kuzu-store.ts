@@ -1,7 +1,6 @@
 import { access, mkdir, rm, stat } from "node:fs/promises";
 import path from "node:path";
-import kuzu from "kuzu";
-import type { Connection, Database } from "kuzu";
+import { newDatabase, openConnection, type Connection, type Database } from "./kuzu/driver.ts";
 import { ClauseGraphError, toErrorInfo } from "../model/errors.ts";
 import type { Section } from "../model/section-types.ts";
 import { ftsQueryLiteral } from "./fts-query.ts";
@@ -274,16 +273,12 @@ export function createKuzuStore(options: KuzuStoreOptions): KuzuGraphStore {
       log(`removed the empty write-ahead log of an unclosed session (${walBytes} bytes)`);
     }
     const recovering = walBytes > EMPTY_WAL_BYTES;
-    // No automatic checkpoints: the store checkpoints itself after each write, at points where
-    // every deletion is protected by its anchors (rel-checkpoint-guard.ts), never in between.
-    const db = new kuzu.Database(dbPath, options.bufferPoolBytes ?? DEFAULT_BUFFER_POOL, true, readOnly, 0, false);
+    const db = newDatabase(dbPath, { bufferPoolBytes: options.bufferPoolBytes ?? DEFAULT_BUFFER_POOL, readOnly });
     const backup = options.beforeMigrate || readOnly ? null : createMigrationBackup(dbPath, { log });
     let conn: Connection | null = null;
     try {
       await db.init();
-      // One thread per query: the default pool corrupts the heap under repeated FTS queries.
-      conn = new kuzu.Connection(db, 1);
-      await conn.init();
+      conn = await openConnection(db);
       const session = createKuzuSession(conn, dbPath);
       const version = await migrate(session, {
         dbPath,

@@ -1,5 +1,4 @@
-import kuzu from "kuzu";
-import type { Connection, Database, KuzuValue, QueryResult } from "kuzu";
+import { drain, openConnection, type Database, type KuzuValue } from "./kuzu/driver.ts";
 import { ClauseGraphError } from "../model/errors.ts";
 import type { GraphValue, LiveGraphSchema, ReadOnlyRow } from "../model/store-records.ts";
 import type { KuzuSession, Params } from "./kuzu-session.ts";
@@ -14,17 +13,6 @@ import type { KuzuSession, Params } from "./kuzu-session.ts";
 export interface ReadOnlyConnection {
   run(cypher: string, params: Params, timeoutMs: number): Promise<ReadOnlyRow[]>;
   close(): Promise<void>;
-}
-
-async function drain(result: QueryResult | QueryResult[]): Promise<Array<Record<string, KuzuValue>>> {
-  const results = Array.isArray(result) ? result : [result];
-  const rows: Array<Record<string, KuzuValue>> = [];
-  try {
-    for (const r of results) rows.push(...(await r.getAll()));
-  } finally {
-    for (const r of results) r.close();
-  }
-  return rows;
 }
 
 /** Kuzu's values as plain data: nodes, relationships and paths become maps of their fields. */
@@ -55,10 +43,7 @@ function nonEmptyLists(params: Params): Params {
 }
 
 export async function createReadOnlyConnection(db: Database, dbPath: string): Promise<ReadOnlyConnection> {
-  // One thread per query, as every connection of the store (kuzu-store.ts: the default pool
-  // corrupts the heap under repeated FTS queries).
-  const conn: Connection = new kuzu.Connection(db, 1);
-  await conn.init();
+  const conn = await openConnection(db);
   const query = async (cypher: string): Promise<void> => {
     await drain(await conn.query(cypher));
   };

@@ -1,4 +1,4 @@
-import type { KuzuValue } from "kuzu";
+import type { KuzuValue } from "./kuzu/driver.ts";
 import { z } from "zod";
 import { ClauseGraphError } from "../model/errors.ts";
 import type { SourceFormat } from "../model/ingest-types.ts";

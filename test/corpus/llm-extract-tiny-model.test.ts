@@ -4,7 +4,7 @@ import path from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { createEngine } from "../../core/engine.ts";
 import type { Engine } from "../../core/model/engine-types.ts";
-import { parseExtractionOutput } from "../../core/extract/llm/extract-section.ts";
+import { parseExtractionOutput } from "../../core/llm-extract/extract-section.ts";
 import type { JobProgress } from "../../core/model/job.ts";
 import type { LlmClient } from "../../core/model/llm-client.ts";
 import { loadLlm } from "../../core/llm/load-llm.ts";

@@ -4,7 +4,7 @@ import path from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { createEngine } from "../../core/engine.ts";
 import { sha256File } from "../../core/llm/file-sha256.ts";
-import { readLlmChoice } from "../../core/llm/settings-file.ts";
+import { readLlmChoice } from "../../core/files/settings-file.ts";
 import { describeTinyLlm, HAS_TINY_LLM, TINY_LLM_PATH } from "../helpers/tiny-llm.ts";
 
 // Model selection on the real node-llama-cpp path with the 1 MB story model: import, select with

@@ -8,7 +8,7 @@ import { createEngine } from "../../core/engine.ts";
 import type { Engine } from "../../core/model/engine-types.ts";
 import type { LlmClient } from "../../core/model/llm-client.ts";
 import { modelDisplayName } from "../../core/llm/model-display-name.ts";
-import { settingsPath } from "../../core/llm/settings-file.ts";
+import { settingsPath } from "../../core/files/settings-file.ts";
 import { ARCHIVE_QUESTION as QUESTION, ARCHIVE_RULES as RULES } from "../helpers/archive-rules.ts";
 import { citedHead, endlessLlm } from "../helpers/endless-llm.ts";
 import { rejectionCode } from "../helpers/expect-code.ts";

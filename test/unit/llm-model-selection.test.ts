@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createEngine } from "../../core/engine.ts";
 import type { LlmClient, LlmGenerateOptions } from "../../core/model/llm-client.ts";
 import { modelsStateSchema } from "../../core/model/llm-model-schemas.ts";
-import { readLlmChoice, settingsPath, writeLlmChoice } from "../../core/llm/settings-file.ts";
+import { readLlmChoice, settingsPath, writeLlmChoice } from "../../core/files/settings-file.ts";
 import { rejectionCode } from "../helpers/expect-code.ts";
 import { writeFakeGguf } from "../helpers/fake-gguf.ts";
 

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { readSetting, writeSetting } from "../../llm/settings-file.ts";
+import { readSetting, writeSetting } from "../../files/settings-file.ts";
 import type { OcrPreference } from "../../model/engine-types.ts";
 import { ocrLanguageSchema } from "../../model/ocr-types.ts";
 

@@ -1,4 +1,4 @@
-import { splitSentences } from "../../structure/sentences.ts";
+import { splitSentences } from "../structure/sentences.ts";
 
 // Long sections are cut between sentences so each prompt fits the model's context. A sentence
 // longer than the whole budget (a run-on annex table) is cut between words: a fact split in two is

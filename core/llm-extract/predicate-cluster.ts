@@ -1,4 +1,4 @@
-import type { Modality } from "../../model/graph-records.ts";
+import type { Modality } from "../model/graph-records.ts";
 
 // Near-identical predicates become one relation: "are approved" and "is approved", "must notify"
 // and "shall notify", "notifies" and "notify". Only auxiliaries, modals and the agreement of a

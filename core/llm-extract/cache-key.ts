@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import type { Section } from "../../model/section-types.ts";
+import type { Section } from "../model/section-types.ts";
 import { PROMPT_VERSION } from "./extraction-prompt.ts";
 
 // A section's extraction is reusable exactly when the model, the prompt and everything the prompt

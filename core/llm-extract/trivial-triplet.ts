@@ -1,4 +1,4 @@
-import { MIN_ENTITY_NAME_LENGTH } from "../../model/graph-records.ts";
+import { MIN_ENTITY_NAME_LENGTH } from "../model/graph-records.ts";
 
 // Triplets that say nothing an auditor could use: an empty part, a subject that is its own object,
 // or a pronoun the model was told to resolve and did not ("it shall notify them").

@@ -1,12 +1,12 @@
 import { createHash } from "node:crypto";
-import type { Embedder } from "../../model/embedder.ts";
-import type { LlmTripletWrite, StatedInRecord } from "../../model/store-records.ts";
-import type { EntityRecord, TripletRecord } from "../../model/graph-records.ts";
-import type { Section } from "../../model/section-types.ts";
+import type { Embedder } from "../model/embedder.ts";
+import type { LlmTripletWrite, StatedInRecord } from "../model/store-records.ts";
+import type { EntityRecord, TripletRecord } from "../model/graph-records.ts";
+import type { Section } from "../model/section-types.ts";
 import { mergeSimilarEntities, nameEntity, type EntityNamingOptions, type NamedEntity } from "./entity-merge.ts";
 import { locateEvidence, type TextRange } from "./evidence-span.ts";
 import type { RawTriplet } from "./extraction-prompt.ts";
-import type { DroppedCounts } from "../../model/extraction-types.ts";
+import type { DroppedCounts } from "../model/extraction-types.ts";
 import { predicateKey, predicateModality } from "./predicate-cluster.ts";
 import { trivialReason } from "./trivial-triplet.ts";
 

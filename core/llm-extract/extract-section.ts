@@ -1,5 +1,5 @@
-import type { LlmClient } from "../../model/llm-client.ts";
-import type { Section } from "../../model/section-types.ts";
+import type { LlmClient } from "../model/llm-client.ts";
+import type { Section } from "../model/section-types.ts";
 import { buildPrompt, EXTRACTION_SYSTEM, extractionOutputSchema, OUTPUT_TOKENS, promptHeader, TRIPLET_JSON_SCHEMA, type PromptContext, type RawTriplet } from "./extraction-prompt.ts";
 import { chunkBySentence } from "./section-chunks.ts";
 

@@ -1,5 +1,5 @@
-import { cosineSimilarity, type Embedder } from "../../model/embedder.ts";
-import { canonicalKey, normalizeEntity } from "../normalize-entity.ts";
+import { cosineSimilarity, type Embedder } from "../model/embedder.ts";
+import { canonicalKey, normalizeEntity } from "../extract/normalize-entity.ts";
 
 // Entity names from the model become graph nodes keyed like the rule-based ones (so both tiers
 // share nodes): the document's acronyms expanded, case, articles and plurals folded, and a name

@@ -1,21 +1,21 @@
-import { embedAll, tripletEmbeddingText } from "../../embed/embed-derived.ts";
-import type { Embedder } from "../../model/embedder.ts";
-import { ClauseGraphError, isClauseGraphError, toErrorInfo } from "../../model/errors.ts";
-import { buildTerms } from "../../graph/term-graph.ts";
-import { createJobReporter } from "../../jobs/job-reporter.ts";
-import type { ProgressListener } from "../../model/job.ts";
-import type { LlmClient } from "../../model/llm-client.ts";
-import type { GraphStore } from "../../store/graph-store.ts";
-import type { DocumentRecord } from "../../model/store-records.ts";
-import type { Section } from "../../model/section-types.ts";
-import { acronymMap, findAcronyms } from "../definitions.ts";
-import { canonicalKey } from "../normalize-entity.ts";
+import { embedAll, tripletEmbeddingText } from "../embed/embed-derived.ts";
+import type { Embedder } from "../model/embedder.ts";
+import { ClauseGraphError, isClauseGraphError, toErrorInfo } from "../model/errors.ts";
+import { buildTerms } from "../graph/term-graph.ts";
+import { createJobReporter } from "../jobs/job-reporter.ts";
+import type { ProgressListener } from "../model/job.ts";
+import type { LlmClient } from "../model/llm-client.ts";
+import type { GraphStore } from "../store/graph-store.ts";
+import type { DocumentRecord } from "../model/store-records.ts";
+import type { Section } from "../model/section-types.ts";
+import { acronymMap, findAcronyms } from "../extract/definitions.ts";
+import { canonicalKey } from "../extract/normalize-entity.ts";
 import { parseCachedExtraction, serializeCachedExtraction } from "./cached-extraction.ts";
 import { extractionCacheKey } from "./cache-key.ts";
 import { cleanTriplets, type SectionTriplets } from "./clean-triplets.ts";
 import { extractSection } from "./extract-section.ts";
 import { PROMPT_VERSION, promptHeader, type PromptContext } from "./extraction-prompt.ts";
-import type { DocumentExtractionSummary, ExtractionSummary } from "../../model/extraction-types.ts";
+import type { DocumentExtractionSummary, ExtractionSummary } from "../model/extraction-types.ts";
 
 // The background job that builds the LLM tier of the graph, one document at a time, one job (and
 // progress stream) per document. Each section's model output is cached durably the moment it is

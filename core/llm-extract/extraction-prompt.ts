@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { JsonSchema } from "../../model/llm-client.ts";
+import type { JsonSchema } from "../model/llm-client.ts";
 
 // The prompt and output grammar of LLM triplet extraction. Any change to the wording, the schema
 // or its limits changes what a model returns for the same section, so it must bump PROMPT_VERSION:

@@ -1,0 +1,13 @@
+// Types for the tests that read the layer table (scripts/ itself is plain JavaScript).
+export interface Layer {
+  name: string;
+  paths: string[];
+  allow: string[];
+  noNode?: boolean;
+  note: string;
+}
+export declare const LAYERS: ReadonlyArray<Layer>;
+export declare const UNRESTRICTED: string[];
+export declare const PACKAGE_OWNERS: Array<{ name: string; owners: string[]; why: string }>;
+export declare function layerOf(relativePath: string): Layer | null;
+export declare function checkLayerTable(): string[];

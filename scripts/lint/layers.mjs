@@ -1,0 +1,113 @@
+// The floors of the code base, bottom to top, and what each may import: the one table the lint rule
+// (import-layers-rule.mjs) and the cycle check (import-cycles.mjs) read. A folder lists the floors
+// it may import by name; only floors below it can be listed (checkLayerTable fails otherwise), so
+// no two folders can ever import each other. Relative imports are resolved to the file they name,
+// so `../../electron/main.ts` is caught as surely as `electron`.
+//
+// Why this order (the import pipeline, then what serves a question, then what starts the engine):
+// - model: the records and wire schemas everyone shares (plain data, zod, no Node): the renderer
+//   compiles it too. files (owner-only files, JSON lines, settings.json) and jobs (progress,
+//   the write queue) are utilities the stages use.
+// - ingest → structure → extract → names → graph: reading a file, its sections, what the text
+//   says (citations, terms, obligations), the instruments named, the document's graph.
+// - embed, llm: vectors and local language models (run by the stages above them).
+// - store: the Kuzu library (it reads names for a migration); retrieve: search over it.
+// - llm-extract: the LLM triplet job (a model, the graph, the store).
+// - answer → compare, graph-query, export: what a question or a comparison produces.
+// - engine (core/*.ts): createEngine wires every stage. contract: the IPC contract (model only, so
+//   the renderer can compile it); host: processes that run an engine; cli: the command line.
+// - electron/ and renderer/ reach core only through the contract, the model, and (electron's
+//   engine process) the host.
+
+/** @type {ReadonlyArray<{ name: string; paths: string[]; allow: string[]; noNode?: boolean; note: string }>} */
+export const LAYERS = [
+  { name: "model", paths: ["core/model/"], allow: [], noNode: true, note: "shared records and wire schemas" },
+  { name: "files", paths: ["core/files/"], allow: ["model"], note: "owner-only files, JSON lines, settings" },
+  { name: "jobs", paths: ["core/jobs/"], allow: ["model"], note: "progress reporting, the write queue" },
+  { name: "ingest", paths: ["core/ingest/"], allow: ["model", "files"], note: "reading files (bounded child, OCR)" },
+  { name: "structure", paths: ["core/structure/"], allow: ["model", "ingest"], note: "sections" },
+  { name: "extract", paths: ["core/extract/"], allow: ["model", "structure"], note: "citations, terms, obligations" },
+  { name: "names", paths: ["core/names/"], allow: ["model", "structure", "extract"], note: "instrument names, aliases" },
+  { name: "graph", paths: ["core/graph/"], allow: ["model", "structure", "extract", "names"], note: "a document's derived graph" },
+  { name: "embed", paths: ["core/embed/"], allow: ["model", "files", "structure"], note: "embedders" },
+  { name: "llm", paths: ["core/llm/"], allow: ["model", "files", "embed"], note: "local language models" },
+  { name: "store", paths: ["core/store/"], allow: ["model", "files", "ingest", "structure", "names"], note: "the Kuzu library" },
+  { name: "retrieve", paths: ["core/retrieve/"], allow: ["model", "structure", "extract", "names", "embed", "store"], note: "hybrid search" },
+  {
+    name: "llm-extract",
+    paths: ["core/llm-extract/"],
+    allow: ["model", "jobs", "structure", "extract", "graph", "embed", "llm", "store"],
+    note: "LLM triplet extraction",
+  },
+  {
+    name: "answer",
+    paths: ["core/answer/"],
+    allow: ["model", "files", "structure", "extract", "names", "embed", "llm", "store", "retrieve"],
+    note: "answers, answer log, conversations",
+  },
+  {
+    name: "compare",
+    paths: ["core/compare/"],
+    allow: ["model", "files", "jobs", "structure", "extract", "names", "graph", "embed", "llm", "store", "retrieve", "answer"],
+    note: "crosswalks between documents",
+  },
+  {
+    name: "graph-query",
+    paths: ["core/graph-query/"],
+    allow: ["model", "files", "extract", "names", "llm", "store", "retrieve", "answer"],
+    note: "questions the graph answers",
+  },
+  { name: "export", paths: ["core/export/"], allow: ["model", "files", "store", "answer"], note: "audit workpapers" },
+  {
+    name: "engine",
+    paths: ["core/engine.ts", "core/app-version.ts"],
+    allow: ["model", "files", "jobs", "ingest", "structure", "extract", "names", "graph", "embed", "llm", "store", "retrieve", "llm-extract", "answer", "compare", "graph-query", "export"],
+    note: "createEngine: wires the stages",
+  },
+  { name: "contract", paths: ["core/contract/"], allow: ["model"], noNode: true, note: "the IPC contract and its dispatch" },
+  { name: "host", paths: ["core/host/"], allow: ["model", "files", "engine", "contract"], note: "web host, the engine process's host" },
+  {
+    name: "cli",
+    paths: ["core/cli/"],
+    allow: ["model", "files", "jobs", "ingest", "structure", "extract", "names", "graph", "embed", "llm", "store", "retrieve", "llm-extract", "answer", "compare", "graph-query", "export", "engine", "contract", "host"],
+    note: "the command line",
+  },
+  { name: "electron", paths: ["electron/"], allow: ["model", "contract", "host"], note: "main and preload (thin)" },
+  { name: "renderer", paths: ["renderer/"], allow: ["model", "contract"], noNode: true, note: "the React UI" },
+];
+
+/** Folders outside the table (bench/, test/, models/, scripts/) may import anything; nothing in the table may import them. */
+export const UNRESTRICTED = ["bench/", "test/", "models/", "scripts/", "bin/"];
+
+/** Packages only one place may import: every Kuzu call goes through the store's driver module. */
+export const PACKAGE_OWNERS = [{ name: "kuzu", owners: ["core/store/kuzu/driver.ts"], why: "every Kuzu call goes through the store's driver (core/store/kuzu/driver.ts)" }];
+
+/** The layer a project-relative path (forward slashes) belongs to, or null. Longest matching prefix wins. */
+export function layerOf(relativePath) {
+  let best = null;
+  let bestLength = -1;
+  for (const layer of LAYERS) {
+    for (const p of layer.paths) {
+      const matches = p.endsWith("/") ? relativePath.startsWith(p) : relativePath === p;
+      if (matches && p.length > bestLength) {
+        best = layer;
+        bestLength = p.length;
+      }
+    }
+  }
+  return best;
+}
+
+/** Problems with the table itself: a floor allowing one that is not below it, or an unknown name. */
+export function checkLayerTable() {
+  const problems = [];
+  const index = new Map(LAYERS.map((l, i) => [l.name, i]));
+  for (const [i, layer] of LAYERS.entries()) {
+    for (const name of layer.allow) {
+      const j = index.get(name);
+      if (j === undefined) problems.push(`${layer.name} allows unknown layer ${name}`);
+      else if (j >= i) problems.push(`${layer.name} allows ${name}, which is not below it`);
+    }
+  }
+  return problems;
+}
