@@ -34,7 +34,7 @@ import { createEngine } from "../core/engine.ts";
 import type { Engine } from "../core/model/engine-types.ts";
 import type { LlmClient } from "../core/model/llm-client.ts";
 import { hybridSearch } from "../core/retrieve/hybrid-search.ts";
-import { createKuzuStore } from "../core/store/kuzu-store.ts";
+import { createKuzuStore } from "../core/store/kuzu/kuzu-store.ts";
 import { loadAnswerQuestions } from "./lib/answer-questions.ts";
 import { APPROX_TOKENIZER, approxTokens, plainContext } from "./lib/context-tokens.ts";
 import { loadEmpuliaQuestions } from "./lib/empulia-questions.ts";

@@ -17,7 +17,7 @@ import { loadCrosswalkInput } from "../core/compare/crosswalk-inputs.ts";
 import { CROSSWALK_MODEL, matchScore, type CrosswalkModel } from "../core/compare/crosswalk-model.ts";
 import { databasePath } from "../core/engine.ts";
 import { ensureDefaultEmbedder } from "../core/embed/default-embedder.ts";
-import { createKuzuStore } from "../core/store/kuzu-store.ts";
+import { createKuzuStore } from "../core/store/kuzu/kuzu-store.ts";
 import { baseLabel, hitAtK, loadTopicalCrosswalk, nistHipaaCrosswalk, type HitReport, type LabelledPair } from "./lib/compare-labels.ts";
 import { BENCH_MODEL_DIR, documentsByKey, measureLabelledCrosswalks, openCompareLibrary, REGULATORY_DIR } from "./lib/compare-library.ts";
 import { fitCrosswalkModel, type LabelledRow } from "./lib/fit-crosswalk.ts";

@@ -24,7 +24,7 @@ import { SENTENCE_FEATURES, type SentenceFeatures } from "../core/model/sentence
 import { ensureDefaultEmbedder } from "../core/embed/default-embedder.ts";
 import { createEngine } from "../core/engine.ts";
 import type { Engine } from "../core/model/engine-types.ts";
-import { createKuzuStore } from "../core/store/kuzu-store.ts";
+import { createKuzuStore } from "../core/store/kuzu/kuzu-store.ts";
 import { baseLabel, loadAnswerQuestions, normalizeForMatch, paragraphSpan } from "./lib/answer-questions.ts";
 import { ingestIntoKuzu } from "./lib/kuzu-ingest.ts";
 import { openLabelledLibrary } from "./lib/labelled-library.ts";

@@ -15,7 +15,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { databasePath } from "../core/engine.ts";
-import { createKuzuStore } from "../core/store/kuzu-store.ts";
+import { createKuzuStore } from "../core/store/kuzu/kuzu-store.ts";
 import { MIN_ENTITY_NAME_LENGTH } from "../core/model/graph-records.ts";
 import { graphFigures } from "./lib/graph-figures.ts";
 import { checkGraphAnswer, readGraphQuestions, type GraphQuestionOutcome } from "./lib/graph-questions.ts";

@@ -16,7 +16,7 @@ import { hybridSearch } from "../core/retrieve/hybrid-search.ts";
 import type { RetrievalStore } from "../core/store/retrieval-store.ts";
 import type { StageSwitches } from "../core/model/retrieval-types.ts";
 import { DEFAULT_WEIGHTS, FUSION_FEATURES, RESCORE_FEATURES } from "../core/retrieve/weights.ts";
-import { createKuzuStore } from "../core/store/kuzu-store.ts";
+import { createKuzuStore } from "../core/store/kuzu/kuzu-store.ts";
 import { withReadCache } from "../core/store/read-cache.ts";
 import { fitWeights, type FitQuestion } from "./lib/fit-weights.ts";
 import { ingestIntoKuzu } from "./lib/kuzu-ingest.ts";

@@ -43,7 +43,7 @@ import { ClauseGraphError, toErrorInfo } from "./model/errors.ts";
 import { ensurePrivateDir, tightenDataDir } from "./files/private-files.ts";
 import { throwIfCancelled } from "./ingest/cancel.ts";
 import { checkFileBeforeReading, fileError } from "./ingest/file-checks.ts";
-import { parseIsolated } from "./ingest/parse-isolated.ts";
+import { createParsePool } from "./ingest/parse-isolated.ts";
 import { ocrCacheDir, pruneOcrCache } from "./ingest/ocr/ocr-cache.ts";
 import { OcrNeededError } from "./ingest/ocr/ocr-needed.ts";
 import { readOcrPreference, writeOcrPreference } from "./ingest/ocr/ocr-preference.ts";
@@ -64,7 +64,7 @@ import type { RankedSection, StageName, StageSwitches } from "./model/retrieval-
 import type { DerivedGraph } from "./model/graph-records.ts";
 import type { GraphStore } from "./store/graph-store.ts";
 import type { DocumentRecord } from "./model/store-records.ts";
-import { createKuzuStore } from "./store/kuzu-store.ts";
+import { createKuzuStore } from "./store/kuzu/kuzu-store.ts";
 import { withReadCache } from "./store/read-cache.ts";
 import { keepSourceCopy } from "./store/source-copy.ts";
 import { finishRebuild, markRebuilt, planRebuild, rebuiltPath, removeRebuilt } from "./store/library-rebuild.ts";
@@ -171,7 +171,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
   // Kuzu has just created or reopened its files: owner-only, like everything else in the library.
   await tightenDataDir(dataDir);
   let closed = false;
-  // A library damaged by a storage bug (see store/library-check.ts) is reported at every open;
+  // A library damaged by a storage bug (see store/kuzu/library-check.ts) is reported at every open;
   // the user repairs it from the kept copies (repairLibrary, `clausegraph check --repair`, the UI).
   const opening = await store.checkLibrary().catch((err: unknown) => {
     log(`library check failed: ${toErrorInfo(err).message}`);
@@ -199,6 +199,8 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
   let nlp: EnglishNlp | null = null;
   // What retrieval remembers between questions (stems, headings, section vectors): this engine's own.
   const retrievalCaches = createRetrievalCaches();
+  // The parsing child kept between imports belongs to this engine and dies with it.
+  const parsePool = createParsePool();
 
   // The model answering and extracting right now. Model selection replaces it at run time. An
   // answer or a job takes it with models.acquire() when it starts and releases it when done, so a
@@ -240,9 +242,33 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
   // Kuzu allows one write transaction at a time; imports from several callers (UI + CLI in the
   // web host) are serialized here instead of failing on a busy database.
   const writes = createWriteQueue();
-  const serialize = writes.run;
-  /** An import was stored since the search index was last rebuilt. */
+  /** An import or a delete changed the library's documents since the search index was last rebuilt. */
   let searchIndexStale = false;
+  /**
+   * Rebuilt once the queue drains after writes that changed the documents (~0.7 s for the ten
+   * corpus PDFs, in a search database of its own: store/kuzu/search-database.ts), so a batch pays
+   * for one rebuild, not one per file. Searches meanwhile are answered by the last index built.
+   */
+  async function refreshWhenDrained(): Promise<void> {
+    if (!searchIndexStale || writes.pending !== 1) return;
+    searchIndexStale = false;
+    await store.refreshSearchIndex().catch((err: unknown) => log(`index refresh failed: ${toErrorInfo(err).message}`));
+  }
+  /**
+   * A write task of the engine (import, delete, re-embedding, extraction …), in its turn. While it
+   * runs, from reading the file to storing it, searches keep to the last full-text index instead of
+   * waiting for a rebuild (GraphStore.batchWrites).
+   */
+  const serialize = <T>(work: () => Promise<T>): Promise<T> =>
+    writes.run(() =>
+      store.batchWrites(async () => {
+        try {
+          return await work();
+        } finally {
+          await refreshWhenDrained();
+        }
+      }),
+    );
 
   // A database filled with another embedding model (or an interrupted re-embed) is brought up to
   // date in the background; searches meanwhile use BM25, the graph and whatever vectors exist.
@@ -300,7 +326,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
       if (known) return skipped(result, known, job);
 
       job.update("reading", 0, 1);
-      const parsed = await parseIsolated(absolute, {
+      const parsed = await parsePool.parse(absolute, {
         limits: resolveParseLimits(options.parseLimits),
         sha256: sha,
         ...(opts.password !== undefined ? { password: opts.password } : {}),
@@ -507,18 +533,14 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
           const job = importJob(file, opts, jobIdOf(index));
           return writes.runUnlessCancelled(
             opts.signal,
-            async () => {
-              const result = await importOne(file, opts, undefined, store, job);
-              if (result.status === "ok") searchIndexStale = true;
-              // The full-text index is rebuilt from scratch after a write (~0.7 s for the ten corpus
-              // PDFs), so it is rebuilt when nothing else waits: a file is searchable as soon as its
-              // result is back, and a batch pays for one rebuild, not one per file.
-              if (searchIndexStale && writes.pending === 1) {
-                searchIndexStale = false;
-                await store.refreshSearchIndex().catch((err: unknown) => log(`index refresh failed: ${toErrorInfo(err).message}`));
-              }
-              return result;
-            },
+            () =>
+              store.batchWrites(async () => {
+                const result = await importOne(file, opts, undefined, store, job);
+                if (result.status === "ok") searchIndexStale = true;
+                // The last file of a batch rebuilds the index: it is searchable as soon as its result is back.
+                await refreshWhenDrained();
+                return result;
+              }),
             () => cancelledBeforeStart(file, job),
           );
         }),
@@ -746,6 +768,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
         if (!doc) return { deleted: false, documentId: null, file: null };
         const deleted = await store.deleteDocument(doc.id);
         if (deleted) {
+          searchIndexStale = true;
           await rm(sourcePath(dataDir, doc.id, doc.fileName), { force: true });
           await removeSourceRecord(dataDir, doc.id);
           // Past answers citing it say so, with the date, when reopened.
@@ -799,6 +822,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
       if (closed) return;
       closed = true;
       await writes.drained();
+      parsePool.close();
       await models.close();
       if (ownsEmbedder && embedderPromise) await (await embedderPromise)?.close();
       await store.close();

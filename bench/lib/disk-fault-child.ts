@@ -10,7 +10,7 @@ import { PDFDocument, StandardFonts } from "pdf-lib";
 import { createEngine, databasePath } from "../../core/engine.ts";
 import type { Engine } from "../../core/model/engine-types.ts";
 import { toErrorInfo } from "../../core/model/errors.ts";
-import { createKuzuStore } from "../../core/store/kuzu-store.ts";
+import { createKuzuStore } from "../../core/store/kuzu/kuzu-store.ts";
 
 export interface DiskFaultCheck {
   name: string;

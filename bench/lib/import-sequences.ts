@@ -10,7 +10,7 @@ import { createRandom } from "./fuzz-payloads.ts";
 // to five articles), checking after every step that each document whose import said "ok" is
 // listed, found by its own word and deletable, that search finds only listed documents and that
 // nothing is stored for a document that is not listed. Kuzu 0.11.3 lost whole documents at
-// commit depending on how many tables a document wrote (core/store/hnsw-commit-guard.ts); these
+// commit depending on how many tables a document wrote (core/store/kuzu/hnsw-commit-guard.ts); these
 // shapes cover those table counts. Seeded, so a failure replays. Used by
 // test/unit/engine-import-property.test.ts and `npm run bench:robustness -- --parts sequences`.
 

@@ -8,7 +8,7 @@ import { existsSync } from "node:fs";
 import { createEngine, databasePath, sourcePath } from "../../core/engine.ts";
 import { toErrorInfo } from "../../core/model/errors.ts";
 import type { StoreStats } from "../../core/model/store-records.ts";
-import { createKuzuStore } from "../../core/store/kuzu-store.ts";
+import { createKuzuStore } from "../../core/store/kuzu/kuzu-store.ts";
 import { writeCrashFixtures } from "./crash-fixtures.ts";
 import { createScriptedLlm, scriptedVerdictLlm } from "./scripted-llm.ts";
 import { checkStoreConsistency } from "./store-consistency.ts";

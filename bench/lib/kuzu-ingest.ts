@@ -5,7 +5,7 @@ import { embedDerived } from "../../core/embed/embed-derived.ts";
 import type { Embedder } from "../../core/model/embedder.ts";
 import { createEnglishNlp } from "../../core/extract/obligations.ts";
 import { buildDerivedGraph } from "../../core/graph/build-derived-graph.ts";
-import type { KuzuGraphStore } from "../../core/store/kuzu-store.ts";
+import type { KuzuGraphStore } from "../../core/store/kuzu/kuzu-store.ts";
 import type { BenchDocument } from "./obliqa-sections.ts";
 
 export interface IngestFigures {

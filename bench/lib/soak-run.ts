@@ -4,7 +4,7 @@ import path from "node:path";
 import { createEngine, databasePath } from "../../core/engine.ts";
 import type { SearchOptions } from "../../core/model/engine-types.ts";
 import { toErrorInfo } from "../../core/model/errors.ts";
-import { createKuzuStore } from "../../core/store/kuzu-store.ts";
+import { createKuzuStore } from "../../core/store/kuzu/kuzu-store.ts";
 import { checkStoreConsistency } from "./store-consistency.ts";
 
 // Issue 6 §2 soak: one engine process answers N searches and M asks (extractive, no model) while

@@ -1,14 +1,14 @@
 import kuzu from "kuzu";
-import { createKuzuSession, type KuzuSession } from "../../core/store/kuzu-session.ts";
-import { readRelConnections, type RelConnection } from "../../core/store/rel-checkpoint-guard.ts";
-import { VECTOR_TABLES } from "../../core/store/schema.ts";
+import { createKuzuSession, type KuzuSession } from "../../core/store/kuzu/session.ts";
+import { readRelConnections, type RelConnection } from "../../core/store/kuzu/rel-checkpoint-guard.ts";
+import { VECTOR_TABLES } from "../../core/store/kuzu/schema.ts";
 
 // What "no document is half present" means, checked on the database itself with read-only Cypher:
 // every listed document has exactly the sections it records, each linked to it, and nothing
 // derived (sections, references, terms, entities, triplets, vectors) exists for a document that is
 // not listed; and every edge is found from both of its ends (Kuzu keeps a forward and a backward
 // adjacency per relationship table, and a checkpoint bug once emptied one of them, see
-// core/store/rel-checkpoint-guard.ts). Opens its own read-only connection, so the database must be
+// core/store/kuzu/rel-checkpoint-guard.ts). Opens its own read-only connection, so the database must be
 // closed by its writer.
 
 export interface ConsistencyReport {

@@ -8,7 +8,7 @@ import type { QuerySchema } from "./query-schema.ts";
 // bounded), given a LIMIT, and printed again from the parse tree: what runs is the printed
 // statement, never the text that came in, so a comment, a second statement or a keyword hidden
 // in odd spacing cannot reach the database. Anything the grammar does not know is refused with a
-// reason. The database adds its own read-only transaction (store/read-only-query.ts).
+// reason. The database adds its own read-only transaction (store/kuzu/read-only-query.ts).
 
 export class GateRefusal extends Error {
   constructor(message: string) {

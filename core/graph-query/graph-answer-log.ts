@@ -13,7 +13,8 @@ import { querySchema } from "./query-schema.ts";
 // keeps the text answer; beside it, one small file per logged answer that had a route keeps the
 // route and the rows (<dataDir>/graph-answers/<logId>.json, private like the rest of the library).
 
-const DIR = "graph-answers";
+/** The folder (under the data dir) of the kept routes and rows: part of the answer log. */
+export const GRAPH_ANSWER_DIR = "graph-answers";
 const LOG_ID = /^[A-Za-z0-9_-]{1,64}$/;
 
 const graphAnswerSchema = z.object({
@@ -24,7 +25,7 @@ const graphAnswerSchema = z.object({
 export type GraphAnswerRecord = z.infer<typeof graphAnswerSchema>;
 
 function fileOf(dataDir: string, logId: string): string | null {
-  return LOG_ID.test(logId) ? path.join(dataDir, DIR, `${logId}.json`) : null;
+  return LOG_ID.test(logId) ? path.join(dataDir, GRAPH_ANSWER_DIR, `${logId}.json`) : null;
 }
 
 /** Keeps a logged answer's route and rows; answers without a route keep nothing. */

@@ -2,7 +2,7 @@
 // they mean is core/compare/'s business (the JSON columns hold its reasons, flags, evidence and
 // verdicts, parsed there with zod).
 
-/** A vector to find the nearest sections of (core/store/vector-neighbours.ts). */
+/** A vector to find the nearest sections of (core/store/kuzu/vector-neighbours.ts). */
 export interface VectorQuery {
   id: string;
   vector: Float32Array;

@@ -74,6 +74,13 @@ export interface GraphStore extends RetrievalStore {
   putEmbeddings(documentId: string, sections: ReadonlyMap<string, Float32Array>, triplets: ReadonlyMap<string, Float32Array>): Promise<void>;
   /** Builds any missing search index now (BM25 and vectors) so the next query does not wait. */
   refreshSearchIndex(): Promise<void>;
+  /**
+   * Runs the caller's own write task (an import reads and parses a file before it stores it) as part
+   * of a batch: until it ends, a search that finds the full-text index stale is answered by the last
+   * index built instead of waiting for a rebuild; the caller rebuilds it once the batch is done
+   * (refreshSearchIndex). Without it, a search after a write rebuilds the index first.
+   */
+  batchWrites<T>(work: () => Promise<T>): Promise<T>;
 
   /** Cached LLM extractions by key (absent keys are left out). */
   getExtractionCache(keys: string[]): Promise<Map<string, string>>;
@@ -94,7 +101,7 @@ export interface GraphStore extends RetrievalStore {
   // Comparisons (schema v7, core/compare/).
   /** Stored section vectors of these documents, by section id. */
   getSectionVectors(documentIds: string[]): Promise<Map<string, Float32Array>>;
-  /** Per query, the k nearest sections of these documents through the HNSW index (store/vector-neighbours.ts). */
+  /** Per query, the k nearest sections of these documents through the HNSW index (store/kuzu/vector-neighbours.ts). */
   nearestSections(queries: VectorQuery[], k: number, documentIds: string[]): Promise<Map<string, ScoredId[]>>;
   getComparison(id: string): Promise<ComparisonRecord | null>;
   /** Newest first. */

@@ -1,5 +1,6 @@
 import { access, rename, rm, writeFile } from "node:fs/promises";
 import type { DocumentRecord, LibraryHealth } from "../model/store-records.ts";
+import { removeSearchDatabases, searchDirectory } from "./kuzu/search-database.ts";
 import { findSourceCopy, readSourceRecord, type ImportOrigin } from "./source-record.ts";
 
 // Repairing a damaged library means building it again from the kept source copies, into a new
@@ -77,6 +78,7 @@ export async function planRebuild(dataDir: string, listed: readonly DocumentReco
 
 export async function removeRebuilt(dbPath: string): Promise<void> {
   for (const file of [rebuiltPath(dbPath), `${rebuiltPath(dbPath)}.wal`, donePath(dbPath)]) await rm(file, { force: true });
+  await removeSearchDatabases(rebuiltPath(dbPath));
 }
 
 /** Marks the rebuilt database complete; from here on a start finishes the swap. */
@@ -105,6 +107,9 @@ export async function finishRebuild(dbPath: string, log: (message: string) => vo
   if (await exists(`${dbPath}.wal`)) await rename(`${dbPath}.wal`, `${backup}.wal`);
   await rename(rebuilt, dbPath);
   await rm(`${rebuilt}.wal`, { force: true });
+  // The rebuilt library's search index is of the same documents: it moves with it.
+  await removeSearchDatabases(dbPath);
+  await rename(searchDirectory(rebuilt), searchDirectory(dbPath)).catch(() => undefined);
   await rm(donePath(dbPath), { force: true });
   log(`library rebuilt; the damaged database is kept as ${backup}`);
   return backup;

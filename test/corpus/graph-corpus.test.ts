@@ -4,7 +4,7 @@ import path from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { createEngine, databasePath } from "../../core/engine.ts";
 import type { Engine } from "../../core/model/engine-types.ts";
-import { createKuzuStore, type KuzuGraphStore } from "../../core/store/kuzu-store.ts";
+import { createKuzuStore, type KuzuGraphStore } from "../../core/store/kuzu/kuzu-store.ts";
 import type { Section } from "../../core/model/section-types.ts";
 import { corpusPath, describeCorpus } from "../helpers/corpus.ts";
 

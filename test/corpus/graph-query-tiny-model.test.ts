@@ -11,7 +11,7 @@ import { modelCypher } from "../../core/graph-query/llm-cypher.ts";
 import { querySchema } from "../../core/graph-query/query-schema.ts";
 import type { LlmClient } from "../../core/model/llm-client.ts";
 import { loadLlm } from "../../core/llm/load-llm.ts";
-import { createKuzuStore, type KuzuGraphStore } from "../../core/store/kuzu-store.ts";
+import { createKuzuStore, type KuzuGraphStore } from "../../core/store/kuzu/kuzu-store.ts";
 import { HOSTILE_GRAPH_QUESTIONS, libraryDigest, writeIncidentRegulation } from "../helpers/graph-fixture.ts";
 import { countingLlm, describeTinyLlm, HAS_TINY_LLM, TINY_LLM_PATH } from "../helpers/tiny-llm.ts";
 

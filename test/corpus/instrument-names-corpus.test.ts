@@ -6,7 +6,7 @@ import { namesMissingFromLibrary } from "../../core/answer/question-names.ts";
 import { REFUSAL } from "../../core/model/answer-types.ts";
 import { createEngine, databasePath } from "../../core/engine.ts";
 import type { Engine } from "../../core/model/engine-types.ts";
-import { createKuzuStore } from "../../core/store/kuzu-store.ts";
+import { createKuzuStore } from "../../core/store/kuzu/kuzu-store.ts";
 import type { GraphStore } from "../../core/store/graph-store.ts";
 import { corpusPath, describeCorpus } from "../helpers/corpus.ts";
 

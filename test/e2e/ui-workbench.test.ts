@@ -139,7 +139,7 @@ describeBrowser("workbench UI end to end (real engine, Chromium)", () => {
     expect(await page.getByTestId("pdf-highlight").count()).toBeGreaterThan(0);
     await shot("2-node-section");
 
-    // A real click on the canvas: the node picked above is now at the centre of the drawing.
+    // A real click on the canvas: the node picked above (its shape or its name) is now at the centre of the drawing.
     await page.getByTestId("tab-library").click();
     const box = await canvas.boundingBox();
     if (box === null) throw new Error("graph canvas has no box");

@@ -3,9 +3,9 @@ import { copyFile, mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import kuzu from "kuzu";
 import { createEngine, databasePath, documentIdFromSha } from "../../core/engine.ts";
-import { createKuzuSession } from "../../core/store/kuzu-session.ts";
+import { createKuzuSession } from "../../core/store/kuzu/session.ts";
 
-// A library damaged the way Kuzu 0.11.3 damaged them before the fix (core/store/hnsw-commit-guard.ts):
+// A library damaged the way Kuzu 0.11.3 damaged them before the fix (core/store/kuzu/hnsw-commit-guard.ts):
 // one transaction wrote a document's graph and its vectors, and the commit kept the references,
 // entities, triplets and vectors while dropping the Document and Section rows.
 
@@ -26,8 +26,6 @@ export async function damageLibrary(dataDir: string, bFile: string): Promise<{ l
   const s = createKuzuSession(conn, dataDir);
   const section = `${id}:preamble`;
   try {
-    // As the store did before every write: no full-text index while writing (search-index.ts).
-    await s.run("CALL DROP_FTS_INDEX('Section', 'section_fts')");
     await s.transaction(async () => {
       await s.run(
         `CREATE (:Document {id: $id, sha256: $sha, file: $file, fileName: 'B.txt', title: 'Benign', format: 'txt', language: 'en',

@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createEngine, databasePath } from "../../core/engine.ts";
-import { createKuzuStore } from "../../core/store/kuzu-store.ts";
+import { createKuzuStore } from "../../core/store/kuzu/kuzu-store.ts";
 import { articleLines, makePdf, type FixtureLine } from "../helpers/make-pdf.ts";
 
 // A failure anywhere inside the import of one document must leave nothing of it behind, while

@@ -34,7 +34,7 @@ describe("a library that lost a document is reported at open and rebuilt from th
       expect(health.damaged).toHaveLength(1);
       expect(health.damaged[0]).toMatchObject({ documentId: lostId, problem: "lost", sourceFile: path.join(dataDir, "sources", `${lostId}.txt`) });
       // Which of B's tables the bad commit kept depends on how many tables the schema has (the hash
-      // map rehashes past 13, 29, 59 tables: core/store/hnsw-commit-guard.ts); its vectors always stay.
+      // map rehashes past 13, 29, 59 tables: core/store/kuzu/hnsw-commit-guard.ts); its vectors always stay.
       expect(health.damaged[0]?.rows).toMatchObject({ SectionEmbedding: 1, TripletEmbedding: 1 });
       expect(health.damaged[0]?.message).toMatch(/no longer listed, but the library still holds parts of it.*Repair re-imports it/);
 

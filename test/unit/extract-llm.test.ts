@@ -18,7 +18,7 @@ import type { JobProgress } from "../../core/model/job.ts";
 import { ClauseGraphError } from "../../core/model/errors.ts";
 import type { LlmClient, LlmGenerateOptions } from "../../core/model/llm-client.ts";
 import type { Section } from "../../core/model/section-types.ts";
-import { createKuzuStore } from "../../core/store/kuzu-store.ts";
+import { createKuzuStore } from "../../core/store/kuzu/kuzu-store.ts";
 import { createDispatcher } from "../../core/contract/dispatch.ts";
 import type { WireEvent } from "../../core/contract/contract.ts";
 import { createFakeEngine } from "./contract-fake-engine.ts";

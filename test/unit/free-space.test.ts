@@ -2,7 +2,7 @@ import os from "node:os";
 import { describe, expect, it } from "vitest";
 import { isClauseGraphError } from "../../core/model/errors.ts";
 import { ensureFreeSpace, freeBytes } from "../../core/store/free-space.ts";
-import { toStoreError } from "../../core/store/kuzu-errors.ts";
+import { toStoreError } from "../../core/store/kuzu/store-errors.ts";
 
 // The real disk-full and read-only cases run on real file systems in test/e2e/disk-faults.test.ts;
 // these pin the pieces: the free-space guard and how Kuzu's OS errors are worded for the user.

@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildDerivedGraph } from "../../core/graph/build-derived-graph.ts";
-import { createKuzuStore, type KuzuGraphStore } from "../../core/store/kuzu-store.ts";
+import { createKuzuStore, type KuzuGraphStore } from "../../core/store/kuzu/kuzu-store.ts";
 import type { DocumentRecord } from "../../core/model/store-records.ts";
 import type { Section } from "../../core/model/section-types.ts";
 

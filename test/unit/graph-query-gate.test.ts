@@ -5,7 +5,7 @@ import { buildDerivedGraph } from "../../core/graph/build-derived-graph.ts";
 import { GateRefusal, gateCypher } from "../../core/graph-query/cypher-gate.ts";
 import { cypherGrammar, schemaText } from "../../core/graph-query/cypher-grammar.ts";
 import { querySchema, type QuerySchema } from "../../core/graph-query/query-schema.ts";
-import { createKuzuStore, type KuzuGraphStore } from "../../core/store/kuzu-store.ts";
+import { createKuzuStore, type KuzuGraphStore } from "../../core/store/kuzu/kuzu-store.ts";
 import { rejectionCode } from "../helpers/expect-code.ts";
 import { makeDocument, makeSections, tempDir } from "./store-fixtures.ts";
 

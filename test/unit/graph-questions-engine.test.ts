@@ -9,7 +9,7 @@ import { createEngine, databasePath } from "../../core/engine.ts";
 import type { Engine } from "../../core/model/engine-types.ts";
 import { MAX_EVIDENCE_NODES } from "../../core/graph-query/evidence-graph.ts";
 import type { LlmClient, LlmGenerateOptions, LlmResult } from "../../core/model/llm-client.ts";
-import { createKuzuStore, type KuzuGraphStore } from "../../core/store/kuzu-store.ts";
+import { createKuzuStore, type KuzuGraphStore } from "../../core/store/kuzu/kuzu-store.ts";
 import { HOSTILE_GRAPH_QUESTIONS, libraryDigest, writeIncidentRegulation } from "../helpers/graph-fixture.ts";
 
 // Questions the graph answers exactly, through engine.ask without a model (the engine's own

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildDerivedGraph } from "../../core/graph/build-derived-graph.ts";
-import { createKuzuStore, type KuzuGraphStore } from "../../core/store/kuzu-store.ts";
+import { createKuzuStore, type KuzuGraphStore } from "../../core/store/kuzu/kuzu-store.ts";
 import type { DerivedGraph } from "../../core/model/graph-records.ts";
 import { rejectionCode } from "../helpers/expect-code.ts";
 import { makeDocument, makeSections, tempDir } from "./store-fixtures.ts";

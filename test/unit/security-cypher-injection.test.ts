@@ -8,9 +8,9 @@ import { createDispatcher } from "../../core/contract/dispatch.ts";
 import type { Dispatcher } from "../../core/contract/dispatch.ts";
 import { createEngine } from "../../core/engine.ts";
 import type { Engine, EngineStats } from "../../core/model/engine-types.ts";
-import { ftsQueryLiteral } from "../../core/store/fts-query.ts";
-import { cypherString } from "../../core/store/kuzu-session.ts";
-import { vectorLiteral } from "../../core/store/store-rows.ts";
+import { ftsQueryLiteral } from "../../core/store/kuzu/fts-query.ts";
+import { cypherString } from "../../core/store/kuzu/driver.ts";
+import { vectorLiteral } from "../../core/store/kuzu/store-rows.ts";
 
 // Issue 6 §3 "Cypher injection": user text reaches Kuzu only as a parameter, or — where Kuzu 0.11
 // refuses parameters (QUERY_FTS_INDEX's query, QUERY_VECTOR_INDEX's vector) — as a literal built from

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { regulationPdf } from "../../bench/lib/trust-fixtures.ts";
 import type { FixtureArticle } from "../../bench/lib/trust-fixtures.ts";
 import { ANSWER_LOG_FILE } from "../../core/answer/answer-log.ts";
+import { GRAPH_ANSWER_DIR } from "../../core/graph-query/graph-answer-log.ts";
 import type { AskResult } from "../../core/model/answer-types.ts";
 import { createEngine } from "../../core/engine.ts";
 import type { Engine, EngineStats } from "../../core/model/engine-types.ts";
@@ -155,7 +156,7 @@ describe("prompt injection (real engine, both answer modes)", () => {
       // Quoted document text keeps no key of the document's own: [S9] would read as our citation.
       for (const sentence of result.sentences) expect(sentence.text).not.toMatch(/\[\s*S\s*\d+\s*\]/i);
       expect(await engine.stats()).toEqual(stats);
-      expect(changedFiles(before, await snapshot(dataDir)).filter((f) => f !== ANSWER_LOG_FILE && !isDatabaseFile(f))).toEqual([]);
+      expect(changedFiles(before, await snapshot(dataDir)).filter((f) => !isAnswerLog(f) && !isDatabaseFile(f))).toEqual([]);
     } finally {
       await engine.close();
     }
@@ -167,8 +168,12 @@ describe("prompt injection (real engine, both answer modes)", () => {
     try {
       const before = await snapshot(dataDir);
       const result = await engine.ask(QUESTION);
-      expect(llm.prompts.length).toBe(1);
-      const prompt = llm.prompts[0] ?? "";
+      // One answer prompt carries the sources; a graph-query prompt (the question routed to the
+      // graph as well) carries the question and the schema only, never the documents' text.
+      const answerPrompts = llm.prompts.filter((p) => p.includes("<source key="));
+      expect(answerPrompts.length).toBe(1);
+      for (const other of llm.prompts.filter((p) => !p.includes("<source key="))) expect(other).not.toMatch(/Ignore previous|HACKED|developer mode/);
+      const prompt = answerPrompts[0] ?? "";
       // The document's keys and tags reach the model inert: the only source tags are ours.
       expect(prompt.replace(/<source key="\[S\d+\]">/g, "")).not.toMatch(/\[\s*S\s*\d+\s*\]/i);
       const opened = [...prompt.matchAll(/<source key="\[(S\d+)\]">/g)].map((m) => m[1]);
@@ -190,7 +195,7 @@ describe("prompt injection (real engine, both answer modes)", () => {
 
       expect(await engine.stats()).toEqual(stats);
       expect((await engine.listDocuments()).length).toBe(1);
-      expect(changedFiles(before, await snapshot(dataDir)).filter((f) => f !== ANSWER_LOG_FILE && !isDatabaseFile(f))).toEqual([]);
+      expect(changedFiles(before, await snapshot(dataDir)).filter((f) => !isAnswerLog(f) && !isDatabaseFile(f))).toEqual([]);
       await expect(stat("/tmp/pwned")).rejects.toThrow();
     } finally {
       await engine.close();
@@ -210,7 +215,7 @@ describe("prompt injection (real engine, both answer modes)", () => {
       await expectUnsteerable(engine, result);
       expect(await engine.stats()).toEqual(stats);
       expect((await engine.listDocuments()).length).toBe(1);
-      expect(changedFiles(before, await snapshot(dataDir)).filter((f) => f !== ANSWER_LOG_FILE && !isDatabaseFile(f))).toEqual([]);
+      expect(changedFiles(before, await snapshot(dataDir)).filter((f) => !isAnswerLog(f) && !isDatabaseFile(f))).toEqual([]);
       await expect(stat("/tmp/pwned")).rejects.toThrow();
     } finally {
       await engine.close();
@@ -220,6 +225,11 @@ describe("prompt injection (real engine, both answer modes)", () => {
 });
 
 /** Kuzu may touch its own files when a connection opens or closes; the stats check covers its content. */
+/** The answer log and the routes and rows kept beside it: what every ask is expected to write. */
+function isAnswerLog(file: string): boolean {
+  return file === ANSWER_LOG_FILE || file.startsWith(`${GRAPH_ANSWER_DIR}/`);
+}
+
 function isDatabaseFile(file: string): boolean {
   return file.startsWith("graph.kuzu");
 }

@@ -1,7 +1,7 @@
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { CURRENT_SCHEMA_VERSION, MIGRATIONS } from "../../core/store/migrations.ts";
-import { createKuzuStore } from "../../core/store/kuzu-store.ts";
+import { CURRENT_SCHEMA_VERSION, MIGRATIONS } from "../../core/store/kuzu/migrations.ts";
+import { createKuzuStore } from "../../core/store/kuzu/kuzu-store.ts";
 import { makeDocument, makeSections, tempDir } from "./store-fixtures.ts";
 
 // Document aliases in the Kuzu store: schema v5 adds them, fills them for the documents a v4

@@ -5,11 +5,11 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { checkStoreConsistency, readEdgesBothWays } from "../../bench/lib/store-consistency.ts";
 import { buildDerivedGraph } from "../../core/graph/build-derived-graph.ts";
 import type { ComparisonRecord, SimilarToRecord } from "../../core/model/comparison-records.ts";
-import { deleteNodesWithEdges } from "../../core/store/delete-nodes.ts";
+import { deleteNodesWithEdges } from "../../core/store/kuzu/delete-nodes.ts";
 import type { DerivedGraph } from "../../core/model/graph-records.ts";
-import { createKuzuSession } from "../../core/store/kuzu-session.ts";
-import { createKuzuStore, type KuzuGraphStore } from "../../core/store/kuzu-store.ts";
-import { readRelConnections } from "../../core/store/rel-checkpoint-guard.ts";
+import { createKuzuSession } from "../../core/store/kuzu/session.ts";
+import { createKuzuStore, type KuzuGraphStore } from "../../core/store/kuzu/kuzu-store.ts";
+import { readRelConnections } from "../../core/store/kuzu/rel-checkpoint-guard.ts";
 import type { Section } from "../../core/model/section-types.ts";
 import { fillerSpecs, makeDocument, makeSections, tempDir } from "./store-fixtures.ts";
 

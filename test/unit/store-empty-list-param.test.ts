@@ -1,14 +1,14 @@
 import { spawnSync } from "node:child_process";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createKuzuStore, type KuzuGraphStore } from "../../core/store/kuzu-store.ts";
+import { createKuzuStore, type KuzuGraphStore } from "../../core/store/kuzu/kuzu-store.ts";
 import { PROJECT_DIR } from "../helpers/cli.ts";
 import { tempDir } from "./store-fixtures.ts";
 
 // Kuzu 0.11.3 kills the process (SIGSEGV) when a prepared statement gets an empty list parameter.
 // Graph questions pass lists (section ids, documents, labels) that can be empty — a reopened answer
 // citing a deleted document did — so the read-only connection turns an empty list into one that
-// matches nothing (core/store/read-only-query.ts). The canary shows the bug in bare Kuzu, in a
+// matches nothing (core/store/kuzu/read-only-query.ts). The canary shows the bug in bare Kuzu, in a
 // child process; it fails, on purpose, the day an upgrade fixes it.
 
 const CHILD = `

@@ -6,7 +6,7 @@ import {
   MAX_QUERY_TERMS,
   MAX_TERM_CHARS,
   numberTerms,
-} from "../../core/store/fts-query.ts";
+} from "../../core/store/kuzu/fts-query.ts";
 
 // The literal is embedded in Cypher between single quotes: whatever comes in, only letters,
 // marks and single spaces may come out.

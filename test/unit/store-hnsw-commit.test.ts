@@ -3,13 +3,13 @@ import path from "node:path";
 import kuzu from "kuzu";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createEngine } from "../../core/engine.ts";
-import { commitVectorRows } from "../../core/store/hnsw-commit-guard.ts";
-import { createKuzuSession, type KuzuSession } from "../../core/store/kuzu-session.ts";
+import { commitVectorRows } from "../../core/store/kuzu/hnsw-commit-guard.ts";
+import { createKuzuSession, type KuzuSession } from "../../core/store/kuzu/session.ts";
 import { tempDir } from "./store-fixtures.ts";
 
 // Kuzu 0.11.3 drops the rows of other node tables when a transaction also inserts into a table
 // with an HNSW index and the index's commit-time insert rehashes the local-storage map
-// (core/store/hnsw-commit-guard.ts). The canary shows the bug in bare Kuzu; the other tests show
+// (core/store/kuzu/hnsw-commit-guard.ts). The canary shows the bug in bare Kuzu; the other tests show
 // that the store's rule (vector rows in a transaction of their own) keeps everything, and that
 // the probe's two text files both stay in the library.
 

@@ -1,9 +1,10 @@
+import { readdir } from "node:fs/promises";
 import path from "node:path";
 import kuzu from "kuzu";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { isClauseGraphError } from "../../core/model/errors.ts";
-import { createKuzuStore, type KuzuGraphStore, type KuzuStoreOptions } from "../../core/store/kuzu-store.ts";
-import { CURRENT_SCHEMA_VERSION, MIGRATIONS, type MigrationPlan } from "../../core/store/migrations.ts";
+import { createKuzuStore, type KuzuGraphStore, type KuzuStoreOptions } from "../../core/store/kuzu/kuzu-store.ts";
+import { CURRENT_SCHEMA_VERSION, MIGRATIONS, type MigrationPlan } from "../../core/store/kuzu/migrations.ts";
 import type { Section } from "../../core/model/section-types.ts";
 import { fillerSpecs, makeDocument, makeSections, tempDir } from "./store-fixtures.ts";
 
@@ -212,10 +213,10 @@ describe("kuzu store: documents and sections", () => {
   });
 });
 
-describe("kuzu store: reopening to release memory", () => {
-  it("after the set number of index rebuilds the database is reopened and searching carries on unchanged", async () => {
+describe("kuzu store: the search database", () => {
+  it("each rebuild puts a new search database in use and removes the previous one; searching carries on unchanged", async () => {
     const lines: string[] = [];
-    const store = await openStore({ recycleAfterRebuilds: 2, log: (line) => lines.push(line) });
+    const store = await openStore({ log: (line) => lines.push(line) });
     const keep = makeSections("keep", [{ label: "Article 5", text: "Personal data shall be processed lawfully." }]);
     await store.insertDocument(makeDocument("keep", keep.length), keep);
     for (let i = 0; i < 5; i++) {
@@ -226,8 +227,34 @@ describe("kuzu store: reopening to release memory", () => {
       expect(await store.deleteDocument("churn")).toBe(true);
       expect(await store.searchSections("major incidents", 5)).toEqual([]);
     }
-    expect(lines.filter((l) => l.startsWith("database reopened")).length).toBeGreaterThanOrEqual(3);
+    expect(lines.filter((l) => l.startsWith("search index rebuilt")).length).toBeGreaterThanOrEqual(10);
+    // Only the index in use is left (each one's native memory went with its database).
+    expect((await readdir(`${dbFile()}.search`)).filter((f) => f.endsWith(".kuzu"))).toHaveLength(1);
     expect(await store.stats()).toMatchObject({ documents: 1, sections: 2 });
+    await closeAll();
+
+    // Reopened on the same documents, the index is used as it is: no rebuild.
+    lines.length = 0;
+    const again = await openStore({ log: (line) => lines.push(line) });
+    expect((await again.searchSections("lawfully", 5)).map((h) => h.section.id)).toEqual(["keep:s1"]);
+    expect(lines.filter((l) => l.startsWith("search index rebuilt"))).toEqual([]);
+  });
+
+  it("a search during a batch of writes is answered by the last index built, without waiting for a rebuild", async () => {
+    const store = await openStore();
+    const keep = makeSections("keep", [{ label: "Article 5", text: "Personal data shall be processed lawfully." }]);
+    await store.insertDocument(makeDocument("keep", keep.length), keep);
+    expect((await store.searchSections("lawfully", 5)).map((h) => h.section.id)).toEqual(["keep:s1"]);
+    await store.batchWrites(async () => {
+      const added = makeSections("added", [{ label: "Article 9", text: "Processed lawfully and fairly." }]);
+      await store.insertDocument(makeDocument("added", added.length), added);
+      // Not in the index yet (the batch rebuilds it when it ends), but the search does not wait.
+      expect((await store.searchSections("lawfully", 5)).map((h) => h.section.id)).toEqual(["keep:s1"]);
+      expect(await store.deleteDocument("keep")).toBe(true);
+      // A deleted section drops out when its row is looked up.
+      expect(await store.searchSections("lawfully", 5)).toEqual([]);
+    });
+    expect((await store.searchSections("lawfully", 5)).map((h) => h.section.id)).toEqual(["added:s1"]);
   });
 });
 

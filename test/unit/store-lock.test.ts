@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { isClauseGraphError } from "../../core/model/errors.ts";
-import { createKuzuStore, type KuzuGraphStore } from "../../core/store/kuzu-store.ts";
+import { createKuzuStore, type KuzuGraphStore } from "../../core/store/kuzu/kuzu-store.ts";
 import { tempDir } from "./store-fixtures.ts";
 
 // Kuzu locks the database file per process: a second process (a CLI next to the app) must get

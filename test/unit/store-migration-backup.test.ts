@@ -2,9 +2,9 @@ import { existsSync } from "node:fs";
 import path from "node:path";
 import kuzu from "kuzu";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { createMigrationBackup, listMigrationBackups, MigrationFailedError } from "../../core/store/migration-backup.ts";
-import { createKuzuStore } from "../../core/store/kuzu-store.ts";
-import { MIGRATIONS, type Migration } from "../../core/store/migrations.ts";
+import { createMigrationBackup, listMigrationBackups, MigrationFailedError } from "../../core/store/kuzu/migration-backup.ts";
+import { createKuzuStore } from "../../core/store/kuzu/kuzu-store.ts";
+import { MIGRATIONS, type Migration } from "../../core/store/kuzu/migrations.ts";
 import { tempDir } from "./store-fixtures.ts";
 
 // Issue 6 §2: the database is copied aside before a schema migration and put back when one fails,

@@ -1,7 +1,7 @@
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildDerivedGraph } from "../../core/graph/build-derived-graph.ts";
-import { createKuzuStore, type KuzuGraphStore } from "../../core/store/kuzu-store.ts";
+import { createKuzuStore, type KuzuGraphStore } from "../../core/store/kuzu/kuzu-store.ts";
 import { withReadCache } from "../../core/store/read-cache.ts";
 import { makeDocument, makeSections, tempDir } from "./store-fixtures.ts";
 

@@ -3,9 +3,9 @@ import kuzu from "kuzu";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { buildDerivedGraph } from "../../core/graph/build-derived-graph.ts";
 import { checkStoreConsistency, readEdgesBothWays } from "../../bench/lib/store-consistency.ts";
-import { createKuzuSession, type KuzuSession } from "../../core/store/kuzu-session.ts";
-import { createKuzuStore, type KuzuGraphStore } from "../../core/store/kuzu-store.ts";
-import { anchorSurvivingEdges, coveringPairs, KUZU_NODE_GROUP_SIZE, readRelConnections } from "../../core/store/rel-checkpoint-guard.ts";
+import { createKuzuSession, type KuzuSession } from "../../core/store/kuzu/session.ts";
+import { createKuzuStore, type KuzuGraphStore } from "../../core/store/kuzu/kuzu-store.ts";
+import { anchorSurvivingEdges, coveringPairs, KUZU_NODE_GROUP_SIZE, readRelConnections } from "../../core/store/kuzu/rel-checkpoint-guard.ts";
 import { fillerSpecs, makeDocument, makeSections, tempDir } from "./store-fixtures.ts";
 
 // Kuzu 0.11.3 drops every edge of a relationship table's node group when a checkpoint follows

@@ -6,7 +6,7 @@ import { buildDerivedGraph } from "../../core/graph/build-derived-graph.ts";
 import type { DerivedGraph } from "../../core/model/graph-records.ts";
 import type { DocumentRecord } from "../../core/model/store-records.ts";
 import { withReadCache } from "../../core/store/read-cache.ts";
-import { createKuzuStore, type KuzuGraphStore } from "../../core/store/kuzu-store.ts";
+import { createKuzuStore, type KuzuGraphStore } from "../../core/store/kuzu/kuzu-store.ts";
 import type { Section } from "../../core/model/section-types.ts";
 
 // Triplets, entities and vectors go in with their document and leave with it; vector search

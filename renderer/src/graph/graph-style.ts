@@ -86,6 +86,8 @@ export function graphStylesheet(p: Palette): StylesheetJson {
         height: 22,
         "border-width": 1.5,
         "border-color": p.pane,
+        // Auditors click the name they read, not the 22 px shape beside it: a label is part of its node.
+        "text-events": "yes",
       },
     },
     // Section labels survive further zooming out than the others: they are what an auditor cites.
@@ -132,6 +134,7 @@ export function graphStylesheet(p: Palette): StylesheetJson {
         padding: "14px",
         "min-zoomed-font-size": 5,
         events: "no",
+        "text-events": "no",
       },
     },
     {

@@ -3,7 +3,7 @@ import type { ErrorInfo, LibraryHealth, RepairResult } from "../../../core/contr
 import { useApi } from "../api/api-context.ts";
 import { ErrorMessage } from "../common/error-message.tsx";
 
-// The engine checks the library at every start (core/store/library-check.ts). A damaged library
+// The engine checks the library at every start (core/store/kuzu/library-check.ts). A damaged library
 // is shown here, above the documents, with what happened in words and one action: rebuild it from
 // the copies kept at import. Checked again whenever the document list changes.
 

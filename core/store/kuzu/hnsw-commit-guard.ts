@@ -1,6 +1,6 @@
-import { ClauseGraphError } from "../model/errors.ts";
-import type { EmbeddingSpace } from "../model/store-records.ts";
-import type { KuzuSession, Params } from "./kuzu-session.ts";
+import { ClauseGraphError } from "../../model/errors.ts";
+import type { EmbeddingSpace } from "../../model/store-records.ts";
+import type { KuzuSession, Params } from "./session.ts";
 import type { VectorTableSpec } from "./schema.ts";
 import { vectorLiteral } from "./store-rows.ts";
 

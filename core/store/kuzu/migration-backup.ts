@@ -1,6 +1,6 @@
 import { copyFile, mkdir, readdir, rename, rm, stat } from "node:fs/promises";
 import path from "node:path";
-import { ClauseGraphError } from "../model/errors.ts";
+import { ClauseGraphError } from "../../model/errors.ts";
 import type { MigrationPlan } from "./migrations.ts";
 
 // A schema migration rewrites the user's library: before it starts, the database files are copied

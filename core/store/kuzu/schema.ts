@@ -159,32 +159,6 @@ export function vectorTableDdl(spec: VectorTableSpec, dimensions: number): strin
   return `CREATE NODE TABLE ${spec.table}(id STRING PRIMARY KEY, documentId STRING, sectionId STRING, vector FLOAT[${Math.floor(dimensions)}])`;
 }
 
-export interface FtsIndexSpec {
-  table: string;
-  name: string;
-  properties: readonly string[];
-}
-
-// Everything that is not a letter separates words when indexing: ASCII punctuation and digits as
-// in Kuzu's default, but also typographic apostrophes and quotes (’ « » “ ”), dashes, § and
-// emoji, which the default keeps glued to words ("dell’appalto" would be one term). Kuzu
-// lower-cases the pattern before compiling it, so \p{L} is unusable: ranges are hex escapes.
-// Kuzu keeps the tokenizer macro of the first index creation even after DROP_FTS_INDEX: changing
-// this pattern needs a migration that drops that macro too.
-export const FTS_IGNORE_PATTERN =
-  "[^\\x{41}-\\x{5a}\\x{61}-\\x{7a}\\x{c0}-\\x{d6}\\x{d8}-\\x{f6}\\x{f8}-\\x{2af}\\x{300}-\\x{36f}" +
-  "\\x{370}-\\x{1fff}\\x{2c00}-\\x{2dff}\\x{3040}-\\x{d7ff}\\x{f900}-\\x{fdff}\\x{fb00}-\\x{fb4f}" +
-  "\\x{fe70}-\\x{fefe}\\x{ff21}-\\x{ff3a}\\x{ff41}-\\x{ff5a}\\x{10000}-\\x{1efff}\\x{20000}-\\x{3ffff}]+";
-
-export const SECTION_FTS: FtsIndexSpec = {
-  table: "Section",
-  name: "section_fts",
-  properties: ["label", "heading", "text", "numberTerms"],
-};
-
-/** The full-text indexes the current schema expects; rebuilt when missing. */
-export const FTS_INDEXES: readonly FtsIndexSpec[] = [SECTION_FTS];
-
 /** Nodes to delete with every edge they have: those of `table` where `where` holds for `n`. */
 export interface NodeDeletion {
   table: string;

@@ -1,9 +1,10 @@
 import { randomUUID } from "node:crypto";
-import { ClauseGraphError } from "../model/errors.ts";
-import type { VectorQuery } from "../model/comparison-records.ts";
-import type { EmbeddingSpace } from "../model/store-records.ts";
-import type { ScoredId } from "../model/graph-records.ts";
-import { cypherString, type KuzuSession } from "./kuzu-session.ts";
+import { ClauseGraphError } from "../../model/errors.ts";
+import type { VectorQuery } from "../../model/comparison-records.ts";
+import type { EmbeddingSpace } from "../../model/store-records.ts";
+import type { ScoredId } from "../../model/graph-records.ts";
+import { cypherString } from "./driver.ts";
+import type { KuzuSession } from "./session.ts";
 import { SECTION_VECTORS } from "./schema.ts";
 import { vectorLiteral } from "./store-rows.ts";
 

@@ -1,4 +1,4 @@
-import type { KuzuSession, Params } from "./kuzu-session.ts";
+import type { KuzuSession, Params } from "./session.ts";
 import type { RelConnection } from "./rel-checkpoint-guard.ts";
 import type { NodeDeletion } from "./schema.ts";
 

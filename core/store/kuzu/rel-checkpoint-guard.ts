@@ -1,4 +1,5 @@
-import { cypherString, type KuzuSession } from "./kuzu-session.ts";
+import { cypherString } from "./driver.ts";
+import type { KuzuSession } from "./session.ts";
 
 // Kuzu 0.11.3 loses edges when a checkpoint follows deletions (found by the issue 6 soak; the
 // project is archived upstream, so this can only be worked around).
@@ -99,7 +100,7 @@ export async function readRelConnections(session: KuzuSession): Promise<RelConne
  * Kuzu 0.11.3 replays a transaction that re-creates an edge this way and also creates nodes
  * wrongly after a crash (the kill runs lost the new nodes, differently at each opening). So it
  * ends the transaction of a delete, which only deletes, or runs in a transaction of its own right
- * after one that replaced data (kuzu-store.ts). Returns how many edges were re-created.
+ * after one that replaced data (writers/, kuzu-store.ts). Returns how many edges were re-created.
  */
 export async function anchorSurvivingEdges(session: KuzuSession, connections: readonly RelConnection[]): Promise<number> {
   let recreated = 0;

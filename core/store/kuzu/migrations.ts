@@ -1,13 +1,13 @@
-import { ClauseGraphError } from "../model/errors.ts";
-import type { KuzuSession } from "./kuzu-session.ts";
-import { registryAliases } from "../names/document-instruments.ts";
+import { ClauseGraphError } from "../../model/errors.ts";
+import type { KuzuSession } from "./session.ts";
+import { registryAliases } from "../../names/document-instruments.ts";
 import { META_TABLE, SCHEMA_V1, SCHEMA_V2, SCHEMA_V3, SCHEMA_V4, SCHEMA_V5, SCHEMA_V6_OCR, SCHEMA_V7_COMPARE, SCHEMA_V8_GRAPH_QUESTIONS, SCHEMA_VERSION_KEY } from "./schema.ts";
 import { sectionFromNode } from "./store-rows.ts";
 
 // The schema evolves by appending migrations: version N runs on a database at N-1, inside one
 // transaction that also records N, so a crash mid-migration leaves the previous version intact.
-// Full-text indexes are not created here (Kuzu refuses their DDL inside a transaction): the
-// store rebuilds every index of schema.ts FTS_INDEXES that is missing.
+// Full-text search is not part of the schema: it has a database of its own, built from the
+// sections (search-database.ts).
 
 export interface Migration {
   version: number;

@@ -1,13 +1,13 @@
-import type { KuzuValue } from "./kuzu/driver.ts";
+import type { KuzuValue } from "./driver.ts";
 import { z } from "zod";
-import { ClauseGraphError } from "../model/errors.ts";
-import type { SourceFormat } from "../model/ingest-types.ts";
-import { ocrSummarySchema, type OcrSummary } from "../model/ocr-types.ts";
-import { SECTION_KINDS, type Section, type SectionKind } from "../model/section-types.ts";
-import type { DocumentRecord } from "../model/store-records.ts";
+import { ClauseGraphError } from "../../model/errors.ts";
+import type { SourceFormat } from "../../model/ingest-types.ts";
+import { ocrSummarySchema, type OcrSummary } from "../../model/ocr-types.ts";
+import { SECTION_KINDS, type Section, type SectionKind } from "../../model/section-types.ts";
+import type { DocumentRecord } from "../../model/store-records.ts";
 import { numberTerms } from "./fts-query.ts";
-import type { Params } from "./kuzu-session.ts";
-import type { CrossReferenceRecord, DeadlineRecord, EntityRecord, Modality, TermRecord, TripletRecord } from "../model/graph-records.ts";
+import type { Params } from "./session.ts";
+import type { CrossReferenceRecord, DeadlineRecord, EntityRecord, Modality, TermRecord, TripletRecord } from "../../model/graph-records.ts";
 
 // Conversions between the shared types and Kuzu rows. Reads narrow every property: a row that
 // does not fit means a damaged or foreign database and surfaces as DB_ERROR, not as a wrong type.

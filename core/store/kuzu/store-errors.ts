@@ -1,4 +1,4 @@
-import { ClauseGraphError, isClauseGraphError } from "../model/errors.ts";
+import { ClauseGraphError, isClauseGraphError } from "../../model/errors.ts";
 
 // Kuzu throws plain Errors whose message is the only signal; these turn them into the codes the
 // UI and the CLI explain. The lock message was seen with a second process opening the same file:

@@ -1,5 +1,5 @@
-import { cypherString, drain, type Connection, type Params, type PreparedStatement, type Row } from "./kuzu/driver.ts";
-import { toStoreError } from "./kuzu-errors.ts";
+import { drain, type Connection, type Params, type PreparedStatement, type Row } from "./driver.ts";
+import { toStoreError } from "./store-errors.ts";
 
 export type { Params, Row };
 
@@ -15,8 +15,6 @@ export interface KuzuSession {
   /** Forgets prepared statements: needed after DDL that drops and re-creates a table they use. */
   resetPrepared(): void;
 }
-
-export { cypherString };
 
 export function createKuzuSession(conn: Connection, dbPath: string): KuzuSession {
   const prepared = new Map<string, PreparedStatement>();

@@ -1,7 +1,7 @@
-import { drain, openConnection, type Database, type KuzuValue } from "./kuzu/driver.ts";
-import { ClauseGraphError } from "../model/errors.ts";
-import type { GraphValue, LiveGraphSchema, ReadOnlyRow } from "../model/store-records.ts";
-import type { KuzuSession, Params } from "./kuzu-session.ts";
+import { drain, openConnection, type Database, type KuzuValue } from "./driver.ts";
+import { ClauseGraphError } from "../../model/errors.ts";
+import type { GraphValue, LiveGraphSchema, ReadOnlyRow } from "../../model/store-records.ts";
+import type { KuzuSession, Params } from "./session.ts";
 
 // Graph questions (core/graph-query/) run Cypher the user's words shaped, and with a model loaded
 // Cypher a model wrote. Whatever the query gate let through, it runs here: on a connection of its

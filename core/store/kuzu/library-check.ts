@@ -1,5 +1,5 @@
-import type { DamagedDocument, LibraryCheck } from "../model/store-records.ts";
-import type { KuzuSession } from "./kuzu-session.ts";
+import type { DamagedDocument, LibraryCheck } from "../../model/store-records.ts";
+import type { KuzuSession } from "./session.ts";
 import { COMPARISON_TABLE, DEADLINE_TABLE, VECTOR_TABLES } from "./schema.ts";
 
 // The consistency check the engine runs at every open. A document is stored by one transaction

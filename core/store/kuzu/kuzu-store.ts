@@ -1,0 +1,717 @@
+import path from "node:path";
+import { ClauseGraphError, toErrorInfo } from "../../model/errors.ts";
+import type { ScoredId, TripletRecord } from "../../model/graph-records.ts";
+import type { EmbeddingSpace, LiveGraphSchema, SearchHit } from "../../model/store-records.ts";
+import type { GraphStore } from "../graph-store.ts";
+import { DEFAULT_MIN_FREE_BYTES, ensureFreeSpace } from "../free-space.ts";
+import { validateDerived, validateEntities, validateInsert } from "../validate-insert.ts";
+import { ftsQueryLiteral } from "./fts-query.ts";
+import { createLanes } from "./lanes.ts";
+import { checkLibraryRows } from "./library-check.ts";
+import { readSchemaVersion, type BeforeMigrate, type Migration } from "./migrations.ts";
+import { closeLibrary, openLibrary, type OpenLibrary } from "./open-database.ts";
+import { createReadOnlyConnection, readLiveSchema, type ReadOnlyConnection } from "./read-only-query.ts";
+import { listComparisonRecords, readComparison, readComparisonCache, readComparisonEdges } from "./readers/comparisons.ts";
+import { childSectionIds, documentKeys, findDocument, getSection, getSections, listDocuments, searchRows, sectionsByIds } from "./readers/documents.ts";
+import { readExtractionCache } from "./readers/extraction-cache.ts";
+import { crossReferences, MAX_K, termsByIds, termsByNormalized, tripletsByIds, tripletsForEntityKeys, tripletsForSections, tripletsOfDocument } from "./readers/graph.ts";
+import { countRows, documentsMissingEmbeddings, hasVectorIndex, indexNames, readSpace, stats, tableNames } from "./readers/metadata.ts";
+import { hnswSearch, sectionVectorsOfDocuments, storedSectionVectors, vectorRows } from "./readers/vectors.ts";
+import { readRelConnections, type RelConnection } from "./rel-checkpoint-guard.ts";
+import { SECTION_VECTORS, TRIPLET_VECTORS, VECTOR_TABLES, type VectorTableSpec } from "./schema.ts";
+import { createSearchDatabase, fingerprintOf, type SearchDatabase } from "./search-database.ts";
+import { toStoreError } from "./store-errors.ts";
+import { compactIfWorn } from "./vector-compaction.ts";
+import { VectorMirror, hasDirection, type VectorHit, type VectorRow } from "./vector-mirror.ts";
+import { nearestSectionsIn } from "./vector-neighbours.ts";
+import { removeComparison, replaceComparisonEdges, startComparison, updateVerdicts, writeComparisonCache } from "./writers/comparisons.ts";
+import { removeDocumentRows, verifyCommitted, writeDocument, writeUserAliases } from "./writers/documents.ts";
+import { writeExtractionCache } from "./writers/extraction-cache.ts";
+import { replaceLlmTripletRows } from "./writers/graph.ts";
+import { buildMissingVectorIndexes, storeVectors, switchEmbeddingSpace, type VectorTableWrite } from "./writers/vectors.ts";
+import type { WriteContext } from "./writers/write-context.ts";
+import { anchorSurvivingEdges } from "./rel-checkpoint-guard.ts";
+import { deleteVectors } from "./writers/vectors.ts";
+
+// The Kuzu library behind GraphStore. This file decides who may use which connection when
+// (lanes.ts), keeps what lives in memory beside the database (the vector mirror, the embedding
+// space, the search database's freshness) in step with the writes, and wraps every write in the
+// store's rules: read-only libraries and full disks refuse before Kuzu starts, deletions anchor the
+// surviving edges (rel-checkpoint-guard.ts), and a checkpoint follows each write. The statements
+// themselves are in readers/ and writers/, the Kuzu workarounds each in a file of its own.
+
+export interface KuzuStoreOptions {
+  /** The database file (Kuzu 0.11 keeps one file plus `<file>.wal`); its folder is created. */
+  dbPath: string;
+  readOnly?: boolean;
+  log?: (message: string) => void;
+  /**
+   * Called before an existing database is migrated to a newer schema. Default: the database files
+   * are copied to `<dbPath>.backup-v<from>-<time>` (two newest kept) and put back if a migration
+   * fails (MigrationFailedError, see migration-backup.ts).
+   */
+  beforeMigrate?: BeforeMigrate;
+  /** Test hook: called between the steps of insertDocument; throwing there aborts the insert. */
+  faultInjector?: (stage: string) => void;
+  /**
+   * Writes are refused (WRITE_FAILED) before they start when the database's disk has less than
+   * this free (default 256 MB; 0 turns the check off). See free-space.ts.
+   */
+  minFreeBytes?: number;
+  /** Sections per UNWIND statement. */
+  batchSize?: number;
+  /**
+   * Kuzu's buffer pool for the library (default 256 MB; Kuzu's own default, 80 % of RAM, is too
+   * greedy for a desktop app). The ten corpus PDFs' library is ~60 MB on disk; the pool is
+   * allocated as pages are used.
+   */
+  bufferPoolBytes?: number;
+  /** The buffer pool of the full-text search database (search-database.ts; default 64 MB). */
+  searchBufferPoolBytes?: number;
+  /** Tests only: a different migration list. */
+  migrations?: readonly Migration[];
+  /**
+   * Up to this many vectors a table is searched exactly, from a copy in memory (vector-mirror.ts),
+   * instead of through its HNSW index (default 100,000). 0 always uses the index.
+   */
+  exactVectorLimit?: number;
+}
+
+export interface KuzuGraphStore extends GraphStore {
+  readonly dbPath: string;
+  /** True once open on a library that cannot be changed (read-only option or read-only disk). */
+  isReadOnly(): boolean;
+}
+
+const DEFAULT_BATCH = 500;
+const DEFAULT_BUFFER_POOL = 256 * 1024 * 1024;
+const DEFAULT_SEARCH_BUFFER_POOL = 64 * 1024 * 1024;
+
+interface LibraryState extends OpenLibrary {
+  /** The relationship tables, read from the catalog on first use (see rel-checkpoint-guard.ts). */
+  relConnections?: RelConnection[];
+  /** Graph questions' own read-only connection (read-only-query.ts), made on first use. */
+  readOnlyConnection?: Promise<ReadOnlyConnection>;
+  liveSchema?: LiveGraphSchema;
+  search: SearchDatabase;
+}
+
+export function createKuzuStore(options: KuzuStoreOptions): KuzuGraphStore {
+  const dbPath = path.resolve(options.dbPath);
+  const readOnlyOption = options.readOnly ?? false;
+  const minFree = Math.max(0, options.minFreeBytes ?? DEFAULT_MIN_FREE_BYTES);
+  const log = options.log ?? (() => {});
+  const fault = options.faultInjector ?? (() => {});
+  const batchSize = Math.max(1, options.batchSize ?? DEFAULT_BATCH);
+  const exactLimit = Math.max(0, options.exactVectorLimit ?? 100_000);
+  const lanes = createLanes();
+  let state: LibraryState | null = null;
+
+  // What lives beside the database, kept in step with the writes. Only this process can write the
+  // library (Kuzu locks the file), so these flags are the truth about it.
+  /** Sections were written or deleted since the search database was built (search-database.ts). */
+  let searchStale = true;
+  /** Caller write tasks under way (batchWrites): stale full-text searches keep to the last index. */
+  let batches = 0;
+  /** Vector indexes exist where they should and have been checked for wear (refreshVectors). */
+  let vectorIndexFresh = false;
+  let spaceCache: EmbeddingSpace | null | undefined;
+  /** Per vector table: its mirror, or null when the table is too large for one (HNSW then). */
+  const mirrors = new Map<string, VectorMirror | null>();
+  /** Bumped by every write of vectors: a mirror or space read meanwhile is read again. */
+  let vectorGeneration = 0;
+
+  function opened(): LibraryState {
+    if (!state) throw new ClauseGraphError("INTERNAL", "the graph store is not open", { file: dbPath });
+    return state;
+  }
+
+  function forgetVectors(): void {
+    vectorGeneration++;
+    spaceCache = undefined;
+    mirrors.clear();
+  }
+
+  function context(): WriteContext {
+    const open = opened();
+    return {
+      session: open.writer,
+      dbPath,
+      batchSize,
+      fault,
+      log,
+      relConnections: async () => {
+        open.relConnections ??= await readRelConnections(open.writer);
+        return open.relConnections;
+      },
+    };
+  }
+
+  /**
+   * Every write goes through here first: a read-only library says so, and a nearly full disk
+   * refuses the write before Kuzu starts it (see free-space.ts).
+   */
+  async function beforeWrite(doing: string): Promise<void> {
+    if (opened().readOnly) {
+      throw new ClauseGraphError(
+        "WRITE_FAILED",
+        `could not start ${doing}: the library ${dbPath} is open read-only (${readOnlyOption ? "as asked" : "its disk is read-only"}); it can be searched and read but not changed`,
+        { file: dbPath },
+      );
+    }
+    await ensureFreeSpace(path.dirname(dbPath), minFree, doing);
+  }
+
+  /** Writes what the last write committed into the database file, while its anchors are in place. */
+  async function checkpoint(): Promise<void> {
+    const { writer } = opened();
+    await lanes.quiesce(() => writer.run("CHECKPOINT"));
+  }
+
+  /** DDL checkpoints inside Kuzu: reads are held back, and the readers' prepared statements forgotten after it. */
+  async function ddl<T>(work: () => Promise<T>): Promise<T> {
+    const open = opened();
+    return lanes.quiesce(async () => {
+      try {
+        return await work();
+      } finally {
+        open.writer.resetPrepared();
+        open.reader.resetPrepared();
+      }
+    });
+  }
+
+  // ---- opening -------------------------------------------------------------------------------
+
+  async function openState(): Promise<LibraryState> {
+    const library = await openLibrary({
+      dbPath,
+      readOnly: readOnlyOption,
+      bufferPoolBytes: options.bufferPoolBytes ?? DEFAULT_BUFFER_POOL,
+      log,
+      ...(options.beforeMigrate ? { beforeMigrate: options.beforeMigrate } : {}),
+      ...(options.migrations ? { migrations: options.migrations } : {}),
+    });
+    const search = createSearchDatabase({ dbPath, readOnly: library.readOnly, bufferPoolBytes: options.searchBufferPoolBytes ?? DEFAULT_SEARCH_BUFFER_POOL, log });
+    try {
+      const documents = await documentKeys(library.writer);
+      searchStale = !(await search.openExisting(fingerprintOf(documents)));
+      // A new library gets its (empty) index at once: searches during its first import then never
+      // wait for a first build behind the import (searchIndexReady).
+      if (searchStale && documents.length === 0 && !library.readOnly) {
+        await search.rebuild([], []);
+        searchStale = false;
+      }
+    } catch (err) {
+      log(`the search index could not be opened, it is rebuilt: ${toErrorInfo(err).message}`);
+      searchStale = true;
+    }
+    return { ...library, search };
+  }
+
+  // ---- full-text search ----------------------------------------------------------------------
+
+  /** In the write lane: builds a new search database when the library's documents changed. */
+  async function rebuildSearchIfStale(): Promise<void> {
+    const open = opened();
+    if (!searchStale && open.search.ready) return;
+    const documents = await documentKeys(open.writer);
+    if (open.search.ready && open.search.fingerprint === fingerprintOf(documents)) {
+      searchStale = false;
+      return;
+    }
+    // Nothing writes meanwhile (this runs in the write lane): the index is of exactly these rows.
+    await open.search.rebuild(await searchRows(open.writer), documents);
+    searchStale = false;
+  }
+
+  /**
+   * The index a search may use now. A write under way (in the store or a caller's batch) never
+   * makes a search wait for a rebuild: the last index built answers, without the sections being
+   * written (deleted ones drop out when their rows are looked up). Otherwise a stale index is
+   * rebuilt first, so a search after a write finds what was written.
+   */
+  async function searchIndexReady(): Promise<SearchDatabase> {
+    const { search } = opened();
+    if (!searchStale && search.ready) return search;
+    if (search.ready && (batches > 0 || lanes.writing)) return search;
+    try {
+      await lanes.write(rebuildSearchIfStale);
+    } catch (err) {
+      // A full disk must not take search away: the last index built answers (search-database.ts
+      // keeps it until a new one is complete).
+      if (!opened().search.ready) throw toStoreError(err, dbPath, "building the search index");
+      log(`search index not rebuilt, the previous one answers: ${toErrorInfo(err).message}`);
+    }
+    return opened().search;
+  }
+
+  async function searchIds(query: string, k: number): Promise<ScoredId[]> {
+    const literal = ftsQueryLiteral(query);
+    const top = Math.min(MAX_K, Math.floor(k));
+    if (literal === "" || !Number.isFinite(top) || top < 1) return [];
+    return (await searchIndexReady()).query(literal, top);
+  }
+
+  // ---- vectors -------------------------------------------------------------------------------
+
+  async function cachedSpace(): Promise<EmbeddingSpace | null> {
+    for (;;) {
+      if (spaceCache !== undefined) return spaceCache;
+      const generation = vectorGeneration;
+      const space = await lanes.read(() => readSpace(opened().reader));
+      if (generation === vectorGeneration) {
+        spaceCache = space;
+        return space;
+      }
+    }
+  }
+
+  /** The table's mirror (loaded on first use), or null when it is too large for one. */
+  async function mirrorOf(spec: VectorTableSpec, dimensions: number): Promise<VectorMirror | null> {
+    for (;;) {
+      const known = mirrors.get(spec.table);
+      if (known !== undefined) return known;
+      const generation = vectorGeneration;
+      const mirror = await lanes.read(async () => {
+        const { reader } = opened();
+        if (!(await tableNames(reader)).has(spec.table)) return new VectorMirror(dimensions);
+        if ((await countRows(reader, spec.table)) > exactLimit) return null;
+        const byDocument = new Map<string, VectorRow[]>();
+        for (const row of await vectorRows(reader, spec)) {
+          const list = byDocument.get(row.documentId) ?? [];
+          list.push(row);
+          byDocument.set(row.documentId, list);
+        }
+        const loaded = new VectorMirror(dimensions);
+        for (const [documentId, rows] of byDocument) loaded.setDocument(documentId, rows);
+        return loaded;
+      });
+      // A write of vectors committed while the rows were read: read them again.
+      if (generation === vectorGeneration) {
+        mirrors.set(spec.table, mirror);
+        return mirror;
+      }
+    }
+  }
+
+  /** After a write of vectors committed: the mirrors follow, or are read again when that is simpler. */
+  function vectorsChanged(change: { documentId: string; added?: Map<string, VectorRow[]>; dropped?: boolean; reload?: boolean }): void {
+    vectorGeneration++;
+    for (const spec of VECTOR_TABLES) {
+      const mirror = mirrors.get(spec.table);
+      if (mirror === undefined || mirror === null) continue;
+      if (change.reload === true) {
+        mirrors.delete(spec.table);
+        continue;
+      }
+      if (change.dropped === true) mirror.dropDocument(change.documentId);
+      const added = change.added?.get(spec.table);
+      if (added !== undefined) mirror.addRows(change.documentId, added);
+      if (mirror.size > exactLimit) mirrors.set(spec.table, null);
+    }
+  }
+
+  /** In the write lane: compacts worn vector tables and builds missing HNSW indexes. */
+  async function refreshVectors(): Promise<void> {
+    const open = opened();
+    if (vectorIndexFresh) return;
+    if (open.readOnly) {
+      vectorIndexFresh = true;
+      return;
+    }
+    const space = await readSpace(open.writer);
+    if (space !== null) {
+      for (const spec of VECTOR_TABLES) await ddl(() => compactIfWorn(open.writer, spec, space, beforeWrite, log));
+    }
+    const tables = await tableNames(open.writer);
+    const indexes = await indexNames(open.writer);
+    if (VECTOR_TABLES.some((spec) => tables.has(spec.table) && !hasVectorIndex(indexes, spec))) {
+      await beforeWrite("building the vector indexes");
+      await ddl(() => buildMissingVectorIndexes(open.writer, log));
+    }
+    vectorIndexFresh = true;
+  }
+
+  async function vectorSearch(spec: VectorTableSpec, vector: Float32Array, k: number): Promise<VectorHit[]> {
+    const top = Math.min(MAX_K, Math.floor(k));
+    if (!Number.isFinite(top) || top < 1) return [];
+    const space = await cachedSpace();
+    if (space === null || vector.length !== space.dimensions) return [];
+    // A query of unknown words (an Italian question under the English GloVe model) embeds to the
+    // zero vector. Its cosine to everything is undefined, so HNSW returned an arbitrary top k that
+    // changed with every insert and fed noise into the fusion (the exact scan already gave none).
+    if (!hasDirection(vector)) return [];
+    const mirror = await mirrorOf(spec, space.dimensions);
+    if (mirror !== null) return mirror.search(vector, top);
+    if (!vectorIndexFresh) await lanes.write(refreshVectors);
+    return lanes.read(async () => {
+      const { reader } = opened();
+      if (!hasVectorIndex(await indexNames(reader), spec)) return [];
+      return hnswSearch(reader, spec, space, vector, top);
+    });
+  }
+
+  async function sectionVectors(ids: readonly string[], modelId: string): Promise<Map<string, Float32Array>> {
+    const space = await cachedSpace();
+    if (space === null || space.modelId !== modelId || ids.length === 0) return new Map();
+    // The mirror the exact scan keeps in memory has them (unit length, as cosines need).
+    const mirror = await mirrorOf(SECTION_VECTORS, space.dimensions);
+    if (mirror !== null) return mirror.sectionVectors(ids);
+    return lanes.read(async () => {
+      const { reader } = opened();
+      if (!(await tableNames(reader)).has(SECTION_VECTORS.table)) return new Map<string, Float32Array>();
+      return storedSectionVectors(reader, ids);
+    });
+  }
+
+  // ---- documents -----------------------------------------------------------------------------
+
+  /** Sections of these hits, with their documents, in the hits' order (deleted ones left out). */
+  async function hydrate(hits: readonly ScoredId[]): Promise<SearchHit[]> {
+    const rows = new Map((await lanes.read(() => sectionsByIds(opened().reader, hits.map((h) => h.id)))).map((r) => [r.section.id, r]));
+    return hits.flatMap((h) => {
+      const row = rows.get(h.id);
+      return row === undefined ? [] : [{ ...row, score: h.score }];
+    });
+  }
+
+  const read = <T>(work: (state: LibraryState) => Promise<T>): Promise<T> => lanes.read(() => work(opened()));
+
+  return {
+    dbPath,
+
+    isReadOnly: () => state?.readOnly ?? readOnlyOption,
+
+    open: () =>
+      lanes.exclusive(async () => {
+        if (state) return;
+        state = await openState();
+        vectorIndexFresh = false;
+        forgetVectors();
+      }),
+
+    close: () =>
+      lanes.exclusive(async () => {
+        if (!state) return;
+        const open = state;
+        state = null;
+        await open.search.close().catch((err: unknown) => log(`closing the search index failed: ${toErrorInfo(err).message}`));
+        await (await open.readOnlyConnection)?.close().catch(() => undefined);
+        await closeLibrary(open, dbPath);
+      }),
+
+    batchWrites: async (work) => {
+      batches++;
+      try {
+        return await work();
+      } finally {
+        batches--;
+      }
+    },
+
+    schemaVersion: () => read(({ reader }) => readSchemaVersion(reader)),
+    findDocumentBySha: (sha256) => read(({ reader }) => findDocument(reader, "sha256", sha256)),
+    getDocument: (id) => read(({ reader }) => findDocument(reader, "id", id)),
+    listDocuments: () => read(({ reader }) => listDocuments(reader)),
+    checkLibrary: () => read(({ reader }) => checkLibraryRows(reader)),
+    getSection: (id) => read(({ reader }) => getSection(reader, id)),
+    getSections: (documentId) => read(({ reader }) => getSections(reader, documentId)),
+    getSectionsByIds: (ids) => read(({ reader }) => sectionsByIds(reader, ids)),
+    getChildSectionIds: (ids) => read(({ reader }) => childSectionIds(reader, ids)),
+    getCrossReferences: (sectionIds) => read(({ reader }) => crossReferences(reader, sectionIds)),
+    getTermsByNormalized: (terms) => read(({ reader }) => termsByNormalized(reader, terms)),
+    getTermsByIds: (ids) => read(({ reader }) => termsByIds(reader, ids)),
+    getTriplets: (documentId) => read(({ reader }) => tripletsOfDocument(reader, documentId)),
+    getTripletsForSections: (ids) => read(({ reader }) => tripletsForSections(reader, ids)),
+    getTripletsByIds: (ids) => read(({ reader }) => tripletsByIds(reader, ids)),
+    getTripletsForEntityKeys: (keys, limit) => read(({ reader }) => tripletsForEntityKeys(reader, keys, limit)),
+    stats: () => read(({ reader }) => stats(reader)),
+    embeddingSpace: () => read(({ reader }) => readSpace(reader)),
+    documentsMissingEmbeddings: () => read(async ({ reader }) => documentsMissingEmbeddings(reader, (await readSpace(reader))?.modelId ?? "")),
+    getExtractionCache: (keys) => read(({ reader }) => readExtractionCache(reader, keys, batchSize)),
+    getSectionVectors: (documentIds) =>
+      read(async ({ reader }) => ((await tableNames(reader)).has(SECTION_VECTORS.table) ? sectionVectorsOfDocuments(reader, documentIds) : new Map())),
+    getComparison: (id) => read(({ reader }) => readComparison(reader, id)),
+    listComparisons: () => read(({ reader }) => listComparisonRecords(reader)),
+    getComparisonEdges: (id) =>
+      read(async ({ reader }) => {
+        const comparison = await readComparison(reader, id);
+        return comparison === null ? [] : readComparisonEdges(reader, comparison);
+      }),
+    getComparisonCache: (keys) => read(({ reader }) => readComparisonCache(reader, keys, batchSize)),
+    graphSchema: () =>
+      read(async (open) => {
+        open.liveSchema ??= await readLiveSchema(open.reader);
+        return open.liveSchema;
+      }),
+    readOnlyQuery: (cypher, params, queryOptions) =>
+      // On a connection of its own, but in the read lane: a query running for seconds would keep a
+      // checkpoint from starting (lanes.ts).
+      read(async (open) => {
+        open.readOnlyConnection ??= createReadOnlyConnection(open.db, dbPath);
+        return (await open.readOnlyConnection).run(cypher, params, queryOptions.timeoutMs);
+      }),
+
+    searchSectionIds: (query, k) => searchIds(query, k),
+    searchSections: async (query, k) => hydrate(await searchIds(query, k)),
+    searchSectionsByVector: async (vector, k) => (await vectorSearch(SECTION_VECTORS, vector, k)).map(({ id, score }) => ({ id, score })),
+    searchTripletIdsByVector: async (vector, k) => (await vectorSearch(TRIPLET_VECTORS, vector, k)).map(({ id, score }) => ({ id, score })),
+    searchTripletsByVector: async (vector, k) => {
+      const hits = await vectorSearch(TRIPLET_VECTORS, vector, k);
+      if (hits.length === 0) return [];
+      const byId = new Map((await read(({ reader }) => tripletsByIds(reader, hits.map((h) => h.id)))).map((t): [string, TripletRecord] => [t.id, t]));
+      return hits.flatMap((h) => {
+        const triplet = byId.get(h.id);
+        return triplet ? [{ triplet, score: h.score }] : [];
+      });
+    },
+    sectionVectorsByIds: (ids, modelId) => sectionVectors(ids, modelId),
+
+    refreshSearchIndex: () =>
+      lanes.write(async () => {
+        await rebuildSearchIfStale();
+        await refreshVectors();
+      }),
+
+    nearestSections: (queries, k, documentIds) =>
+      // A restricted search projects a graph, which Kuzu counts as a write: the write lane.
+      lanes.write(async () => {
+        const open = opened();
+        const space = await readSpace(open.writer);
+        if (space === null || queries.length === 0) return new Map();
+        // A comparison is stored in the library anyway, so a read-only one says so here, before any work.
+        if (open.readOnly) {
+          throw new ClauseGraphError("WRITE_FAILED", `the library ${dbPath} is open read-only: comparisons are stored in it, so none can be computed`, { file: dbPath });
+        }
+        await refreshVectors();
+        if (!hasVectorIndex(await indexNames(open.writer), SECTION_VECTORS)) return new Map();
+        return nearestSectionsIn(open.writer, space, queries, Math.min(MAX_K, k), documentIds);
+      }),
+
+    setUserAliases: (id, edit) =>
+      lanes.write(async () => {
+        const { writer } = opened();
+        await beforeWrite("changing a document's names");
+        if (!(await findDocument(writer, "id", id))) throw new ClauseGraphError("NOT_FOUND", `No document with id ${id}`);
+        await writeUserAliases(context(), id, edit);
+        await checkpoint();
+        const updated = await findDocument(writer, "id", id);
+        if (!updated) throw new ClauseGraphError("NOT_FOUND", `No document with id ${id}`);
+        return updated;
+      }),
+
+    insertDocument: (doc, sections, derived) =>
+      lanes.write(async () => {
+        const ctx = context();
+        validateInsert(doc, sections);
+        if (derived !== undefined) validateDerived(doc, derived);
+        await beforeWrite(`storing ${doc.fileName}`);
+        if (await findDocument(ctx.session, "id", doc.id)) {
+          throw new ClauseGraphError("VALIDATION", `document ${doc.id} is already in the database`, { file: doc.file });
+        }
+        const started = Date.now();
+        searchStale = true;
+        const withVectors = derived !== undefined && (derived.sectionEmbeddings.size > 0 || derived.tripletEmbeddings.size > 0);
+        const space = withVectors ? await readSpace(ctx.session) : null;
+        if (withVectors && space === null) throw new ClauseGraphError("INTERNAL", "vectors were given before an embedding model was chosen (useEmbeddingSpace)");
+        try {
+          await ctx.session.transaction(() => writeDocument(ctx, doc, sections, derived));
+          // A commit that loses rows is a Kuzu bug (hnsw-commit-guard.ts); should another one
+          // appear, the import fails here instead of reporting "ok" for a document that is gone.
+          await verifyCommitted(ctx, doc, sections.length);
+          if (derived && space) {
+            const tripletSection = new Map(derived.triplets.map((t) => [t.id, t.sectionId]));
+            try {
+              const added = await storeVectors(ctx, doc.id, space, [
+                { spec: SECTION_VECTORS, vectors: derived.sectionEmbeddings, sectionOf: (id) => id },
+                { spec: TRIPLET_VECTORS, vectors: derived.tripletEmbeddings, sectionOf: (id) => tripletSection.get(id) ?? "" },
+              ]);
+              vectorsChanged({ documentId: doc.id, added });
+              fault("embeddings");
+            } catch (err) {
+              // The vectors are written after the graph (hnsw-commit-guard.ts); a failure there
+              // takes the document out again, so a failed import leaves the library as it was.
+              // (A crash there instead leaves the document without vectors, re-embedded at the next start.)
+              vectorsChanged({ documentId: doc.id, dropped: true });
+              await removeDocumentRows(ctx, doc.id).catch((cleanup: unknown) => log(`could not remove ${doc.id} after a failed vector write: ${toErrorInfo(cleanup).message}`));
+              throw err;
+            }
+          }
+          await checkpoint();
+        } catch (err) {
+          throw toStoreError(err, dbPath, `storing ${doc.fileName}`);
+        }
+        log(`stored ${doc.fileName}: ${sections.length} sections in ${Date.now() - started} ms`);
+      }),
+
+    deleteDocument: (id) =>
+      lanes.write(async () => {
+        const ctx = context();
+        const doc = await findDocument(ctx.session, "id", id);
+        if (!doc) return false;
+        await beforeWrite(`deleting ${doc.fileName}`);
+        const started = Date.now();
+        searchStale = true;
+        // Deleted vectors stay in the HNSW graph: the next refresh checks for wear (vector-compaction.ts).
+        vectorIndexFresh = false;
+        try {
+          await removeDocumentRows(ctx, id);
+        } finally {
+          vectorsChanged({ documentId: id, dropped: true });
+        }
+        await checkpoint();
+        log(`deleted ${doc.fileName} in ${Date.now() - started} ms`);
+        return true;
+      }),
+
+    useEmbeddingSpace: (space) =>
+      lanes.write(async () => {
+        const { writer } = opened();
+        const current = await readSpace(writer);
+        const tables = await tableNames(writer);
+        const complete = VECTOR_TABLES.every((spec) => tables.has(spec.table));
+        if (current !== null && current.modelId === space.modelId && current.dimensions === space.dimensions && complete) return { changed: false };
+        await beforeWrite(`switching the library to the embedding model ${space.modelId}`);
+        await ddl(() => switchEmbeddingSpace(writer, space));
+        vectorIndexFresh = false;
+        forgetVectors();
+        log(`embedding space set to ${space.modelId} (${space.dimensions} dimensions)${current ? ` (was ${current.modelId})` : ""}`);
+        return { changed: current !== null };
+      }),
+
+    putEmbeddings: (documentId, sections, triplets) =>
+      lanes.write(async () => {
+        const ctx = context();
+        const space = await readSpace(ctx.session);
+        if (space === null) throw new ClauseGraphError("INTERNAL", "vectors were given before an embedding model was chosen (useEmbeddingSpace)");
+        await beforeWrite(`storing the vectors of ${documentId}`);
+        const tripletSection = new Map<string, string>();
+        const rows = await ctx.session.run("MATCH (t:Triplet) WHERE t.documentId = $documentId RETURN t.id AS id, t.sectionId AS sectionId", { documentId });
+        for (const r of rows) tripletSection.set(String(r.id), String(r.sectionId));
+        try {
+          await ctx.session.transaction(async () => {
+            // An interrupted earlier run may have stored part of them: start this document afresh.
+            for (const spec of VECTOR_TABLES) await deleteVectors(ctx.session, spec, "v.documentId = $documentId", { documentId });
+            await ctx.session.run("MATCH (d:Document) WHERE d.id = $id SET d.embeddedWith = ''", { id: documentId });
+          });
+          vectorsChanged({ documentId, dropped: true });
+          const tablesWritten: VectorTableWrite[] = [
+            { spec: SECTION_VECTORS, vectors: sections, sectionOf: (id) => id },
+            { spec: TRIPLET_VECTORS, vectors: triplets, sectionOf: (id) => tripletSection.get(id) ?? "" },
+          ];
+          vectorsChanged({ documentId, added: await storeVectors(ctx, documentId, space, tablesWritten) });
+          await checkpoint();
+        } catch (err) {
+          vectorsChanged({ documentId, reload: true });
+          throw toStoreError(err, dbPath, `storing vectors of ${documentId}`);
+        }
+      }),
+
+    startComparison: (comparison) =>
+      lanes.write(async () => {
+        await beforeWrite(`starting the comparison ${comparison.id}`);
+        try {
+          await startComparison(opened().writer, comparison);
+          await checkpoint();
+        } catch (err) {
+          throw toStoreError(err, dbPath, `starting the comparison ${comparison.id}`);
+        }
+      }),
+
+    writeComparison: (write) =>
+      lanes.write(async () => {
+        const ctx = context();
+        await beforeWrite(`storing the comparison ${write.comparison.id}`);
+        let deleted = 0;
+        try {
+          await ctx.session.transaction(async () => {
+            deleted = await replaceComparisonEdges(ctx.session, write, batchSize);
+            fault("compare:edges");
+            // Replaced edges were deleted: the survivors are anchored before anything checkpoints
+            // (rel-checkpoint-guard.ts). This transaction creates no node, so the anchors may end it.
+            if (deleted > 0) await anchorSurvivingEdges(ctx.session, await ctx.relConnections());
+          });
+          await checkpoint();
+        } catch (err) {
+          throw toStoreError(err, dbPath, `storing the comparison ${write.comparison.id}`);
+        }
+        return { deleted, created: write.edges.length };
+      }),
+
+    setComparisonVerdicts: (comparison, verdicts) =>
+      lanes.write(async () => {
+        const { writer } = opened();
+        await beforeWrite(`storing verdicts of the comparison ${comparison.id}`);
+        try {
+          const updated = await writer.transaction(() => updateVerdicts(writer, comparison, verdicts, batchSize));
+          await checkpoint();
+          return updated;
+        } catch (err) {
+          throw toStoreError(err, dbPath, `storing verdicts of the comparison ${comparison.id}`);
+        }
+      }),
+
+    deleteComparison: (id) =>
+      lanes.write(async () => {
+        const ctx = context();
+        const comparison = await readComparison(ctx.session, id);
+        if (comparison === null) return false;
+        await beforeWrite(`deleting the comparison ${id}`);
+        try {
+          await ctx.session.transaction(async () => {
+            const deleted = await removeComparison(ctx.session, comparison);
+            if (deleted > 0) await anchorSurvivingEdges(ctx.session, await ctx.relConnections());
+          });
+          await checkpoint();
+        } catch (err) {
+          throw toStoreError(err, dbPath, `deleting the comparison ${id}`);
+        }
+        return true;
+      }),
+
+    putComparisonCache: (entry) =>
+      lanes.write(async () => {
+        await beforeWrite("saving a comparison result");
+        await writeComparisonCache(opened().writer, entry, new Date().toISOString());
+      }),
+
+    putExtractionCache: (entry) =>
+      lanes.write(async () => {
+        await beforeWrite("saving an extraction result");
+        await writeExtractionCache(opened().writer, entry, new Date().toISOString());
+      }),
+
+    replaceLlmTriplets: (documentId, write) =>
+      lanes.write(async () => {
+        const ctx = context();
+        if (!(await findDocument(ctx.session, "id", documentId))) throw new ClauseGraphError("NOT_FOUND", `No document with id ${documentId}`);
+        await beforeWrite(`storing the LLM triplets of ${documentId}`);
+        for (const t of write.triplets) {
+          if (t.source !== "llm" || t.documentId !== documentId || !t.id.startsWith(`${documentId}:`)) {
+            throw new ClauseGraphError("VALIDATION", `triplet ${t.id} is not an LLM triplet of document ${documentId}`);
+          }
+        }
+        validateEntities(`the LLM triplets of ${documentId}`, write.entities, write.triplets);
+        const space = await readSpace(ctx.session);
+        const tables = await tableNames(ctx.session);
+        const withVectors = space !== null && write.embeddingModel === space.modelId && tables.has(TRIPLET_VECTORS.table);
+        vectorIndexFresh = false;
+        try {
+          await replaceLlmTripletRows(ctx, documentId, write, { withVectors, tripletVectorTable: tables.has(TRIPLET_VECTORS.table) });
+          if (withVectors) {
+            const tripletSection = new Map(write.triplets.map((t) => [t.id, t.sectionId]));
+            // New rows only: a property under a vector index cannot be SET.
+            await storeVectors(ctx, documentId, space, [{ spec: TRIPLET_VECTORS, vectors: write.tripletEmbeddings, sectionOf: (id) => tripletSection.get(id) ?? "" }]);
+          }
+          await checkpoint();
+        } catch (err) {
+          throw toStoreError(err, dbPath, `storing the LLM triplets of ${documentId}`);
+        } finally {
+          // Some of the document's triplet vectors went, others came: the mirrors are read again.
+          vectorsChanged({ documentId, reload: true });
+        }
+        return { triplets: write.triplets.length, entities: write.entities.length };
+      }),
+  };
+}

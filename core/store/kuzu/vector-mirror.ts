@@ -1,0 +1,153 @@
+import type { ScoredId } from "../../model/graph-records.ts";
+
+// A vector table's rows in memory, one block per document, for exact cosine search. Up to
+// `exactVectorLimit` rows (100,000 by default) a full scan takes a few milliseconds, is never
+// approximate, and is several times faster than an HNSW query through the binding; the HNSW
+// index (always maintained) serves larger libraries.
+//
+// Blocks follow the writes instead of being reloaded after them: a document's vectors are added
+// from what was just committed, a deleted document's block is dropped, and a document whose
+// vectors changed some other way (LLM triplets replaced) is reloaded alone. Reloading the whole
+// table after every import made the first search after it read every vector again (~200 ms for
+// the ten corpus PDFs, seconds for ObliQA) while the import went on.
+
+export interface VectorRow {
+  id: string;
+  documentId: string;
+  sectionId: string;
+  vector: ArrayLike<number>;
+}
+
+interface Block {
+  ids: string[];
+  sectionIds: string[];
+  /** Row-major, each row scaled to unit length. */
+  values: Float32Array;
+  /** Row of each section id (section tables: one row per section), built on first use. */
+  rowOfSection?: Map<string, number>;
+}
+
+export interface VectorHit extends ScoredId {
+  sectionId: string;
+}
+
+/** False for the zero vector (and for NaN/∞ components): such a query has no nearest neighbours. */
+export function hasDirection(vector: Float32Array): boolean {
+  let norm = 0;
+  for (const x of vector) norm += x * x;
+  return Number.isFinite(norm) && norm > 0;
+}
+
+/** `v` scaled to unit length (the zero vector stays zero). */
+export function unitVector(v: ArrayLike<number>, dimensions = v.length): Float32Array {
+  let norm = 0;
+  for (let j = 0; j < dimensions; j++) norm += Number(v[j] ?? 0) ** 2;
+  const scale = norm > 0 ? 1 / Math.sqrt(norm) : 0;
+  const out = new Float32Array(dimensions);
+  for (let j = 0; j < dimensions; j++) out[j] = Number(v[j] ?? 0) * scale;
+  return out;
+}
+
+/**
+ * A vector as Kuzu holds it once written: store-rows.ts vectorLiteral prints 7 significant digits
+ * (components under 1e-6 as 0) and Kuzu reads them into 32-bit floats. Rows added from a write
+ * go through this, so a mirror built from writes equals one read back from the table.
+ */
+export function storedVector(vector: Float32Array): Float32Array {
+  return Float32Array.from(vector, (x) => (Number.isFinite(x) && Math.abs(x) >= 1e-6 ? Math.fround(Number(x.toPrecision(7))) : 0));
+}
+
+function blockOf(rows: readonly VectorRow[], dimensions: number): Block {
+  const values = new Float32Array(rows.length * dimensions);
+  rows.forEach((r, i) => values.set(unitVector(r.vector, dimensions), i * dimensions));
+  return { ids: rows.map((r) => r.id), sectionIds: rows.map((r) => r.sectionId), values };
+}
+
+export class VectorMirror {
+  private readonly blocks = new Map<string, Block>();
+  private rows = 0;
+
+  constructor(readonly dimensions: number) {}
+
+  get size(): number {
+    return this.rows;
+  }
+
+  /** Replaces a document's block (all its rows of this table). */
+  setDocument(documentId: string, rows: readonly VectorRow[]): void {
+    this.dropDocument(documentId);
+    if (rows.length === 0) return;
+    this.blocks.set(documentId, blockOf(rows, this.dimensions));
+    this.rows += rows.length;
+  }
+
+  /** Adds rows to a document's block (new rows only; ids must not be there yet). */
+  addRows(documentId: string, rows: readonly VectorRow[]): void {
+    if (rows.length === 0) return;
+    const old = this.blocks.get(documentId);
+    if (old === undefined) {
+      this.setDocument(documentId, rows);
+      return;
+    }
+    const added = blockOf(rows, this.dimensions);
+    const values = new Float32Array(old.values.length + added.values.length);
+    values.set(old.values);
+    values.set(added.values, old.values.length);
+    this.blocks.set(documentId, { ids: [...old.ids, ...added.ids], sectionIds: [...old.sectionIds, ...added.sectionIds], values });
+    this.rows += rows.length;
+  }
+
+  dropDocument(documentId: string): void {
+    const old = this.blocks.get(documentId);
+    if (old === undefined) return;
+    this.rows -= old.ids.length;
+    this.blocks.delete(documentId);
+  }
+
+  /** Cosine top-k by a full scan; ties broken by id so results are reproducible. */
+  search(query: Float32Array, k: number): VectorHit[] {
+    const top = Math.floor(k);
+    if (top < 1 || this.rows === 0) return [];
+    let qNorm = 0;
+    for (const x of query) qNorm += x * x;
+    if (!Number.isFinite(qNorm) || qNorm === 0) return [];
+    const scale = 1 / Math.sqrt(qNorm);
+    const dims = this.dimensions;
+    const blocks = [...this.blocks.values()];
+    const scores = new Float32Array(this.rows);
+    let at = 0;
+    for (const { values, ids } of blocks) {
+      for (let i = 0; i < ids.length; i++) {
+        let dot = 0;
+        const base = i * dims;
+        for (let j = 0; j < dims; j++) dot += (values[base + j] ?? 0) * (query[j] ?? 0);
+        scores[at++] = dot * scale;
+      }
+    }
+    // The k-th best score from a sorted copy, then one pass: cheaper than sorting the indices.
+    const threshold = Float32Array.from(scores).sort()[Math.max(0, scores.length - top)] ?? Number.NEGATIVE_INFINITY;
+    const picked: VectorHit[] = [];
+    at = 0;
+    for (const block of blocks) {
+      for (let i = 0; i < block.ids.length; i++, at++) {
+        const score = scores[at] ?? 0;
+        if (score >= threshold) picked.push({ id: block.ids[i] ?? "", sectionId: block.sectionIds[i] ?? "", score });
+      }
+    }
+    return picked.sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)).slice(0, top);
+  }
+
+  /** Unit vectors of these section ids (a section table has one row per section), as views into the mirror. */
+  sectionVectors(sectionIds: readonly string[]): Map<string, Float32Array> {
+    const out = new Map<string, Float32Array>();
+    const dims = this.dimensions;
+    for (const id of sectionIds) {
+      const block = this.blocks.get(id.split(":")[0] ?? "");
+      if (block === undefined) continue;
+      block.rowOfSection ??= new Map(block.sectionIds.map((s, i) => [s, i]));
+      const row = block.rowOfSection.get(id);
+      if (row !== undefined) out.set(id, block.values.subarray(row * dims, (row + 1) * dims));
+    }
+    return out;
+  }
+}
