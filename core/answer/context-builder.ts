@@ -6,6 +6,7 @@ import { citationLabel } from "./citation-label.ts";
 import { GAP_LINE, renderFact, renderQuote, renderSourceOpen, SOURCE_CLOSE } from "./context-render.ts";
 import { isHeadingLike } from "./answer-cues.ts";
 import type { Candidate, SentencePool } from "./sentence-pool.ts";
+import { pageAt } from "./section-page.ts";
 
 // The context: from the scored pool, the sentences that carry the question's words or the
 // section's triplets, packed by score into a token budget, grouped back into one block per section
@@ -46,19 +47,6 @@ export interface AnswerContext {
   /** The blocks as the prompt shows them. */
   text: string;
   tokens: number;
-}
-
-/** The page a character offset of the section is printed on, with its printed number when known. */
-function pageAt(section: Section, offset: number): { page: number; printed: string | null } {
-  let page = section.pageStart;
-  let printed: string | null = null;
-  for (const span of section.spans) {
-    if (span.start > offset) break;
-    page = span.page;
-    printed = span.label ?? null;
-  }
-  const clamped = Math.min(Math.max(page, section.pageStart), Math.max(section.pageStart, section.pageEnd));
-  return { page: clamped, printed: clamped === page ? printed : null };
 }
 
 /** The markers every unit's pinpoint starts with: "(3)(a)" and "(3)(b)" share "(3)". */

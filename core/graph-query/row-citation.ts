@@ -1,5 +1,6 @@
 import type { AskCitation } from "../model/ask-citation.ts";
 import { citationLabel } from "../answer/citation-label.ts";
+import { pageAt } from "../answer/section-page.ts";
 import type { DocumentRecord } from "../model/store-records.ts";
 import type { Section } from "../model/section-types.ts";
 
@@ -11,19 +12,6 @@ import type { Section } from "../model/section-types.ts";
 /** "Article 3 (part 2)" is printed as Article 3: rows name the provision, not the chunk. */
 export function baseLabel(label: string): string {
   return label.replace(/ \(part \d+\)$/, "");
-}
-
-/** The PDF page a character offset of the section is printed on, with its printed number. */
-export function pageAt(section: Section, offset: number): { page: number; printed: string | null } {
-  let page = section.pageStart;
-  let printed: string | null = null;
-  for (const span of section.spans) {
-    if (span.start > offset) break;
-    page = span.page;
-    printed = span.label ?? null;
-  }
-  const clamped = Math.min(Math.max(page, section.pageStart), Math.max(section.pageStart, section.pageEnd));
-  return { page: clamped, printed: clamped === page ? printed : null };
 }
 
 /** The citation of a row: its section, the page at `span.start` (the section's first page without one), and the span to highlight. */

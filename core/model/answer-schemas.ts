@@ -4,7 +4,7 @@ import { answerRouteSchema, graphRowSchema } from "./graph-answer-schemas.ts";
 import type { Subgraph } from "./subgraph-types.ts";
 import type { TripletRecord } from "./graph-records.ts";
 import type { AskResult, AskSentence, AskTimings } from "./answer-types.ts";
-import type { AskCitation } from "./ask-citation.ts";
+import { askCitationSchema, citationKeySchema, type AskCitation } from "./ask-citation.ts";
 
 // Zod mirrors of answer-types.ts for the IPC contract. Browser-safe on purpose: only zod at run
 // time (the type imports vanish), so core/contract and the renderer can import this file. The
@@ -16,19 +16,7 @@ const count = z.int().nonnegative();
 export const askTripletSchema = tripletSchema;
 export const askSubgraphSchema = subgraphSchema;
 
-export const citationKeySchema = z.string().regex(/^S[1-9]\d*$/);
-
-export const askCitationSchema = z.object({
-  key: citationKeySchema,
-  sectionId: z.string(),
-  documentId: z.string(),
-  file: z.string(),
-  label: z.string(),
-  pageStart: count,
-  pageEnd: count,
-  printedPages: z.string().optional(),
-  spans: z.array(z.object({ start: count, end: count })).optional(),
-});
+export { askCitationSchema, citationKeySchema };
 
 export const askSentenceSchema = z.object({
   text: z.string(),

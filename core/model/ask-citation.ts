@@ -1,3 +1,5 @@
+import { z } from "zod";
+
 // One source an answer cites, as the answer, the graph answer's rows and the UI's citation chips
 // all show it: the section, the document, the label an auditor writes and the pages.
 
@@ -18,3 +20,20 @@ export interface AskCitation {
   /** Character ranges of the cited sentences in the section's text: what the viewer highlights. */
   spans?: Array<{ start: number; end: number }>;
 }
+
+const count = z.int().nonnegative();
+
+export const citationKeySchema = z.string().regex(/^S[1-9]\d*$/);
+
+/** AskCitation's zod mirror (answers and graph rows alike; the drift check is in answer-schemas.ts). */
+export const askCitationSchema = z.object({
+  key: citationKeySchema,
+  sectionId: z.string(),
+  documentId: z.string(),
+  file: z.string(),
+  label: z.string(),
+  pageStart: count,
+  pageEnd: count,
+  printedPages: z.string().optional(),
+  spans: z.array(z.object({ start: count, end: count })).optional(),
+});

@@ -1,9 +1,9 @@
 import { z } from "zod";
+import { askCitationSchema } from "./ask-citation.ts";
 import type { AnswerRoute, EntityFacts, GraphRow } from "./graph-answer-types.ts";
 
 // Zod mirrors of graph-answer-types.ts for the IPC contract (browser-safe: zod only at run time).
-// The row's citation has AskCitation's shape, repeated here so this file does not import the
-// answer schemas (which import this one).
+// The row's citation is an answer's citation (ask-citation.ts).
 
 const count = z.int().nonnegative();
 
@@ -19,17 +19,7 @@ export const answerRouteSchema = z.object({
 
 export const graphRowSchema = z.object({
   cells: z.array(z.object({ name: z.string(), value: z.string() })),
-  citation: z.object({
-    key: z.string().regex(/^S[1-9]\d*$/),
-    sectionId: z.string(),
-    documentId: z.string(),
-    file: z.string(),
-    label: z.string(),
-    pageStart: count,
-    pageEnd: count,
-    printedPages: z.string().optional(),
-    spans: z.array(z.object({ start: count, end: count })).optional(),
-  }),
+  citation: askCitationSchema,
 });
 
 export const entityFactsSchema = z.object({

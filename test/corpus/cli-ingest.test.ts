@@ -4,18 +4,11 @@ import path from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { corpusPath, describeCorpus } from "../helpers/corpus.ts";
 import { parseJson, runCli } from "../helpers/cli.ts";
+import type { ImportResult } from "../../core/model/engine-types.ts";
 
+/** The CLI prints the engine's own import results. */
 interface IngestJson {
-  files: Array<{
-    file: string;
-    documentId: string | null;
-    sha256: string | null;
-    title: string | null;
-    pages: number;
-    sections: number;
-    status: "ok" | "skipped" | "error";
-    error?: { code: string; message: string };
-  }>;
+  files: ImportResult[];
 }
 interface StatsJson {
   documents: number;

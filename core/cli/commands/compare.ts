@@ -2,11 +2,10 @@ import { writeFile } from "node:fs/promises";
 import path from "node:path";
 import { exportFormatSchema, type Crosswalk } from "../../model/compare-schemas.ts";
 import { DEFAULT_K } from "../../compare/compare-job.ts";
-import { toErrorInfo } from "../../model/errors.ts";
 import type { LlmClient } from "../../model/llm-client.ts";
 import { type CliContext, type ExitCode, printJson } from "../cli-context.ts";
 import { table } from "../format.ts";
-import { cancelOnSigint, loadCliModel } from "../cli-model.ts";
+import { cancelOnSigint, loadCliModel, reportCancelled } from "../cli-model.ts";
 import { createProgressBar } from "../progress-bar.ts";
 
 // `clausegraph compare <docA> <docB> [--k 3] [--llm model.gguf] [--json]`: the crosswalk of two
@@ -114,11 +113,7 @@ export async function compareCommand(ctx: CliContext): Promise<ExitCode> {
       await engine.close();
     }
   } catch (err) {
-    const error = toErrorInfo(err);
-    if (error.code !== "CANCELLED") throw err;
-    if (args.json) printJson(io, { error });
-    else io.stderr.write("clausegraph compare: cancelled; run it again to resume.\n");
-    return 1;
+    return reportCancelled(io, args.json, "compare", err);
   } finally {
     cancel.dispose();
     await llm?.close();

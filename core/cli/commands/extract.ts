@@ -1,7 +1,6 @@
-import { toErrorInfo } from "../../model/errors.ts";
 import type { LlmClient } from "../../model/llm-client.ts";
 import { type CliContext, type ExitCode, printJson } from "../cli-context.ts";
-import { cancelOnSigint, loadCliModel } from "../cli-model.ts";
+import { cancelOnSigint, loadCliModel, reportCancelled } from "../cli-model.ts";
 import { table } from "../format.ts";
 import { createProgressBar } from "../progress-bar.ts";
 
@@ -49,11 +48,7 @@ export async function extractCommand(ctx: CliContext): Promise<ExitCode> {
       await engine.close();
     }
   } catch (err) {
-    const error = toErrorInfo(err);
-    if (error.code !== "CANCELLED") throw err;
-    if (args.json) printJson(io, { error });
-    else io.stderr.write("clausegraph extract: cancelled; run it again to resume.\n");
-    return 1;
+    return reportCancelled(io, args.json, "extract", err);
   } finally {
     cancel.dispose();
     await llm.close();
