@@ -1,6 +1,5 @@
 import type { RankedSection } from "../model/retrieval-types.ts";
 import type { TripletRecord } from "../model/graph-records.ts";
-import type { Section } from "../model/section-types.ts";
 import type { AskCitation } from "../model/ask-citation.ts";
 import { citationLabel } from "./citation-label.ts";
 import { GAP_LINE, renderFact, renderQuote, renderSourceOpen, SOURCE_CLOSE } from "./context-render.ts";
