@@ -31,7 +31,18 @@ const HEADING_ANSWERS = 0.8;
 const WEAK_CUE_TYPES = new Set(["requirements", "procedure", "party"]);
 /** Types whose answer is a list: a lead-in ("… shall at least:") is what answers them. */
 const LIST_TYPES = new Set(["requirements", "procedure"]);
-const DEFINED_TERM = /^[(\d).\s]*['‘’"“«]([^'‘’"“”»]{2,80})['’"”»]\s+(?:means|shall mean|is defined as|refers to|si intende)/i;
+// "(11) 'consent' of the data subject means …" (EU: quoted, a few words may follow the term) and
+// "Covered entity means: …" (US CFR: unquoted, capitalised, at the start of the sentence).
+const DEFINED_TERM = /^[(\d).\s]*(?:['‘’"“«]([^'‘’"“”»]{2,80})['’"”»](?:\s+[\w-]+){0,5}?|([A-Z][A-Za-z-]*(?:\s+[a-z][A-Za-z-]*){0,4}?))\s+(?:means|shall mean|is defined as|si intende)\b/;
+
+/** Singular, lower case, one space: "Covered entities" and "covered entity" are one term. */
+function termKey(text: string): string {
+  return text
+    .toLowerCase()
+    .split(/\s+/)
+    .map((w) => w.replace(/ies$/, "y").replace(/(?<=[^s])s$/, ""))
+    .join(" ");
+}
 /** Where a requirement's discussion begins (NIST SP 800-171 prints "DISCUSSION" after each requirement). */
 const DISCUSSION = /^(?:DISCUSSION|Discussion:|Supplemental Guidance:?|SUPPLEMENTAL GUIDANCE|Note:|NOTE:|Commento|Nota:)/;
 /** The weight of a sentence in a requirement's discussion, or giving an example, against the requirement itself. */
@@ -163,7 +174,7 @@ export async function buildSentencePool(
   const headingCoverage = headings.map((h) => coverage(terms, idf, h));
   const type = hints?.answerType ?? "other";
   const partyStems = (hints?.parties ?? []).map((p) => contentStems(p, language)).filter((p) => p.length > 0);
-  const asked = question.toLowerCase();
+  const askedKey = ` ${termKey(question.replace(/[^\p{L}\p{N}\s-]/gu, " "))} `;
   // Sentences of a requirement's discussion: from its "DISCUSSION" marker to the end of the section.
   const discussion = new Set<number>();
   let inDiscussion = -1;
@@ -199,8 +210,9 @@ export async function buildSentencePool(
     const cue = cueStrength(type, c.unit.text);
     features.cue = cue === 0 ? 0 : cue === 2 && !WEAK_CUE_TYPES.has(type) ? 1 : 0.5;
     features.namedProvision = hints !== undefined && namesSection(hints.provisions, c.result.section.label) ? 1 : 0;
-    const defined = DEFINED_TERM.exec(c.unit.text)?.[1]?.toLowerCase();
-    features.definedTerm = defined !== undefined && asked.includes(defined) ? 1 : 0;
+    const definedMatch = DEFINED_TERM.exec(c.unit.text);
+    const defined = definedMatch?.[1] ?? definedMatch?.[2];
+    features.definedTerm = defined !== undefined && askedKey.includes(` ${termKey(defined)} `) ? 1 : 0;
     const leadIn = c.unit.text.trimEnd().endsWith(":");
     features.listLeadIn = leadIn && LIST_TYPES.has(type) ? 1 : 0;
     let unitText = c.unit.text;
@@ -225,7 +237,10 @@ export async function buildSentencePool(
     features.alsoCue = (hints?.alsoAsks ?? []).some((t) => alsoCued(t, c.unit.text)) ? 1 : 0;
     const explanatory = discussion.has(i) || EXAMPLE.test(c.unit.text);
     const prior = rolePrior(provisionRole(c.result.section), type) * (explanatory ? DISCUSSION_PRIOR : 1);
-    return { ...c, coverage: cov, relevant: relevant || features.coverage >= MIN_COVERAGE, features, prior, score: sentenceScore(features, prior) };
+    // A definition question is answered by the sentence defining its term, however few of its
+    // other words that sentence repeats ("What makes consent valid under the GDPR definition?").
+    const definesAsked = features.definedTerm === 1 && type === "definition";
+    return { ...c, coverage: cov, relevant: relevant || definesAsked || features.coverage >= MIN_COVERAGE, features, prior, score: sentenceScore(features, prior) };
   });
   if (embedder !== null && candidates.length > 0) await addSimilarity(question, candidates, embedText, embedder, signal);
   return { question, terms, idf, candidates, results: top, embedder };

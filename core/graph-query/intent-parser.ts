@@ -180,7 +180,11 @@ export function parseGraphIntent(question: string, analysis: QuestionAnalysis): 
   const at = provisionIndex(q, analysis, labels);
   const citeVerb = /\b(?:cite|cites|citing|cited|refer(?:s|red|ring)?\s+to|reference|references|referencing|referenced|point(?:s)?\s+to|mention|mentions|mentioned|cross[- ]references?)\b/i;
   const verb = citeVerb.exec(q);
-  if (verb !== null && at >= 0) {
+  // "Which security measures does Article 32 mention?" asks for what the text says, not for the
+  // provisions it cites: a wh-object that names no provision, document or reference goes to text.
+  const askedFor = verb === null ? null : /\b(?:which|what)\s+(.+?)\s+(?:does|do|did|is|are)\b/i.exec(q.slice(0, verb.index));
+  const asksForThings = askedFor !== null && !/\b(?:articles?|sections?|provisions?|paragraphs?|recitals?|regulations?|directives?|acts?|laws?|rules?|documents?|standards?|parts?|subparts?|chapters?|annex(?:es)?|references?|citations?|cross[- ]references?|other|texts?|publications?)\b/i.test(askedFor[1] ?? "");
+  if (verb !== null && at >= 0 && !asksForThings) {
     const outgoingPassive = /\b(?:cited|referenced|referred\s+to|mentioned)\s+(?:in|by|from)\s+/i.test(q.slice(verb.index, at + 1));
     const crossRefsOf = /\bcross[- ]references?\s+(?:in|of|from|made\s+by)\b/i.test(q);
     const doesX = at < verb.index && /\b(?:does|do|did)\b/i.test(q.slice(0, verb.index));
