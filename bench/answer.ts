@@ -28,6 +28,7 @@ import { buildLlmContext, LLM_CONTEXT_TOKENS } from "../core/answer/answer-quest
 import { REFUSAL, type AskResult } from "../core/model/answer-types.ts";
 import { readAnswerLog } from "../core/answer/answer-log.ts";
 import { buildSentencePool } from "../core/answer/sentence-pool.ts";
+import { createLanguageResources } from "../core/answer/language-resources.ts";
 import { ensureDefaultEmbedder } from "../core/embed/default-embedder.ts";
 import type { Embedder } from "../core/model/embedder.ts";
 import { createEngine } from "../core/engine.ts";
@@ -136,6 +137,8 @@ async function runObliqa() {
   let embedder: Embedder | null = null;
   let engine: Engine | null = null;
   let tokenizer: LlmClient | null = null;
+  // The compact contexts below cut sentences with pipelines of their own, as an engine would.
+  const resources = createLanguageResources();
   try {
     const ingestStart = performance.now();
     embedder = await ensureDefaultEmbedder(values["model-dir"]);
@@ -199,7 +202,7 @@ async function runObliqa() {
 
       // The compact context a model would read for this question vs the plain top-10 context.
       const triplets = await kuzu.getTripletsForSections(evidence.map((r) => r.section.id));
-      const pool = await buildSentencePool(q.text.replace(/\s+/g, " ").trim(), evidence, triplets, embedder);
+      const pool = await buildSentencePool(q.text.replace(/\s+/g, " ").trim(), evidence, triplets, embedder, resources);
       const compact = buildLlmContext(pool, LLM_CONTEXT_TOKENS, countTokens, unitsPerBlock);
       const plain = plainContext(ranked);
       const cTokens = compact.text === "" ? 0 : countTokens(compact.text);

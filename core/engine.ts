@@ -28,6 +28,7 @@ import { analyzeQuestion, answerHints } from "./answer/question-analysis.ts";
 import { retrievalQuery } from "./answer/answer-type-query.ts";
 import { ANSWER_CANDIDATES, rankForAnswer } from "./answer/answer-ranking.ts";
 import { documentScope } from "./answer/question-scope.ts";
+import { createLanguageResources } from "./answer/language-resources.ts";
 import { registryAliases } from "./names/document-instruments.ts";
 import { aliasEdit, libraryNames } from "./model/document-names.ts";
 import { ensureDefaultEmbedder } from "./embed/default-embedder.ts";
@@ -199,6 +200,8 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
   let nlp: EnglishNlp | null = null;
   // What retrieval remembers between questions (stems, headings, section vectors): this engine's own.
   const retrievalCaches = createRetrievalCaches();
+  // The wink pipelines and alias lookups that read questions and answers: this engine's own too.
+  const languageResources = createLanguageResources();
   // The parsing child kept between imports belongs to this engine and dies with it.
   const parsePool = createParsePool();
 
@@ -221,7 +224,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     // A graph answer (issue 13) reopens with its route, rows and evidence graph (core/graph-query/graph-answer-log.ts).
     answerGraph: async (record) => (await reopenGraphAnswer(store, dataDir, record)) ?? (await reopenedGraph(store, record)),
     // How a question names a document or provision of its own: the question analysis, with follow-up.ts's patterns.
-    scopeNamer: analysisScopeNamer,
+    scopeNamer: (documents) => analysisScopeNamer(documents, languageResources),
   });
   const exports = createExports({ dataDir, appVersion: appVersion(), listDocuments: () => store.listDocuments(), conversations });
 
@@ -553,7 +556,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
       const stages: StageSwitches = { ...ALL_STAGES, ...opts.stages };
       const embedder = stages.sectionVectors || stages.tripletVectors ? await getEmbedder() : null;
       // A query naming an imported instrument ("DORA incident reporting") searches that document.
-      const scope = documentScope(query, libraryNames(await store.listDocuments()).documents).documentIds;
+      const scope = documentScope(query, libraryNames(await store.listDocuments()).documents, languageResources).documentIds;
       const ranked: RankedSection[] = await hybridSearch(store, embedder, query, { k, stages, caches: retrievalCaches, ...(scope.length > 0 ? { documentIds: scope } : {}) });
       const retrieveMs = performance.now() - started;
       const top = ranked.slice(0, TRIPLET_SECTIONS);
@@ -584,7 +587,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
       const asked = plan?.decision.question ?? question;
       const embedder = await getEmbedder();
       // Read once: which documents it names (retrieval keeps to them), what it asks for, which known instruments the library lacks.
-      const analysis = analyzeQuestion(asked, libraryNames(await store.listDocuments()));
+      const analysis = analyzeQuestion(asked, libraryNames(await store.listDocuments()), languageResources);
       const scope = analysis.scope.documentIds;
       const query = retrievalQuery(asked, analysis.answerType, analysis.language);
       // A question about an instrument the library lacks is refused: nothing is retrieved, so no unrelated graph is drawn.
@@ -625,6 +628,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
           analysis,
           hints: opts.hints ?? answerHints(analysis),
           retrievalQuery: query,
+          resources: languageResources,
           ...(opts.onToken ? { onToken: opts.onToken } : {}),
           ...(opts.trace ? { trace: opts.trace } : {}),
           ...(opts.signal ? { signal: opts.signal } : {}),

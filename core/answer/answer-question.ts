@@ -12,6 +12,7 @@ import { citeSentences } from "./narrow-citation.ts";
 import { draftSentences, keysIn, parseModelOutput } from "./parse-llm-output.ts";
 import { SYSTEM_PROMPT, userPrompt } from "./prompt.ts";
 import { buildSentencePool, throwIfAborted, type SentencePool } from "./sentence-pool.ts";
+import type { LanguageResources } from "./language-resources.ts";
 import { formatAnswer, verifySentences } from "./verify-citations.ts";
 
 // Answering a question from sections already retrieved: with a model, a cited answer it writes
@@ -37,6 +38,11 @@ function withoutNames(text: string, names: readonly string[]): string {
 /** How a yes/no answer opens, before the sentence it rests on. */
 const VERDICT_WORDS: Record<"yes" | "no" | "conditional", string> = { yes: "Yes:", no: "No:", conditional: "Only under conditions:" };
 
+/** What answerQuestion is given: the question and its evidence, and the engine's pipelines (language-resources.ts). */
+export interface AnswerRequest extends AskInput {
+  resources: LanguageResources;
+}
+
 interface Outcome {
   verdict?: "yes" | "no" | "conditional";
   sentences: AskSentence[];
@@ -61,7 +67,7 @@ function rekey(text: string, keyMap: ReadonlyMap<string, string[]>): string {
   });
 }
 
-function finish(input: AskInput, outcome: Outcome, started: number): AskResult {
+function finish(input: AnswerRequest, outcome: Outcome, started: number): AskResult {
   const cited = citeSentences(outcome.sentences.length === 0 ? refusalSentences() : outcome.sentences, outcome.context);
   const { sentences, citations } = cited;
   if (outcome.analysis !== undefined) outcome.analysis = rekey(outcome.analysis, cited.keyMap);
@@ -102,7 +108,7 @@ export function buildLlmContext(pool: SentencePool, budgetTokens: number, count:
   return compact.blocks.length > 0 ? compact : buildContext(pool, budgetTokens, count);
 }
 
-async function quoted(input: AskInput, pool: SentencePool): Promise<Outcome> {
+async function quoted(input: AnswerRequest, pool: SentencePool): Promise<Outcome> {
   // The quoted sentences come from the whole pool; their blocks are the citations' context.
   const { drafts, verdict, context: ctx } = extractiveAnswer(pool, input.options?.maxSentences ?? DEFAULT_MAX_SENTENCES, input.hints);
   const sentences = await verifySentences(drafts, ctx, { embedder: input.embedder, signal: input.signal });
@@ -127,7 +133,7 @@ function cleanAnalysis(analysis: string | null, context: AnswerContext): string 
 
 async function generate(
   llm: LlmClient,
-  input: AskInput,
+  input: AnswerRequest,
   prompt: string,
   maxTokens: number,
   started: number,
@@ -160,7 +166,7 @@ async function generate(
   }
 }
 
-async function written(input: AskInput, llm: LlmClient, pool: SentencePool, started: number): Promise<Outcome> {
+async function written(input: AnswerRequest, llm: LlmClient, pool: SentencePool, started: number): Promise<Outcome> {
   const count = (text: string): number => llm.countTokens(text);
   // The cap, but never more than a quarter of the window: the sources must still fit beside it.
   const maxTokens = Math.min(input.options?.maxAnswerTokens ?? 512, Math.max(64, Math.floor(llm.contextSize / 4)));
@@ -175,7 +181,7 @@ async function written(input: AskInput, llm: LlmClient, pool: SentencePool, star
   const { result, firstTokenMs, stoppedBy } = generated;
   const cap = stoppedBy === null ? null : stoppedBy === "time-limit" ? (input.options?.maxSeconds ?? 0) : maxTokens;
   const parsed = parseModelOutput(result.text);
-  const drafts = draftSentences(parsed.answer);
+  const drafts = draftSentences(parsed.answer, input.resources);
   const checked = await verifySentences(drafts, context, { embedder: input.embedder, signal: input.signal });
   const cited = checked.filter((s) => s.citationKeys.length > 0);
   const refused = drafts.some((d) => d.refusal);
@@ -204,13 +210,13 @@ async function written(input: AskInput, llm: LlmClient, pool: SentencePool, star
  * @throws ClauseGraphError CANCELLED when `signal` aborts; VALIDATION for an empty question;
  *   the model's own errors (INTERNAL, MODEL_TIMEOUT, …) otherwise.
  */
-export async function answerQuestion(input: AskInput): Promise<AskResult> {
+export async function answerQuestion(input: AnswerRequest): Promise<AskResult> {
   const started = performance.now();
   throwIfAborted(input.signal);
   const question = input.question.replace(/\s+/g, " ").trim();
   if (question === "") throw new ClauseGraphError("VALIDATION", "The question is empty.");
   if (question.length > MAX_QUESTION_CHARS) throw new ClauseGraphError("VALIDATION", `The question is longer than ${MAX_QUESTION_CHARS} characters.`);
-  const normalized: AskInput = { ...input, question };
+  const normalized: AnswerRequest = { ...input, question };
   const reason = notInLibraryReason(input.analysis?.missingInstruments ?? [], input.missingNames ?? []);
   if (reason !== null) {
     const empty: AnswerContext = { blocks: [], byKey: new Map(), text: "", tokens: 0 };
@@ -223,7 +229,7 @@ export async function answerQuestion(input: AskInput): Promise<AskResult> {
   // The instrument's own name ("NIST SP 800-30", "under DORA") routes retrieval: the sentences
   // that answer never print it, and those that do (a guide citing itself) are not the answer.
   const scored = withoutNames(input.retrievalQuery ?? question, input.analysis?.scope.instruments ?? []);
-  const pool = await buildSentencePool(scored, input.results, input.triplets, input.embedder, input.signal, input.hints);
+  const pool = await buildSentencePool(scored, input.results, input.triplets, input.embedder, input.resources, input.signal, input.hints);
   input.trace?.({
     candidates: pool.candidates.map((c) => ({
       sectionId: c.result.section.id,

@@ -1,4 +1,5 @@
 import { REFUSAL } from "../model/answer-types.ts";
+import type { LanguageResources } from "./language-resources.ts";
 import { splitSentences } from "./sentence-units.ts";
 
 // What a model writes is untrusted too: small local models skip labels, put everything on one
@@ -110,10 +111,10 @@ export function isRefusal(sentence: string): boolean {
 }
 
 /** The answer as sentences with their keys; a key written after the full stop belongs before it. */
-export function draftSentences(answer: string): DraftSentence[] {
+export function draftSentences(answer: string, resources: LanguageResources): DraftSentence[] {
   const out: DraftSentence[] = [];
   for (const line of answer.split(/\n+/)) {
-    for (const piece of splitSentences(line)) {
+    for (const piece of splitSentences(line, resources)) {
       const keys = keysIn(piece);
       const leading = /^(?:\s*[[【［][^\]】］]*[\]】］])+/.exec(piece);
       const leadKeys = leading === null ? [] : keysIn(leading[0]);

@@ -1,9 +1,9 @@
 import { findCrossReferences } from "../extract/cross-references.ts";
-import { createEnglishNlp, type EnglishNlp } from "../extract/obligations.ts";
 import { findInstrumentMentions } from "../names/instrument-names.ts";
 import { tokenize } from "../retrieve/query-terms.ts";
 import { classifyAnswerType } from "./answer-type.ts";
 import type { LibraryNames, QuestionAnalysis } from "../model/question-analysis-types.ts";
+import type { LanguageResources } from "./language-resources.ts";
 import { isFunctionWord } from "./lexical.ts";
 import { questionParties } from "./question-parties.ts";
 import { documentScope } from "./question-scope.ts";
@@ -99,15 +99,13 @@ const GENERIC = new Set(
   ).split(" "),
 );
 
-let nlp: EnglishNlp | null = null;
-
 interface Lemma {
   text: string;
   pos: string;
 }
 
-function englishLemmas(question: string): Lemma[] {
-  nlp ??= createEnglishNlp();
+function englishLemmas(question: string, resources: LanguageResources): Lemma[] {
+  const nlp = resources.englishNlp();
   const doc = nlp.wink.readDoc(question);
   const its = nlp.wink.its;
   // wink's typings declare `its.lemma` with a different signature from the other token
@@ -117,8 +115,8 @@ function englishLemmas(question: string): Lemma[] {
   return lemmas.map((l, i) => ({ text: String(l).toLowerCase(), pos: String(tags[i] ?? "X") }));
 }
 
-function focusTerms(question: string, language: "en" | "it", skip: ReadonlySet<string>): string[] {
-  const words: Lemma[] = language === "en" ? englishLemmas(question) : tokenize(question).map((w) => ({ text: w, pos: /^\d/.test(w) ? "NUM" : "NOUN" }));
+function focusTerms(question: string, language: "en" | "it", skip: ReadonlySet<string>, resources: LanguageResources): string[] {
+  const words: Lemma[] = language === "en" ? englishLemmas(question, resources) : tokenize(question).map((w) => ({ text: w, pos: /^\d/.test(w) ? "NUM" : "NOUN" }));
   const tiers = new Map<string, number>();
   for (const { text, pos } of words) {
     if (!/[\p{L}\p{N}]/u.test(text) || text.length < 2 || isFunctionWord(text) || NON_FOCUS.has(text) || skip.has(text)) continue;
@@ -135,12 +133,15 @@ function focusTerms(question: string, language: "en" | "it", skip: ReadonlySet<s
 
 const YES_NO_TAIL = /\s*(?:,?\s*(?:under|according to|pursuant to|secondo|ai sensi d\S*)\s+[^,?]*)?\?*\s*$/i;
 
-/** Reads the question once; `library` names the imported documents (titles and effective aliases). */
-export function analyzeQuestion(question: string, library: LibraryNames): QuestionAnalysis {
+/**
+ * Reads the question once; `library` names the imported documents (titles and effective aliases);
+ * `resources` are the engine's pipelines and lookups (language-resources.ts).
+ */
+export function analyzeQuestion(question: string, library: LibraryNames, resources: LanguageResources): QuestionAnalysis {
   const text = question.replace(/\s+/g, " ").trim();
   const language = detectLanguage(text);
   const mentions = findInstrumentMentions(text);
-  const scope = documentScope(text, library.documents, mentions);
+  const scope = documentScope(text, library.documents, resources, mentions);
   const provisions = findProvisions(text, language);
   const parties = questionParties(text);
   const reading = classifyAnswerType(text);
@@ -155,7 +156,7 @@ export function analyzeQuestion(question: string, library: LibraryNames): Questi
     provisionLabels: [...new Set(provisions.flatMap((p) => p.labels))],
     missingInstruments: scope.missingInstruments,
     otherNames: scope.otherNames,
-    focusTerms: focusTerms(text, language, skip),
+    focusTerms: focusTerms(text, language, skip, resources),
   };
   if (reading.modality !== undefined) analysis.modality = reading.modality;
   if (reading.answerType === "yes-no") analysis.condition = text.replace(YES_NO_TAIL, "").trim();

@@ -1,6 +1,7 @@
-import { distinctEntries, findInstrumentMentions, foldWords, instrumentForAlias, withContained, type InstrumentMention } from "../names/instrument-names.ts";
+import { distinctEntries, findInstrumentMentions, foldWords, withContained, type InstrumentMention } from "../names/instrument-names.ts";
 import { identifierKey } from "../names/instrument-keys.ts";
 import type { InstrumentEntry } from "../names/instrument-registry.ts";
+import type { LanguageResources } from "./language-resources.ts";
 import { questionNames } from "./question-names.ts";
 
 // Which imported documents a question names, and which known instruments it names that no
@@ -45,18 +46,6 @@ const DOCUMENT_KINDS = ["disciplinare", "capitolato", "bando", "lettera d invito
 /** A document's title counts as named only when long enough not to be a common phrase. */
 const MIN_TITLE_WORDS = 3;
 
-// Alias → instrument lookups repeat for every question over the same library.
-const ALIAS_ENTRY = new Map<string, InstrumentEntry | null>();
-function entryOfAlias(alias: string): InstrumentEntry | null {
-  let entry = ALIAS_ENTRY.get(alias);
-  if (entry === undefined) {
-    entry = instrumentForAlias(alias) ?? null;
-    if (ALIAS_ENTRY.size > 10_000) ALIAS_ENTRY.clear();
-    ALIAS_ENTRY.set(alias, entry);
-  }
-  return entry;
-}
-
 function covers(mention: string, name: string): boolean {
   const a = foldWords(mention);
   const b = foldWords(name);
@@ -68,9 +57,10 @@ function covers(mention: string, name: string): boolean {
  * (the title's own number or name comes first: "NIST SP 800-66 Revision 1, … Guide for Implementing
  * the HIPAA Security Rule" is SP 800-66) and every instrument that one contains.
  */
-function identityOf(aliases: readonly string[]): Set<string> {
+function identityOf(aliases: readonly string[], resources: LanguageResources): Set<string> {
   for (const alias of aliases) {
-    const entry = entryOfAlias(alias);
+    // Alias → instrument lookups repeat for every question over the same library: the engine remembers them.
+    const entry = resources.instrumentOfAlias(alias);
     if (entry !== null) return new Set(withContained(entry).map((e) => e.id));
   }
   return new Set();
@@ -93,7 +83,12 @@ interface DocumentNames {
   identity: Set<string>;
 }
 
-export function documentScope(question: string, documents: readonly ScopeDocument[], mentions: readonly InstrumentMention[] = findInstrumentMentions(question)): DocumentScope {
+export function documentScope(
+  question: string,
+  documents: readonly ScopeDocument[],
+  resources: LanguageResources,
+  mentions: readonly InstrumentMention[] = findInstrumentMentions(question),
+): DocumentScope {
   const named = distinctEntries(mentions);
   const words = foldWords(question);
   const inScope = new Set<string>();
@@ -103,14 +98,14 @@ export function documentScope(question: string, documents: readonly ScopeDocumen
   for (const doc of documents) {
     const entries = new Set<string>();
     for (const alias of doc.aliases) {
-      const entry = entryOfAlias(alias);
+      const entry = resources.instrumentOfAlias(alias);
       if (entry !== null) entries.add(entry.id);
       else {
         aliasTexts.push(alias);
         if (foldWords(alias).trim() !== "" && words.includes(foldWords(alias))) inScope.add(doc.id);
       }
     }
-    library.push({ doc, entries, identity: identityOf(doc.aliases) });
+    library.push({ doc, entries, identity: identityOf(doc.aliases, resources) });
     const own = foldWords(`${doc.title} ${(doc.fileName ?? "").replace(/\.[a-z0-9]+$/i, "")}`);
     if (DOCUMENT_KINDS.some((kind) => words.includes(` ${kind} `) && own.includes(` ${kind} `))) inScope.add(doc.id);
     if (doc.title.split(/\s+/).length >= MIN_TITLE_WORDS && words.includes(foldWords(doc.title))) inScope.add(doc.id);

@@ -4,6 +4,7 @@ import type { RankedSection } from "../model/retrieval-types.ts";
 import type { TripletRecord } from "../model/graph-records.ts";
 import { shortDocumentName } from "./citation-label.ts";
 import { contentStems, coverage, idfTable, matchedTerms, nameStems, queryTerms, type QueryTerms } from "./lexical.ts";
+import type { LanguageResources } from "./language-resources.ts";
 import { sentenceUnits, type SentenceUnit } from "./sentence-units.ts";
 import { alsoCued, cueStrength } from "./answer-cues.ts";
 import { namesSection } from "./answer-ranking.ts";
@@ -116,6 +117,7 @@ export async function buildSentencePool(
   results: readonly RankedSection[],
   triplets: readonly TripletRecord[],
   embedder: Embedder | null,
+  resources: LanguageResources,
   signal?: AbortSignal,
   hints?: AnswerHints,
 ): Promise<SentencePool> {
@@ -150,7 +152,7 @@ export async function buildSentencePool(
     headings[resultIndex] = matchStems(`${result.section.label} ${result.section.heading}`);
     const sectionTriplets = bySection.get(result.section.id) ?? [];
     let opening: { pinpoint: string; stems: Set<string> } | null = null;
-    for (const unit of sentenceUnits(result.section.text)) {
+    for (const unit of sentenceUnits(result.section.text, resources)) {
       const stems = new Set(contentStems(unit.text));
       const words = language === "en" ? stems : matchStems(unit.text);
       matched.push(words);

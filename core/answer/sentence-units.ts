@@ -1,6 +1,5 @@
-import winkNLP from "wink-nlp";
 import type { WinkMethods } from "wink-nlp";
-import model from "wink-eng-lite-web-model";
+import type { LanguageResources } from "./language-resources.ts";
 import { PinpointTracker } from "./pinpoint.ts";
 
 // Sections are cut into sentence units — what an answer quotes and what a citation's support is
@@ -26,19 +25,11 @@ const INLINE_MARKER = /^\((?:[a-z]{1,2}|\d{1,3}|[ivxlc]{1,6}|[A-Z])\)\s+\p{Lu}/u
 const MARKER_ONLY = /^\(?(?:\d{1,3}|[a-z]{1,2}|[ivx]{1,5})[.)]$/i;
 const ABBREVIATION_END = /(?:\b(?:art|artt|arts|no|nos|para|paras|par|p|pp|sec|reg|cf|lett|n|nn|vol|fig|e\.g|i\.e|etc|u\.s|c\.f\.r|u\.s\.c|d\.lgs)|\b\p{Lu})\.$/iu;
 
-let shared: WinkMethods | null = null;
-
-/** One pipeline per process: loading the model costs ~100 ms and it is only read afterwards. */
-function wink(): WinkMethods {
-  shared ??= winkNLP(model, ["sbd"]);
-  return shared;
-}
-
 /** Sentence strings of one paragraph, aligned back to offsets in it. */
-function rawSentences(line: string): Array<{ start: number; end: number }> {
+function rawSentences(wink: WinkMethods, line: string): Array<{ start: number; end: number }> {
   const out: Array<{ start: number; end: number }> = [];
   let cursor = 0;
-  for (const s of wink().readDoc(line).sentences().out()) {
+  for (const s of wink.readDoc(line).sentences().out()) {
     const piece = String(s).trim();
     if (piece === "") continue;
     const at = line.indexOf(piece, cursor);
@@ -87,14 +78,16 @@ function splitLong(line: string, piece: { start: number; end: number }): Array<{
 }
 
 /** The section's sentences in order; paragraphs ("\n") never share a sentence. */
-export function sentenceUnits(text: string): SentenceUnit[] {
+export function sentenceUnits(text: string, resources: LanguageResources): SentenceUnit[] {
+  // One pipeline per engine (language-resources.ts): loading the model costs ~100 ms and it is only read afterwards.
+  const wink = resources.sentencePipeline();
   const out: SentenceUnit[] = [];
   let lineStart = 0;
   const pinpoints = new PinpointTracker();
   for (const line of text.split("\n")) {
     let pinpoint = pinpoints.line(line);
     const paragraph = pinpoints.paragraphNumber();
-    for (const merged of mergeFragments(line, rawSentences(line))) {
+    for (const merged of mergeFragments(line, rawSentences(wink, line))) {
       for (const piece of splitLong(line, merged)) {
         const raw = line.slice(piece.start, piece.end);
         const lead = raw.length - raw.trimStart().length;
@@ -112,6 +105,6 @@ export function sentenceUnits(text: string): SentenceUnit[] {
 }
 
 /** Sentences of free text (a model's answer): same splitter, without offsets. */
-export function splitSentences(text: string): string[] {
-  return sentenceUnits(text).map((u) => u.text);
+export function splitSentences(text: string, resources: LanguageResources): string[] {
+  return sentenceUnits(text, resources).map((u) => u.text);
 }

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import { answerQuestion } from "../../core/answer/answer-question.ts";
 import { askResultSchema } from "../../core/model/answer-schemas.ts";
 import type { AskInput, AskResult } from "../../core/model/answer-types.ts";
+import { createLanguageResources } from "../../core/answer/language-resources.ts";
 import { buildDerivedGraph } from "../../core/graph/build-derived-graph.ts";
 import { parseDocument } from "../../core/ingest/parse-document.ts";
 import type { LoadedLlm } from "../../core/llm/llama-client.ts";
@@ -43,12 +44,14 @@ function results(doc: Parsed, labels: string[]): RankedSection[] {
   });
 }
 
+const resources = createLanguageResources();
+
 function ask(doc: Parsed, question: string, labels: string[], extra: Partial<AskInput> = {}): Promise<AskResult> {
   const ranked = results(doc, labels);
   const ids = new Set(ranked.map((r) => r.section.id));
   return answerQuestion({
     question, results: ranked, triplets: doc.triplets.filter((t) => ids.has(t.sectionId)), subgraph: { nodes: [], edges: [] },
-    embedder: null, llm: null, retrieveMs: 5, ...extra,
+    embedder: null, llm: null, retrieveMs: 5, resources, ...extra,
   });
 }
 

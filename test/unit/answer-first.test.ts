@@ -1,7 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { answerQuestion } from "../../core/answer/answer-question.ts";
 import { askResultSchema } from "../../core/model/answer-schemas.ts";
-import type { AnswerHints, AskInput } from "../../core/model/answer-types.ts";
+import type { AnswerHints } from "../../core/model/answer-types.ts";
+import type { AnswerRequest } from "../../core/answer/answer-question.ts";
+import { createLanguageResources } from "../../core/answer/language-resources.ts";
 import type { RankedSection } from "../../core/model/retrieval-types.ts";
 import type { DocumentRecord } from "../../core/model/store-records.ts";
 import type { Section, SectionKind } from "../../core/model/section-types.ts";
@@ -55,8 +57,10 @@ function ranked(sections: Array<[Section, DocumentRecord]>): RankedSection[] {
   return sections.map(([section, document], i) => ({ section, document, score: 1 / (i + 1), rank: i + 1, evidence: { stages: {}, tripletIds: [], links: [], features: {} } }));
 }
 
-function input(question: string, results: RankedSection[], hints?: AnswerHints): AskInput {
-  return { question, results, triplets: [], subgraph: { nodes: [], edges: [] }, embedder: null, llm: null, retrieveMs: 1, ...(hints ? { hints } : {}) };
+const resources = createLanguageResources();
+
+function input(question: string, results: RankedSection[], hints?: AnswerHints): AnswerRequest {
+  return { question, results, triplets: [], subgraph: { nodes: [], edges: [] }, embedder: null, llm: null, retrieveMs: 1, resources, ...(hints ? { hints } : {}) };
 }
 
 const hint = (answerType: string, provisions: string[] = [], parties: string[] = []): AnswerHints => ({ answerType, provisions, parties });

@@ -4,7 +4,11 @@ import { citationLabel, shortDocumentName, shortSectionLabel } from "../../core/
 import { neutralizeKeys, quoteForPrompt } from "../../core/answer/neutralize.ts";
 import { draftSentences, isRefusal, keysIn, parseModelOutput } from "../../core/answer/parse-llm-output.ts";
 import { sentenceUnits } from "../../core/answer/sentence-units.ts";
+import { createLanguageResources } from "../../core/answer/language-resources.ts";
 import { formatAnswer } from "../../core/answer/verify-citations.ts";
+
+// One set of pipelines for the file, as an engine keeps one (language-resources.ts).
+const resources = createLanguageResources();
 
 describe("parseModelOutput", () => {
   it("reads the three labelled parts", () => {
@@ -33,7 +37,7 @@ describe("parseModelOutput", () => {
 
 describe("draftSentences", () => {
   it("attaches keys to their sentence, including keys written after the full stop", () => {
-    const drafts = draftSentences("The controller notifies within 72 hours. [S1] The processor notifies the controller [S2, s3]. Both keep records [S1][S2].");
+    const drafts = draftSentences("The controller notifies within 72 hours. [S1] The processor notifies the controller [S2, s3]. Both keep records [S1][S2].", resources);
     expect(drafts).toEqual([
       { text: "The controller notifies within 72 hours.", keys: ["S1"], refusal: false },
       { text: "The processor notifies the controller.", keys: ["S2", "S3"], refusal: false },
@@ -42,7 +46,7 @@ describe("draftSentences", () => {
   });
 
   it("reads bullets and recognises the refusal", () => {
-    const drafts = draftSentences("- First point [S1].\n- Second point [Source 2].\nThe documents provided do not answer this.");
+    const drafts = draftSentences("- First point [S1].\n- Second point [Source 2].\nThe documents provided do not answer this.", resources);
     expect(drafts.map((d) => d.keys)).toEqual([["S1"], ["S2"], []]);
     expect(drafts[2]?.refusal).toBe(true);
     expect(isRefusal("the documents provided do NOT answer this")).toBe(true);
@@ -92,7 +96,7 @@ describe("citation labels", () => {
 describe("sentenceUnits", () => {
   it("keeps paragraph numbers and points with their text, and abbreviations inside sentences", () => {
     const text = "1. Under Art. 5 of Reg. No. 1093/2010 the controller shall act. It shall keep records.\n(a) the nature of the breach;\n2. The processor shall assist.";
-    const units = sentenceUnits(text);
+    const units = sentenceUnits(text, resources);
     expect(units.map((u) => [u.text, u.paragraph])).toEqual([
       ["1. Under Art. 5 of Reg. No. 1093/2010 the controller shall act.", "1"],
       ["It shall keep records.", "1"],
@@ -104,7 +108,7 @@ describe("sentenceUnits", () => {
 
   it("cuts run-on text at clause boundaries", () => {
     const long = Array.from({ length: 80 }, (_, i) => `item ${i} of the list`).join("; ");
-    const units = sentenceUnits(long);
+    const units = sentenceUnits(long, resources);
     expect(units.length).toBeGreaterThan(1);
     for (const u of units) expect(u.text.length).toBeLessThanOrEqual(900);
   });

@@ -1,7 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { PinpointTracker } from "../../core/answer/pinpoint.ts";
 import { sentenceUnits } from "../../core/answer/sentence-units.ts";
+import { createLanguageResources } from "../../core/answer/language-resources.ts";
 import { citationLabel } from "../../core/answer/citation-label.ts";
+
+// One set of pipelines for the file, as an engine keeps one (language-resources.ts).
+const resources = createLanguageResources();
 
 // Citations pin the paragraph and point a sentence sits in, as lawyers write them.
 
@@ -45,7 +49,7 @@ describe("pinpoints of EU articles and CFR sections", () => {
       "(i) Time limit (Required). Retain the documentation for 6 years from the date of its creation.",
     ];
     expect(pinpoints(lines)).toEqual(["(b)(1)", "(b)(1)", "(b)(1)(ii)", "(b)(2)", "(b)(2)(i)"]);
-    const units = sentenceUnits(lines.join("\n"));
+    const units = sentenceUnits(lines.join("\n"), resources);
     expect(units.find((u) => u.text.startsWith("(i) Maintain"))?.pinpoint).toBe("(b)(1)(i)");
     expect(units.find((u) => u.text.startsWith("Retain"))?.pinpoint).toBe("(b)(2)(i)");
   });
@@ -55,7 +59,7 @@ describe("pinpoints of EU articles and CFR sections", () => {
   });
 
   it("sentence units carry their pinpoint, and the label shows it", () => {
-    const units = sentenceUnits("(a) Standard: Workstation use. Implement policies.\n(c) Standard: Workstation security. Implement physical safeguards for all workstations.");
+    const units = sentenceUnits("(a) Standard: Workstation use. Implement policies.\n(c) Standard: Workstation security. Implement physical safeguards for all workstations.", resources);
     expect(units.map((u) => u.pinpoint)).toEqual(["(a)", "(a)", "(c)", "(c)"]);
     const doc = { title: "HIPAA Administrative Simplification", fileName: "hipaa.pdf" };
     expect(citationLabel({ document: doc, sectionLabel: "§ 164.310", paragraphs: [], pinpoint: "(c)", pageStart: 70, pageEnd: 70 })).toBe("HIPAA § 164.310(c), p. 70");

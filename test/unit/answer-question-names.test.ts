@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { answerQuestion } from "../../core/answer/answer-question.ts";
+import { createLanguageResources } from "../../core/answer/language-resources.ts";
 import { REFUSAL } from "../../core/model/answer-types.ts";
 import { mentionsName, namesMissingFromLibrary, questionNames, spellsOut } from "../../core/answer/question-names.ts";
 
@@ -67,6 +68,7 @@ describe("namesMissingFromLibrary", () => {
       llm: null,
       retrieveMs: 1,
       missingNames: ["HIPAA"],
+      resources: createLanguageResources(),
     });
     expect(result.answer).toBe(REFUSAL);
     expect(result.citations).toEqual([]);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { answerQuestion } from "../../core/answer/answer-question.ts";
+import { answerQuestion, type AnswerRequest } from "../../core/answer/answer-question.ts";
+import { createLanguageResources } from "../../core/answer/language-resources.ts";
 import { askResultSchema } from "../../core/model/answer-schemas.ts";
 import { REFUSAL, type AskInput, type AskResult } from "../../core/model/answer-types.ts";
 import { SYSTEM_PROMPT } from "../../core/answer/prompt.ts";
@@ -125,9 +126,11 @@ const SUBGRAPH = { nodes: [{ id: `section:${GDPR_33.id}`, kind: "section" as con
 const BREACH_RESULTS = ranked([[GDPR_33, GDPR], [GDPR_34, GDPR], [DORA_19, DORA], [DORA_28, DORA]]);
 const BREACH_QUESTION = "How quickly must the controller notify a personal data breach to the supervisory authority?";
 
-function input(question: string, results: RankedSection[], extra: Partial<AskInput> = {}): AskInput {
+const resources = createLanguageResources();
+
+function input(question: string, results: RankedSection[], extra: Partial<AskInput> = {}): AnswerRequest {
   const ids = new Set(results.map((r) => r.section.id));
-  return { question, results, triplets: TRIPLETS.filter((t) => ids.has(t.sectionId)), subgraph: SUBGRAPH, embedder: null, llm: null, retrieveMs: 12, ...extra };
+  return { question, results, triplets: TRIPLETS.filter((t) => ids.has(t.sectionId)), subgraph: SUBGRAPH, embedder: null, llm: null, retrieveMs: 12, resources, ...extra };
 }
 
 /** Checks every invariant a result must keep, whatever the model wrote. */

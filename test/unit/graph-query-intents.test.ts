@@ -1,9 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { analyzeQuestion } from "../../core/answer/question-analysis.ts";
+import { createLanguageResources } from "../../core/answer/language-resources.ts";
 import type { GraphIntent } from "../../core/graph-query/graph-intent.ts";
 import { parseGraphIntent } from "../../core/graph-query/intent-parser.ts";
 import { routeQuestion } from "../../core/graph-query/route-question.ts";
 import { libraryNames } from "../../core/model/document-names.ts";
+
+// One set of pipelines for the file, as an engine keeps one (language-resources.ts).
+const resources = createLanguageResources();
 
 // The typed intent parser and the router (core/graph-query/): which questions the graph answers
 // exactly, with which parameters, and which go to the text. Pure: no store.
@@ -15,7 +19,7 @@ const LIBRARY = libraryNames([
 ]);
 
 function intent(question: string): GraphIntent | null {
-  return parseGraphIntent(question, analyzeQuestion(question, LIBRARY))?.intent ?? null;
+  return parseGraphIntent(question, analyzeQuestion(question, LIBRARY, resources))?.intent ?? null;
 }
 
 describe("graph intents", () => {
@@ -59,7 +63,7 @@ describe("graph intents", () => {
 });
 
 describe("routing", () => {
-  const route = (q: string, hasModel = false) => routeQuestion(q, analyzeQuestion(q, LIBRARY), hasModel);
+  const route = (q: string, hasModel = false) => routeQuestion(q, analyzeQuestion(q, LIBRARY, resources), hasModel);
 
   it("sends exact questions to the graph, exact questions with a topic to both, the rest to the text, each with a reason", () => {
     expect(route("Which articles refer to Article 19 of DORA?")).toMatchObject({ route: "graph", reason: expect.stringContaining("sections citing a provision") });

@@ -1,5 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { analyzeQuestion, type AnswerType, type LibraryNames } from "../../core/answer/question-analysis.ts";
+import { createLanguageResources } from "../../core/answer/language-resources.ts";
+
+// One set of pipelines for the file, as an engine keeps one (language-resources.ts).
+const resources = createLanguageResources();
 
 // Question analysis is held to a table of real auditor-style questions over the corpus's
 // instruments (DORA, GDPR, HIPAA, NIST, the Italian tender rules), English and Italian: the answer
@@ -131,7 +135,7 @@ describe("analyzeQuestion: the table of auditor questions", () => {
 
   for (const row of TABLE) {
     it(row.q, () => {
-      const a = analyzeQuestion(row.q, LIBRARY);
+      const a = analyzeQuestion(row.q, LIBRARY, resources);
       expect(a.answerType).toBe(row.type);
       expect(a.language).toBe(row.lang ?? "en");
       expect(a.scope.documentIds).toEqual(row.docs ?? []);
@@ -145,11 +149,11 @@ describe("analyzeQuestion: the table of auditor questions", () => {
 
 describe("analyzeQuestion: names, conditions and focus terms", () => {
   it("a yes/no question carries its condition and modality", () => {
-    const a = analyzeQuestion("Can a processor engage another processor without authorisation under the GDPR?", LIBRARY);
+    const a = analyzeQuestion("Can a processor engage another processor without authorisation under the GDPR?", LIBRARY, resources);
     expect(a.answerType).toBe("yes-no");
     expect(a.modality).toBe("permission");
     expect(a.condition).toBe("Can a processor engage another processor without authorisation");
-    expect(analyzeQuestion("Must a controller keep records?", LIBRARY).modality).toBe("obligation");
+    expect(analyzeQuestion("Must a controller keep records?", LIBRARY, resources).modality).toBe("obligation");
   });
 
   it("names an imported instrument by any of its names or identifiers", () => {
@@ -160,50 +164,50 @@ describe("analyzeQuestion: names, conditions and focus terms", () => {
       "What does Reg. 2022/2554 require?",
       "Under dora, what must be tested?",
     ]) {
-      expect(analyzeQuestion(q, LIBRARY).scope.documentIds, q).toEqual(["dora"]);
+      expect(analyzeQuestion(q, LIBRARY, resources).scope.documentIds, q).toEqual(["dora"]);
     }
-    const hipaa = analyzeQuestion("What does 45 CFR Part 164 Subpart C require?", LIBRARY);
+    const hipaa = analyzeQuestion("What does 45 CFR Part 164 Subpart C require?", LIBRARY, resources);
     expect(hipaa.scope.documentIds).toEqual(["hipaa"]);
     expect(hipaa.missingInstruments).toEqual([]);
     // A user's alias, not in the registry.
-    expect(analyzeQuestion("Qual è la base d'asta della gara Mauriziano?", LIBRARY).scope.documentIds).toEqual(["gara"]);
+    expect(analyzeQuestion("Qual è la base d'asta della gara Mauriziano?", LIBRARY, resources).scope.documentIds).toEqual(["gara"]);
     // The UK GDPR is not the GDPR.
-    expect(analyzeQuestion("What does the UK GDPR say about international transfers?", LIBRARY).missingInstruments).toEqual(["the UK GDPR"]);
+    expect(analyzeQuestion("What does the UK GDPR say about international transfers?", LIBRARY, resources).missingInstruments).toEqual(["the UK GDPR"]);
   });
 
   it("answers from the instrument itself, not from a guide about it, unless the guide is named", () => {
     const guide = { id: "nist66", title: "NIST SP 800-66 Revision 1, An Introductory Resource Guide for Implementing the Health Insurance Portability and Accountability Act (HIPAA) Security Rule", aliases: ["NIST SP 800-66", "SP 800-66", "HIPAA", "Pub. L. 104-191", "Security Rule", "45 CFR Part 164 Subpart C"] };
     const withGuide: LibraryNames = { documents: [...LIBRARY.documents, guide] };
-    expect(analyzeQuestion("What does the HIPAA Security Rule require for workstation use?", withGuide).scope.documentIds).toEqual(["hipaa"]);
-    expect(analyzeQuestion("Which entities are covered entities under HIPAA?", withGuide).scope.documentIds).toEqual(["hipaa"]);
-    expect(analyzeQuestion("According to NIST SP 800-66, how often must the HIPAA evaluation be performed?", withGuide).scope.documentIds).toEqual(["nist66"]);
+    expect(analyzeQuestion("What does the HIPAA Security Rule require for workstation use?", withGuide, resources).scope.documentIds).toEqual(["hipaa"]);
+    expect(analyzeQuestion("Which entities are covered entities under HIPAA?", withGuide, resources).scope.documentIds).toEqual(["hipaa"]);
+    expect(analyzeQuestion("According to NIST SP 800-66, how often must the HIPAA evaluation be performed?", withGuide, resources).scope.documentIds).toEqual(["nist66"]);
     // Without the regulation, the guide is what the library has on the Security Rule.
     const guideOnly: LibraryNames = { documents: [guide] };
-    const a = analyzeQuestion("What does the HIPAA Security Rule require for workstation use?", guideOnly);
+    const a = analyzeQuestion("What does the HIPAA Security Rule require for workstation use?", guideOnly, resources);
     expect(a.scope.documentIds).toEqual(["nist66"]);
     expect(a.missingInstruments).toEqual([]);
   });
 
   it("leaves names outside the registry and the aliases to the library search", () => {
-    const a = analyzeQuestion("How does NIST define ICT risk under DORA?", LIBRARY);
+    const a = analyzeQuestion("How does NIST define ICT risk under DORA?", LIBRARY, resources);
     expect(a.otherNames).toEqual(expect.arrayContaining(["NIST", "ICT"]));
     expect(a.otherNames).not.toContain("DORA");
   });
 
   it("focus terms are content lemmas, most specific first, without the instrument's name", () => {
-    const a = analyzeQuestion("How quickly must a financial entity report a major ICT-related incident under DORA?", LIBRARY);
+    const a = analyzeQuestion("How quickly must a financial entity report a major ICT-related incident under DORA?", LIBRARY, resources);
     expect(a.focusTerms).toEqual(expect.arrayContaining(["incident", "major", "report"]));
     expect(a.focusTerms).not.toContain("dora");
     expect(a.focusTerms.indexOf("ict")).toBeLessThan(a.focusTerms.indexOf("entity"));
-    const it = analyzeQuestion("Entro quanti giorni la stazione appaltante deve pubblicare l'esito della gara?", LIBRARY);
+    const it = analyzeQuestion("Entro quanti giorni la stazione appaltante deve pubblicare l'esito della gara?", LIBRARY, resources);
     expect(it.focusTerms).toEqual(expect.arrayContaining(["giorni", "pubblicare", "esito", "gara"]));
     expect(it.focusTerms).not.toContain("della");
   });
 
   it("is cheap: one analysis takes a few milliseconds once the pipeline is loaded", () => {
-    analyzeQuestion("warm up", LIBRARY);
+    analyzeQuestion("warm up", LIBRARY, resources);
     const started = performance.now();
-    for (const row of TABLE) analyzeQuestion(row.q, LIBRARY);
+    for (const row of TABLE) analyzeQuestion(row.q, LIBRARY, resources);
     const perQuestion = (performance.now() - started) / TABLE.length;
     // Measured ~1–3 ms per question on the 2-core build machine; the bound leaves room for a loaded CI.
     expect(perQuestion).toBeLessThan(25);
