@@ -60,6 +60,17 @@ const LIST_TYPES = new Set(["requirements", "procedure"]);
  * subpart:", "(ii) Implementation specifications:") leads only a question asking for the list.
  */
 const BARE_LEAD_IN_WORDS = 8;
+/**
+ * Lead-ins that say nothing themselves ("For the purposes of this Regulation:", "Definitions:",
+ * "(ii) Implementation specifications:").
+ * A short one that does ("This Regulation does not apply to:") stays with its point: without it,
+ * "(e) insurance intermediaries … which are microenterprises" answered "Does DORA apply to …?"
+ * the wrong way round.
+ */
+const EMPTY_LEAD_IN = /^(?:\(?[\divxlc]{0,6}[.)]?\s*)*(?:implementation specifications?|for the purposes? of|as used in|in this (?:regulation|part|subpart|section|directive|chapter)|(?:the following )?definitions|ai fini d|agli effetti d|si intende)/i;
+function isBareLeadIn(c: Candidate, type: string): boolean {
+  return countWords(c.unit.text) <= BARE_LEAD_IN_WORDS && !LIST_TYPES.has(type) && (type === "definition" || EMPTY_LEAD_IN.test(c.unit.text));
+}
 
 /** A list point: "(a) …", "b) …", "(a)(1) …", "• …". */
 const POINT = /^(?:(?:\(?(?:[a-z]{1,2}|[ivx]{1,5}|\d{1,2})\))+|[•▪◦‣●])\s/i;
@@ -240,7 +251,7 @@ export function extractiveAnswer(pool: SentencePool, maxSentences = DEFAULT_MAX_
   let lead = cued ?? top;
   // A bare lead-in ("For the purposes of this Regulation:") answers only a question asking for its
   // list; any other question is answered by its best point (the definition asked for).
-  if (isLeadIn(lead) && !LIST_TYPES.has(type) && countWords(lead.unit.text) <= BARE_LEAD_IN_WORDS) {
+  if (isLeadIn(lead) && isBareLeadIn(lead, type)) {
     const units = unitsOf(lead);
     const best = pointsOf(units, lead).filter((p) => relevant.includes(p)).sort((a, b) => rank(b) - rank(a))[0];
     if (best !== undefined) lead = best;
@@ -255,7 +266,7 @@ export function extractiveAnswer(pool: SentencePool, maxSentences = DEFAULT_MAX_
   const opening = item[0] ?? lead;
   const leadIn = POINT.test(opening.unit.text) ? leadInOf(leadUnits, opening) : undefined;
   // A definition is one item of a list of definitions: it leads by itself, without "For the purposes of …:".
-  const bareLeadIn = leadIn !== undefined && countWords(leadIn.unit.text) <= BARE_LEAD_IN_WORDS && !LIST_TYPES.has(type);
+  const bareLeadIn = leadIn !== undefined && isBareLeadIn(leadIn, type);
   const head = leadIn !== undefined && !bareLeadIn ? leadIn : opening;
   roles.set(head, "lead");
   if (leadIn !== undefined && !bareLeadIn) {
