@@ -77,6 +77,9 @@ export function alsoCued(type: string, text: string): boolean {
 export function cueStrength(type: string | undefined, text: string): number {
   if (type === undefined || !isCued(type)) return 0;
   const cues = CUES[type];
+  // "From what date …?": the sentence naming the date ("It shall apply from 17 January 2025.")
+  // answers it; "shall enter into force on the twentieth day following …" only points at one.
+  if (type === "application-date") return cues[0]?.test(text) && cues[1]?.test(text) ? 2 : cues.some((re) => re.test(text)) ? 1 : 0;
   if (cues[0]?.test(text)) return 2;
   return cues.some((re) => re.test(text)) ? 1 : 0;
 }

@@ -67,9 +67,11 @@ const BARE_LEAD_IN_WORDS = 8;
  * "(e) insurance intermediaries … which are microenterprises" answered "Does DORA apply to …?"
  * the wrong way round.
  */
-const EMPTY_LEAD_IN = /^(?:\(?[\divxlc]{0,6}[.)]?\s*)*(?:implementation specifications?|for the purposes? of|as used in|in this (?:regulation|part|subpart|section|directive|chapter)|(?:the following )?definitions|ai fini d|agli effetti d|si intende)/i;
+const EMPTY_LEAD_IN =
+  /^(?:\(?[\divxlc]{0,6}[.)]?\s*)*(?:implementation specifications?|(?:for the purposes? of|as used in|in) (?:this|the present) [\w-]+(?:,? the following (?:definitions|terms)(?: shall)? apply)?|(?:the following )?definitions(?: shall)? apply|definitions|ai fini d\S* presente \S+(?:,? si intende per)?)\s*:?\s*$/i;
 function isBareLeadIn(c: Candidate, type: string): boolean {
-  return countWords(c.unit.text) <= BARE_LEAD_IN_WORDS && !LIST_TYPES.has(type) && (type === "definition" || EMPTY_LEAD_IN.test(c.unit.text));
+  if (LIST_TYPES.has(type)) return false;
+  return EMPTY_LEAD_IN.test(c.unit.text.trim()) || (type === "definition" && countWords(c.unit.text) <= BARE_LEAD_IN_WORDS);
 }
 
 /** A list point: "(a) …", "b) …", "(a)(1) …", "• …". */
