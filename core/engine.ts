@@ -1,5 +1,3 @@
-import { createHash } from "node:crypto";
-import { createReadStream } from "node:fs";
 import { readFile, rm } from "node:fs/promises";
 import path from "node:path";
 import type {
@@ -29,7 +27,6 @@ import { retrievalQuery } from "./answer/answer-type-query.ts";
 import { ANSWER_CANDIDATES, rankForAnswer } from "./answer/answer-ranking.ts";
 import { documentScope } from "./answer/question-scope.ts";
 import { createLanguageResources } from "./answer/language-resources.ts";
-import { registryAliases } from "./names/document-instruments.ts";
 import { aliasEdit, libraryNames } from "./model/document-names.ts";
 import { ensureDefaultEmbedder } from "./embed/default-embedder.ts";
 import type { LlmClient } from "./model/llm-client.ts";
@@ -37,20 +34,11 @@ import type { LlmRuntimeOptions } from "./llm/llama-runtime.ts";
 import { openModelSelection } from "./llm/model-selection.ts";
 import { defaultEmbeddingModel, loadModelManifest } from "./embed/model-manifest.ts";
 import type { Embedder } from "./model/embedder.ts";
-import { embedAll, embedDerived, sectionEmbeddingText, tripletEmbeddingText } from "./embed/embed-derived.ts";
-import { createEnglishNlp, type EnglishNlp } from "./extract/obligations.ts";
 import { runExtractionJob } from "./llm-extract/extraction-job.ts";
 import { ClauseGraphError, toErrorInfo } from "./model/errors.ts";
 import { ensurePrivateDir, tightenDataDir } from "./files/private-files.ts";
-import { throwIfCancelled } from "./ingest/cancel.ts";
-import { checkFileBeforeReading, fileError } from "./ingest/file-checks.ts";
-import { createParsePool } from "./ingest/parse-isolated.ts";
-import { ocrCacheDir, pruneOcrCache } from "./ingest/ocr/ocr-cache.ts";
-import { OcrNeededError } from "./ingest/ocr/ocr-needed.ts";
 import { readOcrPreference, writeOcrPreference } from "./ingest/ocr/ocr-preference.ts";
-import { summarizeOcr } from "./model/ocr-types.ts";
-import { resolveParseLimits, type ParseLimits } from "./ingest/parse-limits.ts";
-import { buildDerivedGraph, type OtherDocument } from "./graph/build-derived-graph.ts";
+import type { ParseLimits } from "./ingest/parse-limits.ts";
 import { routeToGraph } from "./graph-query/graph-answer.ts";
 import { entityFacts } from "./graph-query/entity-facts.ts";
 import { recordGraphAnswer, reopenGraphAnswer } from "./graph-query/graph-answer-log.ts";
@@ -62,15 +50,14 @@ import { makeSnippet } from "./retrieve/snippet.ts";
 import { graphNeighbors } from "./retrieve/neighbors.ts";
 import { buildSubgraph } from "./retrieve/subgraph.ts";
 import type { RankedSection, StageName, StageSwitches } from "./model/retrieval-types.ts";
-import type { DerivedGraph } from "./model/graph-records.ts";
 import type { GraphStore } from "./store/graph-store.ts";
 import type { DocumentRecord } from "./model/store-records.ts";
 import { createKuzuStore } from "./store/kuzu/kuzu-store.ts";
 import { withReadCache } from "./store/read-cache.ts";
-import { keepSourceCopy } from "./store/source-copy.ts";
 import { finishRebuild, markRebuilt, planRebuild, rebuiltPath, removeRebuilt } from "./store/library-rebuild.ts";
-import { libraryHealth, removeSourceRecord, writeSourceRecord, type ImportOrigin } from "./store/source-record.ts";
-import { sectionDocument } from "./structure/section-document.ts";
+import { libraryHealth, removeSourceRecord, writeSourceRecord } from "./store/source-record.ts";
+import { createIngestionPipeline, emptyImportResult } from "./pipeline/ingestion-pipeline.ts";
+import { sourcePath } from "./pipeline/source-file.ts";
 import type { Section } from "./model/section-types.ts";
 
 export type Logger = (message: string) => void;
@@ -116,50 +103,9 @@ export function databasePath(dataDir: string): string {
   return path.join(dataDir, "graph.kuzu");
 }
 
-/** Where the engine keeps a copy of each imported file, for the viewer and for re-processing. */
-export function sourcePath(dataDir: string, documentId: string, fileName: string): string {
-  const ext = path.extname(fileName).toLowerCase().replace(/[^.a-z0-9]/g, "").slice(0, 10);
-  return path.join(dataDir, "sources", `${documentId}${ext}`);
-}
-
-/** Short, typeable and stable: the same file always gets the same id. */
-export function documentIdFromSha(sha256: string): string {
-  return sha256.slice(0, 16);
-}
-
-/**
- * Streams the file through SHA-256, stopping with CANCELLED as soon as `signal` aborts. Only for
- * files checkFileBeforeReading accepted: /dev/zero or a FIFO would never end (issue 16).
- */
-export async function sha256OfFile(file: string, signal?: AbortSignal): Promise<string> {
-  const hash = createHash("sha256");
-  try {
-    for await (const chunk of createReadStream(file)) {
-      throwIfCancelled(signal, file);
-      hash.update(chunk as Buffer);
-    }
-  } catch (err) {
-    throw err instanceof ClauseGraphError ? err : fileError(err, file);
-  }
-  throwIfCancelled(signal, file);
-  return hash.digest("hex");
-}
-
-function skipped(result: ImportResult, existing: DocumentRecord, job: JobReporter): ImportResult {
-  result.status = "skipped";
-  result.documentId = existing.id;
-  result.sha256 = existing.sha256;
-  result.title = existing.title;
-  result.pages = existing.pages;
-  result.sections = existing.sections;
-  result.warnings.push(`already imported as ${existing.id} (${existing.fileName}); nothing changed`);
-  job.finish("done");
-  return result;
-}
-
-function emptyResult(file: string): ImportResult {
-  return { file, documentId: null, sha256: null, title: null, pages: 0, sections: 0, status: "error", warnings: [] };
-}
+// Where a file's bytes, hash and kept copy are worked out (core/pipeline/source-file.ts), exported
+// here too for the callers that know the engine only.
+export { documentIdFromSha, sha256OfFile, sourcePath } from "./pipeline/source-file.ts";
 
 export async function createEngine(options: EngineOptions): Promise<Engine> {
   const dataDir = path.resolve(options.dataDir);
@@ -197,13 +143,13 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     });
     return embedderPromise;
   };
-  let nlp: EnglishNlp | null = null;
   // What retrieval remembers between questions (stems, headings, section vectors): this engine's own.
   const retrievalCaches = createRetrievalCaches();
   // The wink pipelines and alias lookups that read questions and answers: this engine's own too.
   const languageResources = createLanguageResources();
-  // The parsing child kept between imports belongs to this engine and dies with it.
-  const parsePool = createParsePool();
+  // The import pipeline (core/pipeline/): owns the parsing child kept between imports and the
+  // English pipeline the graph is derived with; both die with this engine.
+  const pipeline = createIngestionPipeline({ dataDir, getEmbedder, log, ...(options.parseLimits === undefined ? {} : { parseLimits: options.parseLimits }) });
 
   // The model answering and extracting right now. Model selection replaces it at run time. An
   // answer or a job takes it with models.acquire() when it starts and releases it when done, so a
@@ -227,20 +173,6 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     scopeNamer: (documents) => analysisScopeNamer(documents, languageResources),
   });
   const exports = createExports({ dataDir, appVersion: appVersion(), listDocuments: () => store.listDocuments(), conversations });
-
-  /** Makes the database's vectors those of this embedder; re-embeds what a model change left without. */
-  async function prepareVectors(embedder: Embedder, target: GraphStore = store): Promise<void> {
-    await target.useEmbeddingSpace({ modelId: embedder.id, dimensions: embedder.dimensions });
-    for (const documentId of await target.documentsMissingEmbeddings()) {
-      const started = Date.now();
-      const sections = await target.getSections(documentId);
-      const triplets = await target.getTriplets(documentId);
-      const sectionVectors = await embedAll(embedder, sections.filter((x) => x.text !== "" || x.heading !== "").map((x) => ({ id: x.id, text: sectionEmbeddingText(x) })), () => {});
-      const tripletVectors = await embedAll(embedder, triplets.map((t) => ({ id: t.id, text: tripletEmbeddingText(t) })), () => {});
-      await target.putEmbeddings(documentId, sectionVectors, tripletVectors);
-      log(`re-embedded ${documentId} with ${embedder.id}: ${sectionVectors.size} sections, ${tripletVectors.size} triplets in ${Date.now() - started} ms`);
-    }
-  }
 
   // Kuzu allows one write transaction at a time; imports from several callers (UI + CLI in the
   // web host) are serialized here instead of failing on a busy database.
@@ -282,19 +214,13 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
   if (wantedModel !== null && (modelChanged || (await store.documentsMissingEmbeddings()).length > 0)) {
     void serialize(async () => {
       const embedder = await getEmbedder();
-      if (embedder && !closed) await prepareVectors(embedder);
+      if (embedder && !closed) await pipeline.prepareVectors(embedder, store);
     }).catch((err: unknown) => log(`re-embedding failed: ${toErrorInfo(err).message}`));
   }
 
   const ensureOpen = (): void => {
     if (closed) throw new ClauseGraphError("INTERNAL", "the engine is closed");
   };
-
-  /** Imported documents with their sections: citations into them resolve to their sections. */
-  async function otherDocuments(target: GraphStore): Promise<OtherDocument[]> {
-    const docs = await target.listDocuments();
-    return Promise.all(docs.map(async (d) => ({ id: d.id, title: d.title, sections: await target.getSections(d.id) })));
-  }
 
   /** A file's import job; its "queued" event goes out now. */
   function importJob(file: string, opts: ImportOptions, jobId: string | undefined): JobReporter {
@@ -308,139 +234,11 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
 
   /** A file cancelled while it waited for its turn: nothing of it was read. */
   function cancelledBeforeStart(file: string, job: JobReporter): ImportResult {
-    const result = emptyResult(path.resolve(file));
+    const result = emptyImportResult(path.resolve(file));
     const err = new ClauseGraphError("CANCELLED", "Import cancelled before it started.", { file: path.resolve(file) });
     result.error = toErrorInfo(err, path.resolve(file));
     job.finish("cancelled", err);
     return result;
-  }
-
-  async function importOne(file: string, opts: ImportOptions, origin?: ImportOrigin, target: GraphStore = store, job: JobReporter = importJob(file, opts, undefined)): Promise<ImportResult> {
-    const absolute = path.resolve(file);
-    const result = emptyResult(origin?.file ?? absolute);
-    try {
-      job.throwIfCancelled();
-      // Nothing is read before the file is known to be a regular file within the size limits;
-      // then it is hashed once (abortable), so a re-import of a known file is a cheap no-op, and
-      // parsed in a child process under the parse limits (core/ingest/parse-isolated.ts).
-      await checkFileBeforeReading(absolute);
-      const sha = await sha256OfFile(absolute, opts.signal);
-      const known = await target.findDocumentBySha(sha);
-      if (known) return skipped(result, known, job);
-
-      job.update("reading", 0, 1);
-      const parsed = await parsePool.parse(absolute, {
-        limits: resolveParseLimits(options.parseLimits),
-        sha256: sha,
-        ...(opts.password !== undefined ? { password: opts.password } : {}),
-        ...(opts.signal ? { signal: opts.signal } : {}),
-        onPage: (page, total) => job.update("reading", page, total),
-        // Scanned pages (core/ingest/ocr/): read with OCR in the same bounded child, each finished
-        // page cached under <dataDir>/ocr-cache so a cancelled or killed import resumes from there.
-        ocr: { mode: opts.ocr ?? "auto", cacheDir: ocrCacheDir(dataDir), ...(opts.ocrLanguage === undefined ? {} : { language: opts.ocrLanguage }) },
-        onOcrStart: (pages) => job.update("ocr", 0, pages),
-        onOcrPage: (done, total) => job.update("ocr", done, total),
-        onStats: (stats) => log(`read ${path.basename(absolute)} in the parsing child: ${stats.seconds.toFixed(1)} s, child peak RSS ${Math.round(stats.childPeakRss / 1024 / 1024)} MB${stats.reused ? "" : " (new child)"}`),
-      });
-      result.sha256 = parsed.sha256;
-      result.documentId = documentIdFromSha(parsed.sha256);
-      result.title = parsed.title;
-      result.pages = parsed.pageCount;
-      result.warnings.push(...parsed.warnings);
-      const ocr = summarizeOcr(parsed.pages);
-      if (ocr !== null) {
-        result.ocr = ocr;
-        await pruneOcrCache(ocrCacheDir(dataDir)).catch((err: unknown) => log(`OCR cache not trimmed: ${toErrorInfo(err).message}`));
-      }
-
-      const existing = await target.findDocumentBySha(parsed.sha256);
-      if (existing) return skipped(result, existing, job);
-
-      job.throwIfCancelled();
-      job.update("sections", 0, 1);
-      const sections = sectionDocument(parsed, result.documentId);
-      job.update("sections", 1, 1);
-
-      job.throwIfCancelled();
-      job.update("graph", 0, 1);
-      nlp ??= createEnglishNlp();
-      const derived: DerivedGraph = buildDerivedGraph(
-        { id: result.documentId, title: parsed.title, language: parsed.language },
-        sections,
-        await otherDocuments(target),
-        { nlp },
-      );
-      job.update("graph", 1, 1);
-
-      job.throwIfCancelled();
-      const embedder = await getEmbedder();
-      if (embedder) {
-        job.update("embeddings", 0, 1);
-        await prepareVectors(embedder, target);
-        await embedDerived(embedder, sections, derived, {
-          onProgress: (done, total) => job.update("embeddings", done, total),
-          ...(opts.signal ? { signal: opts.signal } : {}),
-        });
-      }
-
-      const record: DocumentRecord = {
-        id: result.documentId,
-        sha256: parsed.sha256,
-        file: origin?.file ?? absolute,
-        fileName: origin?.fileName ?? path.basename(absolute),
-        title: parsed.title,
-        format: parsed.format,
-        language: parsed.language,
-        pages: parsed.pageCount,
-        bytes: parsed.bytes,
-        sections: sections.length,
-        importedAt: origin?.importedAt ?? new Date().toISOString(),
-        // The instruments it is, by the registry (core/names/); a rebuild carries the user's edits over.
-        aliases: registryAliases(parsed.title, sections),
-        userAliases: origin?.userAliases ?? [],
-        hiddenAliases: origin?.hiddenAliases ?? [],
-        ...(ocr === null ? {} : { ocr }),
-      };
-      job.throwIfCancelled();
-      // The copy lands before the database row, so a stored document always has its source.
-      // A full or read-only disk fails here, before the database is touched (WRITE_FAILED).
-      const copy = sourcePath(dataDir, record.id, record.fileName);
-      if (path.resolve(copy) !== absolute) await keepSourceCopy(absolute, copy);
-      // Where it came from, beside the copy: a document a damaged library lost is re-imported
-      // from the copy under its own name (repairLibrary).
-      await writeSourceRecord(dataDir, record);
-      job.update("storing", 0, sections.length);
-      try {
-        await target.insertDocument(record, sections, derived);
-        // Cancelled while it was stored (one transaction, which cannot be interrupted): undone, so
-        // a file reported cancelled is never in the library.
-        if (opts.signal?.aborted === true) {
-          await target.deleteDocument(record.id);
-          job.throwIfCancelled();
-        }
-      } catch (err) {
-        // On a nearly full disk the copy is exactly the space the user needs back.
-        if ((await target.getDocument(record.id).catch(() => null)) === null && path.resolve(copy) !== absolute) {
-          await rm(copy, { force: true }).catch(() => undefined);
-          await removeSourceRecord(dataDir, record.id);
-        }
-        throw err;
-      }
-      job.update("storing", sections.length, sections.length);
-      result.sections = sections.length;
-      result.status = "ok";
-      job.finish("done");
-      log(`imported ${record.fileName}: ${record.pages} pages, ${sections.length} sections`);
-      return result;
-    } catch (err) {
-      const info = toErrorInfo(err, absolute);
-      result.status = "error";
-      result.error = info;
-      if (err instanceof OcrNeededError) result.ocrOffer = err.offer;
-      job.finish(info.code === "CANCELLED" ? "cancelled" : "failed", err);
-      log(`failed ${absolute}: ${info.code} ${info.message}`);
-      return result;
-    }
   }
 
   /**
@@ -461,7 +259,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     try {
       for (const item of plan.items) {
         if (opts.signal?.aborted) throw new ClauseGraphError("CANCELLED", "the library rebuild was cancelled; the library is as it was");
-        const result = await importOne(item.source, opts, item.origin, target);
+        const result = await pipeline.importFile(item.source, { options: opts, job: importJob(item.source, opts, undefined), target, origin: item.origin });
         reimported.push(result);
         if (result.status === "error" && result.error?.code === "CANCELLED") throw new ClauseGraphError("CANCELLED", "the library rebuild was cancelled; the library is as it was");
       }
@@ -538,7 +336,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
             opts.signal,
             () =>
               store.batchWrites(async () => {
-                const result = await importOne(file, opts, undefined, store, job);
+                const result = await pipeline.importFile(file, { options: opts, job, target: store });
                 if (result.status === "ok") searchIndexStale = true;
                 // The last file of a batch rebuilds the index: it is searchable as soon as its result is back.
                 await refreshWhenDrained();
@@ -826,7 +624,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
       if (closed) return;
       closed = true;
       await writes.drained();
-      parsePool.close();
+      pipeline.close();
       await models.close();
       if (ownsEmbedder && embedderPromise) await (await embedderPromise)?.close();
       await store.close();

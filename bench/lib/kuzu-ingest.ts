@@ -1,10 +1,10 @@
-// Fills a real Kuzu store with the benchmark corpus through the same stages as an import:
-// derived graph (cross-references, terms, rule triplets), embeddings of sections and triplets,
-// one transaction per document, then the search indexes (BM25, HNSW) built once at the end.
-import { embedDerived } from "../../core/embed/embed-derived.ts";
+// Fills a real Kuzu store with the benchmark corpus through the engine's own import pipeline
+// (core/pipeline/ingestion-pipeline.ts), entered with sections already cut: derived graph
+// (cross-references, terms, rule triplets), embeddings of sections and triplets, one transaction
+// per document, then the search indexes (BM25, HNSW) built once at the end.
+import path from "node:path";
 import type { Embedder } from "../../core/model/embedder.ts";
-import { createEnglishNlp } from "../../core/extract/obligations.ts";
-import { buildDerivedGraph } from "../../core/graph/build-derived-graph.ts";
+import { createIngestionPipeline, type IngestTimings } from "../../core/pipeline/ingestion-pipeline.ts";
 import type { KuzuGraphStore } from "../../core/store/kuzu/kuzu-store.ts";
 import type { BenchDocument } from "./obliqa-sections.ts";
 
@@ -29,28 +29,21 @@ export async function ingestIntoKuzu(
   embedder: Embedder | null,
   log: (line: string) => void = () => {},
 ): Promise<IngestFigures> {
-  const nlp = createEnglishNlp();
+  // The benchmark's documents cite one another, imported or not yet: all of them are the others.
   const others = documents.map((d) => ({ id: d.record.id, title: d.record.title, sections: d.sections }));
-  if (embedder) await store.useEmbeddingSpace({ modelId: embedder.id, dimensions: embedder.dimensions });
-  let derive = 0;
-  let embed = 0;
-  let storing = 0;
-  let embedded = 0;
-  for (const [i, doc] of documents.entries()) {
-    let t = performance.now();
-    const derived = buildDerivedGraph({ id: doc.record.id, title: doc.record.title, language: doc.record.language }, doc.sections, others, { nlp });
-    derive += performance.now() - t;
-    t = performance.now();
-    if (embedder) {
-      await embedDerived(embedder, doc.sections, derived);
-      embedded += derived.sectionEmbeddings.size + derived.tripletEmbeddings.size;
+  const pipeline = createIngestionPipeline({ dataDir: path.dirname(store.dbPath), getEmbedder: async () => embedder });
+  const timings: IngestTimings = { deriveMs: 0, embedMs: 0, storeMs: 0, embedded: 0 };
+  try {
+    for (const [i, doc] of documents.entries()) {
+      await pipeline.ingestDocument({ record: doc.record, sections: doc.sections }, { target: store, others: async () => others, timings });
+      if ((i + 1) % 10 === 0) log(`  ${i + 1}/${documents.length} documents stored`);
     }
-    embed += performance.now() - t;
-    t = performance.now();
-    await store.insertDocument(doc.record, doc.sections, derived);
-    storing += performance.now() - t;
-    if ((i + 1) % 10 === 0) log(`  ${i + 1}/${documents.length} documents stored`);
+  } finally {
+    pipeline.close();
   }
+  const derive = timings.deriveMs;
+  const embed = timings.embedMs;
+  const embedded = timings.embedded;
   const t = performance.now();
   await store.refreshSearchIndex();
   const indexSeconds = (performance.now() - t) / 1000;
@@ -58,7 +51,7 @@ export async function ingestIntoKuzu(
   return {
     deriveSeconds: derive / 1000,
     embedSeconds: embed / 1000,
-    storeSeconds: storing / 1000,
+    storeSeconds: timings.storeMs / 1000,
     indexSeconds,
     sections: stats.sections,
     triplets: stats.triplets,

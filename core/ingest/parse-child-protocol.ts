@@ -29,6 +29,8 @@ export const parseRequestSchema = z.strictObject({
   file: z.string(),
   password: z.string().optional(),
   sha256: z.string().optional(),
+  /** The file's bytes when the engine has read them already (it reads a dropped file once); `file` then only names it. */
+  bytes: z.custom<Uint8Array>((value) => value instanceof Uint8Array).optional(),
   limits: z.strictObject(limitsShape),
   ocr: z
     .strictObject({

@@ -42,10 +42,11 @@ process.on("message", (raw: unknown) => {
     return;
   }
   busy = true;
-  const { file, password, sha256, limits, ocr } = request.data;
+  const { file, password, sha256, bytes, limits, ocr } = request.data;
   parseDocument(file, {
     ...(password === undefined ? {} : { password }),
     ...(sha256 === undefined ? {} : { sha256 }),
+    ...(bytes === undefined ? {} : { bytes }),
     ...(ocr === undefined ? {} : { ocr }),
     limits,
     onPage: (page, total) => send({ type: "progress", page, total }),

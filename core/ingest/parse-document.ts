@@ -20,6 +20,8 @@ import type { ParseOptions, ParsedDocument } from "../model/ingest-types.ts";
 export interface ParseDocumentOptions extends ParseOptions {
   /** The file's SHA-256 when the caller has already hashed it (the engine has), saving a pass. */
   sha256?: string;
+  /** The file's bytes when the caller has already read them (the engine has): `file` then only names it. */
+  bytes?: Uint8Array;
   /** Overrides of the parse limits; the defaults otherwise. */
   limits?: Partial<ParseLimits>;
 }
@@ -48,7 +50,8 @@ function withFile(err: unknown, file: string): ClauseGraphError {
 
 async function parse(file: string, options: ParseDocumentOptions): Promise<ParsedDocument> {
   throwIfCancelled(options.signal, file);
-  const bytes = await readBytes(file, options.signal);
+  // Bytes crossing from the engine arrive as a plain Uint8Array; the readers take a Buffer (a view, not a copy).
+  const bytes = options.bytes === undefined ? await readBytes(file, options.signal) : Buffer.from(options.bytes.buffer, options.bytes.byteOffset, options.bytes.byteLength);
   if (bytes.length === 0) throw new ClauseGraphError("EMPTY", `${path.basename(file)} is empty (0 bytes).`, { file });
   // The engine hashes the file before parsing (to skip known files) and passes the hash on.
   const sha256 = options.sha256 ?? createHash("sha256").update(bytes).digest("hex");

@@ -39,6 +39,8 @@ export interface IsolatedParseOptions {
   password?: string;
   /** The file's SHA-256, already computed by the engine. */
   sha256?: string;
+  /** The file's bytes, already read by the engine: the child parses them instead of reading the file again. */
+  bytes?: Uint8Array;
   signal?: AbortSignal;
   onPage?: (page: number, total: number) => void;
   /** Scanned pages (core/ingest/ocr/); without it they are not read with OCR. */
@@ -294,6 +296,7 @@ async function parseIsolated(pool: PoolState, file: string, options: IsolatedPar
       limits,
       ...(options.password === undefined ? {} : { password: options.password }),
       ...(options.sha256 === undefined ? {} : { sha256: options.sha256 }),
+      ...(options.bytes === undefined ? {} : { bytes: options.bytes }),
       ...(options.ocr === undefined ? {} : { ocr: options.ocr }),
     };
     child.proc.send(request, (err) => {

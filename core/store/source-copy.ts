@@ -1,4 +1,4 @@
-import { chmod, copyFile, mkdir, rename, rm } from "node:fs/promises";
+import { chmod, copyFile, mkdir, rename, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { ClauseGraphError } from "../model/errors.ts";
 
@@ -16,7 +16,12 @@ export interface SourceCopyFs {
   rm(file: string, options: { force: true }): Promise<void>;
 }
 
-const NODE_FS: SourceCopyFs = { mkdir, copyFile, chmod, rename, rm };
+/** For a copy written from bytes already read (the import reads a dropped file once). */
+export interface SourceBytesFs extends Omit<SourceCopyFs, "copyFile"> {
+  writeFile(to: string, bytes: Uint8Array, options: { mode: number }): Promise<void>;
+}
+
+const NODE_FS: SourceCopyFs & SourceBytesFs = { mkdir, copyFile, writeFile, chmod, rename, rm };
 
 const REASONS: Record<string, string> = {
   ENOSPC: "the disk is full",
@@ -33,10 +38,19 @@ function errnoCode(err: unknown): string {
 
 /** Copies `from` to `to` through `<to>.part`, so `to` is either complete or absent. */
 export async function keepSourceCopy(from: string, to: string, fs: SourceCopyFs = NODE_FS): Promise<void> {
+  await landCopy(from, to, fs, (partial) => fs.copyFile(from, partial));
+}
+
+/** Writes the bytes read from `from` to `to` through `<to>.part`, so `to` is either complete or absent. */
+export async function keepSourceBytes(bytes: Uint8Array, from: string, to: string, fs: SourceBytesFs = NODE_FS): Promise<void> {
+  await landCopy(from, to, fs, (partial) => fs.writeFile(partial, bytes, { mode: 0o600 }));
+}
+
+async function landCopy(from: string, to: string, fs: Omit<SourceCopyFs, "copyFile">, write: (partial: string) => Promise<void>): Promise<void> {
   const partial = `${to}.part`;
   try {
     await fs.mkdir(path.dirname(to), { recursive: true, mode: 0o700 });
-    await fs.copyFile(from, partial);
+    await write(partial);
     // copyFile gives the copy the original's mode (libuv fchmods it, ignoring the umask): a 0644
     // PDF became a 0644 copy any local user could read. Tightened before it gets its final name.
     await fs.chmod?.(partial, 0o600);

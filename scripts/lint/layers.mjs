@@ -14,6 +14,9 @@
 // - store: the Kuzu library (it reads names for a migration); retrieve: search over it.
 // - llm-extract: the LLM triplet job (a model, the graph, the store).
 // - answer → compare, graph-query, export: what a question or a comparison produces.
+// - pipeline: the import pipeline (check, read and hash once, parse, sections, graph, vectors,
+//   source copy, store), shared by the engine and the benches: the stages of an import, below
+//   what starts it.
 // - engine (core/*.ts): createEngine wires every stage. contract: the IPC contract (model only, so
 //   the renderer can compile it); host: processes that run an engine; cli: the command line.
 // - electron/ and renderer/ reach core only through the contract, the model, and (electron's
@@ -59,9 +62,15 @@ export const LAYERS = [
   },
   { name: "export", paths: ["core/export/"], allow: ["model", "files", "store", "answer"], note: "audit workpapers" },
   {
+    name: "pipeline",
+    paths: ["core/pipeline/"],
+    allow: ["model", "files", "jobs", "ingest", "structure", "extract", "names", "graph", "embed", "store"],
+    note: "the import pipeline the engine and the benches share",
+  },
+  {
     name: "engine",
     paths: ["core/engine.ts", "core/app-version.ts"],
-    allow: ["model", "files", "jobs", "ingest", "structure", "extract", "names", "graph", "embed", "llm", "store", "retrieve", "llm-extract", "answer", "compare", "graph-query", "export"],
+    allow: ["model", "files", "jobs", "ingest", "structure", "extract", "names", "graph", "embed", "llm", "store", "retrieve", "llm-extract", "answer", "compare", "graph-query", "export", "pipeline"],
     note: "createEngine: wires the stages",
   },
   { name: "contract", paths: ["core/contract/"], allow: ["model"], noNode: true, note: "the IPC contract and its dispatch" },
@@ -69,7 +78,7 @@ export const LAYERS = [
   {
     name: "cli",
     paths: ["core/cli/"],
-    allow: ["model", "files", "jobs", "ingest", "structure", "extract", "names", "graph", "embed", "llm", "store", "retrieve", "llm-extract", "answer", "compare", "graph-query", "export", "engine", "contract", "host"],
+    allow: ["model", "files", "jobs", "ingest", "structure", "extract", "names", "graph", "embed", "llm", "store", "retrieve", "llm-extract", "answer", "compare", "graph-query", "export", "pipeline", "engine", "contract", "host"],
     note: "the command line",
   },
   { name: "electron", paths: ["electron/"], allow: ["model", "contract", "host"], note: "main and preload (thin)" },

@@ -1,0 +1,301 @@
+import { rm } from "node:fs/promises";
+import path from "node:path";
+import type { ImportOptions, ImportResult } from "../model/engine-types.ts";
+import type { Embedder } from "../model/embedder.ts";
+import { toErrorInfo } from "../model/errors.ts";
+import type { DerivedGraph } from "../model/graph-records.ts";
+import type { Section } from "../model/section-types.ts";
+import type { DocumentRecord } from "../model/store-records.ts";
+import { summarizeOcr } from "../model/ocr-types.ts";
+import type { JobReporter } from "../jobs/job-reporter.ts";
+import { checkFileBeforeReading } from "../ingest/file-checks.ts";
+import { createParsePool } from "../ingest/parse-isolated.ts";
+import { resolveParseLimits, type ParseLimits } from "../ingest/parse-limits.ts";
+import { ocrCacheDir, pruneOcrCache } from "../ingest/ocr/ocr-cache.ts";
+import { OcrNeededError } from "../ingest/ocr/ocr-needed.ts";
+import { sectionDocument } from "../structure/section-document.ts";
+import { createEnglishNlp, type EnglishNlp } from "../extract/obligations.ts";
+import { registryAliases } from "../names/document-instruments.ts";
+import { buildDerivedGraph, type OtherDocument } from "../graph/build-derived-graph.ts";
+import { embedAll, embedDerived, sectionEmbeddingText, tripletEmbeddingText } from "../embed/embed-derived.ts";
+import type { GraphStore } from "../store/graph-store.ts";
+import { keepSourceBytes } from "../store/source-copy.ts";
+import { removeSourceRecord, writeSourceRecord, type ImportOrigin } from "../store/source-record.ts";
+import { documentIdFromSha, readSourceFile, sourcePath } from "./source-file.ts";
+
+// The import pipeline, one object the engine and the benches share (as LlamaIndex.TS's
+// IngestionPipeline): a file is checked, read and hashed once, parsed in the bounded child,
+// sectioned, its graph derived, embedded, copied beside the library and stored in one
+// transaction. Benches that bring their own sections (ObliQA passages) enter at ingestDocument.
+// It owns what those stages load once: the parsing child and the English pipeline.
+
+export type Logger = (message: string) => void;
+
+export interface IngestionPipelineOptions {
+  /** The engine's data folder: source copies, their records and the OCR cache live under it. */
+  dataDir: string;
+  /** Overrides of the limits untrusted files are parsed under (core/ingest/parse-limits.ts). */
+  parseLimits?: Partial<ParseLimits>;
+  /** The embedder for section and triplet vectors, made on first use; null: no vectors. */
+  getEmbedder(): Promise<Embedder | null>;
+  log?: Logger;
+}
+
+/** One file to import: where its progress goes, which library it lands in, and where it came from. */
+export interface FileImport {
+  options: ImportOptions;
+  job: JobReporter;
+  /** The library written to: the engine's, or a rebuild's new one. */
+  target: GraphStore;
+  /** A rebuild re-imports a kept copy under the name, date and aliases it had. */
+  origin?: ImportOrigin;
+}
+
+/** A document already read and cut into sections, with what its graph may cite. */
+export interface SectionedDocument {
+  record: DocumentRecord;
+  sections: Section[];
+}
+
+export interface IngestOptions {
+  target: GraphStore;
+  /** Documents its citations may resolve into, loaded once the graph stage starts. */
+  others: () => Promise<OtherDocument[]>;
+  job?: JobReporter;
+  signal?: AbortSignal;
+  /**
+   * Runs after the vectors and before the transaction: the engine lands the source copy here, so a
+   * stored document always has its source and a full disk fails before the database is touched.
+   */
+  beforeStore?: () => Promise<void>;
+  /** Time spent per stage, added to (benches print them). */
+  timings?: IngestTimings;
+}
+
+export interface IngestTimings {
+  deriveMs: number;
+  embedMs: number;
+  storeMs: number;
+  /** Section and triplet vectors made. */
+  embedded: number;
+}
+
+export interface IngestionPipeline {
+  /** Imports one file; never throws: failures and cancellation come back in the result and the job. */
+  importFile(file: string, request: FileImport): Promise<ImportResult>;
+  /** From sections to a stored document: its derived graph, its vectors, one transaction. */
+  ingestDocument(document: SectionedDocument, options: IngestOptions): Promise<DerivedGraph>;
+  /** Makes the database's vectors those of this embedder; re-embeds what a model change left without. */
+  prepareVectors(embedder: Embedder, target: GraphStore): Promise<void>;
+  /** Stops the parsing child. */
+  close(): void;
+}
+
+/** A file's result before anything is known of it. */
+export function emptyImportResult(file: string): ImportResult {
+  return { file, documentId: null, sha256: null, title: null, pages: 0, sections: 0, status: "error", warnings: [] };
+}
+
+function skipped(result: ImportResult, existing: DocumentRecord, job: JobReporter): ImportResult {
+  result.status = "skipped";
+  result.documentId = existing.id;
+  result.sha256 = existing.sha256;
+  result.title = existing.title;
+  result.pages = existing.pages;
+  result.sections = existing.sections;
+  result.warnings.push(`already imported as ${existing.id} (${existing.fileName}); nothing changed`);
+  job.finish("done");
+  return result;
+}
+
+/** Imported documents with their sections: citations into them resolve to their sections. */
+async function otherDocuments(target: GraphStore): Promise<OtherDocument[]> {
+  const docs = await target.listDocuments();
+  return Promise.all(docs.map(async (d) => ({ id: d.id, title: d.title, sections: await target.getSections(d.id) })));
+}
+
+export function createIngestionPipeline(options: IngestionPipelineOptions): IngestionPipeline {
+  const { dataDir } = options;
+  const log: Logger = options.log ?? (() => {});
+  // The parsing child kept between imports belongs to this pipeline (and so to its engine) and dies with it.
+  const parsePool = createParsePool();
+  // wink's English pipeline costs ~100 ms to load: made at the first English document, kept after.
+  let nlp: EnglishNlp | null = null;
+
+  async function prepareVectors(embedder: Embedder, target: GraphStore): Promise<void> {
+    await target.useEmbeddingSpace({ modelId: embedder.id, dimensions: embedder.dimensions });
+    for (const documentId of await target.documentsMissingEmbeddings()) {
+      const started = Date.now();
+      const sections = await target.getSections(documentId);
+      const triplets = await target.getTriplets(documentId);
+      const sectionVectors = await embedAll(embedder, sections.filter((x) => x.text !== "" || x.heading !== "").map((x) => ({ id: x.id, text: sectionEmbeddingText(x) })), () => {});
+      const tripletVectors = await embedAll(embedder, triplets.map((t) => ({ id: t.id, text: tripletEmbeddingText(t) })), () => {});
+      await target.putEmbeddings(documentId, sectionVectors, tripletVectors);
+      log(`re-embedded ${documentId} with ${embedder.id}: ${sectionVectors.size} sections, ${tripletVectors.size} triplets in ${Date.now() - started} ms`);
+    }
+  }
+
+  async function ingestDocument(document: SectionedDocument, ingest: IngestOptions): Promise<DerivedGraph> {
+    const { record, sections } = document;
+    const { target, job, signal, timings } = ingest;
+    job?.throwIfCancelled();
+    job?.update("graph", 0, 1);
+    let started = performance.now();
+    nlp ??= createEnglishNlp();
+    const derived = buildDerivedGraph({ id: record.id, title: record.title, language: record.language }, sections, await ingest.others(), { nlp });
+    if (timings) timings.deriveMs += performance.now() - started;
+    job?.update("graph", 1, 1);
+
+    job?.throwIfCancelled();
+    const embedder = await options.getEmbedder();
+    started = performance.now();
+    if (embedder) {
+      job?.update("embeddings", 0, 1);
+      await prepareVectors(embedder, target);
+      await embedDerived(embedder, sections, derived, {
+        ...(job ? { onProgress: (done: number, total: number) => job.update("embeddings", done, total) } : {}),
+        ...(signal ? { signal } : {}),
+      });
+      if (timings) timings.embedded += derived.sectionEmbeddings.size + derived.tripletEmbeddings.size;
+    }
+    if (timings) timings.embedMs += performance.now() - started;
+
+    job?.throwIfCancelled();
+    await ingest.beforeStore?.();
+    job?.update("storing", 0, sections.length);
+    started = performance.now();
+    await target.insertDocument(record, sections, derived);
+    // Cancelled while it was stored (one transaction, which cannot be interrupted): undone, so
+    // a file reported cancelled is never in the library.
+    if (signal?.aborted === true) {
+      await target.deleteDocument(record.id);
+      job?.throwIfCancelled();
+    }
+    if (timings) timings.storeMs += performance.now() - started;
+    job?.update("storing", sections.length, sections.length);
+    return derived;
+  }
+
+  async function importFile(file: string, request: FileImport): Promise<ImportResult> {
+    const { options: opts, job, target, origin } = request;
+    const absolute = path.resolve(file);
+    const result = emptyImportResult(origin?.file ?? absolute);
+    try {
+      job.throwIfCancelled();
+      // Nothing is read before the file is known to be a regular file within the size limits;
+      // then it is read and hashed once (abortable), so a re-import of a known file is a cheap
+      // no-op, and those bytes are parsed in a child process under the parse limits
+      // (core/ingest/parse-isolated.ts) and become the source copy: the file is read once.
+      await checkFileBeforeReading(absolute);
+      const source = await readSourceFile(absolute, opts.signal);
+      const known = await target.findDocumentBySha(source.sha256);
+      if (known) return skipped(result, known, job);
+
+      job.update("reading", 0, 1);
+      const parsed = await parsePool.parse(absolute, {
+        limits: resolveParseLimits(options.parseLimits),
+        sha256: source.sha256,
+        bytes: source.bytes,
+        ...(opts.password !== undefined ? { password: opts.password } : {}),
+        ...(opts.signal ? { signal: opts.signal } : {}),
+        onPage: (page, total) => job.update("reading", page, total),
+        // Scanned pages (core/ingest/ocr/): read with OCR in the same bounded child, each finished
+        // page cached under <dataDir>/ocr-cache so a cancelled or killed import resumes from there.
+        ocr: { mode: opts.ocr ?? "auto", cacheDir: ocrCacheDir(dataDir), ...(opts.ocrLanguage === undefined ? {} : { language: opts.ocrLanguage }) },
+        onOcrStart: (pages) => job.update("ocr", 0, pages),
+        onOcrPage: (done, total) => job.update("ocr", done, total),
+        onStats: (stats) => log(`read ${path.basename(absolute)} in the parsing child: ${stats.seconds.toFixed(1)} s, child peak RSS ${Math.round(stats.childPeakRss / 1024 / 1024)} MB${stats.reused ? "" : " (new child)"}`),
+      });
+      result.sha256 = parsed.sha256;
+      result.documentId = documentIdFromSha(parsed.sha256);
+      result.title = parsed.title;
+      result.pages = parsed.pageCount;
+      result.warnings.push(...parsed.warnings);
+      const ocr = summarizeOcr(parsed.pages);
+      if (ocr !== null) {
+        result.ocr = ocr;
+        await pruneOcrCache(ocrCacheDir(dataDir)).catch((err: unknown) => log(`OCR cache not trimmed: ${toErrorInfo(err).message}`));
+      }
+
+      const existing = await target.findDocumentBySha(parsed.sha256);
+      if (existing) return skipped(result, existing, job);
+
+      job.throwIfCancelled();
+      job.update("sections", 0, 1);
+      const sections = sectionDocument(parsed, result.documentId);
+      job.update("sections", 1, 1);
+
+      const record: DocumentRecord = {
+        id: result.documentId,
+        sha256: parsed.sha256,
+        file: origin?.file ?? absolute,
+        fileName: origin?.fileName ?? path.basename(absolute),
+        title: parsed.title,
+        format: parsed.format,
+        language: parsed.language,
+        pages: parsed.pageCount,
+        bytes: parsed.bytes,
+        sections: sections.length,
+        importedAt: origin?.importedAt ?? new Date().toISOString(),
+        // The instruments it is, by the registry (core/names/); a rebuild carries the user's edits over.
+        aliases: registryAliases(parsed.title, sections),
+        userAliases: origin?.userAliases ?? [],
+        hiddenAliases: origin?.hiddenAliases ?? [],
+        ...(ocr === null ? {} : { ocr }),
+      };
+      const copy = sourcePath(dataDir, record.id, record.fileName);
+      const copied = path.resolve(copy) !== absolute;
+      /** The copy and its record are this import's: a failed transaction takes them back. */
+      let landed = false;
+      try {
+        await ingestDocument(
+          { record, sections },
+          {
+            target,
+            others: () => otherDocuments(target),
+            job,
+            ...(opts.signal ? { signal: opts.signal } : {}),
+            beforeStore: async () => {
+              // The copy lands before the database row, so a stored document always has its source.
+              // A full or read-only disk fails here, before the database is touched (WRITE_FAILED).
+              if (copied) await keepSourceBytes(source.bytes, absolute, copy);
+              // Where it came from, beside the copy: a document a damaged library lost is re-imported
+              // from the copy under its own name (repairLibrary).
+              await writeSourceRecord(dataDir, record);
+              landed = true;
+            },
+          },
+        );
+      } catch (err) {
+        // On a nearly full disk the copy is exactly the space the user needs back.
+        if (landed && (await target.getDocument(record.id).catch(() => null)) === null && copied) {
+          await rm(copy, { force: true }).catch(() => undefined);
+          await removeSourceRecord(dataDir, record.id);
+        }
+        throw err;
+      }
+      result.sections = sections.length;
+      result.status = "ok";
+      job.finish("done");
+      log(`imported ${record.fileName}: ${record.pages} pages, ${sections.length} sections`);
+      return result;
+    } catch (err) {
+      const info = toErrorInfo(err, absolute);
+      result.status = "error";
+      result.error = info;
+      if (err instanceof OcrNeededError) result.ocrOffer = err.offer;
+      job.finish(info.code === "CANCELLED" ? "cancelled" : "failed", err);
+      log(`failed ${absolute}: ${info.code} ${info.message}`);
+      return result;
+    }
+  }
+
+  return {
+    importFile,
+    ingestDocument,
+    prepareVectors,
+    close() {
+      parsePool.close();
+    },
+  };
+}
