@@ -14,6 +14,7 @@ import { parseArgs } from "node:util";
 import { buildCrosswalk } from "../core/compare/build-crosswalk.ts";
 import { FEATURE_NAMES } from "../core/compare/crosswalk-features.ts";
 import { loadCrosswalkInput } from "../core/compare/crosswalk-inputs.ts";
+import { createEnglishStems } from "../core/compare/english-stem.ts";
 import { CROSSWALK_MODEL, matchScore, type CrosswalkModel } from "../core/compare/crosswalk-model.ts";
 import { databasePath } from "../core/engine.ts";
 import { ensureDefaultEmbedder } from "../core/embed/default-embedder.ts";
@@ -94,10 +95,12 @@ async function fit(): Promise<unknown> {
   try {
     const docs = documentsByKey(await store.listDocuments());
     const labelled: LabelledPair[] = [...(await loadTopicalCrosswalk()), ...nistHipaaCrosswalk(await store.getSections(docs.nist66.id))];
+    // One stem cache for the run, as the engine's comparisons keep one.
+    const stems = createEnglishStems();
     const drafts: Array<{ a: string; b: string; input: Awaited<ReturnType<typeof loadCrosswalkInput>>["input"] }> = [];
     const rows: Array<LabelledRow & { pair: LabelledPair }> = [];
     for (const [a, b] of [["dora", "gdpr"], ["dora", "nist171"], ["nist66", "hipaa"]] as const) {
-      const { input } = await loadCrosswalkInput(store, embedder, docs[a], [docs[b]], { k });
+      const { input } = await loadCrosswalkInput(store, embedder, docs[a], [docs[b]], { k, stems });
       drafts.push({ a, b, input });
       const draft = buildCrosswalk(input);
       for (const pair of labelled.filter((p) => p.a === a && p.b === b)) {

@@ -12,6 +12,7 @@ import { summarize } from "./comparison-view.ts";
 import { FEATURE_NAMES } from "./crosswalk-features.ts";
 import { contributions, MATCH_THRESHOLD, SCORER_VERSION } from "./crosswalk-model.ts";
 import { loadCrosswalkInput } from "./crosswalk-inputs.ts";
+import type { EnglishStems } from "./english-stem.ts";
 import { analysePair } from "./pair-analysis.ts";
 import { judgePairs, type VerdictPair } from "./pair-verdicts.ts";
 
@@ -55,6 +56,8 @@ export interface CompareJobDeps {
   /** Runs a store write in the engine's write queue. */
   serializeWrite: <T>(work: () => Promise<T>) => Promise<T>;
   log?: (message: string) => void;
+  /** The comparisons' stem cache (english-stem.ts): stems repeat across every comparison. */
+  stems: EnglishStems;
 }
 
 export interface CompareJobOptions {
@@ -107,6 +110,7 @@ export async function runComparison(deps: CompareJobDeps, options: CompareJobOpt
       k,
       checkpoint: () => job.throwIfCancelled(),
       onNeighbours: (done, total) => job.update("neighbours", done, total),
+      stems: deps.stems,
     });
     job.throwIfCancelled();
     job.update("scoring", 0, 1);
@@ -123,7 +127,7 @@ export async function runComparison(deps: CompareJobDeps, options: CompareJobOpt
     for (const row of draft.rows) {
       job.throwIfCancelled();
       for (const [i, c] of row.candidates.slice(0, k).entries()) {
-        const analysis = analysePair(row.a, c.b);
+        const analysis = analysePair(row.a, c.b, deps.stems);
         // Differences are only worth reading between provisions that match: below the threshold
         // the pair is shown as the nearest there is, without flags.
         const flags = c.score >= MATCH_THRESHOLD ? analysis.flags : [];
@@ -230,6 +234,7 @@ export async function runComparison(deps: CompareJobDeps, options: CompareJobOpt
       try {
         const summary = await judgePairs(pairs, {
           llm,
+          stems: deps.stems,
           cache: { get: (keys) => store.getComparisonCache(keys), put: (entry) => store.putComparisonCache(entry) },
           ...(options.signal ? { signal: options.signal } : {}),
           onPlan: (plan) => {

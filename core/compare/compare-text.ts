@@ -1,4 +1,4 @@
-import { englishStem } from "./english-stem.ts";
+import type { EnglishStems } from "./english-stem.ts";
 
 // The words a crosswalk compares sections by. Two regulations on the same subject share its
 // vocabulary ("backup", "incident", "notify", "contract") far more than the static embedding
@@ -43,7 +43,7 @@ export type CompareLanguage = "en" | "it";
 export type TokenSlot = string | null;
 
 /** Lowercased words in order, stopwords as null, English words stemmed (english-stem.ts). */
-export function tokenSlots(text: string, language: CompareLanguage = "en"): TokenSlot[] {
+export function tokenSlots(text: string, language: CompareLanguage, stems: EnglishStems): TokenSlot[] {
   const out: TokenSlot[] = [];
   for (const m of text.toLowerCase().matchAll(WORD)) {
     const word = m[0].replace(/['’]+(?:s)?$/u, "");
@@ -51,22 +51,22 @@ export function tokenSlots(text: string, language: CompareLanguage = "en"): Toke
       out.push(null);
       continue;
     }
-    out.push(language === "en" ? englishStem(word) : word);
+    out.push(language === "en" ? stems.stem(word) : word);
   }
   return out;
 }
 
 /** Content words of a text (no stopwords), in order. */
-export function contentWords(text: string, language: CompareLanguage = "en"): string[] {
-  return tokenSlots(text, language).filter((t): t is string => t !== null);
+export function contentWords(text: string, language: CompareLanguage, stems: EnglishStems): string[] {
+  return tokenSlots(text, language, stems).filter((t): t is string => t !== null);
 }
 
 /**
  * Terms of a text for the lexical space: content words, and pairs of adjacent content words
  * ("data breach", "third-party provider"), which carry the phrases regulations share.
  */
-export function lexicalTerms(text: string, language: CompareLanguage = "en"): string[] {
-  const slots = tokenSlots(text, language);
+export function lexicalTerms(text: string, language: CompareLanguage, stems: EnglishStems): string[] {
+  const slots = tokenSlots(text, language, stems);
   const out: string[] = [];
   for (let i = 0; i < slots.length; i++) {
     const t = slots[i];

@@ -15,6 +15,7 @@ import {
   type CrosswalkRow,
 } from "../model/compare-schemas.ts";
 import { contentWords } from "./compare-text.ts";
+import type { EnglishStems } from "./english-stem.ts";
 import { MATCH_THRESHOLD, SCORER_VERSION } from "./crosswalk-model.ts";
 import { compareLanguage, MIN_CONTENT_WORDS } from "./section-profile.ts";
 
@@ -55,9 +56,9 @@ export function matchFromEdge(edge: SimilarToRecord, b: Section | undefined): Cr
 }
 
 /** The sections of A a comparison aligns: provisions with some text, not headings or containers. */
-export function comparedSections(sections: readonly Section[], document: DocumentRecord): Section[] {
+export function comparedSections(sections: readonly Section[], document: DocumentRecord, stems: EnglishStems): Section[] {
   const language = compareLanguage(document);
-  return sections.filter((s) => contentWords(s.text, language).length >= MIN_CONTENT_WORDS);
+  return sections.filter((s) => contentWords(s.text, language, stems).length >= MIN_CONTENT_WORDS);
 }
 
 function ref(doc: DocumentRecord | undefined, id: string): { id: string; fileName: string; title: string } {
@@ -102,7 +103,7 @@ export function summarize(record: ComparisonRecord, library: readonly DocumentRe
   };
 }
 
-export async function readCrosswalk(store: ViewStore, id: string): Promise<Crosswalk> {
+export async function readCrosswalk(store: ViewStore, id: string, stems: EnglishStems): Promise<Crosswalk> {
   const record = await store.getComparison(id);
   if (record === null) throw new ClauseGraphError("NOT_FOUND", `No comparison ${id}`);
   const library = await store.listDocuments();
@@ -118,7 +119,7 @@ export async function readCrosswalk(store: ViewStore, id: string): Promise<Cross
     if (list) list.push(e);
     else byA.set(e.aSectionId, [e]);
   }
-  const rows: CrosswalkRow[] = comparedSections(await store.getSections(documentA.id), documentA).map((a) => {
+  const rows: CrosswalkRow[] = comparedSections(await store.getSections(documentA.id), documentA, stems).map((a) => {
     const matches = (byA.get(a.id) ?? []).sort((x, y) => x.rank - y.rank).map((e) => matchFromEdge(e, bSections.get(e.bSectionId)));
     return {
       aSectionId: a.id,

@@ -11,6 +11,7 @@ import { runComparison } from "./compare-job.ts";
 import { matchFromEdge, readCrosswalk, summarize } from "./comparison-view.ts";
 import { exportCrosswalk } from "./crosswalk-export.ts";
 import { analysePair } from "./pair-analysis.ts";
+import { createEnglishStems } from "./english-stem.ts";
 import { pairGraph } from "./pair-graph.ts";
 import { compareLanguage } from "./section-profile.ts";
 
@@ -45,6 +46,9 @@ function documentRef(d: DocumentRecord): { id: string; fileName: string; title: 
 
 export function createComparisons(deps: ComparisonsDeps): Comparisons {
   const { store } = deps;
+  // English stems every comparison asks for again and again: remembered by these comparisons (and
+  // so by their engine), not by the module.
+  const stems = createEnglishStems();
 
   async function resolve(idOrFile: string): Promise<DocumentRecord> {
     const doc = await deps.resolveDocument(idOrFile);
@@ -66,7 +70,7 @@ export function createComparisons(deps: ComparisonsDeps): Comparisons {
           throw new ClauseGraphError("MODEL_NOT_FOUND", "No language model is loaded: choose one (the model menu, or --llm) to have each pair judged, or compare without verdicts");
         }
         return await runComparison(
-          { store, embedder: await deps.getEmbedder(), llm: lease?.llm ?? null, serializeWrite: deps.serializeWrite, ...(deps.log ? { log: deps.log } : {}) },
+          { store, embedder: await deps.getEmbedder(), llm: lease?.llm ?? null, serializeWrite: deps.serializeWrite, stems, ...(deps.log ? { log: deps.log } : {}) },
           {
             documentA: a,
             documentB: b,
@@ -87,7 +91,7 @@ export function createComparisons(deps: ComparisonsDeps): Comparisons {
       return records.map((r) => summarize(r, library, space?.modelId ?? null));
     },
 
-    get: (id) => readCrosswalk(store, id),
+    get: (id) => readCrosswalk(store, id, stems),
 
     async pair(id, aSectionId, bSectionId) {
       const record = await store.getComparison(id);
@@ -105,7 +109,7 @@ export function createComparisons(deps: ComparisonsDeps): Comparisons {
       const triplets = await store.getTripletsForSections([a.id, b.id]);
       const tripletsA = triplets.filter((t) => t.sectionId === a.id);
       const tripletsB = triplets.filter((t) => t.sectionId === b.id);
-      const analysis = analysePair({ section: a, triplets: tripletsA, language: compareLanguage(aDoc) }, { section: b, triplets: tripletsB, language: compareLanguage(bDoc) });
+      const analysis = analysePair({ section: a, triplets: tripletsA, language: compareLanguage(aDoc) }, { section: b, triplets: tripletsB, language: compareLanguage(bDoc) }, stems);
       const terms = (await store.getTermsByNormalized(match.reasons.sharedTerms)).filter((t) => t.documentId === aDoc.id || t.documentId === bDoc.id);
       const citation = match.reasons.citation;
       return {
@@ -122,7 +126,7 @@ export function createComparisons(deps: ComparisonsDeps): Comparisons {
     },
 
     async export(id, format) {
-      const crosswalk = await readCrosswalk(store, id);
+      const crosswalk = await readCrosswalk(store, id, stems);
       const ids = crosswalk.rows.flatMap((r) => [r.aSectionId, ...r.matches.map((m) => m.bSectionId)]);
       const documents = new Map((await store.listDocuments()).map((d) => [d.id, d]));
       return exportCrosswalk({ crosswalk, sections: await sectionsById(ids), documents }, format);

@@ -8,6 +8,7 @@ import type { ScoredId } from "../model/graph-records.ts";
 import type { Section } from "../model/section-types.ts";
 import { candidatesPerSearch, vectorCandidates, type CrosswalkInput } from "./build-crosswalk.ts";
 import { citationLinks, headingCitations, type CitationSide } from "./crosswalk-citations.ts";
+import type { EnglishStems } from "./english-stem.ts";
 import { compareLanguage, definedTermMatchers, profileDocument, type SectionProfile } from "./section-profile.ts";
 
 // Everything a crosswalk is computed from, read from the library: both sides' sections,
@@ -29,6 +30,8 @@ export interface LoadOptions {
   checkpoint?: () => void;
   /** Progress of the nearest-neighbour searches: (done, total). */
   onNeighbours?: (done: number, total: number) => void;
+  /** The comparisons' stem cache (english-stem.ts). */
+  stems: EnglishStems;
 }
 
 /** Queries per store call: the store serves one request at a time, so searches and asks interleave. */
@@ -69,7 +72,7 @@ export async function loadCrosswalkInput(
   for (const side of sides) for (const s of side.sections) sections.set(s.id, s);
   // Defined terms of every side, matched in every section: a term DORA defines and the GDPR uses is shared.
   const matchers = definedTermMatchers(sides.flatMap((side) => buildTerms(side.document.id, side.sections, compareLanguage(side.document))));
-  const profiles = sides.map((side) => profileDocument({ document: side.document, sections: side.sections, triplets: triplets.get(side.document.id) ?? [], termMatchers: matchers }));
+  const profiles = sides.map((side) => profileDocument({ document: side.document, sections: side.sections, triplets: triplets.get(side.document.id) ?? [], termMatchers: matchers, stems: options.stems }));
   const profilesA = profiles[0] ?? [];
   const profilesB = profiles.slice(1).flat();
   step();

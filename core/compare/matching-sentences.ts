@@ -1,6 +1,7 @@
 import { splitSentences } from "../structure/sentences.ts";
 import type { Span } from "../model/compare-schemas.ts";
 import { lexicalTerms, type CompareLanguage } from "./compare-text.ts";
+import type { EnglishStems } from "./english-stem.ts";
 
 // Which sentences of two aligned sections say the same thing: the highlights of the side-by-side
 // view, the evidence an export cites (paragraph and page), and the sentences a model is shown.
@@ -47,10 +48,10 @@ interface Weighted {
   weights: Map<string, number>;
 }
 
-function vectors(units: readonly SentenceUnit[], language: CompareLanguage, df: Map<string, number>, n: number): Weighted[] {
+function vectors(units: readonly SentenceUnit[], language: CompareLanguage, stems: EnglishStems, df: Map<string, number>, n: number): Weighted[] {
   return units.map((unit) => {
     const tf = new Map<string, number>();
-    for (const t of lexicalTerms(unit.text, language)) tf.set(t, (tf.get(t) ?? 0) + 1);
+    for (const t of lexicalTerms(unit.text, language, stems)) tf.set(t, (tf.get(t) ?? 0) + 1);
     const weights = new Map<string, number>();
     let norm = 0;
     for (const [t, c] of tf) {
@@ -71,15 +72,15 @@ export interface SentencePair {
 }
 
 /** The best-matching sentence pairs of two texts, at most `limit`, best first, no sentence twice. */
-export function matchingSentences(aText: string, bText: string, language: CompareLanguage, limit = 3): SentencePair[] {
+export function matchingSentences(aText: string, bText: string, language: CompareLanguage, stems: EnglishStems, limit = 3): SentencePair[] {
   const aUnits = sentenceUnits(aText);
   const bUnits = sentenceUnits(bText);
   if (aUnits.length === 0 || bUnits.length === 0) return [];
   const df = new Map<string, number>();
-  for (const u of [...aUnits, ...bUnits]) for (const t of new Set(lexicalTerms(u.text, language))) df.set(t, (df.get(t) ?? 0) + 1);
+  for (const u of [...aUnits, ...bUnits]) for (const t of new Set(lexicalTerms(u.text, language, stems))) df.set(t, (df.get(t) ?? 0) + 1);
   const n = aUnits.length + bUnits.length;
-  const av = vectors(aUnits, language, df, n);
-  const bv = vectors(bUnits, language, df, n);
+  const av = vectors(aUnits, language, stems, df, n);
+  const bv = vectors(bUnits, language, stems, df, n);
   const pairs: SentencePair[] = [];
   for (const x of av) {
     for (const y of bv) {

@@ -2,6 +2,7 @@ import { findDeadlines } from "../extract/deadlines.ts";
 import type { TripletRecord } from "../model/graph-records.ts";
 import type { ObligationRow, ObligationView, PairFlag } from "../model/compare-schemas.ts";
 import { contentWords, type CompareLanguage } from "./compare-text.ts";
+import type { EnglishStems } from "./english-stem.ts";
 import { comparableDeadlines, readDeadline, stricterDeadline, tightestDeadline, type Deadline } from "./deadline-duration.ts";
 
 // The differences an auditor looks for first, without a model: the obligations of two aligned
@@ -38,7 +39,7 @@ function jaccard(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
   return shared / (a.size + b.size - shared);
 }
 
-function prepare(t: TripletRecord, language: CompareLanguage): Prepared | null {
+function prepare(t: TripletRecord, language: CompareLanguage, stems: EnglishStems): Prepared | null {
   const modality = MODALITY_WORDS[t.modality];
   if (modality === undefined) return null;
   const action = t.predicate.replace(/^(?:shall|must|may|should|can|cannot)\s+(?:not\s+)?(?:be\s+)?/i, "");
@@ -53,10 +54,10 @@ function prepare(t: TripletRecord, language: CompareLanguage): Prepared | null {
       span: { start: t.start, end: t.end },
     },
     modality: t.modality,
-    action: new Set(contentWords(action, language)),
-    object: new Set(contentWords(t.object, language)),
-    party: new Set(contentWords(t.subject, language)),
-    words: new Set(contentWords(t.evidence, language)),
+    action: new Set(contentWords(action, language, stems)),
+    object: new Set(contentWords(t.object, language, stems)),
+    party: new Set(contentWords(t.subject, language, stems)),
+    words: new Set(contentWords(t.evidence, language, stems)),
     deadline: tightestDeadline(t.deadline),
   };
 }
@@ -132,9 +133,10 @@ export interface DiffSide {
   language: CompareLanguage;
 }
 
-export function diffObligations(a: DiffSide, b: DiffSide): ObligationDiff {
-  const left = a.triplets.flatMap((t) => prepare(t, a.language) ?? []);
-  const right = b.triplets.flatMap((t) => prepare(t, b.language) ?? []);
+/** `stems`: the comparisons' stem cache (english-stem.ts). */
+export function diffObligations(a: DiffSide, b: DiffSide, stems: EnglishStems): ObligationDiff {
+  const left = a.triplets.flatMap((t) => prepare(t, a.language, stems) ?? []);
+  const right = b.triplets.flatMap((t) => prepare(t, b.language, stems) ?? []);
   const candidates: Array<{ i: number; j: number; s: number }> = [];
   left.forEach((x, i) => right.forEach((y, j) => candidates.push({ i, j, s: obligationSimilarity(x, y) })));
   candidates.sort((p, q) => q.s - p.s || p.i - q.i || p.j - q.j);

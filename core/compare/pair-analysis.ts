@@ -1,6 +1,7 @@
 import type { ObligationRow, PairEvidence, PairFlag } from "../model/compare-schemas.ts";
 import { matchingSentences } from "./matching-sentences.ts";
 import { diffObligations } from "./obligation-diff.ts";
+import type { EnglishStems } from "./english-stem.ts";
 import type { SectionProfile } from "./section-profile.ts";
 
 // What an aligned pair is analysed for once it is among A's k best: the rule-based flags of its
@@ -16,12 +17,13 @@ export interface PairAnalysis {
   obligations: ObligationRow[];
 }
 
-export function analysePair(a: Pick<SectionProfile, "section" | "triplets" | "language">, b: Pick<SectionProfile, "section" | "triplets" | "language">): PairAnalysis {
+export function analysePair(a: Pick<SectionProfile, "section" | "triplets" | "language">, b: Pick<SectionProfile, "section" | "triplets" | "language">, stems: EnglishStems): PairAnalysis {
   const diff = diffObligations(
     { text: a.section.text, triplets: a.triplets, language: a.language },
     { text: b.section.text, triplets: b.triplets, language: b.language },
+    stems,
   );
-  const sentences = matchingSentences(a.section.text, b.section.text, a.language, EVIDENCE_SENTENCES).map((p) => ({
+  const sentences = matchingSentences(a.section.text, b.section.text, a.language, stems, EVIDENCE_SENTENCES).map((p) => ({
     a: { start: p.a.start, end: p.a.end },
     b: { start: p.b.start, end: p.b.end },
     score: Math.round(p.score * 1000) / 1000,

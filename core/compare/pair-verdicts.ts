@@ -3,6 +3,7 @@ import type { LlmClient } from "../model/llm-client.ts";
 import type { Section } from "../model/section-types.ts";
 import { pairVerdictSchema, type PairVerdict } from "../model/compare-schemas.ts";
 import type { CompareLanguage } from "./compare-text.ts";
+import type { EnglishStems } from "./english-stem.ts";
 import { matchingSentences, sentenceUnits, type SentenceUnit } from "./matching-sentences.ts";
 import {
   buildVerdictPrompt,
@@ -47,6 +48,8 @@ export interface VerdictRunOptions {
   /** Before the first call: the pairs, how many the cache answers, how many go to the model. */
   onPlan?: (plan: { pairs: number; cached: number; modelCalls: number }) => void;
   log?: (message: string) => void;
+  /** The comparisons' stem cache (english-stem.ts): the prompt's sentences are the best-matching ones. */
+  stems: EnglishStems;
 }
 
 export interface VerdictRunSummary {
@@ -62,15 +65,15 @@ function heading(section: Section): string {
 }
 
 /** The sentences shown for each side: the best-matching ones first, else the opening ones. */
-function promptSentences(pair: VerdictPair): { a: SentenceUnit[]; b: SentenceUnit[] } {
-  const matched = matchingSentences(pair.a.section.text, pair.b.section.text, pair.a.language, MAX_PROMPT_SENTENCES);
+function promptSentences(pair: VerdictPair, stems: EnglishStems): { a: SentenceUnit[]; b: SentenceUnit[] } {
+  const matched = matchingSentences(pair.a.section.text, pair.b.section.text, pair.a.language, stems, MAX_PROMPT_SENTENCES);
   if (matched.length > 0) return { a: matched.map((m) => m.a), b: matched.map((m) => m.b) };
   return { a: sentenceUnits(pair.a.section.text).slice(0, 2), b: sentenceUnits(pair.b.section.text).slice(0, 2) };
 }
 
 /** Drops the weakest sentences until the prompt fits the model's context; null when even one each does not. */
-function fitPrompt(llm: LlmClient, pair: VerdictPair): { prompt: string; a: SentenceUnit[]; b: SentenceUnit[] } | null {
-  let { a, b } = promptSentences(pair);
+function fitPrompt(llm: LlmClient, pair: VerdictPair, stems: EnglishStems): { prompt: string; a: SentenceUnit[]; b: SentenceUnit[] } | null {
+  let { a, b } = promptSentences(pair, stems);
   if (a.length === 0 || b.length === 0) return null;
   const budget = llm.contextSize - VERDICT_OUTPUT_TOKENS - TEMPLATE_TOKENS - llm.countTokens(VERDICT_SYSTEM);
   for (;;) {
@@ -97,8 +100,8 @@ export function verdictKeyOf(llm: Pick<LlmClient, "modelId" | "contextSize">, pa
   return verdictCacheKey({ aHash: pair.a.hash, bHash: pair.b.hash, modelId: llm.modelId, contextSize: llm.contextSize });
 }
 
-async function askModel(llm: LlmClient, pair: VerdictPair, signal: AbortSignal | undefined): Promise<PairVerdict | null> {
-  const fitted = fitPrompt(llm, pair);
+async function askModel(llm: LlmClient, pair: VerdictPair, stems: EnglishStems, signal: AbortSignal | undefined): Promise<PairVerdict | null> {
+  const fitted = fitPrompt(llm, pair, stems);
   if (fitted === null) return null;
   const result = await llm.generate({
     system: VERDICT_SYSTEM,
@@ -124,7 +127,7 @@ async function askModel(llm: LlmClient, pair: VerdictPair, signal: AbortSignal |
 
 /** Judges every pair (cache first); throws CANCELLED when aborted — what was judged stays cached. */
 export async function judgePairs(pairs: readonly VerdictPair[], options: VerdictRunOptions): Promise<VerdictRunSummary> {
-  const { llm, cache, signal } = options;
+  const { llm, cache, signal, stems } = options;
   const log = options.log ?? (() => {});
   const keys = pairs.map((p) => verdictKeyOf(llm, p));
   const stored = await cache.get(keys);
@@ -145,7 +148,7 @@ export async function judgePairs(pairs: readonly VerdictPair[], options: Verdict
     } else {
       summary.modelCalls++;
       try {
-        const verdict = await askModel(llm, pair, signal);
+        const verdict = await askModel(llm, pair, stems, signal);
         if (verdict === null) {
           summary.failed++;
           log(`no verdict for ${pair.a.section.id} ↔ ${pair.b.section.id}: the model's answer did not fit or did not parse`);

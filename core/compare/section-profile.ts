@@ -3,6 +3,7 @@ import type { DocumentRecord } from "../model/store-records.ts";
 import type { TripletRecord } from "../model/graph-records.ts";
 import type { Section, SectionKind } from "../model/section-types.ts";
 import { contentWords, lexicalTerms, type CompareLanguage } from "./compare-text.ts";
+import type { EnglishStems } from "./english-stem.ts";
 
 // What a crosswalk knows about one section, read once per comparison: its words, the headings it
 // sits under, the defined terms and obligation words it uses, and a hash of its content (the key
@@ -82,9 +83,9 @@ export function headingContext(section: Section, byId: ReadonlyMap<string, Secti
 }
 
 /** Words an obligation triplet contributes: subject, the verb without its modal, object. */
-export function obligationWordsOf(triplet: Pick<TripletRecord, "subject" | "predicate" | "object">, language: CompareLanguage): string[] {
+export function obligationWordsOf(triplet: Pick<TripletRecord, "subject" | "predicate" | "object">, language: CompareLanguage, stems: EnglishStems): string[] {
   const verb = triplet.predicate.replace(/^(?:shall|must|may|should|can|cannot)\s+(?:not\s+)?(?:be\s+)?/i, "");
-  return contentWords(`${triplet.subject} ${verb} ${triplet.object}`, language);
+  return contentWords(`${triplet.subject} ${verb} ${triplet.object}`, language, stems);
 }
 
 function escapeRegExp(text: string): string {
@@ -109,6 +110,8 @@ export interface ProfileInput {
   sections: readonly Section[];
   triplets: readonly TripletRecord[];
   termMatchers: ReadonlyArray<{ normalizedTerm: string; re: RegExp }>;
+  /** The comparisons' stem cache (english-stem.ts). */
+  stems: EnglishStems;
 }
 
 /** Profiles of a document's provisions (sections with at least MIN_CONTENT_WORDS words of text). */
@@ -123,7 +126,7 @@ export function profileDocument(input: ProfileInput): SectionProfile[] {
   }
   const out: SectionProfile[] = [];
   for (const section of input.sections) {
-    if (contentWords(section.text, language).length < MIN_CONTENT_WORDS) continue;
+    if (contentWords(section.text, language, input.stems).length < MIN_CONTENT_WORDS) continue;
     const context = headingContext(section, byId);
     const own = triplets.get(section.id) ?? [];
     const definedTerms = new Set<string>();
@@ -134,10 +137,10 @@ export function profileDocument(input: ProfileInput): SectionProfile[] {
       language,
       role: sectionRole(section.kind),
       headingContext: context,
-      terms: lexicalTerms(`${section.heading}\n${section.text}`, language),
-      headingTerms: lexicalTerms(context, language),
+      terms: lexicalTerms(`${section.heading}\n${section.text}`, language, input.stems),
+      headingTerms: lexicalTerms(context, language, input.stems),
       definedTerms,
-      obligationWords: new Set(own.flatMap((t) => obligationWordsOf(t, language))),
+      obligationWords: new Set(own.flatMap((t) => obligationWordsOf(t, language, input.stems))),
       triplets: own,
       contentHash: sectionContentHash(section),
     });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { lexicalTerms } from "../../core/compare/compare-text.ts";
+import { createEnglishStems } from "../../core/compare/english-stem.ts";
 import { citationLinks, headingCitations } from "../../core/compare/crosswalk-citations.ts";
 import { readDeadline, stricterDeadline, tightestDeadline } from "../../core/compare/deadline-duration.ts";
 import { buildLexicalSpace } from "../../core/compare/lexical-space.ts";
@@ -8,6 +9,9 @@ import { diffObligations } from "../../core/compare/obligation-diff.ts";
 import { buildVerdictPrompt, parseVerdictOutput, verdictCacheKey, verdictJsonSchema } from "../../core/compare/verdict-prompt.ts";
 import type { TripletRecord } from "../../core/model/graph-records.ts";
 import { makeDocument, makeSections } from "./store-fixtures.ts";
+
+// One stem cache for the file, as the engine's comparisons keep one (english-stem.ts).
+const stems = createEnglishStems();
 
 // The model-free rules of a comparison, one by one: time limits read and ranked, obligations
 // paired and flagged, matching sentences, the lexical index, citations printed in headings, and
@@ -45,7 +49,7 @@ describe("obligations side by side", () => {
       triplet("b:1", "controller", "shall notify", "personal data breach to the supervisory authority", "must", "within 72 hours", "A controller shall notify a personal data breach to the supervisory authority within 72 hours."),
       triplet("b:2", "controller", "may keep", "backup copies of personal data", "may", null, "A controller may keep backup copies of personal data."),
     ];
-    const diff = diffObligations({ text: a.map((t) => t.evidence).join(" "), triplets: a, language: "en" }, { text: b.map((t) => t.evidence).join(" "), triplets: b, language: "en" });
+    const diff = diffObligations({ text: a.map((t) => t.evidence).join(" "), triplets: a, language: "en" }, { text: b.map((t) => t.evidence).join(" "), triplets: b, language: "en" }, stems);
     const paired = diff.rows.filter((r) => r.a !== null && r.b !== null).map((r) => [r.a?.tripletId, r.b?.tripletId]);
     expect(paired).toEqual([
       ["a:1", "b:1"],
@@ -60,10 +64,10 @@ describe("obligations side by side", () => {
 
   it("says when one side binds and the other states no obligation; opposite duties have no stricter side", () => {
     const a = [triplet("a:1", "provider", "shall disclose", "the data", "must", null, "The provider shall disclose the data.")];
-    const none = diffObligations({ text: "", triplets: a, language: "en" }, { text: "Definitions only.", triplets: [], language: "en" });
+    const none = diffObligations({ text: "", triplets: a, language: "en" }, { text: "Definitions only.", triplets: [], language: "en" }, stems);
     expect(none.flags).toEqual([expect.objectContaining({ kind: "no-obligations", side: "a" })]);
     const b = [triplet("b:1", "provider", "shall not disclose", "the data", "must not", null, "The provider shall not disclose the data.")];
-    const opposite = diffObligations({ text: "", triplets: a, language: "en" }, { text: "", triplets: b, language: "en" });
+    const opposite = diffObligations({ text: "", triplets: a, language: "en" }, { text: "", triplets: b, language: "en" }, stems);
     const flag = opposite.flags.find((f) => f.kind === "modality");
     expect(flag?.message).toMatch(/Opposite duties/);
     expect(flag?.stricter).toBeUndefined();
@@ -73,6 +77,7 @@ describe("obligations side by side", () => {
     const diff = diffObligations(
       { text: "Notifications are made within 24 hours.", triplets: [], language: "en" },
       { text: "Notifications are made within 3 days.", triplets: [], language: "en" },
+      stems,
     );
     expect(diff.flags).toEqual([expect.objectContaining({ kind: "deadline", stricter: "a" })]);
   });
@@ -82,7 +87,7 @@ describe("matching sentences and the lexical space", () => {
   it("finds the sentences two texts share, with their spans, each used once", () => {
     const a = "1. Firms shall keep backups of their data.\n2. Firms shall train staff every year.";
     const b = "Controllers must restore data from backups. Staff training happens every year.";
-    const pairs = matchingSentences(a, b, "en", 3);
+    const pairs = matchingSentences(a, b, "en", stems, 3);
     expect(pairs.map((p) => [p.a.text, p.b.text])).toEqual([
       ["2. Firms shall train staff every year.", "Staff training happens every year."],
       ["1. Firms shall keep backups of their data.", "Controllers must restore data from backups."],
@@ -92,13 +97,13 @@ describe("matching sentences and the lexical space", () => {
   });
 
   it("stems words and keeps word pairs; the index finds the lexical neighbours among a pool", () => {
-    expect(lexicalTerms("Restoration of the backups", "en")).toEqual(["restor", "backup"]);
-    expect(lexicalTerms("personal data breaches", "en")).toEqual(["person", "person data", "data", "data breach", "breach"]);
+    expect(lexicalTerms("Restoration of the backups", "en", stems)).toEqual(["restor", "backup"]);
+    expect(lexicalTerms("personal data breaches", "en", stems)).toEqual(["person", "person data", "data", "data breach", "breach"]);
     const space = buildLexicalSpace(
       [
-        { id: "a", terms: lexicalTerms("report incidents to the authority") },
-        { id: "b1", terms: lexicalTerms("notify incidents to the regulator authority") },
-        { id: "b2", terms: lexicalTerms("keep backups of data") },
+        { id: "a", terms: lexicalTerms("report incidents to the authority", "en", stems) },
+        { id: "b1", terms: lexicalTerms("notify incidents to the regulator authority", "en", stems) },
+        { id: "b2", terms: lexicalTerms("keep backups of data", "en", stems) },
       ],
       new Map([["b", ["b1", "b2"]]]),
     );
