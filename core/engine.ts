@@ -21,8 +21,9 @@ import { appVersion } from "./app-version.ts";
 import { createExports } from "./export/export-workpaper.ts";
 import { createComparisons } from "./compare/comparisons.ts";
 import { recordDeletedDocument } from "./store/deleted-documents.ts";
-import { namesMissingFromLibrary } from "./answer/question-names.ts";
-import { analyzeQuestion, answerHints } from "./answer/question-analysis.ts";
+import { unmentionedNames } from "./answer/question-names.ts";
+import { answerHints } from "./answer/question-analysis.ts";
+import { questionReader } from "./answer/question-reader.ts";
 import { retrievalQuery } from "./answer/answer-type-query.ts";
 import { ANSWER_CANDIDATES, rankForAnswer } from "./answer/answer-ranking.ts";
 import { documentScope } from "./answer/question-scope.ts";
@@ -169,8 +170,6 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     listDocuments: () => store.listDocuments(),
     // A graph answer (issue 13) reopens with its route, rows and evidence graph (core/graph-query/graph-answer-log.ts).
     answerGraph: async (record) => (await reopenGraphAnswer(store, dataDir, record)) ?? (await reopenedGraph(store, record)),
-    // How a question names a document or provision of its own: the question analysis, with follow-up.ts's patterns.
-    scopeNamer: (documents) => analysisScopeNamer(documents, languageResources),
   });
   const exports = createExports({ dataDir, appVersion: appVersion(), listDocuments: () => store.listDocuments(), conversations });
 
@@ -380,12 +379,16 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
       ensureOpen();
       const started = performance.now();
       const k = Math.max(1, Math.min(20, Math.floor(opts.k ?? 8)));
-      // In a conversation a follow-up ("and for microenterprises?") keeps the previous question's scope.
-      const plan = opts.conversationId === undefined ? null : await conversations.plan(opts.conversationId, question);
+      // The question is read once per ask (question-reader.ts): the follow-up rule and the answer share the reading of one text.
+      const documents = await store.listDocuments();
+      const read = questionReader(libraryNames(documents), languageResources);
+      // In a conversation a follow-up ("and for microenterprises?") keeps the previous question's scope;
+      // whether a question names a scope of its own is the question analysis, with follow-up.ts's patterns.
+      const plan = opts.conversationId === undefined ? null : await conversations.plan(opts.conversationId, question, analysisScopeNamer(documents, read));
       const asked = plan?.decision.question ?? question;
       const embedder = await getEmbedder();
-      // Read once: which documents it names (retrieval keeps to them), what it asks for, which known instruments the library lacks.
-      const analysis = analyzeQuestion(asked, libraryNames(await store.listDocuments()), languageResources);
+      // Which documents it names (retrieval keeps to them), what it asks for, which known instruments the library lacks.
+      const analysis = read(asked);
       const scope = analysis.scope.documentIds;
       const query = retrievalQuery(asked, analysis.answerType, analysis.language);
       // A question about an instrument the library lacks is refused: nothing is retrieved, so no unrelated graph is drawn.
@@ -400,11 +403,11 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
       const [triplets, subgraph, missingNames] = await Promise.all([
         store.getTripletsForSections(ranked.map((r) => r.section.id)),
         buildSubgraph(store, ranked, { query: asked }),
-        namesMissingFromLibrary(asked, async (name, n) =>
-          (await store.searchSections(name, n)).map((h) => ({ text: `${h.document.title}\n${h.section.label} ${h.section.heading}\n${h.section.text}` })),
+        // The names the analysis left to a search (registry instruments and the documents' aliases are settled by it).
+        unmentionedNames(
+          analysis.otherNames,
+          async (name, n) => (await store.searchSections(name, n)).map((h) => ({ text: `${h.document.title}\n${h.section.label} ${h.section.heading}\n${h.section.text}` })),
           ranked.map((r) => `${r.section.heading}\n${r.section.text}`),
-          // Registry instruments and the documents' aliases are settled by the analysis.
-          (name) => !analysis.otherNames.includes(name.text),
         ),
       ]);
       const retrieveMs = performance.now() - started;

@@ -20,8 +20,6 @@ export interface ConversationsDeps {
   listDocuments(): Promise<DocumentRecord[]>;
   /** The graph of a reopened answer from the sections the library still has. */
   answerGraph(record: AnswerLogRecord): Promise<{ subgraph: Subgraph; triplets: TripletRecord[] }>;
-  /** How a question names a scope of its own, given the library (question analysis, when there is one). */
-  scopeNamer(documents: DocumentRecord[]): ScopeNamer;
 }
 
 /** What an ask in a conversation retrieves with, decided before retrieval. */
@@ -39,8 +37,11 @@ export interface Conversations {
   /** NOT_FOUND when there is no such conversation. */
   get(id: string): Promise<Conversation>;
   remove(id: string): Promise<{ deleted: boolean }>;
-  /** NOT_FOUND when there is no such conversation. */
-  plan(conversationId: string, question: string): Promise<AskPlan>;
+  /**
+   * NOT_FOUND when there is no such conversation. `namesScope`: how a question names a scope of its
+   * own (the caller's question analysis, so the question is read once per ask: follow-up-scope.ts).
+   */
+  plan(conversationId: string, question: string, namesScope: ScopeNamer): Promise<AskPlan>;
   /** Records the turn and returns the result marked with it (a failure to record is reported, not thrown). */
   record(plan: AskPlan, question: string, result: AskResult, logged: AnswerLogRecord | null, log: (message: string) => void): Promise<AskResult>;
   /** A conversation and the answer-log records of its turns (for the export). */
@@ -138,10 +139,10 @@ export function createConversations(deps: ConversationsDeps): Conversations {
     async remove(id) {
       return { deleted: await store.remove(id) };
     },
-    async plan(conversationId, question) {
+    async plan(conversationId, question, namesScope) {
       const conversation = await mustRead(conversationId);
       const previous = conversation.turns.at(-1)?.scope ?? null;
-      const decision = decideFollowUp(previous, question, deps.scopeNamer(await deps.listDocuments()));
+      const decision = decideFollowUp(previous, question, namesScope);
       return { conversationId, decision, scope: decision.followUp && previous !== null ? previous : decision.question };
     },
     async record(plan, question, result, logged, log) {

@@ -1,3 +1,4 @@
+import type { QuestionName } from "../model/question-analysis-types.ts";
 import { isFunctionWord } from "./lexical.ts";
 
 // The names a question gives to what it is about: acronyms ("HIPAA", "NIST", "PCI DSS"),
@@ -7,11 +8,7 @@ import { isFunctionWord } from "./lexical.ts";
 // the library's nearest sentences would answer another question, so it gets the not-answered
 // reply, saying which name is missing (bench:answer measures this on out-of-domain questions).
 
-export interface QuestionName {
-  /** As written in the question. */
-  text: string;
-  kind: "acronym" | "name";
-}
+export type { QuestionName } from "../model/question-analysis-types.ts";
 
 const WORD = /[\p{L}\p{N}]+/gu;
 /** Words that end a title: "… Act", "… Regulation", "… Directive". */
@@ -156,9 +153,20 @@ export async function namesMissingFromLibrary(
   /** Names settled elsewhere (the instrument registry, the documents' aliases: question-scope.ts). */
   settled: (name: QuestionName) => boolean = () => false,
 ): Promise<string[]> {
+  return unmentionedNames(
+    questionNames(question).filter((name) => !settled(name)),
+    search,
+    evidence,
+  );
+}
+
+/**
+ * Of `names` (the question analysis's otherNames: read once per ask), those no document of the
+ * library mentions, in the same way as namesMissingFromLibrary.
+ */
+export async function unmentionedNames(names: readonly QuestionName[], search: (query: string, k: number) => Promise<NameSearchHit[]>, evidence: readonly string[] = []): Promise<string[]> {
   const missing: string[] = [];
-  for (const name of questionNames(question)) {
-    if (settled(name)) continue;
+  for (const name of names) {
     if (name.kind === "acronym" && evidence.some((text) => spellsOut(text, name.text))) continue;
     // A search that fails proves nothing: the name is not held against the question.
     const hits = await search(name.text, HITS_CHECKED).catch(() => null);

@@ -2,7 +2,7 @@ import { distinctEntries, findInstrumentMentions, foldWords, withContained, type
 import { identifierKey } from "../names/instrument-keys.ts";
 import type { InstrumentEntry } from "../names/instrument-registry.ts";
 import type { LanguageResources } from "./language-resources.ts";
-import { questionNames } from "./question-names.ts";
+import { questionNames, type QuestionName } from "./question-names.ts";
 
 // Which imported documents a question names, and which known instruments it names that no
 // imported document is. A document is named through its aliases (the registry's, found at
@@ -33,7 +33,7 @@ export interface DocumentScope {
    * Names the question gives (acronyms, titled acts: question-names.ts) that neither the registry
    * nor any document's aliases settle: whether the library mentions them is left to a search.
    */
-  otherNames: string[];
+  otherNames: QuestionName[];
 }
 
 /**
@@ -146,9 +146,7 @@ export function documentScope(
       if (doc !== undefined && inScope.has(id) && ![...doc.identity].every((e) => e === entry.id)) parts.push({ documentId: id, path });
     }
   }
-  const otherNames = questionNames(question)
-    .map((n) => n.text)
-    .filter((name) => !mentions.some((m) => covers(m.text, name)) && !aliasTexts.some((alias) => covers(alias, name)));
+  const otherNames = questionNames(question).filter((name) => !mentions.some((m) => covers(m.text, name.text)) && !aliasTexts.some((alias) => covers(alias, name.text)));
   return {
     documentIds: documents.filter((d) => inScope.has(d.id)).map((d) => d.id),
     parts,

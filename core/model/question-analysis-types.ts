@@ -31,6 +31,13 @@ export interface QuestionScope {
   parties: string[];
 }
 
+/** A name the question gives to what it is about (core/answer/question-names.ts). */
+export interface QuestionName {
+  /** As written in the question. */
+  text: string;
+  kind: "acronym" | "name";
+}
+
 export interface QuestionAnalysis {
   question: string;
   language: "en" | "it";
@@ -47,7 +54,7 @@ export interface QuestionAnalysis {
   /** Known instruments the question names that no imported document is (the refusal names them). */
   missingInstruments: string[];
   /** Names outside the registry and the library's aliases ("ICT", "NIST"): whether the library mentions them is for a search to say. */
-  otherNames: string[];
+  otherNames: QuestionName[];
   /** Content words (lemmas) that should appear in the answering sentence, most specific first. */
   focusTerms: string[];
 }

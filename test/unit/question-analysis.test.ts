@@ -190,8 +190,8 @@ describe("analyzeQuestion: names, conditions and focus terms", () => {
 
   it("leaves names outside the registry and the aliases to the library search", () => {
     const a = analyzeQuestion("How does NIST define ICT risk under DORA?", LIBRARY, resources);
-    expect(a.otherNames).toEqual(expect.arrayContaining(["NIST", "ICT"]));
-    expect(a.otherNames).not.toContain("DORA");
+    expect(a.otherNames.map((n) => n.text)).toEqual(expect.arrayContaining(["NIST", "ICT"]));
+    expect(a.otherNames.map((n) => n.text)).not.toContain("DORA");
   });
 
   it("focus terms are content lemmas, most specific first, without the instrument's name", () => {
