@@ -3,7 +3,7 @@ import { ClauseGraphError } from "../model/errors.ts";
 import type { RankedSection } from "../model/retrieval-types.ts";
 import type { TripletRecord } from "../model/graph-records.ts";
 import { shortDocumentName } from "./citation-label.ts";
-import { contentStems, coverage, idfTable, matchedTerms, nameStems, queryTerms, type QueryTerms } from "./lexical.ts";
+import { contentStems, coverage, idfTable, matchedTerms, nameStems, queryTerms, type QueryTerms, type TextLanguage } from "./lexical.ts";
 import type { LanguageResources } from "./language-resources.ts";
 import { sentenceUnits, type SentenceUnit } from "./sentence-units.ts";
 import { alsoCued, cueStrength } from "./answer-cues.ts";
@@ -93,6 +93,31 @@ export function throwIfAborted(signal: AbortSignal | undefined): void {
   if (signal?.aborted) throw new ClauseGraphError("CANCELLED", "Answering cancelled.");
 }
 
+/** A modal or auxiliary the acting party follows in a question ("must a processor …", "does the controller …"). */
+const QUESTION_MODAL = /^(?:must|shall|should|does|do|did|can|may|will|has|have|is|are|deve|devono|può|possono)$/i;
+/** Where a provision's subject ends: its first modal ("The processor shall notify the controller …"). */
+const SENTENCE_MODAL = /\b(?:shall|must|may|should|is required to|are required to|is obliged to|deve|devono|può|possono)\b/i;
+
+/** The stems of the question's party that follows a modal (the one asked to act), or null. */
+function actorOf(question: string, parties: readonly string[][], language: TextLanguage): string[] | null {
+  const words = question.split(/[^\p{L}\p{N}-]+/u).filter((w) => w !== "");
+  for (let i = 0; i < words.length; i++) {
+    if (!QUESTION_MODAL.test(words[i] ?? "")) continue;
+    const after = new Set(contentStems(words.slice(i + 1, i + 6).join(" "), language));
+    const party = parties.find((p) => p.every((st) => after.has(st)));
+    if (party !== undefined) return party;
+  }
+  return null;
+}
+
+/** Whether the sentence's subject (before its first modal) names the party. */
+function subjectHas(text: string, party: readonly string[], language: TextLanguage): boolean {
+  const modal = SENTENCE_MODAL.exec(text);
+  if (modal === null) return false;
+  const subject = new Set(contentStems(text.slice(0, modal.index), language));
+  return party.every((st) => subject.has(st));
+}
+
 /** Words that name a document or a unit of it: they route retrieval, not answer content. */
 const ROUTING_WORDS = ["article", "articles", "art", "regulation", "directive", "section", "paragraph", "act", "law", "rule"];
 
@@ -176,6 +201,7 @@ export async function buildSentencePool(
   const headingCoverage = headings.map((h) => coverage(terms, idf, h));
   const type = hints?.answerType ?? "other";
   const partyStems = (hints?.parties ?? []).map((p) => contentStems(p, language)).filter((p) => p.length > 0);
+  const actor = actorOf(question, partyStems, language);
   const askedKey = ` ${termKey(question.replace(/[^\p{L}\p{N}\s-]/gu, " "))} `;
   // Sentences of a requirement's discussion: from its "DISCUSSION" marker to the end of the section.
   const discussion = new Set<number>();
@@ -235,6 +261,7 @@ export async function buildSentencePool(
     features.coverage = coverageOf;
     features.normative = IMPERATIVE.test(c.unit.text) ? 1 : SHALL.test(c.unit.text) ? 0.5 : 0;
     features.party = partyStems.some((p) => p.every((st) => words.has(st))) ? 1 : 0;
+    features.actor = actor !== null && subjectHas(c.unit.text, actor, language) ? 1 : 0;
     features.paragraph = paragraphCoverage.get(keys[i] ?? "") ?? 0;
     features.alsoCue = (hints?.alsoAsks ?? []).some((t) => alsoCued(t, c.unit.text)) ? 1 : 0;
     const explanatory = discussion.has(i) || EXAMPLE.test(c.unit.text);

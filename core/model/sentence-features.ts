@@ -34,6 +34,11 @@ export const SENTENCE_FEATURES = [
   "paragraph",
   /** It also says what the question further asks ("… and to whom?": the authority it names). */
   "alsoCue",
+  /**
+   * The party the question asks about as the one who acts ("When must a processor tell the
+   * controller …?": the processor) is the sentence's subject, before its shall/must.
+   */
+  "actor",
 ] as const;
 
 export type SentenceFeature = (typeof SENTENCE_FEATURES)[number];
