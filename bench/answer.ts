@@ -103,7 +103,10 @@ const pct = (x: number): string => `${(100 * x).toFixed(1)}%`;
 // ---- labelled auditor questions over the ten corpus PDFs -----------------------------------
 async function runLabelled(): Promise<LabelledFigures> {
   const questions = (await loadAnswerQuestions()).slice(0, limit);
-  const pdfs = (await readdir(REGULATORY_DIR)).filter((f) => f.toLowerCase().endsWith(".pdf")).sort().map((f) => path.join(REGULATORY_DIR, f));
+  const pdfs = (await readdir(REGULATORY_DIR))
+    .filter((f) => f.toLowerCase().endsWith(".pdf"))
+    .sort()
+    .map((f) => path.join(REGULATORY_DIR, f));
   const missing = [...new Set(questions.map((q) => q.document))].filter((d) => !pdfs.some((p) => path.basename(p) === d));
   if (missing.length > 0) throw new Error(`labelled questions name PDFs not in ${REGULATORY_DIR}: ${missing.join(", ")}`);
   log(`labelled questions: ${questions.length} over ${pdfs.length} PDFs in ${REGULATORY_DIR}`);
@@ -127,7 +130,10 @@ async function runObliqa() {
   const corpus = adaptCorpus(passages);
   const questions: Question[] = (await loadObliqaQuestions(path.join(QA_DIR, `obliqa/ObliQA_${split}.json`))).slice(0, limit);
   const empulia = await loadEmpuliaQuestions(path.join(QA_DIR, "empulia_qa/EmPULIA-QA.json"));
-  const ood = [...OOD_QUESTIONS.map((q) => ({ regime: q.regime, text: q.text })), ...empulia.map((text) => ({ regime: "EmPULIA-QA (Italian procurement)", text }))];
+  const ood = [
+    ...OOD_QUESTIONS.map((q) => ({ regime: q.regime, text: q.text })),
+    ...empulia.map((text) => ({ regime: "EmPULIA-QA (Italian procurement)", text })),
+  ];
   log(`ObliQA ${split}: ${questions.length} questions over ${passages.length} passages; ${ood.length} out-of-domain questions`);
 
   const workDir = await mkdtemp(path.join(os.tmpdir(), "clausegraph-answer-"));
@@ -180,7 +186,10 @@ async function runObliqa() {
       const t = performance.now();
       const result = await engine.ask(q.text);
       askMs.push(performance.now() - t);
-      const ranked = await hybridSearch(kuzu, embedder, q.text, { k: PLAIN_K, stages: { bm25: true, sectionVectors: true, tripletVectors: true, graphExpansion: true, rescore: true } });
+      const ranked = await hybridSearch(kuzu, embedder, q.text, {
+        k: PLAIN_K,
+        stages: { bm25: true, sectionVectors: true, tripletVectors: true, graphExpansion: true, rescore: true },
+      });
       const evidence = ranked.slice(0, ASK_K);
       const goldRank = evidence.findIndex((r) => gold.has(keyOf(r.section.id))) + 1;
       if (!refused(result)) {
@@ -195,7 +204,14 @@ async function runObliqa() {
       for (const c of result.citations) {
         citations++;
         const section = await engine.getSection(c.sectionId);
-        if (section !== null && section.documentId === c.documentId && c.pageStart >= section.pageStart && c.pageEnd <= section.pageEnd && c.pageStart <= c.pageEnd && c.pageStart >= 1) {
+        if (
+          section !== null &&
+          section.documentId === c.documentId &&
+          c.pageStart >= section.pageStart &&
+          c.pageEnd <= section.pageEnd &&
+          c.pageStart <= c.pageEnd &&
+          c.pageStart >= 1
+        ) {
           resolvable++;
         }
       }
@@ -275,13 +291,22 @@ async function runObliqa() {
     log(`  answered with a gold passage among the ${ASK_K} retrieved ${pct(figures.goldInEvidenceRate)} (the ceiling of the line above)`);
     const rankCounts = new Map<number, number>();
     for (const r of missedRanks) rankCounts.set(r, (rankCounts.get(r) ?? 0) + 1);
-    log(`    retrieved but not cited, by gold rank: ${[...rankCounts.entries()].sort((a, b) => a[0] - b[0]).map(([r, n]) => `#${r}: ${n}`).join(", ")}`);
+    log(
+      `    retrieved but not cited, by gold rank: ${[...rankCounts.entries()]
+        .sort((a, b) => a[0] - b[0])
+        .map(([r, n]) => `#${r}: ${n}`)
+        .join(", ")}`,
+    );
     log(`  citations resolving to section+page ${pct(figures.resolvableCitationRate)} of ${citations} (goal 100%)`);
     log(`  out-of-domain refusal            ${pct(figures.ood.refusalRate)} (${oodRefused}/${ood.length}, goal ≥ 95%)`);
     for (const miss of oodMisses) log(`    answered: ${miss}`);
-    log(`context for a model (${tokenizerName}; budget ${LLM_CONTEXT_TOKENS}${unitsPerBlock === undefined ? "" : `, at most ${unitsPerBlock} sentences a section`})`);
+    log(
+      `context for a model (${tokenizerName}; budget ${LLM_CONTEXT_TOKENS}${unitsPerBlock === undefined ? "" : `, at most ${unitsPerBlock} sentences a section`})`,
+    );
     log(`  compact ${figures.context.compactTokensMean.toFixed(0)} vs plain top-${PLAIN_K} ${figures.context.plainTokensMean.toFixed(0)} tokens on average`);
-    log(`  ratio median ${pct(figures.context.ratioMedian)}, mean ${pct(figures.context.ratioMean)}, of means ${pct(figures.context.ratioOfMeans)} (goal ≤ 20%)`);
+    log(
+      `  ratio median ${pct(figures.context.ratioMedian)}, mean ${pct(figures.context.ratioMean)}, of means ${pct(figures.context.ratioOfMeans)} (goal ≤ 20%)`,
+    );
     log(
       `  at equal evidence recall (${ratiosEqualRecall.length} questions): median ${pct(figures.context.ratioMedianAtEqualRecall)}, mean ${pct(figures.context.ratioMeanAtEqualRecall)}`,
     );

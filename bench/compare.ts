@@ -62,22 +62,44 @@ try {
   const seconds = (performance.now() - started) / 1000;
   const peak = sampler.stop().engine;
   const n = result.comparison.sections;
-  log(`GDPR × DORA (k = ${k}): ${n} sections of the GDPR, ${result.pairsExamined} candidate pairs examined = ${(result.pairsExamined / (k * n)).toFixed(2)} × k·n (k·n = ${k * n}; all pairs: ${n * (await engine.getSections(docs.dora.id)).length})`);
+  log(
+    `GDPR × DORA (k = ${k}): ${n} sections of the GDPR, ${result.pairsExamined} candidate pairs examined = ${(result.pairsExamined / (k * n)).toFixed(2)} × k·n (k·n = ${k * n}; all pairs: ${n * (await engine.getSections(docs.dora.id)).length})`,
+  );
   log(`  ${seconds.toFixed(2)} s; RSS ${mb(before)} MB before, peak ${mb(peak)} MB: +${mb(peak - before)} MB (goals: ≤ 10 s, ≤ 300 MB)`);
 
   const labelled = await measureLabelledCrosswalks(engine, k);
   for (const m of labelled.measures) {
-    log(`${m.pair}: ${m.sections} sections, ${m.pairsExamined} pairs examined, ${m.seconds.toFixed(2)} s; ${Object.entries(m.hits).map(([split, h]) => `${split} ${fmt(h)}`).join(", ")}`);
+    log(
+      `${m.pair}: ${m.sections} sections, ${m.pairsExamined} pairs examined, ${m.seconds.toFixed(2)} s; ${Object.entries(m.hits)
+        .map(([split, h]) => `${split} ${fmt(h)}`)
+        .join(", ")}`,
+    );
   }
-  log(`hit@3 topical (DORA↔GDPR, DORA↔NIST SP 800-171): ${fmt(labelled.topical)} — fit pairs ${fmt(labelled.topicalFit)}, test pairs ${fmt(labelled.topicalTest)} (goal ≥ 0.7)`);
+  log(
+    `hit@3 topical (DORA↔GDPR, DORA↔NIST SP 800-171): ${fmt(labelled.topical)} — fit pairs ${fmt(labelled.topicalFit)}, test pairs ${fmt(labelled.topicalTest)} (goal ≥ 0.7)`,
+  );
   log(`hit@3 NIST SP 800-66r1 §§ 4.x → HIPAA: ${fmt(labelled.nistHipaa)} (goal ≥ 0.9)`);
   if (values.verbose) {
-    for (const miss of [...labelled.topical.misses, ...labelled.nistHipaa.misses]) log(`  miss (${miss.pair.split}) ${miss.pair.aLabel} → ${miss.pair.bLabel}: top 3 ${miss.got.join(" | ")}`);
+    for (const miss of [...labelled.topical.misses, ...labelled.nistHipaa.misses])
+      log(`  miss (${miss.pair.split}) ${miss.pair.aLabel} → ${miss.pair.bLabel}: top 3 ${miss.got.join(" | ")}`);
   }
   figures = {
     k,
-    gdprDora: { sections: n, pairsExamined: result.pairsExamined, pairsPerKn: result.pairsExamined / (k * n), seconds, rssBeforeMb: mb(before), rssPeakMb: mb(peak), extraMb: mb(peak - before) },
-    hitAt3: { topical: labelled.topical.hitAtK, topicalFit: labelled.topicalFit.hitAtK, topicalTest: labelled.topicalTest.hitAtK, nistHipaa: labelled.nistHipaa.hitAtK },
+    gdprDora: {
+      sections: n,
+      pairsExamined: result.pairsExamined,
+      pairsPerKn: result.pairsExamined / (k * n),
+      seconds,
+      rssBeforeMb: mb(before),
+      rssPeakMb: mb(peak),
+      extraMb: mb(peak - before),
+    },
+    hitAt3: {
+      topical: labelled.topical.hitAtK,
+      topicalFit: labelled.topicalFit.hitAtK,
+      topicalTest: labelled.topicalTest.hitAtK,
+      nistHipaa: labelled.nistHipaa.hitAtK,
+    },
     labelledPairs: { topical: labelled.topical.pairs, nistHipaa: labelled.nistHipaa.pairs },
   };
 } finally {
@@ -99,39 +121,58 @@ async function fit(): Promise<unknown> {
     const stems = createEnglishStems();
     const drafts: Array<{ a: string; b: string; input: Awaited<ReturnType<typeof loadCrosswalkInput>>["input"] }> = [];
     const rows: Array<LabelledRow & { pair: LabelledPair }> = [];
-    for (const [a, b] of [["dora", "gdpr"], ["dora", "nist171"], ["nist66", "hipaa"]] as const) {
+    for (const [a, b] of [
+      ["dora", "gdpr"],
+      ["dora", "nist171"],
+      ["nist66", "hipaa"],
+    ] as const) {
       const { input } = await loadCrosswalkInput(store, embedder, docs[a], [docs[b]], { k, stems });
       drafts.push({ a, b, input });
       const draft = buildCrosswalk(input);
       for (const pair of labelled.filter((p) => p.a === a && p.b === b)) {
         for (const row of draft.rows.filter((r) => baseLabel(r.a.section.label) === pair.aLabel)) {
-          rows.push({ id: `${pair.aLabel}→${pair.bLabel}`, pair, candidates: row.candidates.map((c) => ({ features: c.signals.features, gold: baseLabel(c.b.section.label) === pair.bLabel })) });
+          rows.push({
+            id: `${pair.aLabel}→${pair.bLabel}`,
+            pair,
+            candidates: row.candidates.map((c) => ({ features: c.signals.features, gold: baseLabel(c.b.section.label) === pair.bLabel })),
+          });
         }
       }
     }
-    const result = fitCrosswalkModel(rows.filter((r) => r.pair.split === "fit"), { l2: 0.3, exclude: ["terms"], fixed: { citation: CROSSWALK_MODEL.weights.citation } });
+    const result = fitCrosswalkModel(
+      rows.filter((r) => r.pair.split === "fit"),
+      { l2: 0.3, exclude: ["terms"], fixed: { citation: CROSSWALK_MODEL.weights.citation } },
+    );
     const evaluate = (model: CrosswalkModel): Record<string, HitReport> => {
       const out: Record<string, HitReport[]> = {};
       for (const d of drafts) {
         const draft = buildCrosswalk({ ...d.input, model });
-        const crosswalkRows = draft.rows.map((r) => ({ aLabel: r.a.section.label, matches: r.candidates.slice(0, k).map((c) => ({ bLabel: c.b.section.label, score: c.score })) }));
+        const crosswalkRows = draft.rows.map((r) => ({
+          aLabel: r.a.section.label,
+          matches: r.candidates.slice(0, k).map((c) => ({ bLabel: c.b.section.label, score: c.score })),
+        }));
         for (const split of ["fit", "test", "derived"]) {
           const pairs = labelled.filter((p) => p.a === d.a && p.b === d.b && p.split === split);
           if (pairs.length > 0) out[split] = [...(out[split] ?? []), hitAtK(crosswalkRows, pairs, k)];
         }
       }
-      return Object.fromEntries(Object.entries(out).map(([split, list]) => {
-        const pairs = list.reduce((t, r) => t + r.pairs, 0);
-        const hits = list.reduce((t, r) => t + r.hits, 0);
-        return [split, { pairs, hits, hitAtK: pairs === 0 ? 0 : hits / pairs, misses: list.flatMap((r) => r.misses) }];
-      }));
+      return Object.fromEntries(
+        Object.entries(out).map(([split, list]) => {
+          const pairs = list.reduce((t, r) => t + r.pairs, 0);
+          const hits = list.reduce((t, r) => t + r.hits, 0);
+          return [split, { pairs, hits, hitAtK: pairs === 0 ? 0 : hits / pairs, misses: list.flatMap((r) => r.misses) }];
+        }),
+      );
     };
     const fitted = evaluate(result.model);
     const current = evaluate(CROSSWALK_MODEL);
     const round = (x: number): number => Math.round(x * 100) / 100;
     log(`fitted on ${rows.filter((r) => r.pair.split === "fit").length} rows of the fit pairs (mean log-likelihood ${result.logLikelihood.toFixed(3)}):`);
     log(`  bias: ${round(result.model.bias)}, weights: { ${FEATURE_NAMES.map((f) => `${f}: ${round(result.model.weights[f])}`).join(", ")} }`);
-    for (const [name, report] of [["fitted", fitted], ["in crosswalk-model.ts", current]] as const) {
+    for (const [name, report] of [
+      ["fitted", fitted],
+      ["in crosswalk-model.ts", current],
+    ] as const) {
       log(`  ${name}: fit ${fmt(report.fit as HitReport)}, test ${fmt(report.test as HitReport)}, NIST→HIPAA ${fmt(report.derived as HitReport)}`);
     }
     // What each signal adds: the current model without it.

@@ -71,7 +71,10 @@ async function traced(engine: Engine, question: string): Promise<TracedCandidate
 }
 
 async function labelledExamples(): Promise<Example[]> {
-  const pdfs = (await readdir(REGULATORY_DIR)).filter((f) => f.toLowerCase().endsWith(".pdf")).sort().map((f) => path.join(REGULATORY_DIR, f));
+  const pdfs = (await readdir(REGULATORY_DIR))
+    .filter((f) => f.toLowerCase().endsWith(".pdf"))
+    .sort()
+    .map((f) => path.join(REGULATORY_DIR, f));
   await mkdir(values["model-dir"], { recursive: true });
   const library = await openLabelledLibrary({ pdfs, modelRoot: values["model-dir"], log });
   const questions = await loadAnswerQuestions();
@@ -122,7 +125,10 @@ async function obliqaExamples(limit: number): Promise<Example[]> {
     for (const q of questions) {
       const gold = new Set(q.gold);
       const candidates = await traced(engine, q.text);
-      out.push({ id: q.id, candidates: candidates.map((c) => ({ ...c, positive: gold.has(corpus.keyOfSection.get(c.sectionId) ?? c.sectionId), eligible: eligible(c) })) });
+      out.push({
+        id: q.id,
+        candidates: candidates.map((c) => ({ ...c, positive: gold.has(corpus.keyOfSection.get(c.sectionId) ?? c.sectionId), eligible: eligible(c) })),
+      });
     }
   } finally {
     await engine?.close();
@@ -180,10 +186,17 @@ const obliqa = existsSync(QA_DIR) ? await obliqaExamples(obliqaLimit) : [];
 log(`examples: ${labelled.length} labelled, ${obliqa.length} ObliQA dev`);
 const reachable = (ex: readonly Example[]): number => ex.filter((e) => e.candidates.some((c) => c.positive && c.eligible)).length;
 log(`with an answering sentence among the eligible candidates: labelled ${reachable(labelled)}, ObliQA ${reachable(obliqa)} (the ceiling)`);
-const objectiveOf = (lab: readonly Example[]) => (w: SentenceFeatures): number => (obliqa.length === 0 ? top1(lab, w) : 0.5 * top1(lab, w) + 0.5 * top1(obliqa, w));
+const objectiveOf =
+  (lab: readonly Example[]) =>
+  (w: SentenceFeatures): number =>
+    obliqa.length === 0 ? top1(lab, w) : 0.5 * top1(lab, w) + 0.5 * top1(obliqa, w);
 
 if (values.misses) {
-  const show = (c: TracedCandidate): string => `${sentenceScore(c.features, c.prior).toFixed(3)} p${c.prior} r${c.resultIndex} ${c.sectionLabel} ${Object.entries(c.features).filter(([, v]) => v !== 0).map(([k, v]) => `${k}=${v.toFixed(2)}`).join(" ")} | ${c.text.slice(0, 120)}`;
+  const show = (c: TracedCandidate): string =>
+    `${sentenceScore(c.features, c.prior).toFixed(3)} p${c.prior} r${c.resultIndex} ${c.sectionLabel} ${Object.entries(c.features)
+      .filter(([, v]) => v !== 0)
+      .map(([k, v]) => `${k}=${v.toFixed(2)}`)
+      .join(" ")} | ${c.text.slice(0, 120)}`;
   for (const e of labelled) {
     const ranked = e.candidates.filter((c) => c.eligible).sort((a, b) => sentenceScore(b.features, b.prior) - sentenceScore(a.features, a.prior));
     if (ranked[0]?.positive === true) continue;
@@ -198,7 +211,9 @@ if (values.misses) {
     }
   }
 }
-log(`current weights: labelled top-1 ${(100 * top1(labelled, SENTENCE_WEIGHTS)).toFixed(1)}%, ObliQA top-1 ${(100 * top1(obliqa, SENTENCE_WEIGHTS)).toFixed(1)}%`);
+log(
+  `current weights: labelled top-1 ${(100 * top1(labelled, SENTENCE_WEIGHTS)).toFixed(1)}%, ObliQA top-1 ${(100 * top1(obliqa, SENTENCE_WEIGHTS)).toFixed(1)}%`,
+);
 // Two-fold on the labelled set: fit on one half (and ObliQA), score the other half.
 const folds = [labelled.filter((_, i) => i % 2 === 0), labelled.filter((_, i) => i % 2 === 1)];
 let unseen = 0;
@@ -207,10 +222,23 @@ for (const [i, train] of folds.entries()) {
   const { weights } = fit(objectiveOf(train), SENTENCE_WEIGHTS);
   const got = top1(test, weights);
   unseen += got * test.length;
-  log(`fold ${i + 1}: fitted on ${train.length}, unseen half top-1 ${(100 * got).toFixed(1)}% (current weights on it: ${(100 * top1(test, SENTENCE_WEIGHTS)).toFixed(1)}%)`);
+  log(
+    `fold ${i + 1}: fitted on ${train.length}, unseen half top-1 ${(100 * got).toFixed(1)}% (current weights on it: ${(100 * top1(test, SENTENCE_WEIGHTS)).toFixed(1)}%)`,
+  );
 }
 log(`cross-validated labelled top-1: ${(100 * (unseen / Math.max(1, labelled.length))).toFixed(1)}%`);
 const final = fit(objectiveOf(labelled), SENTENCE_WEIGHTS);
-log(`fitted on everything: labelled top-1 ${(100 * top1(labelled, final.weights)).toFixed(1)}%, ObliQA top-1 ${(100 * top1(obliqa, final.weights)).toFixed(1)}%`);
+log(
+  `fitted on everything: labelled top-1 ${(100 * top1(labelled, final.weights)).toFixed(1)}%, ObliQA top-1 ${(100 * top1(obliqa, final.weights)).toFixed(1)}%`,
+);
 log(`export const SENTENCE_WEIGHTS: Readonly<SentenceFeatures> = ${JSON.stringify(final.weights, null, 2).replace(/"(\w+)":/g, "$1:")};`);
-if (values.json) console.log(JSON.stringify({ labelled: labelled.length, obliqa: obliqa.length, weights: final.weights, labelledTop1: top1(labelled, final.weights), obliqaTop1: top1(obliqa, final.weights) }));
+if (values.json)
+  console.log(
+    JSON.stringify({
+      labelled: labelled.length,
+      obliqa: obliqa.length,
+      weights: final.weights,
+      labelledTop1: top1(labelled, final.weights),
+      obliqaTop1: top1(obliqa, final.weights),
+    }),
+  );

@@ -59,7 +59,10 @@ const sampler = setInterval(() => {
   peakRss = Math.max(peakRss, process.memoryUsage().rss);
 }, 20);
 
-const files = (await readdir(values.dir)).filter((f) => f.toLowerCase().endsWith(".pdf")).sort().map((f) => path.join(values.dir, f));
+const files = (await readdir(values.dir))
+  .filter((f) => f.toLowerCase().endsWith(".pdf"))
+  .sort()
+  .map((f) => path.join(values.dir, f));
 if (files.length === 0) {
   console.error(`no PDFs in ${values.dir}`);
   process.exit(1);
@@ -76,7 +79,9 @@ const log = (line: string): void => {
 };
 
 log(`Ingesting ${files.length} files into ${dataDir}`);
-log(`${"file".padEnd(62)} ${"pages".padStart(5)} ${"sections".padStart(8)} ${"sec".padStart(6)} ${"pages/s".padStart(8)} ${"sect/s".padStart(8)} ${"rss MB".padStart(7)}`);
+log(
+  `${"file".padEnd(62)} ${"pages".padStart(5)} ${"sections".padStart(8)} ${"sec".padStart(6)} ${"pages/s".padStart(8)} ${"sect/s".padStart(8)} ${"rss MB".padStart(7)}`,
+);
 let pages = 0;
 let sections = 0;
 let failed = 0;
@@ -162,7 +167,9 @@ await reimport;
 const duringSeconds = (performance.now() - duringStarted) / 1000;
 during.sort((a, b) => a - b);
 const stats = await engine.stats();
-log(`graph: ${stats.crossReferences} cross-references (${stats.resolvedCrossReferences} resolved), ${stats.terms} terms, ${stats.triplets} triplets, ${stats.entities} entities, ${stats.embeddedSections} sections embedded with ${stats.embeddingModel}`);
+log(
+  `graph: ${stats.crossReferences} cross-references (${stats.resolvedCrossReferences} resolved), ${stats.terms} terms, ${stats.triplets} triplets, ${stats.entities} entities, ${stats.embeddedSections} sections embedded with ${stats.embeddingModel}`,
+);
 clearInterval(sampler);
 peakRss = Math.max(peakRss, process.memoryUsage().rss, process.resourceUsage().maxRSS * 1024);
 await engine.close();
@@ -190,12 +197,27 @@ const summary = {
   embeddedSections: stats.embeddedSections,
 };
 log("");
-log(`total: ${pages} pages, ${sections} sections in ${summary.seconds} s → ${summary.pagesPerSecond} pages/s, ${summary.sectionsPerSecond} sections/s (embedding model ready in ${modelSeconds.toFixed(1)} s before)`);
-log(`per phase: ${[...phases.entries()].sort((a, b) => b[1] - a[1]).map(([step, s]) => `${step} ${s.toFixed(1)} s`).join(", ")}`);
+log(
+  `total: ${pages} pages, ${sections} sections in ${summary.seconds} s → ${summary.pagesPerSecond} pages/s, ${summary.sectionsPerSecond} sections/s (embedding model ready in ${modelSeconds.toFixed(1)} s before)`,
+);
+log(
+  `per phase: ${[...phases.entries()]
+    .sort((a, b) => b[1] - a[1])
+    .map(([step, s]) => `${step} ${s.toFixed(1)} s`)
+    .join(", ")}`,
+);
 log(`RSS after the imports ${(importRss / 2 ** 20).toFixed(0)} MB; JS heap ${(process.memoryUsage().heapUsed / 2 ** 20).toFixed(0)} MB`);
 log(`peak RSS ${summary.peakRssMb} MB; search p50 ${summary.searchP50Ms} ms, p95 ${summary.searchP95Ms} ms over ${latencies.length} repeated queries`);
 if (firstSorted.length > 0) {
-  log(`first-time auditor questions: search p50 ${summary.firstTimeSearchP50Ms} ms, p95 ${summary.firstTimeSearchP95Ms} ms over ${firstSorted.length}; slowest: ${[...firstTime].sort((a, b) => b.ms - a.ms).slice(0, 3).map((f) => `${f.ms.toFixed(0)} ms "${f.q.slice(0, 40)}…"`).join(", ")}`);
+  log(
+    `first-time auditor questions: search p50 ${summary.firstTimeSearchP50Ms} ms, p95 ${summary.firstTimeSearchP95Ms} ms over ${firstSorted.length}; slowest: ${[
+      ...firstTime,
+    ]
+      .sort((a, b) => b.ms - a.ms)
+      .slice(0, 3)
+      .map((f) => `${f.ms.toFixed(0)} ms "${f.q.slice(0, 40)}…"`)
+      .join(", ")}`,
+  );
 }
 log(
   `searches while ${largest.map((f) => path.basename(f)).join(" and ")} were imported again (${duringSeconds.toFixed(1)} s): ${during.length} searches, p50 ${summary.searchDuringImportP50Ms} ms, p95 ${summary.searchDuringImportP95Ms} ms, slowest ${summary.searchDuringImportMaxMs} ms (goal: none over 150 ms)`,

@@ -35,7 +35,8 @@ const TRUTH = HIPAA.replace(/\.pdf$/, ".groundtruth.txt");
 const BROCHURE = path.join(values.dir, "scanned_image_only_two_column_brochure.pdf");
 const GUTENBERG = path.join(values.dir, "scanned_image_only_gutenberg_page.pdf");
 /** A sentence of § 164.308(a)(1)(ii)(A) as the regulation prints it. */
-const SENTENCE_164_308 = "Conduct an accurate and thorough assessment of the potential risks and vulnerabilities to the confidentiality, integrity, and availability of electronic protected health information";
+const SENTENCE_164_308 =
+  "Conduct an accurate and thorough assessment of the potential risks and vulnerabilities to the confidentiality, integrity, and availability of electronic protected health information";
 
 const mb = (bytes: number): number => Math.round(bytes / 1024 / 1024);
 const out: Record<string, unknown> = { cores: os.availableParallelism() };
@@ -51,7 +52,11 @@ try {
 }
 
 /** The OCR text of one page in our reading order (columns), furniture included: what OCR read. */
-async function pageText(image: PageImage, number: number, pool: ReturnType<typeof createTesseractPool>): Promise<{ text: string; seconds: number; confidence: number }> {
+async function pageText(
+  image: PageImage,
+  number: number,
+  pool: ReturnType<typeof createTesseractPool>,
+): Promise<{ text: string; seconds: number; confidence: number }> {
   const started = performance.now();
   const lines = await pool.recognize(image, "eng");
   const seconds = (performance.now() - started) / 1000;
@@ -93,7 +98,9 @@ for (const source of sources) {
   const cer = lineMatchedCharErrorRate(texts.join("\n"), truth);
   const inOrder = charErrorRate(texts.join("\n"), truth);
   out[source] = { cerPercent: Math.round(cer * 10000) / 100, cerInTruthOrderPercent: Math.round(inOrder * 10000) / 100, imageSeconds, ocrSeconds, confidences };
-  log(`${source.padEnd(8)} CER ${(cer * 100).toFixed(2)} % (line-matched; ${(inOrder * 100).toFixed(2)} % in the ground truth's block order) · page image ${imageSeconds.map((s) => s.toFixed(2)).join(" / ")} s · OCR ${ocrSeconds.map((s) => s.toFixed(2)).join(" / ")} s · confidence ${confidences.join(" / ")}`);
+  log(
+    `${source.padEnd(8)} CER ${(cer * 100).toFixed(2)} % (line-matched; ${(inOrder * 100).toFixed(2)} % in the ground truth's block order) · page image ${imageSeconds.map((s) => s.toFixed(2)).join(" / ")} s · OCR ${ocrSeconds.map((s) => s.toFixed(2)).join(" / ")} s · confidence ${confidences.join(" / ")}`,
+  );
 }
 
 // 2. Imports through the engine (parsing child, pool sized to this machine), fresh library.
@@ -101,7 +108,9 @@ const dataDir = await mkdtemp(path.join(os.tmpdir(), "clausegraph-bench-ocr-"));
 const engineLog: string[] = [];
 const engine = await createEngine({ dataDir, embedder: null, log: (line) => engineLog.push(line) });
 try {
-  const importTimed = async (file: string): Promise<{ seconds: number; ocrSeconds: number; ocrPages: number; childPeakMb: number; enginePeakMb: number; documentId: string | null }> => {
+  const importTimed = async (
+    file: string,
+  ): Promise<{ seconds: number; ocrSeconds: number; ocrPages: number; childPeakMb: number; enginePeakMb: number; documentId: string | null }> => {
     let ocrStart = 0;
     let ocrEnd = 0;
     let ocrPages = 0;
@@ -116,24 +125,39 @@ try {
     const [result] = await engine.importFiles([file], { onProgress });
     const peaks = sampler.stop();
     if (result?.status !== "ok") throw new Error(`${path.basename(file)}: ${JSON.stringify(result?.error)}`);
-    return { seconds: (performance.now() - started) / 1000, ocrSeconds: (ocrEnd - ocrStart) / 1000, ocrPages, childPeakMb: mb(peaks.children), enginePeakMb: mb(peaks.engine), documentId: result.documentId };
+    return {
+      seconds: (performance.now() - started) / 1000,
+      ocrSeconds: (ocrEnd - ocrStart) / 1000,
+      ocrPages,
+      childPeakMb: mb(peaks.children),
+      enginePeakMb: mb(peaks.engine),
+      documentId: result.documentId,
+    };
   };
   const hipaa = await importTimed(HIPAA);
   const perPage = hipaa.ocrSeconds / Math.max(1, hipaa.ocrPages);
   out.import = { ...hipaa, secondsPerPage: Math.round(perPage * 100) / 100 };
-  log(`import   HIPAA scan: ${hipaa.ocrPages} pages OCR'd in ${hipaa.ocrSeconds.toFixed(1)} s = ${perPage.toFixed(2)} s/page on ${os.availableParallelism()} cores (import ${hipaa.seconds.toFixed(1)} s); parsing child peak RSS ${hipaa.childPeakMb} MB, engine ${hipaa.enginePeakMb} MB`);
+  log(
+    `import   HIPAA scan: ${hipaa.ocrPages} pages OCR'd in ${hipaa.ocrSeconds.toFixed(1)} s = ${perPage.toFixed(2)} s/page on ${os.availableParallelism()} cores (import ${hipaa.seconds.toFixed(1)} s); parsing child peak RSS ${hipaa.childPeakMb} MB, engine ${hipaa.enginePeakMb} MB`,
+  );
 
   const sections = await engine.getSections(hipaa.documentId ?? "");
   const wanted = ["§ 164.306", "§ 164.308"].map((label) => sections.find((s) => s.label === label));
   out.sections = wanted.map((s) => (s === undefined ? null : { label: s.label, pages: `${s.pageStart}-${s.pageEnd}` }));
-  log(`sections ${wanted.map((s, i) => (s === undefined ? `${["§ 164.306", "§ 164.308"][i]} MISSING` : `${s.label} pp. ${s.pageStart}–${s.pageEnd}`)).join(", ")} (of ${sections.length})`);
+  log(
+    `sections ${wanted.map((s, i) => (s === undefined ? `${["§ 164.306", "§ 164.308"][i]} MISSING` : `${s.label} pp. ${s.pageStart}–${s.pageEnd}`)).join(", ")} (of ${sections.length})`,
+  );
   const found = await engine.search(SENTENCE_164_308, { k: 3 });
   out.searchTop = found.results[0]?.label ?? null;
   log(`search   a sentence of § 164.308(a)(1)(ii)(A) → top result ${found.results[0]?.label ?? "none"}`);
 
   const brochure = await importTimed(BROCHURE);
   const brochureSections = await engine.getSections(brochure.documentId ?? "");
-  const opening = brochureSections.map((s) => `${s.heading} ${s.text}`).join(" ").replace(/\s+/g, " ").slice(0, 160);
+  const opening = brochureSections
+    .map((s) => `${s.heading} ${s.text}`)
+    .join(" ")
+    .replace(/\s+/g, " ")
+    .slice(0, 160);
   out.brochure = { ...brochure, opening };
   log(`import   two-column brochure: ${brochure.ocrSeconds.toFixed(1)} s; reads "${opening}…"`);
   const gutenberg = await importTimed(GUTENBERG);
@@ -141,7 +165,8 @@ try {
   log(`import   Gutenberg page: ${gutenberg.ocrSeconds.toFixed(1)} s`);
   const docs = await engine.listDocuments();
   out.confidence = docs.map((d) => ({ file: d.fileName, mean: d.ocr?.meanConfidence, low: d.ocr?.lowConfidencePages }));
-  for (const d of docs) log(`library  ${d.fileName}: OCR mean confidence ${d.ocr?.meanConfidence ?? "-"}, low-confidence pages [${d.ocr?.lowConfidencePages.join(", ") ?? ""}]`);
+  for (const d of docs)
+    log(`library  ${d.fileName}: OCR mean confidence ${d.ocr?.meanConfidence ?? "-"}, low-confidence pages [${d.ocr?.lowConfidencePages.join(", ") ?? ""}]`);
 
   // 3. The same scan again after a delete: every page comes from the OCR cache.
   await engine.deleteDocument(hipaa.documentId ?? "");

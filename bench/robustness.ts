@@ -68,9 +68,20 @@ if (run("kills")) {
     log: (line) => log(`  ${line}`),
   });
   const seconds = (performance.now() - started) / 1000;
-  summary.kills = { killRuns: kills.runs, cleanReopen: kills.cleanReopen, resumedEqual: kills.resumedEqual, killedIn: kills.killedIn, failures: kills.failures, seconds: Number(seconds.toFixed(1)) };
+  summary.kills = {
+    killRuns: kills.runs,
+    cleanReopen: kills.cleanReopen,
+    resumedEqual: kills.resumedEqual,
+    killedIn: kills.killedIn,
+    failures: kills.failures,
+    seconds: Number(seconds.toFixed(1)),
+  };
   lines.push(`kill runs: ${kills.runs} / clean reopen: ${kills.cleanReopen} / resumed equal: ${kills.resumedEqual} (${seconds.toFixed(0)} s)`);
-  lines.push(`  kills landed in: ${Object.entries(kills.killedIn).map(([stage, n]) => `${stage} ${n}`).join(", ")}`);
+  lines.push(
+    `  kills landed in: ${Object.entries(kills.killedIn)
+      .map(([stage, n]) => `${stage} ${n}`)
+      .join(", ")}`,
+  );
   lines.push(...kills.failures.map((f) => `  FAILED ${f}`));
   failed ||= kills.failures.length > 0;
 }
@@ -101,7 +112,9 @@ if (run("parse")) {
   summary.parse = parses;
   lines.push(`hostile parses: ${parses.length} / handled within limits: ${parses.filter((p) => p.failure === null).length}`);
   for (const p of parses) {
-    lines.push(`  ${p.name}: ${p.outcome}, ${p.seconds.toFixed(1)} s, engine peak ${p.enginePeakMb} MB, parser peak ${p.childPeakMb} MB, host responsive ${p.hostResponsive ? "yes" : "no"}${p.failure === null ? "" : ` — FAILED ${p.failure}`}`);
+    lines.push(
+      `  ${p.name}: ${p.outcome}, ${p.seconds.toFixed(1)} s, engine peak ${p.enginePeakMb} MB, parser peak ${p.childPeakMb} MB, host responsive ${p.hostResponsive ? "yes" : "no"}${p.failure === null ? "" : ` — FAILED ${p.failure}`}`,
+    );
   }
   failed ||= parses.some((p) => p.failure !== null);
 }
@@ -109,7 +122,9 @@ if (run("parse")) {
 if (run("ipc")) {
   const ipc = await runIpcFuzz({ messages: Math.max(1, Number.parseInt(values.messages, 10)), seed, log: (line) => log(`  ${line}`) });
   summary.ipc = ipc;
-  lines.push(`fuzzed IPC messages: ${ipc.messages} / crashes: ${ipc.crashes} (validation errors ${ipc.validationErrors}, unexpected ${ipc.unexpected}, engine healthy ${String(ipc.engineHealthy)})`);
+  lines.push(
+    `fuzzed IPC messages: ${ipc.messages} / crashes: ${ipc.crashes} (validation errors ${ipc.validationErrors}, unexpected ${ipc.unexpected}, engine healthy ${String(ipc.engineHealthy)})`,
+  );
   lines.push(...ipc.problems.map((p) => `  PROBLEM ${p}`));
   failed ||= ipc.crashes > 0 || ipc.unexpected > 0 || !ipc.engineHealthy;
 }
@@ -133,7 +148,9 @@ if (run("disk")) {
     const checks = results.flatMap((r) => r.checks);
     const broken = results.filter((r) => r.error !== undefined);
     summary.disk = { scenarios: results.length, checks: checks.length, passed: checks.filter((c) => c.ok).length, results };
-    lines.push(`disk faults: ${results.length} scenarios (${DISK_FAULT_SCENARIOS.join(", ")}), checks passed: ${checks.filter((c) => c.ok).length} / ${checks.length}`);
+    lines.push(
+      `disk faults: ${results.length} scenarios (${DISK_FAULT_SCENARIOS.join(", ")}), checks passed: ${checks.filter((c) => c.ok).length} / ${checks.length}`,
+    );
     lines.push(...checks.filter((c) => !c.ok).map((c) => `  FAILED ${c.name}: ${c.detail}`));
     lines.push(...broken.map((r) => `  BROKEN ${r.scenario}: ${r.error ?? ""}`));
     failed ||= broken.length > 0 || checks.some((c) => !c.ok);
@@ -150,7 +167,9 @@ if (run("host")) {
   lines.push(`web host: ${host.cases.filter((c) => c.ok).length} of ${host.cases.length} cases as expected`);
   for (const c of host.cases) {
     const rss = c.peakRssMb === null ? "peak RSS n/a" : `peak RSS ${c.peakRssMb} MB`;
-    lines.push(`  ${c.ok ? "ok  " : "FAIL"} ${c.name}: ${c.outcome} (${c.seconds} s, ${rss}, ${c.responsive ? "responsive" : "NOT responsive"}, slowest GET ${c.slowestMs} ms)`);
+    lines.push(
+      `  ${c.ok ? "ok  " : "FAIL"} ${c.name}: ${c.outcome} (${c.seconds} s, ${rss}, ${c.responsive ? "responsive" : "NOT responsive"}, slowest GET ${c.slowestMs} ms)`,
+    );
   }
   lines.push(...host.failures.map((f) => `  FAILED ${f}`));
   failed ||= host.failures.length > 0;

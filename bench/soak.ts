@@ -69,7 +69,10 @@ const log = (line: string): void => {
   else console.log(line);
 };
 
-const all = (await readdir(values.dir)).filter((f) => f.toLowerCase().endsWith(".pdf")).sort().map((f) => path.join(values.dir, f));
+const all = (await readdir(values.dir))
+  .filter((f) => f.toLowerCase().endsWith(".pdf"))
+  .sort()
+  .map((f) => path.join(values.dir, f));
 if (all.length === 0) {
   console.error(`no PDFs in ${values.dir}`);
   process.exit(1);
@@ -109,7 +112,13 @@ for (const p of summary.consistencyProblems) log(`  ${p}`);
 log(`errors: ${summary.errors}${summary.hang ? `; HANG: ${summary.hang}` : ""}`);
 for (const e of summary.firstErrors) log(`  ${e}`);
 if (values.json) console.log(JSON.stringify(summary));
-const ok = summary.errors === 0 && summary.hang === null && summary.memoryFlat && summary.rankingsStable && summary.emptySearches === 0 && summary.consistencyProblems.length === 0;
+const ok =
+  summary.errors === 0 &&
+  summary.hang === null &&
+  summary.memoryFlat &&
+  summary.rankingsStable &&
+  summary.emptySearches === 0 &&
+  summary.consistencyProblems.length === 0;
 process.exitCode = ok ? 0 : 1;
 // A hung native call would keep the process alive forever.
 if (summary.hang !== null) process.exit(1);

@@ -207,8 +207,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
   // A database filled with another embedding model (or an interrupted re-embed) is brought up to
   // date in the background; searches meanwhile use BM25, the graph and whatever vectors exist.
   const space = await store.embeddingSpace();
-  const wantedModel =
-    options.embedder === null ? null : (options.embedder?.id ?? defaultEmbeddingModel(await loadModelManifest()).id);
+  const wantedModel = options.embedder === null ? null : (options.embedder?.id ?? defaultEmbeddingModel(await loadModelManifest()).id);
   const modelChanged = wantedModel !== null && space !== null && space.modelId !== wantedModel;
   if (wantedModel !== null && (modelChanged || (await store.documentsMissingEmbeddings()).length > 0)) {
     void serialize(async () => {
@@ -260,7 +259,8 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
         if (opts.signal?.aborted) throw new ClauseGraphError("CANCELLED", "the library rebuild was cancelled; the library is as it was");
         const result = await pipeline.importFile(item.source, { options: opts, job: importJob(item.source, opts, undefined), target, origin: item.origin });
         reimported.push(result);
-        if (result.status === "error" && result.error?.code === "CANCELLED") throw new ClauseGraphError("CANCELLED", "the library rebuild was cancelled; the library is as it was");
+        if (result.status === "error" && result.error?.code === "CANCELLED")
+          throw new ClauseGraphError("CANCELLED", "the library rebuild was cancelled; the library is as it was");
       }
       await target.refreshSearchIndex();
     } catch (err) {
@@ -354,22 +354,24 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
       const embedder = stages.sectionVectors || stages.tripletVectors ? await getEmbedder() : null;
       // A query naming an imported instrument ("DORA incident reporting") searches that document.
       const scope = documentScope(query, libraryNames(await store.listDocuments()).documents, languageResources).documentIds;
-      const ranked: RankedSection[] = await hybridSearch(store, embedder, query, { k, stages, caches: retrievalCaches, ...(scope.length > 0 ? { documentIds: scope } : {}) });
+      const ranked: RankedSection[] = await hybridSearch(store, embedder, query, {
+        k,
+        stages,
+        caches: retrievalCaches,
+        ...(scope.length > 0 ? { documentIds: scope } : {}),
+      });
       const retrieveMs = performance.now() - started;
       const top = ranked.slice(0, TRIPLET_SECTIONS);
-      const [triplets, subgraph] = await Promise.all([
-        store.getTripletsForSections(top.map((r) => r.section.id)),
-        buildSubgraph(store, ranked, { query }),
-      ]);
+      const [triplets, subgraph] = await Promise.all([store.getTripletsForSections(top.map((r) => r.section.id)), buildSubgraph(store, ranked, { query })]);
       // Triplets the query's vector matched come first, then the rest in result order.
       const matched = new Set(top.flatMap((r) => r.evidence.tripletIds));
       const order = new Map(top.map((r, i) => [r.section.id, i]));
-      triplets.sort((a, b) => Number(matched.has(b.id)) - Number(matched.has(a.id)) || (order.get(a.sectionId) ?? 0) - (order.get(b.sectionId) ?? 0) || a.start - b.start);
+      triplets.sort(
+        (a, b) => Number(matched.has(b.id)) - Number(matched.has(a.id)) || (order.get(a.sectionId) ?? 0) - (order.get(b.sectionId) ?? 0) || a.start - b.start,
+      );
       return {
         query,
-        results: ranked.map((r) =>
-          toSearchResult(r.section, r.document, r.score, query, (Object.keys(r.evidence.stages) as StageName[]).sort()),
-        ),
+        results: ranked.map((r) => toSearchResult(r.section, r.document, r.score, query, (Object.keys(r.evidence.stages) as StageName[]).sort())),
         triplets: triplets.slice(0, MAX_SEARCH_TRIPLETS),
         subgraph,
         timings: { retrieveMs, totalMs: performance.now() - started },
@@ -397,7 +399,12 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
         analysis.missingInstruments.length > 0
           ? []
           : rankForAnswer(
-              await hybridSearch(store, embedder, query, { k: Math.max(k, ANSWER_CANDIDATES), stages: ALL_STAGES, caches: retrievalCaches, ...(scope.length > 0 ? { documentIds: scope } : {}) }),
+              await hybridSearch(store, embedder, query, {
+                k: Math.max(k, ANSWER_CANDIDATES),
+                stages: ALL_STAGES,
+                caches: retrievalCaches,
+                ...(scope.length > 0 ? { documentIds: scope } : {}),
+              }),
               analysis,
             ).slice(0, k);
       const [triplets, subgraph, missingNames] = await Promise.all([
@@ -406,7 +413,8 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
         // The names the analysis left to a search (registry instruments and the documents' aliases are settled by it).
         unmentionedNames(
           analysis.otherNames,
-          async (name, n) => (await store.searchSections(name, n)).map((h) => ({ text: `${h.document.title}\n${h.section.label} ${h.section.heading}\n${h.section.text}` })),
+          async (name, n) =>
+            (await store.searchSections(name, n)).map((h) => ({ text: `${h.document.title}\n${h.section.label} ${h.section.heading}\n${h.section.text}` })),
           ranked.map((r) => `${r.section.heading}\n${r.section.text}`),
         ),
       ]);
@@ -417,32 +425,41 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
         // Routed to the graph, the text, or both (issue 13, core/graph-query/): a question the graph
         // answers exactly gets its rows; the text path below runs unless the graph answered alone.
         const routed = await routeToGraph(asked, analysis, { store, llm: lease.llm, log, ...(opts.signal ? { signal: opts.signal } : {}) });
-        const answer = routed.alone ?? (await answerQuestion({
-          question: asked,
-          results: ranked,
-          triplets,
-          subgraph,
-          embedder,
-          llm: lease.llm,
-          retrieveMs,
-          missingNames,
-          analysis,
-          hints: opts.hints ?? answerHints(analysis),
-          retrievalQuery: query,
-          resources: languageResources,
-          ...(opts.onToken ? { onToken: opts.onToken } : {}),
-          ...(opts.trace ? { trace: opts.trace } : {}),
-          ...(opts.signal ? { signal: opts.signal } : {}),
-          // The saved caps (answer-limits.ts), or this call's own (`ask --max-tokens / --max-seconds`).
-          options: { maxAnswerTokens: opts.maxTokens ?? lease.limits.maxTokens, maxSeconds: opts.maxSeconds ?? lease.limits.maxSeconds },
-        }));
+        const answer =
+          routed.alone ??
+          (await answerQuestion({
+            question: asked,
+            results: ranked,
+            triplets,
+            subgraph,
+            embedder,
+            llm: lease.llm,
+            retrieveMs,
+            missingNames,
+            analysis,
+            hints: opts.hints ?? answerHints(analysis),
+            retrievalQuery: query,
+            resources: languageResources,
+            ...(opts.onToken ? { onToken: opts.onToken } : {}),
+            ...(opts.trace ? { trace: opts.trace } : {}),
+            ...(opts.signal ? { signal: opts.signal } : {}),
+            // The saved caps (answer-limits.ts), or this call's own (`ask --max-tokens / --max-seconds`).
+            options: { maxAnswerTokens: opts.maxTokens ?? lease.limits.maxTokens, maxSeconds: opts.maxSeconds ?? lease.limits.maxSeconds },
+          }));
         const result = await routed.finish(labelAnswer(answer, { id: lease.model?.id ?? null, name: lease.name, failure: lease.failure }));
-        const record = answerLogRecord(question.replace(/\s+/g, " ").trim(), ranked.map((r) => r.section.id), result, lease.model, new Date(), {
-          sections: new Map(ranked.map((r) => [r.section.id, { text: r.section.text, documentSha256: r.document.sha256 }])),
-          ...(plan?.decision.followUp === true ? { askedAs: plan.decision.question } : {}),
-          ...(plan === null ? {} : { conversationId: plan.conversationId }),
-          appVersion: appVersion(),
-        });
+        const record = answerLogRecord(
+          question.replace(/\s+/g, " ").trim(),
+          ranked.map((r) => r.section.id),
+          result,
+          lease.model,
+          new Date(),
+          {
+            sections: new Map(ranked.map((r) => [r.section.id, { text: r.section.text, documentSha256: r.document.sha256 }])),
+            ...(plan?.decision.followUp === true ? { askedAs: plan.decision.question } : {}),
+            ...(plan === null ? {} : { conversationId: plan.conversationId }),
+            appVersion: appVersion(),
+          },
+        );
         // A full disk must not take the answer away from the auditor; the failure is reported.
         const logged = await answerLog.append(record).then(
           () => true,
@@ -451,7 +468,8 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
             return false;
           },
         );
-        if (logged && result.route !== undefined) await recordGraphAnswer(dataDir, record.id, result).catch((err: unknown) => log(`graph answer not kept: ${toErrorInfo(err).message}`));
+        if (logged && result.route !== undefined)
+          await recordGraphAnswer(dataDir, record.id, result).catch((err: unknown) => log(`graph answer not kept: ${toErrorInfo(err).message}`));
         const answered = logged ? { ...result, logId: record.id } : result;
         return plan === null ? answered : await conversations.record(plan, question, answered, logged ? record : null, log);
       } finally {
@@ -467,10 +485,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
         if (lease.llm === null) {
           throw new ClauseGraphError("MODEL_NOT_FOUND", "No language model is loaded: choose one (clausegraph models / --llm) before extracting triplets");
         }
-        return await runExtractionJob(
-          { store, llm: lease.llm, embedder: await getEmbedder(), serializeWrite: serialize, log },
-          extractOptions,
-        );
+        return await runExtractionJob({ store, llm: lease.llm, embedder: await getEmbedder(), serializeWrite: serialize, log }, extractOptions);
       } finally {
         lease.release();
       }
@@ -594,9 +609,11 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
       ensureOpen();
       const doc = await store.getDocument(documentId);
       if (!doc) throw new ClauseGraphError("NOT_FOUND", `No document with id ${documentId}`);
-      const bytes = await readFile(sourcePath(dataDir, doc.id, doc.fileName)).catch(() => readFile(doc.file)).catch((err: unknown) => {
-        throw new ClauseGraphError("NOT_FOUND", `The original file of ${doc.fileName} is no longer available`, { file: doc.file, cause: err });
-      });
+      const bytes = await readFile(sourcePath(dataDir, doc.id, doc.fileName))
+        .catch(() => readFile(doc.file))
+        .catch((err: unknown) => {
+          throw new ClauseGraphError("NOT_FOUND", `The original file of ${doc.fileName} is no longer available`, { file: doc.file, cause: err });
+        });
       return { documentId: doc.id, fileName: doc.fileName, format: doc.format, bytes: new Uint8Array(bytes) };
     },
     async stats(): Promise<EngineStats> {

@@ -48,9 +48,7 @@ function harden(): void {
   ses.setPermissionRequestHandler((_contents, _permission, callback) => callback(false));
   ses.setPermissionCheckHandler(() => false);
   ses.webRequest.onBeforeRequest((details, callback) => callback({ cancel: !isOwnUrl(details.url, rendererDir) }));
-  ses.webRequest.onHeadersReceived((details, callback) =>
-    callback({ responseHeaders: { ...details.responseHeaders, "Content-Security-Policy": [CSP] } }),
-  );
+  ses.webRequest.onHeadersReceived((details, callback) => callback({ responseHeaders: { ...details.responseHeaders, "Content-Security-Policy": [CSP] } }));
   app.on("web-contents-created", (_event, contents) => {
     contents.on("will-navigate", (event) => event.preventDefault());
     contents.on("will-redirect", (event) => event.preventDefault());

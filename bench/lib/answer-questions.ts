@@ -39,7 +39,10 @@ export const answerQuestionSchema = z
         /** The section label as the engine prints it, without " (part N)": "Article 19", "§ 164.310", "3.1.1", "Par. 2.2". */
         label: z.string().min(1),
         /** Where in the section the answer sits: "4" (EU paragraph), "(c)" (CFR paragraph), "(60)" (definition point). */
-        paragraph: z.string().regex(/^(?:\d+|\([a-z]{1,4}\)|\(\d+\))$/).optional(),
+        paragraph: z
+          .string()
+          .regex(/^(?:\d+|\([a-z]{1,4}\)|\(\d+\))$/)
+          .optional(),
       })
       .strict(),
     /** Exact substrings of the document (after normalizeForMatch) an answer must contain. */

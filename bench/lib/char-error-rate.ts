@@ -41,7 +41,11 @@ export function charErrorRate(read: string, truth: string): number {
  * Antonacopoulos (Pattern Recognition Letters, 2020).
  */
 export function lineMatchedCharErrorRate(read: string, truth: string): number {
-  const lines = (text: string): string[] => text.split(/\n/).map(normalizeForCer).filter((l) => l.length > 0);
+  const lines = (text: string): string[] =>
+    text
+      .split(/\n/)
+      .map(normalizeForCer)
+      .filter((l) => l.length > 0);
   const a = lines(read);
   const b = lines(truth);
   const total = b.reduce((n, l) => n + l.length, 0);

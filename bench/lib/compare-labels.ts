@@ -112,7 +112,14 @@ export function hitAtK(rows: readonly CrosswalkRowLike[], pairs: readonly Labell
     scores.set(a, merged);
   }
   const byA = new Map<string, string[]>();
-  for (const [a, merged] of scores) byA.set(a, [...merged].sort((x, y) => y[1] - x[1]).slice(0, k).map(([label]) => label));
+  for (const [a, merged] of scores)
+    byA.set(
+      a,
+      [...merged]
+        .sort((x, y) => y[1] - x[1])
+        .slice(0, k)
+        .map(([label]) => label),
+    );
   const misses: HitReport["misses"] = [];
   let hits = 0;
   for (const pair of pairs) {

@@ -64,7 +64,11 @@ export async function measureLabelledCrosswalks(engine: Engine, k = 3): Promise<
   const all: LabelledPair[] = [...topical, ...nist];
   const measures: CrosswalkMeasure[] = [];
   const bySplit = new Map<string, HitReport[]>();
-  for (const [a, b] of [["dora", "gdpr"], ["dora", "nist171"], ["nist66", "hipaa"]] as const) {
+  for (const [a, b] of [
+    ["dora", "gdpr"],
+    ["dora", "nist171"],
+    ["nist66", "hipaa"],
+  ] as const) {
     const started = performance.now();
     const result = await engine.compareDocuments(docs[a].id, docs[b].id, { k });
     const seconds = (performance.now() - started) / 1000;
@@ -83,4 +87,3 @@ export async function measureLabelledCrosswalks(engine: Engine, k = 3): Promise<
   const topicalTest = merge(bySplit.get("test") ?? []);
   return { measures, topical: merge([topicalFit, topicalTest]), topicalFit, topicalTest, nistHipaa: merge(bySplit.get("derived") ?? []) };
 }
-

@@ -13,7 +13,11 @@ interface Article {
 }
 
 const REGULATION: Article[] = [
-  { n: 1, heading: "Subject matter", body: ["This Regulation lays down rules on the keeping of records by operators", "and on the reporting of incidents referred to in Article 4."] },
+  {
+    n: 1,
+    heading: "Subject matter",
+    body: ["This Regulation lays down rules on the keeping of records by operators", "and on the reporting of incidents referred to in Article 4."],
+  },
   {
     n: 2,
     heading: "Definitions",
@@ -23,11 +27,43 @@ const REGULATION: Article[] = [
       "(3) 'competent authority' means the authority designated under Article 6.",
     ],
   },
-  { n: 3, heading: "Record keeping", body: ["Operators shall keep records of every access to the archive for five years.", "The records shall be made available to the competent authority on request."] },
-  { n: 4, heading: "Incident notification", body: ["Operators shall notify the competent authority of a major incident within 24 hours.", "The notification shall contain the information listed in Article 5."] },
-  { n: 5, heading: "Content of notifications", body: ["The notification referred to in Article 4 shall describe the incident and its impact.", "Operators shall update the notification within one month."] },
-  { n: 6, heading: "Competent authorities", body: ["Each Member State shall designate a competent authority.", "The competent authority shall publish guidelines on Article 3."] },
-  { n: 7, heading: "Penalties", body: ["Member States shall lay down rules on penalties applicable to infringements of Articles 3 and 4.", "The penalties shall be effective, proportionate and dissuasive."] },
+  {
+    n: 3,
+    heading: "Record keeping",
+    body: [
+      "Operators shall keep records of every access to the archive for five years.",
+      "The records shall be made available to the competent authority on request.",
+    ],
+  },
+  {
+    n: 4,
+    heading: "Incident notification",
+    body: [
+      "Operators shall notify the competent authority of a major incident within 24 hours.",
+      "The notification shall contain the information listed in Article 5.",
+    ],
+  },
+  {
+    n: 5,
+    heading: "Content of notifications",
+    body: [
+      "The notification referred to in Article 4 shall describe the incident and its impact.",
+      "Operators shall update the notification within one month.",
+    ],
+  },
+  {
+    n: 6,
+    heading: "Competent authorities",
+    body: ["Each Member State shall designate a competent authority.", "The competent authority shall publish guidelines on Article 3."],
+  },
+  {
+    n: 7,
+    heading: "Penalties",
+    body: [
+      "Member States shall lay down rules on penalties applicable to infringements of Articles 3 and 4.",
+      "The penalties shall be effective, proportionate and dissuasive.",
+    ],
+  },
 ];
 
 async function regulationPdf(): Promise<Uint8Array> {

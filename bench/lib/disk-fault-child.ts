@@ -114,7 +114,10 @@ async function state(engine: Engine): Promise<string> {
 }
 
 async function sourceFiles(dataDir: string): Promise<string[]> {
-  return (await readdir(path.join(dataDir, "sources"), { recursive: true }).catch(() => [])).map(String).filter((f) => f.endsWith(".pdf")).sort();
+  return (await readdir(path.join(dataDir, "sources"), { recursive: true }).catch(() => []))
+    .map(String)
+    .filter((f) => f.endsWith(".pdf"))
+    .sort();
 }
 
 async function diskFull(): Promise<void> {
@@ -132,7 +135,11 @@ async function diskFull(): Promise<void> {
   // Below the margin but with room for the source copy: the store refuses before Kuzu writes.
   await fill(mnt, "filler-1", 8 * MB);
   const [b] = await engine.importFiles([second]);
-  check("import with 8 MB free → WRITE_FAILED (almost full)", b?.status === "error" && b.error?.code === "WRITE_FAILED" && /almost full/.test(b.error.message), b?.error ?? b?.status ?? "no result");
+  check(
+    "import with 8 MB free → WRITE_FAILED (almost full)",
+    b?.status === "error" && b.error?.code === "WRITE_FAILED" && /almost full/.test(b.error.message),
+    b?.error ?? b?.status ?? "no result",
+  );
   check("…the error names the document", b?.file === second && (b.error?.message ?? "").includes("incidents.pdf"), b?.error?.message ?? "");
   check("…the library is unchanged", (await state(engine)) === before, await state(engine));
   check("…no stray source copy is left", JSON.stringify(await sourceFiles(dataDir)) === JSON.stringify(sourcesBefore), await sourceFiles(dataDir));
@@ -145,7 +152,11 @@ async function diskFull(): Promise<void> {
   // Completely full: the source copy is the first write to fail.
   await fill(mnt, "filler-2", 0);
   const [c] = await engine.importFiles([second]);
-  check("import on a full disk → WRITE_FAILED (disk is full)", c?.status === "error" && c.error?.code === "WRITE_FAILED" && /full/.test(c.error.message), c?.error ?? c?.status ?? "no result");
+  check(
+    "import on a full disk → WRITE_FAILED (disk is full)",
+    c?.status === "error" && c.error?.code === "WRITE_FAILED" && /full/.test(c.error.message),
+    c?.error ?? c?.status ?? "no result",
+  );
   check("…the library is unchanged", (await state(engine)) === before, await state(engine));
   const hits = await engine.search("records of every access");
   check("search still answers on a full disk", hits.results.length > 0, `${hits.results.length} results`);
@@ -160,8 +171,16 @@ async function diskFull(): Promise<void> {
   const after = await state(engine);
   await engine.close();
   engine = await open(dataDir);
-  check("the library reopens with both documents", (await state(engine)) === after && after.includes("incidents.pdf") && after.includes("records.pdf"), await state(engine));
-  check("…and searches the new one", (await engine.search("report incident authority")).results.some((r) => r.file.endsWith("incidents.pdf")), "");
+  check(
+    "the library reopens with both documents",
+    (await state(engine)) === after && after.includes("incidents.pdf") && after.includes("records.pdf"),
+    await state(engine),
+  );
+  check(
+    "…and searches the new one",
+    (await engine.search("report incident authority")).results.some((r) => r.file.endsWith("incidents.pdf")),
+    "",
+  );
   await engine.close();
 }
 
@@ -182,9 +201,17 @@ async function readOnly(): Promise<void> {
   const hits = await engine.search("records of every access");
   check("…search works", hits.results.length > 0, `${hits.results.length} results`);
   const answer = await engine.ask("How long shall operators keep records of every access?");
-  check("…ask works and cites the document", answer.citations.some((c) => c.file.endsWith("records.pdf")), answer.answer.slice(0, 120));
+  check(
+    "…ask works and cites the document",
+    answer.citations.some((c) => c.file.endsWith("records.pdf")),
+    answer.answer.slice(0, 120),
+  );
   const [b] = await engine.importFiles([second]);
-  check("…import → WRITE_FAILED saying read-only", b?.status === "error" && b.error?.code === "WRITE_FAILED" && /read-only/i.test(b.error.message), b?.error ?? b?.status ?? "no result");
+  check(
+    "…import → WRITE_FAILED saying read-only",
+    b?.status === "error" && b.error?.code === "WRITE_FAILED" && /read-only/i.test(b.error.message),
+    b?.error ?? b?.status ?? "no result",
+  );
   const deleted = await engine.deleteDocument(first).then(
     () => "deleted",
     (err: unknown) => `${toErrorInfo(err).code} ${toErrorInfo(err).message}`,

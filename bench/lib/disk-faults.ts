@@ -31,12 +31,13 @@ export type DiskFaultResult = z.infer<typeof reportSchema>;
 /** Why this machine cannot mount in a private namespace, or null when it can. */
 export function mountNamespaceUnavailableReason(): string | null {
   if (process.platform !== "linux") return `mount namespaces are Linux only (this is ${process.platform})`;
-  const probe = spawnSync("unshare", ["-rm", "sh", "-c", "d=$(mktemp -d) && mount -t tmpfs -o size=1m tmpfs \"$d\" && umount \"$d\" && rmdir \"$d\""], {
+  const probe = spawnSync("unshare", ["-rm", "sh", "-c", 'd=$(mktemp -d) && mount -t tmpfs -o size=1m tmpfs "$d" && umount "$d" && rmdir "$d"'], {
     encoding: "utf8",
     timeout: 10_000,
   });
   if (probe.error) return `unshare could not run: ${probe.error.message}`;
-  if (probe.status !== 0) return `unshare -rm could not mount a tmpfs (unprivileged user namespaces disabled?): ${probe.stderr.trim() || `exit ${probe.status}`}`;
+  if (probe.status !== 0)
+    return `unshare -rm could not mount a tmpfs (unprivileged user namespaces disabled?): ${probe.stderr.trim() || `exit ${probe.status}`}`;
   return null;
 }
 

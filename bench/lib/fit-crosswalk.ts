@@ -54,7 +54,8 @@ export function fitCrosswalkModel(rows: readonly LabelledRow[], options: FitOpti
   const rate = options.learningRate ?? 0.1;
   const fixed = options.fixed ?? {};
   const excluded = new Set<FeatureName>([...(options.exclude ?? []), ...(Object.keys(fixed) as FeatureName[])]);
-  const fixedScore = (f: FeatureVector): number => (Object.entries(fixed) as Array<[FeatureName, number]>).reduce((t, [name, weight]) => t + weight * f[name], 0);
+  const fixedScore = (f: FeatureVector): number =>
+    (Object.entries(fixed) as Array<[FeatureName, number]>).reduce((t, [name, weight]) => t + weight * f[name], 0);
   const usable = rows.filter((r) => r.candidates.some((c) => c.gold) && r.candidates.length > 1);
   const { mean, sd } = stats(usable);
   const z = usable.map((r) => ({
@@ -102,7 +103,9 @@ export function fitCrosswalkModel(rows: readonly LabelledRow[], options: FitOpti
     if (fixed[f] === undefined) offset -= raw * (mean[j] ?? 0);
   });
   // Calibration: the bias by binary logistic regression over every candidate, weights fixed.
-  const logits = usable.flatMap((r) => r.candidates.map((c) => ({ s: FEATURE_NAMES.reduce((t, f) => t + weights[f] * c.features[f], offset), y: c.gold ? 1 : 0 })));
+  const logits = usable.flatMap((r) =>
+    r.candidates.map((c) => ({ s: FEATURE_NAMES.reduce((t, f) => t + weights[f] * c.features[f], offset), y: c.gold ? 1 : 0 })),
+  );
   let bias = offset;
   for (let it = 0; it < 2000; it++) {
     let g = 0;

@@ -207,7 +207,9 @@ function mutate(random: () => number, channel: Channel): FuzzMessage {
     case 2: {
       const key = pick(random, ["unexpected", "__proto__", "constructor", "prototype", "toString", "channel", "then", weirdString(random).slice(0, 64)]);
       // JSON.parse makes `__proto__` an own key, as it arrives over the wire.
-      const payload = JSON.parse(JSON.stringify({ ...base, [key === "__proto__" ? "__proto_placeholder__" : key]: 1 }).replace("__proto_placeholder__", "__proto__")) as Record<string, unknown>;
+      const payload = JSON.parse(
+        JSON.stringify({ ...base, [key === "__proto__" ? "__proto_placeholder__" : key]: 1 }).replace("__proto_placeholder__", "__proto__"),
+      ) as Record<string, unknown>;
       return { channel, payload, kind: `extra key ${key.slice(0, 20)}` };
     }
     case 3:
@@ -219,11 +221,19 @@ function mutate(random: () => number, channel: Channel): FuzzMessage {
     case 5:
       return { channel, payload: pick(random, [[base], Object.values(base), [], [[]]]), kind: "array for object" };
     case 6:
-      return { channel, payload: pick(random, [null, undefined, Number.NaN, Number.POSITIVE_INFINITY, "", 0, false]), kind: "null/undefined/primitive payload" };
+      return {
+        channel,
+        payload: pick(random, [null, undefined, Number.NaN, Number.POSITIVE_INFINITY, "", 0, false]),
+        kind: "null/undefined/primitive payload",
+      };
     case 7: {
       if (keys.length === 0) return { channel, payload: deepNest(1000, base, false), kind: "deep nesting" };
       const key = pick(random, keys);
-      return { channel, payload: { ...base, [key]: deepNest(pick(random, [100, 1000, 3000]), weirdString(random), random() < 0.5) }, kind: `deep nesting in ${key}` };
+      return {
+        channel,
+        payload: { ...base, [key]: deepNest(pick(random, [100, 1000, 3000]), weirdString(random), random() < 0.5) },
+        kind: `deep nesting in ${key}`,
+      };
     }
     case 8: {
       if (keys.length === 0) return { channel, payload: { huge: "x".repeat(1024 * 1024) }, kind: "huge extra string" };

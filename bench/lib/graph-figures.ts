@@ -125,7 +125,12 @@ export async function graphFigures(engine: Engine): Promise<GraphFigures> {
       sections: sum((d) => d.sections),
       triplets: sum((d) => d.triplets),
       entities: sum((d) => d.entities),
-      entitiesPerSection: sum((d) => d.entitiesPerSection * d.sectionsWithFacts) / Math.max(1, sum((d) => d.sectionsWithFacts)),
+      entitiesPerSection:
+        sum((d) => d.entitiesPerSection * d.sectionsWithFacts) /
+        Math.max(
+          1,
+          sum((d) => d.sectionsWithFacts),
+        ),
       nounPhraseShare: englishEntities === 0 ? 1 : 1 - sum((d) => d.notNounPhrases.length) / englishEntities,
       emptyNames: sum((d) => d.emptyNames),
       mergedEntities: sum((d) => d.stats.mergedEntities),

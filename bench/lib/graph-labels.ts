@@ -93,7 +93,11 @@ export interface TripletPrecision {
  * the labelled triplets the extractor produced. Names compare by entity key (head singular,
  * articles dropped, the document's acronyms expanded), predicates without adverbs.
  */
-export function scoreTriplets(labels: readonly LabelledTriplet[], extracted: readonly ExtractedTriplet[], acronymsOf: (file: string) => ReadonlyMap<string, string>): TripletPrecision {
+export function scoreTriplets(
+  labels: readonly LabelledTriplet[],
+  extracted: readonly ExtractedTriplet[],
+  acronymsOf: (file: string) => ReadonlyMap<string, string>,
+): TripletPrecision {
   const byKey = new Map<string, ExtractedTriplet[]>();
   for (const t of extracted) {
     const id = identity(t);
@@ -118,7 +122,14 @@ export function scoreTriplets(labels: readonly LabelledTriplet[], extracted: rea
     const subject = item.subject.map(key).includes(key(t.triplet.subject));
     const predicate = item.predicate.map(normalizePredicate).includes(normalizePredicate(t.triplet.predicate));
     const object = item.object.map(key).includes(key(t.triplet.object));
-    return { item, found: true, subject, predicate, object, extracted: { subject: t.triplet.subject, predicate: t.triplet.predicate, object: t.triplet.object } };
+    return {
+      item,
+      found: true,
+      subject,
+      predicate,
+      object,
+      extracted: { subject: t.triplet.subject, predicate: t.triplet.predicate, object: t.triplet.object },
+    };
   });
   const found = scored.filter((s) => s.found);
   const share = (f: (s: ScoredItem) => boolean): number => (found.length === 0 ? 0 : found.filter(f).length / found.length);

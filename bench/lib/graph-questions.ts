@@ -47,10 +47,12 @@ export interface GraphQuestionOutcome {
 export function checkGraphAnswer(q: GraphQuestion, result: AskResult, ms = 0): GraphQuestionOutcome {
   const rows = result.rows ?? [];
   const keyOf = (values: readonly string[]): string => JSON.stringify(values);
-  const got = new Map(rows.map((row) => {
-    const values = q.key.map((k) => row.cells.find((c) => c.name === k)?.value ?? "");
-    return [keyOf(values), values] as const;
-  }));
+  const got = new Map(
+    rows.map((row) => {
+      const values = q.key.map((k) => row.cells.find((c) => c.name === k)?.value ?? "");
+      return [keyOf(values), values] as const;
+    }),
+  );
   const want = new Map(q.rows.map((r) => [keyOf(r), r] as const));
   const missing = [...want].filter(([k]) => !got.has(k)).map(([, v]) => v);
   const extra = [...got].filter(([k]) => !want.has(k)).map(([, v]) => v);

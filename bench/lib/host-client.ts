@@ -25,17 +25,23 @@ export interface HostClient {
   close(): void;
 }
 
-function httpRequest(host: WebHost, options: { method: string; path: string; headers: Record<string, string>; body?: Buffer; timeoutMs: number }): Promise<HttpReply> {
+function httpRequest(
+  host: WebHost,
+  options: { method: string; path: string; headers: Record<string, string>; body?: Buffer; timeoutMs: number },
+): Promise<HttpReply> {
   const { hostname, port } = new URL(host.origin);
   const started = performance.now();
   return new Promise((resolve, reject) => {
-    const req = request({ hostname, port, method: options.method, path: options.path, headers: { Cookie: host.cookie, ...options.headers }, timeout: options.timeoutMs }, (res) => {
-      let body = "";
-      res.setEncoding("utf8");
-      res.on("data", (chunk: string) => (body += chunk));
-      res.on("end", () => resolve({ status: res.statusCode ?? 0, body, ms: performance.now() - started }));
-      res.on("error", reject);
-    });
+    const req = request(
+      { hostname, port, method: options.method, path: options.path, headers: { Cookie: host.cookie, ...options.headers }, timeout: options.timeoutMs },
+      (res) => {
+        let body = "";
+        res.setEncoding("utf8");
+        res.on("data", (chunk: string) => (body += chunk));
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, body, ms: performance.now() - started }));
+        res.on("error", reject);
+      },
+    );
     req.on("timeout", () => req.destroy(new Error(`no answer within ${options.timeoutMs} ms`)));
     req.on("error", reject);
     req.end(options.body);
@@ -77,7 +83,13 @@ export async function connectHost(host: WebHost): Promise<HostClient> {
     },
     async upload(name, bytes) {
       const path = `${WEB_UPLOAD.path}?${WEB_UPLOAD.nameParam}=${encodeURIComponent(name)}`;
-      const reply = await httpRequest(host, { method: "POST", path, headers: { Origin: host.origin, "Content-Length": String(bytes.length) }, body: bytes, timeoutMs: 10 * 60_000 });
+      const reply = await httpRequest(host, {
+        method: "POST",
+        path,
+        headers: { Origin: host.origin, "Content-Length": String(bytes.length) },
+        body: bytes,
+        timeoutMs: 10 * 60_000,
+      });
       return JSON.parse(reply.body);
     },
     close: () => ws.close(),

@@ -175,7 +175,10 @@ export async function runHostProbe(options: HostProbeOptions = {}): Promise<Host
         while (probing) {
           const t = performance.now();
           const ok = await Promise.race([
-            httpRequest(`${origin}/`, { headers: { Cookie: cookie } }).then((r) => r.status === 200, () => false),
+            httpRequest(`${origin}/`, { headers: { Cookie: cookie } }).then(
+              (r) => r.status === 200,
+              () => false,
+            ),
             new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 10_000)),
           ]);
           slowest = Math.max(slowest, performance.now() - t);
@@ -206,12 +209,16 @@ export async function runHostProbe(options: HostProbeOptions = {}): Promise<Host
         slowestMs: Math.round(slowest),
       };
       cases.push(entry);
-      if (!entry.ok) failures.push(`${name}: ${entry.outcome}${responsive ? "" : ` (not responsive: ${unanswered} unanswered, slowest ${entry.slowestMs} ms)`}`);
+      if (!entry.ok)
+        failures.push(`${name}: ${entry.outcome}${responsive ? "" : ` (not responsive: ${unanswered} unanswered, slowest ${entry.slowestMs} ms)`}`);
     };
 
     await runCase("leftover upload folders removed at start", async () => {
       const left = await readdir(path.join(dataDir, "uploads")).catch(() => []);
-      return { ok: left.length === 0, outcome: `${leftovers - left.length} of ${leftovers} removed (host up in ${((performance.now() - started) / 1000).toFixed(1)} s)` };
+      return {
+        ok: left.length === 0,
+        outcome: `${leftovers - left.length} of ${leftovers} removed (host up in ${((performance.now() - started) / 1000).toFixed(1)} s)`,
+      };
     });
 
     await runCase("unauthenticated requests refused", async () => {
@@ -227,8 +234,18 @@ export async function runHostProbe(options: HostProbeOptions = {}): Promise<Host
       const withCookie = await openSocket(origin, cookie);
       const list = await wsRequest(withCookie, "documents.list", {});
       withCookie.close();
-      const ok = exchange.status === 303 && /HttpOnly/.test(setCookie) && /SameSite=Strict/.test(setCookie) && page.status === 401 && /401/.test(forged) && post.status === 401 && JSON.stringify(list).startsWith('{"ok":true');
-      return { ok, outcome: `GET ${page.status}, WebSocket with a forged Origin: ${forged}, upload ${post.status}; with the cookie: ${JSON.stringify(list).slice(0, 30)}` };
+      const ok =
+        exchange.status === 303 &&
+        /HttpOnly/.test(setCookie) &&
+        /SameSite=Strict/.test(setCookie) &&
+        page.status === 401 &&
+        /401/.test(forged) &&
+        post.status === 401 &&
+        JSON.stringify(list).startsWith('{"ok":true');
+      return {
+        ok,
+        outcome: `GET ${page.status}, WebSocket with a forged Origin: ${forged}, upload ${post.status}; with the cookie: ${JSON.stringify(list).slice(0, 30)}`,
+      };
     });
 
     await runCase("import by path refused", async () => {
@@ -280,19 +297,29 @@ export async function runHostProbe(options: HostProbeOptions = {}): Promise<Host
       const code = await closed;
       other.close();
       const ok = code === 1009 && JSON.stringify(stats).startsWith('{"ok":true') && otherMs < RESPONSIVE_MS;
-      return { ok, outcome: `connection closed ${code}${code === 1009 ? " (message too big)" : ""}; another client's request answered in ${Math.round(otherMs)} ms` };
+      return {
+        ok,
+        outcome: `connection closed ${code}${code === 1009 ? " (message too big)" : ""}; another client's request answered in ${Math.round(otherMs)} ms`,
+      };
     });
 
-    await runCase("file modes in the library", async () => {
-      const text = path.join(tmp, "regulation.txt");
-      await writeFile(text, "Article 1\nScope\nThis regulation applies to the processing of personal data.\n", { mode: 0o644 });
-      const reply = await upload(origin, cookie, text, "regulation.txt", (await lstat(text)).size);
-      const imported = reply.body.includes('"status":"ok"');
-      const open = await openModes(dataDir);
-      return { ok: imported && open.length === 0, outcome: `${imported ? "a text file imported; " : `import failed: ${reply.body.slice(0, 120)}; `}readable by group/others: ${open.length === 0 ? "nothing" : open.slice(0, 5).join(", ")}` };
-      // The library's first real import builds the default embedding model in the host's process,
-      // which holds its event loop for ~3 s: reported, but not what this case is about.
-    }, false);
+    await runCase(
+      "file modes in the library",
+      async () => {
+        const text = path.join(tmp, "regulation.txt");
+        await writeFile(text, "Article 1\nScope\nThis regulation applies to the processing of personal data.\n", { mode: 0o644 });
+        const reply = await upload(origin, cookie, text, "regulation.txt", (await lstat(text)).size);
+        const imported = reply.body.includes('"status":"ok"');
+        const open = await openModes(dataDir);
+        return {
+          ok: imported && open.length === 0,
+          outcome: `${imported ? "a text file imported; " : `import failed: ${reply.body.slice(0, 120)}; `}readable by group/others: ${open.length === 0 ? "nothing" : open.slice(0, 5).join(", ")}`,
+        };
+        // The library's first real import builds the default embedding model in the host's process,
+        // which holds its event loop for ~3 s: reported, but not what this case is about.
+      },
+      false,
+    );
   } catch (err) {
     failures.push(`host probe: ${err instanceof Error ? err.message : String(err)}`);
   } finally {

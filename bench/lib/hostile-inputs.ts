@@ -113,7 +113,10 @@ async function sparseFile(file: string, bytes: number, head: string): Promise<st
 }
 
 const LATIN1 = Buffer.from("Article 1 Données personnelles\nLe responsable du traitement doit notifier la violation à l'autorité de contrôle.\n", "latin1");
-const UTF16 = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from("Article 1 Datenschutz\nDer Verantwortliche muss die Verletzung der Aufsichtsbehörde melden.\n", "utf16le")]);
+const UTF16 = Buffer.concat([
+  Buffer.from([0xff, 0xfe]),
+  Buffer.from("Article 1 Datenschutz\nDer Verantwortliche muss die Verletzung der Aufsichtsbehörde melden.\n", "utf16le"),
+]);
 
 export const GENERATED_CASES: HostileCase[] = [
   {
@@ -292,9 +295,11 @@ const manifestSchema = z.object({ files: z.array(z.object({ path: z.string() }))
 function sharedBadInputs(): string[] {
   if (!existsSync(MANIFEST)) return [];
   const manifest = manifestSchema.parse(JSON.parse(readFileSync(MANIFEST, "utf8")));
-  return manifest.files.map((f) => f.path).filter((p) => p.startsWith("bad_inputs/")).map((p) => path.basename(p));
+  return manifest.files
+    .map((f) => f.path)
+    .filter((p) => p.startsWith("bad_inputs/"))
+    .map((p) => path.basename(p));
 }
-
 
 interface LibraryShape {
   documents: number;
@@ -316,7 +321,13 @@ function outcomeOf(result: ImportResult | undefined): Outcome | "skipped" | "mis
 }
 
 /** Imports one file and checks the documented outcome; returns a failure message or null. */
-async function tryOne(engine: Engine, name: string, file: string, expected: Outcome, options: ImportOptions = {}): Promise<{ failure: string | null; actual: string }> {
+async function tryOne(
+  engine: Engine,
+  name: string,
+  file: string,
+  expected: Outcome,
+  options: ImportOptions = {},
+): Promise<{ failure: string | null; actual: string }> {
   const before = await libraryShape(engine);
   let result: ImportResult | undefined;
   try {
@@ -330,7 +341,8 @@ async function tryOne(engine: Engine, name: string, file: string, expected: Outc
     return { failure: `${name}: expected ${expected}, got ${actual}${result?.error ? ` (${result.error.message})` : ""}`, actual };
   }
   if (expected === "imported") {
-    if (after.documents !== before.documents + 1) return { failure: `${name}: imported but the library has ${after.documents} documents (was ${before.documents})`, actual };
+    if (after.documents !== before.documents + 1)
+      return { failure: `${name}: imported but the library has ${after.documents} documents (was ${before.documents})`, actual };
     return { failure: null, actual };
   }
   const error = result?.error;
@@ -371,7 +383,10 @@ export async function runHostileInputs(opts: HostileInputsOptions = {}): Promise
         try {
           file = await hostile.make(dir);
         } catch (err) {
-          record(hostile.name, hostile.expected, { failure: `${hostile.name}: could not be generated: ${err instanceof Error ? err.message : String(err)}`, actual: "not generated" });
+          record(hostile.name, hostile.expected, {
+            failure: `${hostile.name}: could not be generated: ${err instanceof Error ? err.message : String(err)}`,
+            actual: "not generated",
+          });
           continue;
         }
         record(hostile.name, hostile.expected, await tryOne(engine, hostile.name, file, hostile.expected));
@@ -385,7 +400,8 @@ export async function runHostileInputs(opts: HostileInputsOptions = {}): Promise
           continue;
         }
         const withoutOcr = BAD_INPUT_OUTCOMES_WITHOUT_OCR[name];
-        if (withoutOcr !== undefined) record(`${name} (--ocr never)`, withoutOcr, await tryOne(engine, name, path.join(BAD_INPUTS, name), withoutOcr, { ocr: "never" }));
+        if (withoutOcr !== undefined)
+          record(`${name} (--ocr never)`, withoutOcr, await tryOne(engine, name, path.join(BAD_INPUTS, name), withoutOcr, { ocr: "never" }));
         record(name, expected, await tryOne(engine, name, path.join(BAD_INPUTS, name), expected));
       }
     }

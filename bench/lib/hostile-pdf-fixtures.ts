@@ -26,7 +26,11 @@ export function buildRawPdf(objects: PdfObject[]): Buffer {
     const body =
       obj.stream === undefined
         ? [Buffer.from(`${i + 1} 0 obj\n${obj.dict}\nendobj\n`, "latin1")]
-        : [Buffer.from(`${i + 1} 0 obj\n<< ${obj.dict} /Length ${obj.stream.length} >>\nstream\n`, "latin1"), obj.stream, Buffer.from("\nendstream\nendobj\n", "latin1")];
+        : [
+            Buffer.from(`${i + 1} 0 obj\n<< ${obj.dict} /Length ${obj.stream.length} >>\nstream\n`, "latin1"),
+            obj.stream,
+            Buffer.from("\nendstream\nendobj\n", "latin1"),
+          ];
     for (const b of body) offset += b.length;
     parts.push(...body);
   });
@@ -95,8 +99,11 @@ export function contentBombPdf(bytes: number): Buffer {
 /** XMP metadata inflating to `bytes`; the page itself is ordinary. */
 export function metadataBombPdf(bytes: number): Buffer {
   const head = '<?xpacket begin="" id="W5M0MpCehiHzreSzNTczkc9d"?><x:xmpmeta xmlns:x="adobe:ns:meta/">';
-  const tail = "</x:xmpmeta><?xpacket end=\"w\"?>";
-  const metadata: PdfObject = { dict: `/Type /Metadata /Subtype /XML ${FLATE}`, stream: repeatedFlate(head, " ", Math.max(0, bytes - head.length - tail.length), tail) };
+  const tail = '</x:xmpmeta><?xpacket end="w"?>';
+  const metadata: PdfObject = {
+    dict: `/Type /Metadata /Subtype /XML ${FLATE}`,
+    stream: repeatedFlate(head, " ", Math.max(0, bytes - head.length - tail.length), tail),
+  };
   return onePage(Buffer.from(TEXT, "latin1"), "", "/Metadata 6 0 R ", [metadata]);
 }
 

@@ -11,7 +11,13 @@ import { createScriptedLlm, scriptedVerdictLlm } from "./scripted-llm.ts";
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
-  options: { data: { type: "string" }, models: { type: "string" }, extract: { type: "boolean", default: false }, delete: { type: "string" }, compare: { type: "boolean", default: false } },
+  options: {
+    data: { type: "string" },
+    models: { type: "string" },
+    extract: { type: "boolean", default: false },
+    delete: { type: "string" },
+    compare: { type: "boolean", default: false },
+  },
 });
 if (values.data === undefined || values.models === undefined || (positionals.length === 0 && !values.extract && values.delete === undefined)) {
   process.stderr.write("usage: kill-child.ts --data <dir> --models <modelRoot> (<files…> | --extract | --delete <name> | --compare <nameA> <nameB>)\n");

@@ -62,7 +62,6 @@ export interface KillRunsReport {
   killedIn: Record<string, number>;
 }
 
-
 type KillPlan = { kind: "line"; line: number } | { kind: "time"; ms: number } | { kind: "never" };
 
 interface ChildRun {
@@ -165,7 +164,11 @@ function childArgs(work: Work): string[] {
 
 /** Runs the work to completion in this process (again, after a kill) and counts. */
 async function completeAndCount(dataDir: string, modelRoot: string, work: Work): Promise<Counts> {
-  const engine = await createEngine({ dataDir, modelRoot, llm: work.kind === "extract" ? createScriptedLlm(0) : work.kind === "compare" ? scriptedVerdictLlm(0) : null });
+  const engine = await createEngine({
+    dataDir,
+    modelRoot,
+    llm: work.kind === "extract" ? createScriptedLlm(0) : work.kind === "compare" ? scriptedVerdictLlm(0) : null,
+  });
   try {
     if (work.kind === "compare") {
       await engine.compareDocuments(work.a, work.b, { k: 2, verdicts: true });
@@ -185,7 +188,11 @@ async function completeAndCount(dataDir: string, modelRoot: string, work: Work):
     const comparisons = [];
     for (const c of await engine.listComparisons()) {
       const crosswalk = await engine.getComparison(c.id);
-      comparisons.push({ id: c.id, status: c.status, rows: crosswalk.rows.map((r) => [r.aLabel, r.matches.map((m) => [m.bLabel, m.score, m.flags.length, m.verdict?.label ?? ""])]) });
+      comparisons.push({
+        id: c.id,
+        status: c.status,
+        rows: crosswalk.rows.map((r) => [r.aLabel, r.matches.map((m) => [m.bLabel, m.score, m.flags.length, m.verdict?.label ?? ""])]),
+      });
     }
     return { stats: await engine.stats(), ids, comparisons: comparisons.length === 0 ? "" : JSON.stringify(comparisons) };
   } finally {
@@ -285,18 +292,34 @@ export async function runKillRuns(opts: KillRunsOptions): Promise<KillRunsReport
               ? compareWork
               : { kind, name: path.basename(files[Math.floor(random() * files.length)] ?? files[0] ?? "") };
       const reference =
-        task.kind === "import" ? imported : task.kind === "delete" ? await deleteReference(task.name) : task.kind === "compare" ? (compared ?? imported) : (extracted ?? imported);
+        task.kind === "import"
+          ? imported
+          : task.kind === "delete"
+            ? await deleteReference(task.name)
+            : task.kind === "compare"
+              ? (compared ?? imported)
+              : (extracted ?? imported);
       // Half the runs kill right after a reported step, half at an arbitrary moment in between.
       const line = 1 + Math.floor(random() * reference.lines);
       const moment = Math.round(reference.first + random() * (reference.last - reference.first));
       const plan: KillPlan = i % 2 === 0 || opts.momentKills === false ? { kind: "line", line } : { kind: "time", ms: moment };
       const dataDir = path.join(work, `run-${i}`);
-      const what = task.kind === "import" ? "import" : task.kind === "delete" ? `delete of ${task.name}` : task.kind === "compare" ? "comparison" : again ? "re-extraction" : "extraction";
+      const what =
+        task.kind === "import"
+          ? "import"
+          : task.kind === "delete"
+            ? `delete of ${task.name}`
+            : task.kind === "compare"
+              ? "comparison"
+              : again
+                ? "re-extraction"
+                : "extraction";
       const name = `${what} run ${i} (seed ${opts.seed}, ${plan.kind === "line" ? `after line ${plan.line}` : `at ${plan.ms} ms`})`;
       const prefix = task.kind === "import" ? "" : `${task.kind}:`;
       report.runs++;
       try {
-        if (task.kind !== "import") await cp((task.kind === "extract" && !again) || task.kind === "compare" ? library : extractedLibrary, dataDir, { recursive: true });
+        if (task.kind !== "import")
+          await cp((task.kind === "extract" && !again) || task.kind === "compare" ? library : extractedLibrary, dataDir, { recursive: true });
         const child = await runChild(dataDir, modelRoot, childArgs(task), plan);
         const stage = `${prefix}${child.killed ? stageOf(child.lines) : "finished"}`;
         report.killedIn[stage] = (report.killedIn[stage] ?? 0) + 1;

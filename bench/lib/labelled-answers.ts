@@ -76,7 +76,9 @@ export function leadText(result: AskResult): string {
 
 /** Whether one answer sentence is quoted from within [start, end) of the section text. */
 function sentenceWithin(sentence: string, spanText: string): boolean {
-  const s = normalizeForMatch(sentence.replace(/\[unverified\]\s*$/i, "")).replace(/(?:\.\.\.|…)\s*$/, "").trim();
+  const s = normalizeForMatch(sentence.replace(/\[unverified\]\s*$/i, ""))
+    .replace(/(?:\.\.\.|…)\s*$/, "")
+    .trim();
   if (s === "") return false;
   const span = normalizeForMatch(spanText);
   // Long sentences may be shortened or joined with their list points: the opening must still be there.
@@ -165,7 +167,10 @@ export async function askLabelled(engine: Engine, questions: readonly AnswerQues
     const lead = leadText(result);
     const inAnswer = refused ? { found: [], missing: [...q.operativeWords] } : operativeWordsIn(text, q.operativeWords);
     // What the answer shows before "show more" (AskSentence.more); the whole answer above.
-    const shownText = result.sentences.filter((s) => s.more !== true).map((s) => s.text).join(" ");
+    const shownText = result.sentences
+      .filter((s) => s.more !== true)
+      .map((s) => s.text)
+      .join(" ");
     const inShown = refused ? { missing: [...q.operativeWords] } : operativeWordsIn(shownText, q.operativeWords);
     const inLead = refused ? { found: [] } : operativeWordsIn(lead, q.operativeWords);
     const half = Math.ceil(q.operativeWords.length / 2);
@@ -300,8 +305,10 @@ const expected = (q: AnswerQuestion): string =>
 export function outcomeLine(o: LabelledOutcome): string {
   const q = o.question;
   const marks = o.refused ? "REFUSED  " : `W${mark(o.allWords)} C${mark(o.citesProvision)} L${mark(o.leadAllWords)}`;
-  return `${q.id.padEnd(9)} ${marks} ${o.ms.toFixed(0).padStart(5)} ms | lead: ${clip(o.lead, 140)} | cites: ${o.citations.join("; ") || "—"}` +
-    (o.missing.length > 0 ? ` | missing: ${o.missing.map((w) => `"${w}"`).join(", ")}` : "");
+  return (
+    `${q.id.padEnd(9)} ${marks} ${o.ms.toFixed(0).padStart(5)} ms | lead: ${clip(o.lead, 140)} | cites: ${o.citations.join("; ") || "—"}` +
+    (o.missing.length > 0 ? ` | missing: ${o.missing.map((w) => `"${w}"`).join(", ")}` : "")
+  );
 }
 
 export function printLabelled(f: LabelledFigures, outcomes: readonly LabelledOutcome[], log: (line: string) => void, worst = 10): void {
@@ -310,10 +317,14 @@ export function printLabelled(f: LabelledFigures, outcomes: readonly LabelledOut
   log(`extractive answers to the labelled auditor questions (${f.questions} over ${f.documents} PDFs, test/corpus/answer-questions.json)`);
   log(`  answers containing all operative words     ${pct(f.allWords)} (goal ≥ ${100 * t.allWordsShare}%); before "show more" ${pct(f.shownAllWords)}`);
   log(`  answers containing at least half of them   ${pct(f.halfWords)}`);
-  log(`  answers citing the answering paragraph     ${pct(f.citesProvision)} (goal ≥ ${100 * t.citesProvisionShare}%); citing its section at all ${pct(f.citesSection)}`);
+  log(
+    `  answers citing the answering paragraph     ${pct(f.citesProvision)} (goal ≥ ${100 * t.citesProvisionShare}%); citing its section at all ${pct(f.citesSection)}`,
+  );
   log(`  lead sentence with all operative words     ${pct(f.leadAllWords)}; with at least half ${pct(f.leadHalfWords)}`);
   log(`  refused                                    ${pct(f.refused)}`);
-  log(`  mean answer words before "show more"       ${f.meanAnswerWords.toFixed(1)} (answered questions; goal ≤ ${t.meanAnswerWords}); with "show more" ${f.meanAllWords.toFixed(1)}`);
+  log(
+    `  mean answer words before "show more"       ${f.meanAnswerWords.toFixed(1)} (answered questions; goal ≤ ${t.meanAnswerWords}); with "show more" ${f.meanAllWords.toFixed(1)}`,
+  );
   log(`  ask latency                                p50 ${f.askMs.p50.toFixed(0)} ms, p95 ${f.askMs.p95.toFixed(0)} ms (goal p95 ≤ ${t.askP95Ms} ms)`);
   const groupLine = (name: string, g: GroupFigures): string =>
     `    ${name.padEnd(56)} ${String(g.questions).padStart(3)} q  words ${(100 * g.allWords.share).toFixed(0).padStart(3)}%  cited ${(100 * g.citesProvision.share).toFixed(0).padStart(3)}%  refused ${g.refused.n}`;

@@ -29,9 +29,7 @@ export interface RunMetrics {
 
 /** The run of one question in trec_eval order. */
 export function trecOrder(scores: ReadonlyMap<string, number>): string[] {
-  return [...scores.entries()]
-    .sort((a, b) => (b[1] !== a[1] ? b[1] - a[1] : a[0] < b[0] ? 1 : a[0] > b[0] ? -1 : 0))
-    .map(([id]) => id);
+  return [...scores.entries()].sort((a, b) => (b[1] !== a[1] ? b[1] - a[1] : a[0] < b[0] ? 1 : a[0] > b[0] ? -1 : 0)).map(([id]) => id);
 }
 
 export function questionMetrics(relevant: ReadonlyMap<string, number>, scores: ReadonlyMap<string, number>, k: number): QuestionMetrics {

@@ -95,7 +95,9 @@ async function session(engine: Engine, file: string): Promise<void> {
   await writeFile(scanned, await scanPages(await regulationPdf(), (index) => (index === 0 ? { skew: 0 } : null)));
   const [ocr] = await engine.importFiles([scanned], { ocr: "auto" });
   if (ocr?.status !== "ok" || ocr.ocr === undefined) throw new Error(`OCR import failed: ${JSON.stringify(ocr?.error ?? ocr)}`);
-  steps.push(`OCR import: ${ocr.ocr.pages.length} page(s) read with OCR (${ocr.ocr.language}, confidence ${Math.round(ocr.ocr.meanConfidence)}), ${ocr.sections} sections`);
+  steps.push(
+    `OCR import: ${ocr.ocr.pages.length} page(s) read with OCR (${ocr.ocr.language}, confidence ${Math.round(ocr.ocr.meanConfidence)}), ${ocr.sections} sections`,
+  );
   const search = await engine.search(question);
   if (search.results.length === 0) throw new Error("search found nothing");
   steps.push(`search: ${search.results.length} results`);

@@ -12,12 +12,18 @@ export interface OodQuestion {
 
 export const OOD_QUESTIONS: readonly OodQuestion[] = [
   // US health privacy
-  { regime: "HIPAA", text: "Under HIPAA, within how many days must a covered entity notify affected individuals of a breach of unsecured protected health information?" },
+  {
+    regime: "HIPAA",
+    text: "Under HIPAA, within how many days must a covered entity notify affected individuals of a breach of unsecured protected health information?",
+  },
   { regime: "HIPAA", text: "What does the HIPAA Privacy Rule define as protected health information?" },
   { regime: "HIPAA", text: "When must a HIPAA covered entity sign a business associate agreement with a vendor?" },
   { regime: "HIPAA", text: "What are the required implementation specifications for workforce security under the HIPAA Security Rule?" },
   { regime: "HIPAA", text: "What are the civil money penalty tiers for HIPAA violations?" },
-  { regime: "HIPAA", text: "Which uses and disclosures of patient records for treatment, payment and health care operations are permitted without authorization?" },
+  {
+    regime: "HIPAA",
+    text: "Which uses and disclosures of patient records for treatment, payment and health care operations are permitted without authorization?",
+  },
   // EU data protection
   { regime: "GDPR", text: "What is the maximum administrative fine under GDPR Article 83 for infringing the basic principles for processing?" },
   { regime: "GDPR", text: "Within how many hours must a controller notify the supervisory authority of a personal data breach under the GDPR?" },
@@ -59,6 +65,9 @@ export const OOD_QUESTIONS: readonly OodQuestion[] = [
   { regime: "IED", text: "What emission limit values apply to large combustion plants under the Industrial Emissions Directive?" },
   { regime: "Clean Water Act", text: "What must a facility do to obtain an NPDES permit to discharge pollutants under the Clean Water Act?" },
   { regime: "Working Time", text: "How many weeks of paid annual leave must every worker receive under the EU Working Time Directive?" },
-  { regime: "Italian procurement", text: "Up to what value may an Italian contracting authority directly award a works contract under the Codice dei contratti pubblici?" },
+  {
+    regime: "Italian procurement",
+    text: "Up to what value may an Italian contracting authority directly award a works contract under the Codice dei contratti pubblici?",
+  },
   { regime: "Accessibility Act", text: "What accessibility requirements does the European Accessibility Act set for e-books and e-readers?" },
 ];

@@ -8,7 +8,13 @@ import { getDocument } from "pdfjs-dist/legacy/build/pdf.mjs";
 // OCR tests (test/helpers/scanned-pdf.ts) and the offline probe's OCR import.
 
 interface Canvas {
-  getContext(kind: "2d"): { fillStyle: string; fillRect(x: number, y: number, w: number, h: number): void; translate(x: number, y: number): void; rotate(a: number): void; drawImage(image: unknown, x: number, y: number): void };
+  getContext(kind: "2d"): {
+    fillStyle: string;
+    fillRect(x: number, y: number, w: number, h: number): void;
+    translate(x: number, y: number): void;
+    rotate(a: number): void;
+    drawImage(image: unknown, x: number, y: number): void;
+  };
   encode(format: "png"): Promise<Buffer>;
 }
 interface CanvasModule {
@@ -31,7 +37,8 @@ async function renderPage(pdfBytes: Uint8Array, number: number, skew: number, sc
     context.fillStyle = "#ffffff";
     context.fillRect(0, 0, width, height);
     type RenderParams = Parameters<typeof page.render>[0];
-    await page.render({ canvasContext: context as unknown as RenderParams["canvasContext"], canvas: flat as unknown as RenderParams["canvas"], viewport }).promise;
+    await page.render({ canvasContext: context as unknown as RenderParams["canvasContext"], canvas: flat as unknown as RenderParams["canvas"], viewport })
+      .promise;
     if (skew === 0) return flat.encode("png");
     const turned = canvas.createCanvas(width, height);
     const t = turned.getContext("2d");

@@ -18,7 +18,9 @@ function tripletsOf(passage: string): Array<Record<string, string>> {
     const match = /^(.+?)\s+shall\s+(\w+)\s+(.+?)\.?$/.exec(sentence);
     if (!match) return [];
     const [, subject = "", verb = "", rest = ""] = match;
-    return [{ subject: words(subject, 5), subject_type: "actor", predicate: `shall ${verb}`, object: words(rest, 6), object_type: "thing", evidence_span: sentence }];
+    return [
+      { subject: words(subject, 5), subject_type: "actor", predicate: `shall ${verb}`, object: words(rest, 6), object_type: "thing", evidence_span: sentence },
+    ];
   });
 }
 
@@ -32,7 +34,14 @@ export function createScriptedLlm(delayMs = 120): LlmClient {
       const at = options.prompt.lastIndexOf(PASSAGE_MARK);
       const passage = at < 0 ? options.prompt : options.prompt.slice(at + PASSAGE_MARK.length);
       const text = JSON.stringify({ triplets: tripletsOf(passage) });
-      return { text, promptTokens: Math.ceil(options.prompt.length / 4), completionTokens: Math.ceil(text.length / 4), firstTokenMs: delayMs, totalMs: delayMs, stopReason: "end" };
+      return {
+        text,
+        promptTokens: Math.ceil(options.prompt.length / 4),
+        completionTokens: Math.ceil(text.length / 4),
+        firstTokenMs: delayMs,
+        totalMs: delayMs,
+        stopReason: "end",
+      };
     },
     close: () => Promise.resolve(),
   };
@@ -59,7 +68,11 @@ export function scriptedVerdictLlm(delayMs = 0): LlmClient & { calls: number; pr
       llm.prompts.push(options.prompt);
       if (delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs));
       if (options.signal?.aborted) throw new ClauseGraphError("CANCELLED", "Generation cancelled.");
-      const text = JSON.stringify({ verdict: first(options.jsonSchema, "verdict"), sentence_a: first(options.jsonSchema, "sentence_a"), sentence_b: first(options.jsonSchema, "sentence_b") });
+      const text = JSON.stringify({
+        verdict: first(options.jsonSchema, "verdict"),
+        sentence_a: first(options.jsonSchema, "sentence_a"),
+        sentence_b: first(options.jsonSchema, "sentence_b"),
+      });
       return { text, promptTokens: 1, completionTokens: 1, firstTokenMs: 0, totalMs: 0, stopReason: "end" };
     },
     close: () => Promise.resolve(),

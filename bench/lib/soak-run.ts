@@ -267,7 +267,9 @@ export async function runSoak(options: SoakOptions): Promise<SoakSummary> {
     if (consistency.problems.length === 0) await rm(dataDir, { recursive: true, force: true });
   }
 
-  const allSearch = Object.values(searchMs).flat().sort((a, b) => a - b);
+  const allSearch = Object.values(searchMs)
+    .flat()
+    .sort((a, b) => a - b);
   const askSorted = [...askMs].sort((a, b) => a - b);
   return {
     documents: stats.documents,

@@ -94,7 +94,8 @@ async function comparisonProblems(session: KuzuSession, listed: ReadonlySet<stri
     const c = byId.get(String(e.id));
     const side = c === undefined ? [] : c.b === "" ? (Array.isArray(c.library) ? c.library.map(String) : []) : [String(c.b)];
     if (c === undefined) problems.push(`${String(e.n)} SIMILAR_TO edges of missing comparison ${String(e.id)}`);
-    else if (c.a !== e.a || !side.includes(String(e.b))) problems.push(`${String(e.n)} SIMILAR_TO edges of ${String(e.id)} between ${String(e.a)} and ${String(e.b)}`);
+    else if (c.a !== e.a || !side.includes(String(e.b)))
+      problems.push(`${String(e.n)} SIMILAR_TO edges of ${String(e.id)} between ${String(e.a)} and ${String(e.b)}`);
   }
   return problems;
 }

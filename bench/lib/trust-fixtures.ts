@@ -10,18 +10,35 @@ export interface FixtureArticle {
 }
 
 export const FIXTURE_ARTICLES: FixtureArticle[] = [
-  { n: 1, heading: "Subject matter", body: ["This Regulation lays down rules on the protection of personal data", "processed by archive operators, as referred to in Article 3."] },
+  {
+    n: 1,
+    heading: "Subject matter",
+    body: ["This Regulation lays down rules on the protection of personal data", "processed by archive operators, as referred to in Article 3."],
+  },
   {
     n: 2,
     heading: "Definitions",
-    body: ["For the purposes of this Regulation: (1) 'operator' means a person running an archive;", "(2) 'personal data breach' means a breach of security leading to loss of personal data."],
+    body: [
+      "For the purposes of this Regulation: (1) 'operator' means a person running an archive;",
+      "(2) 'personal data breach' means a breach of security leading to loss of personal data.",
+    ],
   },
   {
     n: 3,
     heading: "Notification of a personal data breach",
-    body: ["The operator shall notify the supervisory authority of a personal data breach", "without undue delay and not later than 72 hours after becoming aware of it."],
+    body: [
+      "The operator shall notify the supervisory authority of a personal data breach",
+      "without undue delay and not later than 72 hours after becoming aware of it.",
+    ],
   },
-  { n: 4, heading: "Records of processing", body: ["Each operator shall keep records of processing activities for five years.", "The records shall be made available to the supervisory authority on request."] },
+  {
+    n: 4,
+    heading: "Records of processing",
+    body: [
+      "Each operator shall keep records of processing activities for five years.",
+      "The records shall be made available to the supervisory authority on request.",
+    ],
+  },
 ];
 
 /** A small regulation, one article a page: bold "Article N" and heading, then regular body lines. */

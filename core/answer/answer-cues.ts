@@ -45,8 +45,13 @@ const CUES: Record<CuedType, RegExp[]> = {
   "yes-no": [
     /\b(?:shall not|may not|must not|is prohibited|are prohibited|is not permitted|may|is permitted|are permitted|unless|provided that|only if|only where|except|non può|non possono|può|possono|è vietat[oa]|salvo|purché|a condizione che)\b/i,
   ],
-  permission: [/\b(?:may|is permitted|are permitted|is allowed|may be|può|possono|è consentit[oa])\b/i, /\b(?:unless|provided that|only if|only where|salvo|purché|a condizione che)\b/i],
-  prohibition: [/\b(?:shall not|may not|must not|is prohibited|are prohibited|is not permitted|no\s+\w+\s+shall|non può|non possono|è vietat[oa]|sono vietat[ie])\b/i],
+  permission: [
+    /\b(?:may|is permitted|are permitted|is allowed|may be|può|possono|è consentit[oa])\b/i,
+    /\b(?:unless|provided that|only if|only where|salvo|purché|a condizione che)\b/i,
+  ],
+  prohibition: [
+    /\b(?:shall not|may not|must not|is prohibited|are prohibited|is not permitted|no\s+\w+\s+shall|non può|non possono|è vietat[oa]|sono vietat[ie])\b/i,
+  ],
   requirements: [/\b(?:shall|must|is required to|are required to|implement|deve|devono|è tenut[oa])\b/i, /:\s*$/],
   procedure: [/\b(?:first|then|thereafter|subsequently|following|steps?|procedure|process|prima|successivamente|procedura)\b/i, /:\s*$/],
   "application-date": [
@@ -66,7 +71,8 @@ function isCued(type: string): type is CuedType {
  * The recipient a "… and to whom?" asks for: a party after "to" ("to the relevant competent
  * authority", "to the Secretary"), not any party the sentence names (its subject is one too).
  */
-const RECIPIENT = /\b(?:to|with|alla|all['’]|al|agli|presso)\s+(?:the\s+|la\s+|il\s+|l['’])?(?:(?:relevant|competent|supervisory|national|lead|appropriate|designated|affected)\s+)*(?:authorit(?:y|ies)|supervisor|Secretary|controller|processor|data subjects?|individuals?|ECB|ESMA|EBA|EIOPA|ENISA|CSIRTs?|regulators?|Commission|agenc(?:y|ies)|covered entit(?:y|ies)|business associates?|media|clients|officials|autorit[àa]|stazione appaltante|RUP|ANAC)\b/i;
+const RECIPIENT =
+  /\b(?:to|with|alla|all['’]|al|agli|presso)\s+(?:the\s+|la\s+|il\s+|l['’])?(?:(?:relevant|competent|supervisory|national|lead|appropriate|designated|affected)\s+)*(?:authorit(?:y|ies)|supervisor|Secretary|controller|processor|data subjects?|individuals?|ECB|ESMA|EBA|EIOPA|ENISA|CSIRTs?|regulators?|Commission|agenc(?:y|ies)|covered entit(?:y|ies)|business associates?|media|clients|officials|autorit[àa]|stazione appaltante|RUP|ANAC)\b/i;
 
 /** Whether the sentence says what a further question asks ("… and to whom?" → the recipient it names). */
 export function alsoCued(type: string, text: string): boolean {
@@ -87,7 +93,12 @@ export function cueStrength(type: string | undefined, text: string): number {
 /** Yes/no from a sentence answering "can / may / must … ?": "no" for a prohibition, "conditional" with a condition. */
 export function verdictOf(text: string): "yes" | "no" | "conditional" | null {
   if (/\b(?:unless|provided that|only if|only where|except where|salvo che|purché|a condizione che|solo se)\b/i.test(text)) return "conditional";
-  if (/\b(?:shall not|may not|must not|is prohibited|are prohibited|is not permitted|are not permitted|non può|non possono|è vietat[oa]|sono vietat[ie])\b/i.test(text)) return "no";
+  if (
+    /\b(?:shall not|may not|must not|is prohibited|are prohibited|is not permitted|are not permitted|non può|non possono|è vietat[oa]|sono vietat[ie])\b/i.test(
+      text,
+    )
+  )
+    return "no";
   if (/\b(?:may|is permitted|are permitted|is allowed|può|possono|è consentit[oa])\b/i.test(text)) return "yes";
   return null;
 }
@@ -109,7 +120,12 @@ export function isFurniture(text: string): boolean {
   // ("AOA sensor system test ..... 40 work-hours × $85 per hour = $3,400") is evidence.
   if (DOT_LEADERS.test(t) && (TRAILING_PAGE.test(t) || !/[$€£%]|\d[\d.,]*\s*(?:hours?|days?|work-hours)/i.test(t))) return true;
   // A heading in capitals ("COMMON TERMS AND DEFINITIONS", "GLOSSARY"), alone or run into the next line.
-  if (/^(?:\p{Lu}{2,}[\s,&-]+){2,}/u.test(t) && !VERB.test(t.match(/^(?:\p{Lu}{2,}[\s,&-]+)+/u)?.[0] ?? "") && (t.match(/^(?:\p{Lu}{2,}[\s,&-]+)+/u)?.[0].length ?? 0) >= t.length * 0.5) return true;
+  if (
+    /^(?:\p{Lu}{2,}[\s,&-]+){2,}/u.test(t) &&
+    !VERB.test(t.match(/^(?:\p{Lu}{2,}[\s,&-]+)+/u)?.[0] ?? "") &&
+    (t.match(/^(?:\p{Lu}{2,}[\s,&-]+)+/u)?.[0].length ?? 0) >= t.length * 0.5
+  )
+    return true;
   if (LABEL_AND_TITLE.test(t) && !VERB.test(t)) return true;
   // "Article 19 Reporting of major ICT-related incidents 41" — a heading with a page number, no verb.
   if (TRAILING_PAGE.test(t) && !VERB.test(t) && t.length < 160) return true;

@@ -33,9 +33,12 @@ function citationRecord(c: AskResult["citations"][number], result: AskResult, de
   const spans = c.spans ?? [];
   // The cited sentences as they stand in the section; an extractive answer's own sentences are
   // quotes too, for answers made before citations carried their spans.
-  const quotes = section !== undefined && spans.length > 0
-    ? spans.map((r) => section.text.slice(r.start, r.end).replace(/\s+/g, " ").trim())
-    : result.mode === "extractive" ? result.sentences.filter((s) => s.citationKeys.includes(c.key)).map((s) => s.text) : [];
+  const quotes =
+    section !== undefined && spans.length > 0
+      ? spans.map((r) => section.text.slice(r.start, r.end).replace(/\s+/g, " ").trim())
+      : result.mode === "extractive"
+        ? result.sentences.filter((s) => s.citationKeys.includes(c.key)).map((s) => s.text)
+        : [];
   return {
     key: c.key,
     sectionId: c.sectionId,
@@ -121,7 +124,10 @@ export function createAnswerLogWriter(dataDir: string): AnswerLogWriter {
       queue = next.catch(() => undefined);
       return next.catch((err: unknown) => {
         clean = null; // re-check the file's end next time
-        throw new ClauseGraphError("INTERNAL", `The answer log ${file} could not be written: ${err instanceof Error ? err.message : String(err)}`, { file, cause: err });
+        throw new ClauseGraphError("INTERNAL", `The answer log ${file} could not be written: ${err instanceof Error ? err.message : String(err)}`, {
+          file,
+          cause: err,
+        });
       });
     },
   };
@@ -161,7 +167,6 @@ export async function readAnswerLog(dataDir: string, options: ReadAnswerLogOptio
   }
   return kept.slice(-limit);
 }
-
 
 /** The records with these ids, by id (ids not in the log are absent); one pass over the log. */
 export async function findAnswerLogRecords(dataDir: string, ids: Iterable<string>): Promise<Map<string, AnswerLogRecord>> {

@@ -22,7 +22,11 @@ export function noticeOf(reason: "no-citations" | "context-too-small"): AnswerNo
 
 /** The chosen model could not be loaded, so the answer is quoted. */
 export function unavailableNotice(why: string): AnswerNotice {
-  return { reason: "model-unavailable", quoted: true, message: `The chosen language model could not be loaded (${why}), so the answer is quoted from the documents.` };
+  return {
+    reason: "model-unavailable",
+    quoted: true,
+    message: `The chosen language model could not be loaded (${why}), so the answer is quoted from the documents.`,
+  };
 }
 
 /** The notice as the outcome's fields: the analysis line the log records, and the notice shown. */

@@ -27,7 +27,6 @@ const MIN_CONTEXT_TOKENS = 48;
 const TEMPLATE_SLACK = 64;
 const MAX_QUESTION_CHARS = 2000;
 
-
 /** The text without the instrument names it gives ("… under NIST SP 800-30?" → "… under ?"). */
 function withoutNames(text: string, names: readonly string[]): string {
   let out = text;
@@ -125,7 +124,10 @@ function cleanAnalysis(analysis: string | null, context: AnswerContext): string 
     .replace(/[[【［][^\]】］]*[\]】］]/g, (group) => {
       const keys = keysIn(group);
       if (keys.length === 0) return group;
-      return keys.filter((k) => context.byKey.has(k)).map((k) => `[${k}]`).join("");
+      return keys
+        .filter((k) => context.byKey.has(k))
+        .map((k) => `[${k}]`)
+        .join("");
     })
     .replace(/\s+/g, " ")
     .trim();
@@ -158,7 +160,8 @@ async function generate(
     throwIfAborted(input.signal);
     return { result, firstTokenMs, stoppedBy };
   } catch (err) {
-    if (input.signal?.aborted) throw isClauseGraphError(err) && err.code === "CANCELLED" ? err : new ClauseGraphError("CANCELLED", "Answering cancelled.", { cause: err });
+    if (input.signal?.aborted)
+      throw isClauseGraphError(err) && err.code === "CANCELLED" ? err : new ClauseGraphError("CANCELLED", "Answering cancelled.", { cause: err });
     // The model's tokenizer counted the prompt longer than countTokens did: quote instead of failing.
     if (isClauseGraphError(err) && err.code === "VALIDATION") return "too-long";
     if (isClauseGraphError(err)) throw err;
@@ -220,7 +223,11 @@ export async function answerQuestion(input: AnswerRequest): Promise<AskResult> {
   const reason = notInLibraryReason(input.analysis?.missingInstruments ?? [], input.missingNames ?? []);
   if (reason !== null) {
     const empty: AnswerContext = { blocks: [], byKey: new Map(), text: "", tokens: 0 };
-    const refused = finish(normalized, { sentences: refusalSentences(), context: empty, mode: "extractive", analysis: reason, promptTokens: 0, firstTokenMs: null }, started);
+    const refused = finish(
+      normalized,
+      { sentences: refusalSentences(), context: empty, mode: "extractive", analysis: reason, promptTokens: 0, firstTokenMs: null },
+      started,
+    );
     refused.refusalReason = reason;
     return refused;
   }

@@ -68,7 +68,10 @@ export interface AnswerRanking {
 }
 
 /** The retrieved sections in the order an answer should draw on them. */
-export function rankForAnswer(results: readonly RankedSection[], analysis: Pick<QuestionAnalysis, "answerType" | "focusTerms" | "provisionLabels" | "scope">): RankedSection[] {
+export function rankForAnswer(
+  results: readonly RankedSection[],
+  analysis: Pick<QuestionAnalysis, "answerType" | "focusTerms" | "provisionLabels" | "scope">,
+): RankedSection[] {
   if (results.length === 0) return [];
   const top = Math.max(...results.map((r) => r.score), Number.EPSILON);
   const focus = new Set(contentStems(analysis.focusTerms.join(" ")));

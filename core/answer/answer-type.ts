@@ -80,7 +80,17 @@ const RULES: ReadonlyArray<readonly [AnswerType, readonly RegExp[]]> = [
       /\b(?:when|quando)\b[^?]*\b(?:is|are|e|sono)\s+(?:considered|deemed|regarded as|considerat[oaie]|ritenut[oaie])\b/,
     ],
   ],
-  ["definition", [/\bwhat is meant by\b/, /\b(?:che )?cos'\s*e\b/, /\bhow (?:does|do|is|are)\b.*\bdefined?\b/, /\bdefinition\b/, /\bcosa (?:vuol dire|significa)\b/, /\bsi intende\b/]],
+  [
+    "definition",
+    [
+      /\bwhat is meant by\b/,
+      /\b(?:che )?cos'\s*e\b/,
+      /\bhow (?:does|do|is|are)\b.*\bdefined?\b/,
+      /\bdefinition\b/,
+      /\bcosa (?:vuol dire|significa)\b/,
+      /\bsi intende\b/,
+    ],
+  ],
   [
     "amount",
     [
@@ -167,7 +177,8 @@ const RULES: ReadonlyArray<readonly [AnswerType, readonly RegExp[]]> = [
 ];
 
 const PERMISSION_WORDS = /\b(?:can|may|could|allowed|permitted|entitled|puo|possono|si puo|consentit\w*|ammess\w*|possibile)\b/;
-const OBLIGATION_WORDS = /\b(?:must|shall|required|need|needs|obliged|mandatory|obligatory|deve|devono|obbligatori\w*|necessari\w*|tenut[oaie]|occorre|bisogna)\b/;
+const OBLIGATION_WORDS =
+  /\b(?:must|shall|required|need|needs|obliged|mandatory|obligatory|deve|devono|obbligatori\w*|necessari\w*|tenut[oaie]|occorre|bisogna)\b/;
 const PROHIBITION_WORDS = /\b(?:prohibited|forbidden|banned|vietat\w*|divieto)\b/;
 
 export interface AnswerTypeReading {
@@ -192,7 +203,11 @@ export function classifyAnswerType(question: string): AnswerTypeReading {
     if (!at.has(type) && patterns.some((re) => re.test(q))) at.set(type, index);
   });
   // The retrieval's own test for "what is X" / "cosa si intende per X" questions ranks with the definition rules.
-  if (!at.has("definition") && isDefinitionQuestion(question)) at.set("definition", RULES.findIndex(([type]) => type === "definition"));
+  if (!at.has("definition") && isDefinitionQuestion(question))
+    at.set(
+      "definition",
+      RULES.findIndex(([type]) => type === "definition"),
+    );
   const ordered = [...at.entries()].sort((a, b) => a[1] - b[1]).map(([type]) => type);
   let answerType: AnswerType = ordered[0] ?? "other";
   // A yes/no question about a permission or prohibition keeps "yes-no": the answer leads with
@@ -203,9 +218,16 @@ export function classifyAnswerType(question: string): AnswerTypeReading {
   }
   // "What must …" questions match "prohibition"/"permission" only through modal words; a
   // requirements noun ("safeguards", "requisiti") says what they ask for.
-  if (answerType === "permission" && !/\b(?:allowed|permitted|authori[sz]ed|entitled|conditions|circumstances|cases|consentit|ammess|facolta|casi)\w*/.test(q) && ordered.includes("requirements")) answerType = "requirements";
+  if (
+    answerType === "permission" &&
+    !/\b(?:allowed|permitted|authori[sz]ed|entitled|conditions|circumstances|cases|consentit|ammess|facolta|casi)\w*/.test(q) &&
+    ordered.includes("requirements")
+  )
+    answerType = "requirements";
   if (answerType === "permission" && /^(?:how|come)\b/.test(q) && ordered.includes("procedure")) answerType = "procedure";
   reading.answerType = answerType;
-  reading.alsoAsks = ordered.filter((t) => t !== answerType && t !== "yes-no" && t !== "permission" && t !== "prohibition" && t !== "procedure" && t !== "requirements");
+  reading.alsoAsks = ordered.filter(
+    (t) => t !== answerType && t !== "yes-no" && t !== "permission" && t !== "prohibition" && t !== "procedure" && t !== "requirements",
+  );
   return reading;
 }

@@ -6,14 +6,18 @@ import type { DocumentRecord } from "../model/store-records.ts";
 // title or the file name, and anything else a clipped title.
 
 const KNOWN_NAMES: ReadonlyArray<readonly [RegExp, string]> = [
-  [/2016[/_-]679|(?<![a-z])gdpr(?![a-z])|general data protection regulation|protection of natural persons with regard to the processing of personal data/i, "GDPR"],
+  [
+    /2016[/_-]679|(?<![a-z])gdpr(?![a-z])|general data protection regulation|protection of natural persons with regard to the processing of personal data/i,
+    "GDPR",
+  ],
   [/2022[/_-]2554|(?<![a-z])dora(?![a-z])|digital operational resilience/i, "DORA"],
   [/(?<![a-z])nis\s*2(?![a-z0-9])|2022[/_-]2555/i, "NIS2"],
   [/disciplinare/i, "Disciplinare di gara"],
   [/capitolato/i, "Capitolato tecnico"],
   [/d\.?\s*lgs\.?\s*(?:n\.?\s*)?36\/2023|codice dei contratti/i, "D.Lgs. 36/2023"],
 ];
-const NIST_SP = /(?<![a-z])(?:nist[\s_-]*)?(?:sp|special publication)[\s_-]*800[\s_-]*(\d{1,3})([a-qs-z](?![a-z]))?(?:[\s_,-]*(?:revision|rev\.?|r)[\s_-]*(\d))?/i;
+const NIST_SP =
+  /(?<![a-z])(?:nist[\s_-]*)?(?:sp|special publication)[\s_-]*800[\s_-]*(\d{1,3})([a-qs-z](?![a-z]))?(?:[\s_,-]*(?:revision|rev\.?|r)[\s_-]*(\d))?/i;
 const MAX_TITLE_CHARS = 40;
 
 function clipTitle(title: string): string {

@@ -160,7 +160,12 @@ export function buildContext(pool: SentencePool, budgetTokens: number, count: To
     const open = chosen.get(c.resultIndex);
     if (open === undefined && chosen.size >= MAX_BLOCKS) continue;
     // A list point comes with its lead-in whatever the cap: the lead-in says nothing without it.
-    if (open !== undefined && open.filter((u) => !LIST_POINT.test(u.unit.text)).length >= maxUnits && !(LIST_POINT.test(c.unit.text) && open.some((u) => u.unit.text.trimEnd().endsWith(":")))) continue;
+    if (
+      open !== undefined &&
+      open.filter((u) => !LIST_POINT.test(u.unit.text)).length >= maxUnits &&
+      !(LIST_POINT.test(c.unit.text) && open.some((u) => u.unit.text.trimEnd().endsWith(":")))
+    )
+      continue;
     const shown = facts.get(c.resultIndex) ?? new Set<string>();
     const newFacts = c.triplets
       .filter((t) => !shown.has(t.id))

@@ -108,7 +108,10 @@ export function createConversationStore(dataDir: string): ConversationStore {
         if ((err as NodeJS.ErrnoException).code === "ENOENT") return [] as string[];
         throw err;
       });
-      const ids = names.filter((n) => n.endsWith(".jsonl")).map((n) => n.slice(0, -".jsonl".length)).filter((id) => conversationIdSchema.safeParse(id).success);
+      const ids = names
+        .filter((n) => n.endsWith(".jsonl"))
+        .map((n) => n.slice(0, -".jsonl".length))
+        .filter((id) => conversationIdSchema.safeParse(id).success);
       const read = await Promise.all(ids.map((id) => readConversation(path.join(dir, `${id}.jsonl`), id)));
       return read.filter((c): c is StoredConversation => c !== null);
     },

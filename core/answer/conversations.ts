@@ -56,7 +56,10 @@ function logIdsOf(conversation: StoredConversation): string[] {
 
 /** Lower case without accents: "È" and "e", "perché" and "perche" match. */
 function fold(text: string): string {
-  return text.normalize("NFD").replace(/\p{M}+/gu, "").toLowerCase();
+  return text
+    .normalize("NFD")
+    .replace(/\p{M}+/gu, "")
+    .toLowerCase();
 }
 
 function queryWords(query: string): string[] {
@@ -89,10 +92,22 @@ export function createConversations(deps: ConversationsDeps): Conversations {
     return conversation;
   }
 
-  async function reopenTurn(turn: StoredConversation["turns"][number], record: AnswerLogRecord | undefined, documents: LibraryDocuments): Promise<ConversationTurn> {
+  async function reopenTurn(
+    turn: StoredConversation["turns"][number],
+    record: AnswerLogRecord | undefined,
+    documents: LibraryDocuments,
+  ): Promise<ConversationTurn> {
     const base = { at: turn.at, question: turn.question, askedAs: turn.askedAs, followUpReason: turn.followUpReason, logId: turn.logId };
     if (record === undefined) {
-      return { ...base, result: null, notes: [turn.logId === null ? "This answer could not be recorded when it was given (the answer log was not writable)." : "This answer is no longer in the answer log."] };
+      return {
+        ...base,
+        result: null,
+        notes: [
+          turn.logId === null
+            ? "This answer could not be recorded when it was given (the answer log was not writable)."
+            : "This answer is no longer in the answer log.",
+        ],
+      };
     }
     const graph = await deps.answerGraph(record);
     const result: AskResult = {

@@ -100,7 +100,8 @@ function inItem(unit: Candidate, previous: Candidate | undefined): boolean {
 /** The item a sentence sits in: its opening sentence and the ones continuing it. */
 function itemOf(units: readonly Candidate[], unit: Candidate): Candidate[] {
   let at = units.indexOf(unit);
-  while (at > 0 && !POINT.test(units[at]?.unit.text ?? "") && units[at]?.unit.pinpoint !== null && units[at - 1]?.unit.pinpoint === units[at]?.unit.pinpoint) at--;
+  while (at > 0 && !POINT.test(units[at]?.unit.text ?? "") && units[at]?.unit.pinpoint !== null && units[at - 1]?.unit.pinpoint === units[at]?.unit.pinpoint)
+    at--;
   const opening = units[at];
   if (opening === undefined || !POINT.test(opening.unit.text)) return [unit];
   const out = [opening];
@@ -148,7 +149,10 @@ function jaccard(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
 
 /** A quoted sentence as answer text: inert keys, one line, without the paragraph number. */
 function quoteText(text: string): string {
-  return neutralizeKeys(text).replace(/\s+/g, " ").replace(/^\d{1,3}\.\s+/, "").trim();
+  return neutralizeKeys(text)
+    .replace(/\s+/g, " ")
+    .replace(/^\d{1,3}\.\s+/, "")
+    .trim();
 }
 
 const countWords = (text: string): number => text.split(/\s+/).filter((w) => /[\p{L}\p{N}]/u.test(w)).length;
@@ -234,8 +238,11 @@ export function extractiveAnswer(pool: SentencePool, maxSentences = DEFAULT_MAX_
   // A question of few words ("From what date does DORA apply?") shares too little with the sentence
   // that answers it ("It shall apply from 17 January 2025.") for the pool to call it relevant; a
   // sentence that says what was asked in so many words needs only part of the question's words.
-  const answers = (c: Candidate): boolean => c.relevant || (c.coverage >= CUED_MIN_COVERAGE && c.features.cue === 1) || c.features.listCoverage >= LIST_MIN_COVERAGE;
-  const relevant = pool.candidates.filter((c) => answers(c) && c.stems.size >= MIN_CONTENT_WORDS && !isFurniture(c.unit.text)).sort((a, b) => rank(b) - rank(a));
+  const answers = (c: Candidate): boolean =>
+    c.relevant || (c.coverage >= CUED_MIN_COVERAGE && c.features.cue === 1) || c.features.listCoverage >= LIST_MIN_COVERAGE;
+  const relevant = pool.candidates
+    .filter((c) => answers(c) && c.stems.size >= MIN_CONTENT_WORDS && !isFurniture(c.unit.text))
+    .sort((a, b) => rank(b) - rank(a));
   const top = relevant[0];
   if (top === undefined) return { drafts: [], context: EMPTY };
   // The best match shares the question's words but does not say what it asks for ("Operators
@@ -249,13 +256,16 @@ export function extractiveAnswer(pool: SentencePool, maxSentences = DEFAULT_MAX_
     unitsOf(top)
       .filter((c) => c !== top && c.features.cue > 0 && c.stems.size >= MIN_CONTENT_WORDS && !isFurniture(c.unit.text))
       .sort((a, b) => b.features.cue - a.features.cue || rank(b) - rank(a))[0];
-  const cued = cuedType && top.features.cue === 0 ? (sameSection() ?? relevant.find((c) => c.features.cue > 0 && rank(c) >= CUE_FIRST_FLOOR * rank(top))) : undefined;
+  const cued =
+    cuedType && top.features.cue === 0 ? (sameSection() ?? relevant.find((c) => c.features.cue > 0 && rank(c) >= CUE_FIRST_FLOOR * rank(top))) : undefined;
   let lead = cued ?? top;
   // A bare lead-in ("For the purposes of this Regulation:") answers only a question asking for its
   // list; any other question is answered by its best point (the definition asked for).
   if (isLeadIn(lead) && isBareLeadIn(lead, type)) {
     const units = unitsOf(lead);
-    const best = pointsOf(units, lead).filter((p) => relevant.includes(p)).sort((a, b) => rank(b) - rank(a))[0];
+    const best = pointsOf(units, lead)
+      .filter((p) => relevant.includes(p))
+      .sort((a, b) => rank(b) - rank(a))[0];
     if (best !== undefined) lead = best;
   }
 
@@ -360,6 +370,8 @@ export function extractiveAnswer(pool: SentencePool, maxSentences = DEFAULT_MAX_
     hidden ||= chosen[i]?.weak === true || d.more === true;
     d.more = hidden && i > 0;
   });
-  const verdict = ["yes-no", "permission", "prohibition"].includes(type) ? verdictOf(head.unit.text === lead.unit.text ? lead.unit.text : `${head.unit.text} ${lead.unit.text}`) : null;
+  const verdict = ["yes-no", "permission", "prohibition"].includes(type)
+    ? verdictOf(head.unit.text === lead.unit.text ? lead.unit.text : `${head.unit.text} ${lead.unit.text}`)
+    : null;
   return verdict === null ? { drafts, context } : { drafts, context, verdict };
 }

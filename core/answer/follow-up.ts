@@ -23,13 +23,56 @@ export type ScopeNamer = (question: string) => string[];
 /** Words that open an elliptical follow-up; sorted longest first so "and what about" wins over "and". */
 const MARKERS: readonly string[] = [
   // English
-  "and what about", "and how about", "and what of", "what about", "how about", "what of", "and in the case of", "in the case of",
-  "and if", "what if", "and also", "but", "and", "also", "same for", "same question for", "the same for", "as for", "as to",
-  "regarding", "concerning", "then", "or",
+  "and what about",
+  "and how about",
+  "and what of",
+  "what about",
+  "how about",
+  "what of",
+  "and in the case of",
+  "in the case of",
+  "and if",
+  "what if",
+  "and also",
+  "but",
+  "and",
+  "also",
+  "same for",
+  "same question for",
+  "the same for",
+  "as for",
+  "as to",
+  "regarding",
+  "concerning",
+  "then",
+  "or",
   // Italian
-  "e per quanto riguarda", "per quanto riguarda", "e invece", "e nel caso di", "e nel caso dei", "e nel caso delle", "nel caso di",
-  "e riguardo a", "e riguardo ai", "e riguardo alle", "riguardo a", "riguardo ai", "riguardo alle", "quanto a", "e quanto a",
-  "e se", "e anche", "invece", "mentre", "anche", "ma", "oppure", "ed", "e", "stessa domanda per", "lo stesso per",
+  "e per quanto riguarda",
+  "per quanto riguarda",
+  "e invece",
+  "e nel caso di",
+  "e nel caso dei",
+  "e nel caso delle",
+  "nel caso di",
+  "e riguardo a",
+  "e riguardo ai",
+  "e riguardo alle",
+  "riguardo a",
+  "riguardo ai",
+  "riguardo alle",
+  "quanto a",
+  "e quanto a",
+  "e se",
+  "e anche",
+  "invece",
+  "mentre",
+  "anche",
+  "ma",
+  "oppure",
+  "ed",
+  "e",
+  "stessa domanda per",
+  "lo stesso per",
 ].sort((a, b) => b.length - a.length);
 
 /** Not inside a word: JavaScript's \b knows only ASCII letters ("perché", "ciò", "può"). */
@@ -42,8 +85,32 @@ function anyWord(list: readonly string[], anchored: boolean): RegExp {
 
 /** Words that refer back to the previous question: "does this also apply…", "vale anche per…". */
 const REFERS_BACK = anyWord(
-  ["this", "that", "these", "those", "such", "the same", "they", "them", "also", "too", "as well",
-    "questo", "questa", "questi", "queste", "ciò", "tale", "tali", "stesso", "stessa", "stessi", "stesse", "anche", "pure"],
+  [
+    "this",
+    "that",
+    "these",
+    "those",
+    "such",
+    "the same",
+    "they",
+    "them",
+    "also",
+    "too",
+    "as well",
+    "questo",
+    "questa",
+    "questi",
+    "queste",
+    "ciò",
+    "tale",
+    "tali",
+    "stesso",
+    "stessa",
+    "stessi",
+    "stesse",
+    "anche",
+    "pure",
+  ],
   false,
 );
 /** "at the same time" does not refer back. */
@@ -51,10 +118,61 @@ const INDEPENDENT = /at the same time|nello stesso tempo/i;
 
 /** A question or command word: a short question starting with one is complete ("Define processor"). */
 const COMPLETE_START = anyWord(
-  ["what", "who", "whom", "which", "when", "where", "why", "how", "is", "are", "does", "do", "did", "can", "could", "may", "must",
-    "shall", "should", "will", "would", "has", "have", "define", "list", "explain", "describe", "summari[sz]e", "show", "give",
-    "cosa", "che cosa", "chi", "quale", "quali", "quando", "dove", "perch[eé]", "come", "quanto", "quanti", "quante", "quanta",
-    "è", "sono", "può", "possono", "deve", "devono", "elenca", "definisci", "spiega", "descrivi"],
+  [
+    "what",
+    "who",
+    "whom",
+    "which",
+    "when",
+    "where",
+    "why",
+    "how",
+    "is",
+    "are",
+    "does",
+    "do",
+    "did",
+    "can",
+    "could",
+    "may",
+    "must",
+    "shall",
+    "should",
+    "will",
+    "would",
+    "has",
+    "have",
+    "define",
+    "list",
+    "explain",
+    "describe",
+    "summari[sz]e",
+    "show",
+    "give",
+    "cosa",
+    "che cosa",
+    "chi",
+    "quale",
+    "quali",
+    "quando",
+    "dove",
+    "perch[eé]",
+    "come",
+    "quanto",
+    "quanti",
+    "quante",
+    "quanta",
+    "è",
+    "sono",
+    "può",
+    "possono",
+    "deve",
+    "devono",
+    "elenca",
+    "definisci",
+    "spiega",
+    "descrivi",
+  ],
   true,
 );
 
@@ -112,7 +230,11 @@ function leadingMarker(question: string): string | null {
 /** The question without its opening conjunction ("and", "what about", "e", "invece"); "and for X" keeps "for X". */
 function newWords(question: string, marker: string | null): string {
   let rest = normalize(question).replace(/[?？!.…]+$/, "");
-  if (marker !== null) rest = rest.replace(/^[\s"'“(¿]+/, "").slice(marker.length).replace(/^[\s,;:…]+/, "");
+  if (marker !== null)
+    rest = rest
+      .replace(/^[\s"'“(¿]+/, "")
+      .slice(marker.length)
+      .replace(/^[\s,;:…]+/, "");
   return rest.trim();
 }
 
@@ -132,7 +254,11 @@ export function decideFollowUp(previous: string | null, question: string, namesS
   if (previous === null || normalize(previous) === "") return { followUp: false, question: asked, reason: "The first question of the conversation." };
   const own = namesScope(asked);
   if (own.length > 0) {
-    return { followUp: false, question: asked, reason: `Names its own scope (${[...new Set(own)].slice(0, 3).join(", ")}), so the previous question's scope is not kept.` };
+    return {
+      followUp: false,
+      question: asked,
+      reason: `Names its own scope (${[...new Set(own)].slice(0, 3).join(", ")}), so the previous question's scope is not kept.`,
+    };
   }
   const count = words(asked).length;
   const marker = leadingMarker(asked);
@@ -150,4 +276,3 @@ export function decideFollowUp(previous: string | null, question: string, namesS
     reason: `A follow-up of ${quoteOf(previous)}: ${why} and names no document or article of its own, so that question's scope is kept.`,
   };
 }
-

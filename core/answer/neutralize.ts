@@ -15,10 +15,5 @@ export function neutralizeKeys(text: string): string {
 
 /** Document text as it may appear inside the prompt: one line, inert keys and tags. */
 export function quoteForPrompt(text: string): string {
-  return neutralizeKeys(text)
-    .replace(CONTROL, "")
-    .replace(/</g, "‹")
-    .replace(/>/g, "›")
-    .replace(/\s+/g, " ")
-    .trim();
+  return neutralizeKeys(text).replace(CONTROL, "").replace(/</g, "‹").replace(/>/g, "›").replace(/\s+/g, " ").trim();
 }

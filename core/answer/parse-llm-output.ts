@@ -102,7 +102,11 @@ export function parseModelOutput(raw: string): ParsedOutput {
 const normalizedRefusal = normalize(REFUSAL);
 
 function normalize(s: string): string {
-  return s.toLowerCase().replace(/[^\p{L}\s]/gu, " ").replace(/\s+/g, " ").trim();
+  return s
+    .toLowerCase()
+    .replace(/[^\p{L}\s]/gu, " ")
+    .replace(/\s+/g, " ")
+    .trim();
 }
 
 export function isRefusal(sentence: string): boolean {

@@ -20,10 +20,14 @@ export type { AnswerType, LibraryNames, QuestionAnalysis, QuestionScope, YesNoMo
 // ---- language ----
 
 const ITALIAN_MARKERS = new Set(
-  "il lo la gli le di del della dello dei degli delle che chi quale quali quanto quanti quante entro deve devono può possono è sono per con nel nella nei nelle alla alle al dal dalla cosa come quando dove perché una uno degli sul sulla non ai agli anche secondo ogni presso essere viene vengono ed o sua suo loro".split(" "),
+  "il lo la gli le di del della dello dei degli delle che chi quale quali quanto quanti quante entro deve devono può possono è sono per con nel nella nei nelle alla alle al dal dalla cosa come quando dove perché una uno degli sul sulla non ai agli anche secondo ogni presso essere viene vengono ed o sua suo loro".split(
+    " ",
+  ),
 );
 const ENGLISH_MARKERS = new Set(
-  "the a an of to is are what which who whom when how must shall does do can may under for with and or by within should be has have from that this it its their there any".split(" "),
+  "the a an of to is are what which who whom when how must shall does do can may under for with and or by within should be has have from that this it its their there any".split(
+    " ",
+  ),
 );
 
 function detectLanguage(question: string): "en" | "it" {
@@ -116,7 +120,8 @@ function englishLemmas(question: string, resources: LanguageResources): Lemma[] 
 }
 
 function focusTerms(question: string, language: "en" | "it", skip: ReadonlySet<string>, resources: LanguageResources): string[] {
-  const words: Lemma[] = language === "en" ? englishLemmas(question, resources) : tokenize(question).map((w) => ({ text: w, pos: /^\d/.test(w) ? "NUM" : "NOUN" }));
+  const words: Lemma[] =
+    language === "en" ? englishLemmas(question, resources) : tokenize(question).map((w) => ({ text: w, pos: /^\d/.test(w) ? "NUM" : "NOUN" }));
   const tiers = new Map<string, number>();
   for (const { text, pos } of words) {
     if (!/[\p{L}\p{N}]/u.test(text) || text.length < 2 || isFunctionWord(text) || NON_FOCUS.has(text) || skip.has(text)) continue;
@@ -164,6 +169,18 @@ export function analyzeQuestion(question: string, library: LibraryNames, resourc
 }
 
 /** The part of the analysis the extractive answer reads (answer-types.ts AnswerHints). */
-export function answerHints(analysis: QuestionAnalysis): { answerType: string; provisions: readonly string[]; parties: readonly string[]; language: "en" | "it"; alsoAsks: readonly string[] } {
-  return { answerType: analysis.answerType, provisions: analysis.scope.provisions, parties: analysis.scope.parties, language: analysis.language, alsoAsks: analysis.alsoAsks };
+export function answerHints(analysis: QuestionAnalysis): {
+  answerType: string;
+  provisions: readonly string[];
+  parties: readonly string[];
+  language: "en" | "it";
+  alsoAsks: readonly string[];
+} {
+  return {
+    answerType: analysis.answerType,
+    provisions: analysis.scope.provisions,
+    parties: analysis.scope.parties,
+    language: analysis.language,
+    alsoAsks: analysis.alsoAsks,
+  };
 }

@@ -12,7 +12,22 @@ export type { QuestionName } from "../model/question-analysis-types.ts";
 
 const WORD = /[\p{L}\p{N}]+/gu;
 /** Words that end a title: "… Act", "… Regulation", "… Directive". */
-const INSTRUMENT_WORDS = new Set(["act", "acts", "regulation", "regulations", "directive", "directives", "rule", "rules", "framework", "standard", "standards", "code", "law", "laws"]);
+const INSTRUMENT_WORDS = new Set([
+  "act",
+  "acts",
+  "regulation",
+  "regulations",
+  "directive",
+  "directives",
+  "rule",
+  "rules",
+  "framework",
+  "standard",
+  "standards",
+  "code",
+  "law",
+  "laws",
+]);
 /** Jurisdiction prefixes a library may well write without: "the EU AI Act" → "AI Act". */
 const PREFIXES = new Set(["EU", "US", "UK", "The"]);
 
@@ -164,13 +179,18 @@ export async function namesMissingFromLibrary(
  * Of `names` (the question analysis's otherNames: read once per ask), those no document of the
  * library mentions, in the same way as namesMissingFromLibrary.
  */
-export async function unmentionedNames(names: readonly QuestionName[], search: (query: string, k: number) => Promise<NameSearchHit[]>, evidence: readonly string[] = []): Promise<string[]> {
+export async function unmentionedNames(
+  names: readonly QuestionName[],
+  search: (query: string, k: number) => Promise<NameSearchHit[]>,
+  evidence: readonly string[] = [],
+): Promise<string[]> {
   const missing: string[] = [];
   for (const name of names) {
     if (name.kind === "acronym" && evidence.some((text) => spellsOut(text, name.text))) continue;
     // A search that fails proves nothing: the name is not held against the question.
     const hits = await search(name.text, HITS_CHECKED).catch(() => null);
-    if (hits !== null && !hits.some((h) => mentionsName(h.text, name.text) || (name.kind === "acronym" && spellsOut(h.text, name.text)))) missing.push(name.text);
+    if (hits !== null && !hits.some((h) => mentionsName(h.text, name.text) || (name.kind === "acronym" && spellsOut(h.text, name.text))))
+      missing.push(name.text);
   }
   return missing;
 }

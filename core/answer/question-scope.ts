@@ -41,7 +41,17 @@ export interface DocumentScope {
  * "nel capitolato tecnico"): a question naming one is asked of the documents whose title or file
  * name says they are one. The official titles of these documents are the tender's, shared by all.
  */
-const DOCUMENT_KINDS = ["disciplinare", "capitolato", "bando", "lettera d invito", "avviso", "allegato", "schema di contratto", "tender specifications", "terms of reference"];
+const DOCUMENT_KINDS = [
+  "disciplinare",
+  "capitolato",
+  "bando",
+  "lettera d invito",
+  "avviso",
+  "allegato",
+  "schema di contratto",
+  "tender specifications",
+  "terms of reference",
+];
 
 /** A document's title counts as named only when long enough not to be a common phrase. */
 const MIN_TITLE_WORDS = 3;
@@ -146,7 +156,9 @@ export function documentScope(
       if (doc !== undefined && inScope.has(id) && ![...doc.identity].every((e) => e === entry.id)) parts.push({ documentId: id, path });
     }
   }
-  const otherNames = questionNames(question).filter((name) => !mentions.some((m) => covers(m.text, name.text)) && !aliasTexts.some((alias) => covers(alias, name.text)));
+  const otherNames = questionNames(question).filter(
+    (name) => !mentions.some((m) => covers(m.text, name.text)) && !aliasTexts.some((alias) => covers(alias, name.text)),
+  );
   return {
     documentIds: documents.filter((d) => inScope.has(d.id)).map((d) => d.id),
     parts,

@@ -34,7 +34,8 @@ const WEAK_CUE_TYPES = new Set(["requirements", "procedure", "party"]);
 const LIST_TYPES = new Set(["requirements", "procedure"]);
 // "(11) 'consent' of the data subject means …" (EU: quoted, a few words may follow the term) and
 // "Covered entity means: …" (US CFR: unquoted, capitalised, at the start of the sentence).
-const DEFINED_TERM = /^[(\d).\s]*(?:['‘’"“«]([^'‘’"“”»]{2,80})['’"”»](?:\s+[\w-]+){0,5}?|([A-Z][A-Za-z-]*(?:\s+[a-z][A-Za-z-]*){0,4}?))\s+(?:means|shall mean|is defined as|si intende)\b/;
+const DEFINED_TERM =
+  /^[(\d).\s]*(?:['‘’"“«]([^'‘’"“”»]{2,80})['’"”»](?:\s+[\w-]+){0,5}?|([A-Z][A-Za-z-]*(?:\s+[a-z][A-Za-z-]*){0,4}?))\s+(?:means|shall mean|is defined as|si intende)\b/;
 
 /** Singular, lower case, one space: "Covered entities" and "covered entity" are one term. */
 function termKey(text: string): string {
@@ -50,7 +51,8 @@ const DISCUSSION = /^(?:DISCUSSION|Discussion:|Supplemental Guidance:?|SUPPLEMEN
 const DISCUSSION_PRIOR = 0.75;
 const EXAMPLE = /^(?:For example|For instance|E\.g\.|Ad esempio|Per esempio)\b/i;
 /** A requirement as CFR standards and NIST requirements word it: an imperative verb first, after any marker. */
-const IMPERATIVE = /^(?:(?:\(?[a-z0-9ivx]{1,4}\))\s*)*(?:Implement|Use|Establish|Develop|Identify|Limit|Protect|Monitor|Control|Employ|Ensure|Provide|Maintain|Review|Track|Scan|Perform|Conduct|Assess|Authorize|Enforce|Prohibit|Separate|Sanitize|Screen|Escort|Train|Create|Retain|Document|Test|Update|Correct|Terminate|Encrypt|Verify|Restrict|Apply|Assign|Designate|Notify|Report|Allow|Deny|Record|Audit|Alert|Backup|Manage|Configure|Disable|Remove|Prevent|Detect|Respond|Recover|Obtain|Include)\b/;
+const IMPERATIVE =
+  /^(?:(?:\(?[a-z0-9ivx]{1,4}\))\s*)*(?:Implement|Use|Establish|Develop|Identify|Limit|Protect|Monitor|Control|Employ|Ensure|Provide|Maintain|Review|Track|Scan|Perform|Conduct|Assess|Authorize|Enforce|Prohibit|Separate|Sanitize|Screen|Escort|Train|Create|Retain|Document|Test|Update|Correct|Terminate|Encrypt|Verify|Restrict|Apply|Assign|Designate|Notify|Report|Allow|Deny|Record|Audit|Alert|Backup|Manage|Configure|Disable|Remove|Prevent|Detect|Respond|Recover|Obtain|Include)\b/;
 const SHALL = /\b(?:shall|must|is required to|are required to|deve|devono|è tenut[oa]|sono tenut[ie])\b/i;
 const ITEM_OPENING = /^(?:(?:\(?(?:[a-z]{1,2}|[ivx]{1,5}|\d{1,2})\))+|[•▪◦‣●])\s/i;
 
@@ -269,7 +271,14 @@ export async function buildSentencePool(
     // A definition question is answered by the sentence defining its term, however few of its
     // other words that sentence repeats ("What makes consent valid under the GDPR definition?").
     const definesAsked = features.definedTerm === 1 && type === "definition";
-    return { ...c, coverage: cov, relevant: relevant || definesAsked || features.coverage >= MIN_COVERAGE, features, prior, score: sentenceScore(features, prior) };
+    return {
+      ...c,
+      coverage: cov,
+      relevant: relevant || definesAsked || features.coverage >= MIN_COVERAGE,
+      features,
+      prior,
+      score: sentenceScore(features, prior),
+    };
   });
   if (embedder !== null && candidates.length > 0) await addSimilarity(question, candidates, embedText, embedder, signal);
   return { question, terms, idf, candidates, results: top, embedder };

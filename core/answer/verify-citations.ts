@@ -21,7 +21,9 @@ const MIN_COSINE = 0.8;
 const NEGATORS = /\b(?:not|never|no|none|nor|neither|cannot|can't|won't|n't)\b/gi;
 
 // Naming the act or the unit cited ("Under Article 33 of the GDPR") is not a claim about its content.
-const CITATION_WORDS = new Set(contentStems("article articles art regulation directive section paragraph point annex act law rule document documents source sources provided page"));
+const CITATION_WORDS = new Set(
+  contentStems("article articles art regulation directive section paragraph point annex act law rule document documents source sources provided page"),
+);
 
 interface BlockEvidence {
   stems: Set<string>;
@@ -81,9 +83,18 @@ export async function verifySentences(drafts: readonly DraftSentence[], context:
     const numbersOk = numbersIn(text).every((n) => numbers.has(n)) && negatorsIn(text).every((n) => negators.has(n));
     return { draft: d, text, valid, unknown, lexical, numbersOk };
   });
-  const needVectors = options.embedder !== null
-    ? checked.filter((c) => !c.draft.refusal && c.valid.length > 0 && c.unknown === 0 && c.numbersOk && c.lexical < MIN_LEXICAL_SUPPORT && c.lexical >= MIN_LEXICAL_WITH_EMBEDDING)
-    : [];
+  const needVectors =
+    options.embedder !== null
+      ? checked.filter(
+          (c) =>
+            !c.draft.refusal &&
+            c.valid.length > 0 &&
+            c.unknown === 0 &&
+            c.numbersOk &&
+            c.lexical < MIN_LEXICAL_SUPPORT &&
+            c.lexical >= MIN_LEXICAL_WITH_EMBEDDING,
+        )
+      : [];
   const close = new Set<number>();
   if (options.embedder !== null && needVectors.length > 0) {
     throwIfAborted(options.signal);
@@ -104,8 +115,7 @@ export async function verifySentences(drafts: readonly DraftSentence[], context:
   }
   return checked.map((c, i): AskSentence => {
     if (c.draft.refusal) return { text: c.text, citationKeys: [], supported: true };
-    const supported =
-      c.valid.length > 0 && c.unknown === 0 && c.numbersOk && (c.lexical >= MIN_LEXICAL_SUPPORT || close.has(i));
+    const supported = c.valid.length > 0 && c.unknown === 0 && c.numbersOk && (c.lexical >= MIN_LEXICAL_SUPPORT || close.has(i));
     return {
       text: c.text,
       citationKeys: c.valid,

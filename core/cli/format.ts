@@ -15,6 +15,9 @@ export function table(headers: string[], rows: string[][], maxWidths: number[] =
     return Math.min(cap, Math.max(h.length, ...rows.map((r) => (r[i] ?? "").length)));
   });
   const line = (cells: string[]): string =>
-    cells.map((c, i) => truncate(c, widths[i] ?? 60).padEnd(widths[i] ?? 0)).join("  ").trimEnd();
+    cells
+      .map((c, i) => truncate(c, widths[i] ?? 60).padEnd(widths[i] ?? 0))
+      .join("  ")
+      .trimEnd();
   return [line(headers), line(widths.map((w) => "─".repeat(w))), ...rows.map(line)].join("\n");
 }

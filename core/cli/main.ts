@@ -13,7 +13,22 @@ import { listCommand } from "./commands/list.ts";
 import { searchCommand } from "./commands/search.ts";
 import { statsCommand } from "./commands/stats.ts";
 
-const COMMANDS = ["ingest", "search", "ask", "extract", "compare", "stats", "list", "delete", "check", "aliases", "models", "conversations", "export", "help"] as const;
+const COMMANDS = [
+  "ingest",
+  "search",
+  "ask",
+  "extract",
+  "compare",
+  "stats",
+  "list",
+  "delete",
+  "check",
+  "aliases",
+  "models",
+  "conversations",
+  "export",
+  "help",
+] as const;
 type Command = (typeof COMMANDS)[number];
 
 const USAGE = `clausegraph — offline regulatory library from the command line
@@ -125,7 +140,9 @@ export async function main(argv: string[], io: CliIo = { stdout: process.stdout,
       if (command !== "check") {
         const health = await engine.checkLibrary().catch(() => null);
         if (health && health.damaged.length > 0) {
-          io.stderr.write(`warning: ${health.damaged.length} document(s) of this library are damaged (${health.damaged.map((d) => d.fileName ?? d.documentId).join(", ")}); run \`clausegraph check\` for details and \`clausegraph check --repair\` to rebuild it.\n`);
+          io.stderr.write(
+            `warning: ${health.damaged.length} document(s) of this library are damaged (${health.damaged.map((d) => d.fileName ?? d.documentId).join(", ")}); run \`clausegraph check\` for details and \`clausegraph check --repair\` to rebuild it.\n`,
+          );
         }
       }
       return engine;

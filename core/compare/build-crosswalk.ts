@@ -79,7 +79,10 @@ export function buildCrosswalk(input: CrosswalkInput): CrosswalkDraft {
     ["a", aIds],
     ["b", bIds],
   ]);
-  const lexical = buildLexicalSpace(all.map((p) => ({ id: p.section.id, terms: p.terms })), pools);
+  const lexical = buildLexicalSpace(
+    all.map((p) => ({ id: p.section.id, terms: p.terms })),
+    pools,
+  );
   const headingLexical = buildLexicalSpace(
     all.flatMap((p) => [
       { id: `h:${p.section.id}`, terms: p.headingTerms },

@@ -84,7 +84,11 @@ function reasonsJson(reasons: MatchReasons): string {
 
 /** What a row's edges say, for telling a changed row from one already stored as it is. */
 function rowSignature(edges: readonly SimilarToRecord[]): string {
-  return JSON.stringify([...edges].sort((x, y) => x.rank - y.rank).map((e) => [e.bSectionId, e.rank, e.score, e.aHash, e.bHash, e.reasons, e.flags, e.evidence, e.verdict, e.embeddingModel]));
+  return JSON.stringify(
+    [...edges]
+      .sort((x, y) => x.rank - y.rank)
+      .map((e) => [e.bSectionId, e.rank, e.score, e.aHash, e.bHash, e.reasons, e.flags, e.evidence, e.verdict, e.embeddingModel]),
+  );
 }
 
 export async function runComparison(deps: CompareJobDeps, options: CompareJobOptions): Promise<CompareResult> {
@@ -173,7 +177,9 @@ export async function runComparison(deps: CompareJobDeps, options: CompareJobOpt
     };
     const before = groupBy(stored);
     const after = groupBy(edges);
-    const changed = [...new Set([...before.keys(), ...after.keys()])].filter((aId) => rowSignature(before.get(aId) ?? []) !== rowSignature(after.get(aId) ?? []));
+    const changed = [...new Set([...before.keys(), ...after.keys()])].filter(
+      (aId) => rowSignature(before.get(aId) ?? []) !== rowSignature(after.get(aId) ?? []),
+    );
     const now = new Date().toISOString();
     const existing = await store.getComparison(id);
     let record: ComparisonRecord = {
@@ -271,7 +277,8 @@ export async function runComparison(deps: CompareJobDeps, options: CompareJobOpt
   } catch (err) {
     const cancelled = options.signal?.aborted === true || (isClauseGraphError(err) && err.code === "CANCELLED");
     job.finish(cancelled ? "cancelled" : "failed", err);
-    if (cancelled && !(isClauseGraphError(err) && err.code === "CANCELLED")) throw new ClauseGraphError("CANCELLED", "comparison cancelled by the user", { cause: err });
+    if (cancelled && !(isClauseGraphError(err) && err.code === "CANCELLED"))
+      throw new ClauseGraphError("CANCELLED", "comparison cancelled by the user", { cause: err });
     throw err;
   }
 }

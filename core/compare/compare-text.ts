@@ -77,4 +77,3 @@ export function lexicalTerms(text: string, language: CompareLanguage, stems: Eng
   }
   return out;
 }
-

@@ -36,7 +36,17 @@ function parseJson<T>(schema: ZodType<T>, text: string, fallback: T): T {
   }
 }
 
-const reasonsFallback = { similarity: 0, lexical: 0, heading: 0, sharedTerms: [], sharedParties: [], sharedWords: [], citation: null, contributions: {}, foundBy: [] };
+const reasonsFallback = {
+  similarity: 0,
+  lexical: 0,
+  heading: 0,
+  sharedTerms: [],
+  sharedParties: [],
+  sharedWords: [],
+  citation: null,
+  contributions: {},
+  foundBy: [],
+};
 
 export function matchFromEdge(edge: SimilarToRecord, b: Section | undefined): CrosswalkMatch {
   const verdict = parseJson(pairVerdictSchema.nullable(), edge.verdict, null);

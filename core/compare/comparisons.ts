@@ -18,7 +18,6 @@ import { compareLanguage } from "./section-profile.ts";
 // What the engine offers about comparisons, wired once in createEngine: run one, list them, read
 // one as rows, open a pair side by side, export, delete.
 
-
 export interface ComparisonsDeps {
   store: GraphStore;
   getEmbedder(): Promise<Embedder | null>;
@@ -67,10 +66,20 @@ export function createComparisons(deps: ComparisonsDeps): Comparisons {
       const lease = options.verdicts === true ? await deps.acquireModel(options.signal) : null;
       try {
         if (lease !== null && lease.llm === null) {
-          throw new ClauseGraphError("MODEL_NOT_FOUND", "No language model is loaded: choose one (the model menu, or --llm) to have each pair judged, or compare without verdicts");
+          throw new ClauseGraphError(
+            "MODEL_NOT_FOUND",
+            "No language model is loaded: choose one (the model menu, or --llm) to have each pair judged, or compare without verdicts",
+          );
         }
         return await runComparison(
-          { store, embedder: await deps.getEmbedder(), llm: lease?.llm ?? null, serializeWrite: deps.serializeWrite, stems, ...(deps.log ? { log: deps.log } : {}) },
+          {
+            store,
+            embedder: await deps.getEmbedder(),
+            llm: lease?.llm ?? null,
+            serializeWrite: deps.serializeWrite,
+            stems,
+            ...(deps.log ? { log: deps.log } : {}),
+          },
           {
             documentA: a,
             documentB: b,
@@ -104,12 +113,17 @@ export function createComparisons(deps: ComparisonsDeps): Comparisons {
       const library = await store.listDocuments();
       const aDoc = library.find((d) => d.id === a?.documentId);
       const bDoc = library.find((d) => d.id === b?.documentId);
-      if (a === undefined || b === undefined || aDoc === undefined || bDoc === undefined) throw new ClauseGraphError("NOT_FOUND", "A section of this pair is no longer in the library");
+      if (a === undefined || b === undefined || aDoc === undefined || bDoc === undefined)
+        throw new ClauseGraphError("NOT_FOUND", "A section of this pair is no longer in the library");
       const match = matchFromEdge(edge, b);
       const triplets = await store.getTripletsForSections([a.id, b.id]);
       const tripletsA = triplets.filter((t) => t.sectionId === a.id);
       const tripletsB = triplets.filter((t) => t.sectionId === b.id);
-      const analysis = analysePair({ section: a, triplets: tripletsA, language: compareLanguage(aDoc) }, { section: b, triplets: tripletsB, language: compareLanguage(bDoc) }, stems);
+      const analysis = analysePair(
+        { section: a, triplets: tripletsA, language: compareLanguage(aDoc) },
+        { section: b, triplets: tripletsB, language: compareLanguage(bDoc) },
+        stems,
+      );
       const terms = (await store.getTermsByNormalized(match.reasons.sharedTerms)).filter((t) => t.documentId === aDoc.id || t.documentId === bDoc.id);
       const citation = match.reasons.citation;
       return {
@@ -120,7 +134,14 @@ export function createComparisons(deps: ComparisonsDeps): Comparisons {
         bDocument: documentRef(bDoc),
         match,
         obligations: analysis.obligations,
-        subgraph: pairGraph({ a, b, sharedTerms: terms, citation: citation === null ? null : { raw: citation.raw, direction: citation.direction }, tripletsA, tripletsB }),
+        subgraph: pairGraph({
+          a,
+          b,
+          sharedTerms: terms,
+          citation: citation === null ? null : { raw: citation.raw, direction: citation.direction },
+          tripletsA,
+          tripletsB,
+        }),
         triplets: [...tripletsA, ...tripletsB],
       };
     },

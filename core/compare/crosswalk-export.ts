@@ -41,8 +41,16 @@ function sides(input: ExportInput, row: CrosswalkRow, match: CrosswalkMatch): { 
   };
   const missing = (label: string, page: number): CitationLocation => ({ citation: label, paragraph: null, page, printedPage: null });
   return {
-    a: { document: docName(a, row.aSectionId), location: a === undefined ? missing(row.aLabel, row.aPageStart) : locateInSection(a, spanA ?? null), quote: quoteOf(a, spanA) },
-    b: { document: docName(b, match.bDocumentId), location: b === undefined ? missing(match.bLabel, match.bPageStart) : locateInSection(b, spanB ?? null), quote: quoteOf(b, spanB) },
+    a: {
+      document: docName(a, row.aSectionId),
+      location: a === undefined ? missing(row.aLabel, row.aPageStart) : locateInSection(a, spanA ?? null),
+      quote: quoteOf(a, spanA),
+    },
+    b: {
+      document: docName(b, match.bDocumentId),
+      location: b === undefined ? missing(match.bLabel, match.bPageStart) : locateInSection(b, spanB ?? null),
+      quote: quoteOf(b, spanB),
+    },
   };
 }
 
@@ -60,8 +68,28 @@ function csvCell(value: string | number): string {
 }
 
 const CSV_HEADER = [
-  "A document", "A provision", "A heading", "A citation", "A page", "rank", "B document", "B provision", "B heading", "B citation", "B page",
-  "score", "similarity", "lexical", "heading", "citation between them", "shared terms", "shared obligation words", "flags", "verdict", "A sentence", "B sentence",
+  "A document",
+  "A provision",
+  "A heading",
+  "A citation",
+  "A page",
+  "rank",
+  "B document",
+  "B provision",
+  "B heading",
+  "B citation",
+  "B page",
+  "score",
+  "similarity",
+  "lexical",
+  "heading",
+  "citation between them",
+  "shared terms",
+  "shared obligation words",
+  "flags",
+  "verdict",
+  "A sentence",
+  "B sentence",
 ];
 
 function toCsv(input: ExportInput): string {
@@ -70,18 +98,62 @@ function toCsv(input: ExportInput): string {
     if (row.matches.length === 0) {
       const a = input.sections.get(row.aSectionId);
       const location = a === undefined ? null : locateInSection(a, null);
-      lines.push([input.crosswalk.comparison.documentA.fileName, row.aLabel, row.aHeading, location?.citation ?? row.aLabel, location ? pageText(location) : "", "", "", "", "", "", "", 0, "", "", "", "", "", "", "no match", "", "", ""].map(csvCell).join(","));
+      lines.push(
+        [
+          input.crosswalk.comparison.documentA.fileName,
+          row.aLabel,
+          row.aHeading,
+          location?.citation ?? row.aLabel,
+          location ? pageText(location) : "",
+          "",
+          "",
+          "",
+          "",
+          "",
+          "",
+          0,
+          "",
+          "",
+          "",
+          "",
+          "",
+          "",
+          "no match",
+          "",
+          "",
+          "",
+        ]
+          .map(csvCell)
+          .join(","),
+      );
       continue;
     }
     for (const match of row.matches) {
       const { a, b } = sides(input, row, match);
       lines.push(
         [
-          a.document, row.aLabel, row.aHeading, a.location.citation, pageText(a.location), match.rank,
-          b.document, match.bLabel, match.bHeading, b.location.citation, pageText(b.location),
-          match.score.toFixed(3), match.reasons.similarity.toFixed(3), match.reasons.lexical.toFixed(3), match.reasons.heading.toFixed(3),
-          match.reasons.citation?.raw ?? "", match.reasons.sharedTerms.join("; "), match.reasons.sharedParties.join("; "),
-          flagText(match.flags), verdictText(match), a.quote, b.quote,
+          a.document,
+          row.aLabel,
+          row.aHeading,
+          a.location.citation,
+          pageText(a.location),
+          match.rank,
+          b.document,
+          match.bLabel,
+          match.bHeading,
+          b.location.citation,
+          pageText(b.location),
+          match.score.toFixed(3),
+          match.reasons.similarity.toFixed(3),
+          match.reasons.lexical.toFixed(3),
+          match.reasons.heading.toFixed(3),
+          match.reasons.citation?.raw ?? "",
+          match.reasons.sharedTerms.join("; "),
+          match.reasons.sharedParties.join("; "),
+          flagText(match.flags),
+          verdictText(match),
+          a.quote,
+          b.quote,
         ]
           .map(csvCell)
           .join(","),
@@ -106,7 +178,9 @@ function toMarkdown(input: ExportInput): string {
   if (c.documentB) out.push(`- B: ${describe(input.documents.get(c.documentB.id), c.documentB.fileName)}`);
   else out.push(`- B: the library — ${c.libraryDocuments.map((d) => d.fileName).join(", ")}`);
   out.push(`- ${c.k} best matches per provision of A; ${c.sections} provisions, ${c.pairsExamined} candidate pairs examined`);
-  out.push(`- Scored by ${c.scorerVersion} with the embedding model ${c.embeddingModel || "(none)"}${c.llmModel ? `; verdicts by ${c.llmModel}` : ""}; a match below ${c.matchThreshold} counts as none`);
+  out.push(
+    `- Scored by ${c.scorerVersion} with the embedding model ${c.embeddingModel || "(none)"}${c.llmModel ? `; verdicts by ${c.llmModel}` : ""}; a match below ${c.matchThreshold} counts as none`,
+  );
   out.push(`- Computed ${c.updatedAt}${c.stale ? `. Note: ${c.stale}` : ""}`, "");
   out.push("| A provision | Best matches in B | Score | Flags / verdict |", "|---|---|---|---|");
   for (const row of input.crosswalk.rows) {
@@ -133,7 +207,13 @@ function toMarkdown(input: ExportInput): string {
 }
 
 function slug(text: string): string {
-  return text.replace(/\.[a-z0-9]+$/i, "").replace(/[^A-Za-z0-9]+/g, "-").replace(/^-|-$/g, "").slice(0, 40) || "document";
+  return (
+    text
+      .replace(/\.[a-z0-9]+$/i, "")
+      .replace(/[^A-Za-z0-9]+/g, "-")
+      .replace(/^-|-$/g, "")
+      .slice(0, 40) || "document"
+  );
 }
 
 export function exportCrosswalk(input: ExportInput, format: CrosswalkExportFormat): ExportFile {

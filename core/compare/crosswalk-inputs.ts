@@ -72,7 +72,15 @@ export async function loadCrosswalkInput(
   for (const side of sides) for (const s of side.sections) sections.set(s.id, s);
   // Defined terms of every side, matched in every section: a term DORA defines and the GDPR uses is shared.
   const matchers = definedTermMatchers(sides.flatMap((side) => buildTerms(side.document.id, side.sections, compareLanguage(side.document))));
-  const profiles = sides.map((side) => profileDocument({ document: side.document, sections: side.sections, triplets: triplets.get(side.document.id) ?? [], termMatchers: matchers, stems: options.stems }));
+  const profiles = sides.map((side) =>
+    profileDocument({
+      document: side.document,
+      sections: side.sections,
+      triplets: triplets.get(side.document.id) ?? [],
+      termMatchers: matchers,
+      stems: options.stems,
+    }),
+  );
   const profilesA = profiles[0] ?? [];
   const profilesB = profiles.slice(1).flat();
   step();

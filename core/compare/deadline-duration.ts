@@ -14,10 +14,41 @@ export interface Deadline {
 }
 
 const NUMBERS: Record<string, number> = {
-  one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10, eleven: 11, twelve: 12,
-  fifteen: 15, twenty: 20, thirty: 30, sixty: 60, ninety: 90,
-  uno: 1, due: 2, tre: 3, quattro: 4, cinque: 5, sei: 6, sette: 7, otto: 8, nove: 9, dieci: 10, quindici: 15, venti: 20,
-  trenta: 30, quarantacinque: 45, sessanta: 60, novanta: 90, centoventi: 120, centottanta: 180,
+  one: 1,
+  two: 2,
+  three: 3,
+  four: 4,
+  five: 5,
+  six: 6,
+  seven: 7,
+  eight: 8,
+  nine: 9,
+  ten: 10,
+  eleven: 11,
+  twelve: 12,
+  fifteen: 15,
+  twenty: 20,
+  thirty: 30,
+  sixty: 60,
+  ninety: 90,
+  uno: 1,
+  due: 2,
+  tre: 3,
+  quattro: 4,
+  cinque: 5,
+  sei: 6,
+  sette: 7,
+  otto: 8,
+  nove: 9,
+  dieci: 10,
+  quindici: 15,
+  venti: 20,
+  trenta: 30,
+  quarantacinque: 45,
+  sessanta: 60,
+  novanta: 90,
+  centoventi: 120,
+  centottanta: 180,
 };
 
 const UNIT_HOURS: Array<[RegExp, number]> = [
@@ -28,7 +59,8 @@ const UNIT_HOURS: Array<[RegExp, number]> = [
   [/^(?:years?|anni|anno)$/, 24 * 365],
 ];
 
-const PERIOD = /(\d{1,4}|[a-z]+)\s+(?:(?:working|business|calendar|consecutive)\s+)?(hours?|days?|weeks?|months?|years?|ore|giorni|giorno|settimane|mesi|mese|anni|anno)\b/i;
+const PERIOD =
+  /(\d{1,4}|[a-z]+)\s+(?:(?:working|business|calendar|consecutive)\s+)?(hours?|days?|weeks?|months?|years?|ore|giorni|giorno|settimane|mesi|mese|anni|anno)\b/i;
 const FREQUENCY = /\b(?:every|each|annually|yearly|quarterly|monthly|weekly|once\s+(?:a|per)|ogni|annualmente)\b/i;
 const FREQUENCY_WORDS: Array<[RegExp, number]> = [
   [/\b(?:annually|yearly|annualmente)\b/i, 24 * 365],
@@ -36,7 +68,8 @@ const FREQUENCY_WORDS: Array<[RegExp, number]> = [
   [/\bmonthly\b/i, 24 * 30],
   [/\bweekly\b/i, 24 * 7],
 ];
-const IMMEDIATE = /\b(?:immediately|without\s+(?:undue\s+)?(?:further\s+)?delay|as\s+soon\s+as\s+possible|promptly|senza\s+indugio|immediatamente|tempestivamente|senza\s+ritardo)\b/i;
+const IMMEDIATE =
+  /\b(?:immediately|without\s+(?:undue\s+)?(?:further\s+)?delay|as\s+soon\s+as\s+possible|promptly|senza\s+indugio|immediatamente|tempestivamente|senza\s+ritardo)\b/i;
 
 export function readDeadline(text: string): Deadline {
   const clean = text.replace(/\s+/g, " ").trim();
@@ -60,7 +93,10 @@ export function readDeadline(text: string): Deadline {
 /** The tightest of the deadlines an obligation prints (its triplet may join several with "; "): a time limit before a frequency. */
 export function tightestDeadline(joined: string | null | undefined): Deadline | null {
   if (joined === null || joined === undefined || joined.trim() === "") return null;
-  const all = joined.split(/;\s*/).filter((d) => d.trim() !== "").map(readDeadline);
+  const all = joined
+    .split(/;\s*/)
+    .filter((d) => d.trim() !== "")
+    .map(readDeadline);
   const shortest = (kind: DeadlineKind): Deadline | undefined => all.filter((d) => d.kind === kind).sort((x, y) => (x.hours ?? 0) - (y.hours ?? 0))[0];
   return shortest("period") ?? all.find((d) => d.kind === "immediate") ?? shortest("frequency") ?? all[0] ?? null;
 }

@@ -40,7 +40,11 @@ const DEFAULT_QUERY_TERMS = 48;
  * Builds the space over every item (both sides); `pools` names the groups `nearest` searches
  * (e.g. "b" → the other document's section ids).
  */
-export function buildLexicalSpace(items: readonly LexicalItem[], pools: ReadonlyMap<string, readonly string[]>, options: { maxQueryTerms?: number } = {}): LexicalSpace {
+export function buildLexicalSpace(
+  items: readonly LexicalItem[],
+  pools: ReadonlyMap<string, readonly string[]>,
+  options: { maxQueryTerms?: number } = {},
+): LexicalSpace {
   const maxQueryTerms = Math.max(1, options.maxQueryTerms ?? DEFAULT_QUERY_TERMS);
   const termIds = new Map<string, number>();
   const names: string[] = [];
@@ -149,7 +153,10 @@ export function buildLexicalSpace(items: readonly LexicalItem[], pools: Readonly
         } else if (x < y) i++;
         else j++;
       }
-      return shared.sort((p, q) => q.w - p.w || (p.term < q.term ? -1 : 1)).slice(0, limit).map((s) => s.term);
+      return shared
+        .sort((p, q) => q.w - p.w || (p.term < q.term ? -1 : 1))
+        .slice(0, limit)
+        .map((s) => s.term);
     },
   };
 }

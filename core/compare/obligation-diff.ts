@@ -179,7 +179,10 @@ export function diffObligations(a: DiffSide, b: DiffSide, stems: EnglishStems): 
     }
     const unmatched = binding.filter((o) => (side === "a" ? !pairOf.has(own.indexOf(o)) : !takenRight.has(own.indexOf(o))));
     if (unmatched.length === 0) continue;
-    const listed = unmatched.slice(0, MAX_LISTED).map((o) => `"${describe(o.view)}"`).join("; ");
+    const listed = unmatched
+      .slice(0, MAX_LISTED)
+      .map((o) => `"${describe(o.view)}"`)
+      .join("; ");
     flags.push({
       kind: "unmatched-obligation",
       side,
@@ -189,7 +192,11 @@ export function diffObligations(a: DiffSide, b: DiffSide, stems: EnglishStems): 
   // Time limits printed in the text but not caught on a paired obligation still differ.
   if (!flags.some((f) => f.kind === "deadline")) {
     const tightest = (side: DiffSide): Deadline | null =>
-      tightestDeadline(findDeadlines(side.text, side.language).filter((d) => readDeadline(d).kind === "period").join("; "));
+      tightestDeadline(
+        findDeadlines(side.text, side.language)
+          .filter((d) => readDeadline(d).kind === "period")
+          .join("; "),
+      );
     const da = tightest(a);
     const db = tightest(b);
     if (da !== null && db !== null) {

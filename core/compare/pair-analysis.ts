@@ -17,7 +17,11 @@ export interface PairAnalysis {
   obligations: ObligationRow[];
 }
 
-export function analysePair(a: Pick<SectionProfile, "section" | "triplets" | "language">, b: Pick<SectionProfile, "section" | "triplets" | "language">, stems: EnglishStems): PairAnalysis {
+export function analysePair(
+  a: Pick<SectionProfile, "section" | "triplets" | "language">,
+  b: Pick<SectionProfile, "section" | "triplets" | "language">,
+  stems: EnglishStems,
+): PairAnalysis {
   const diff = diffObligations(
     { text: a.section.text, triplets: a.triplets, language: a.language },
     { text: b.section.text, triplets: b.triplets, language: b.language },

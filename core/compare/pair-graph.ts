@@ -39,17 +39,32 @@ export function pairGraph(input: PairGraphInput): Subgraph {
   for (const term of input.sharedTerms) {
     const id = `term:${term.id}`;
     nodes.set(id, { id, kind: "term", label: term.term });
-    for (const [section, node] of [[input.a, aNode], [input.b, bNode]] as const) {
+    for (const [section, node] of [
+      [input.a, aNode],
+      [input.b, bNode],
+    ] as const) {
       const kind = term.sectionId === section.id ? "defines" : "mentions";
       edges.set(`${kind}:${term.id}:${section.id}`, { id: `${kind}:${term.id}:${section.id}`, source: node, target: id, kind, label: kind });
     }
   }
-  for (const [triplets, node] of [[input.tripletsA, aNode], [input.tripletsB, bNode]] as const) {
-    const binding = [...triplets].filter((t) => t.modality !== "fact" && t.subject.trim() !== "").sort((x, y) => x.start - y.start).slice(0, MAX_TRIPLETS_PER_SIDE);
+  for (const [triplets, node] of [
+    [input.tripletsA, aNode],
+    [input.tripletsB, bNode],
+  ] as const) {
+    const binding = [...triplets]
+      .filter((t) => t.modality !== "fact" && t.subject.trim() !== "")
+      .sort((x, y) => x.start - y.start)
+      .slice(0, MAX_TRIPLETS_PER_SIDE);
     for (const t of binding) {
       const subject = `entity:${t.subjectId}`;
       nodes.set(subject, { id: subject, kind: "entity", label: t.subject });
-      edges.set(`in-section:${t.sectionId}:${t.subjectId}`, { id: `in-section:${t.sectionId}:${t.subjectId}`, source: node, target: subject, kind: "in-section", label: "states" });
+      edges.set(`in-section:${t.sectionId}:${t.subjectId}`, {
+        id: `in-section:${t.sectionId}:${t.subjectId}`,
+        source: node,
+        target: subject,
+        kind: "in-section",
+        label: "states",
+      });
       if (t.objectId === "" || t.object.trim() === "") continue;
       const object = `entity:${t.objectId}`;
       nodes.set(object, { id: object, kind: "entity", label: t.object });

@@ -22,7 +22,8 @@ const MAX_SENTENCE_CHARS = 400;
 /** The grammar allows ~30 tokens of JSON; the rest of the budget is slack for the template. */
 export const VERDICT_OUTPUT_TOKENS = 64;
 
-const sentenceIds = (side: "A" | "B", count: number): string[] => Array.from({ length: Math.max(1, Math.min(MAX_PROMPT_SENTENCES, count)) }, (_, i) => `${side}${i + 1}`);
+const sentenceIds = (side: "A" | "B", count: number): string[] =>
+  Array.from({ length: Math.max(1, Math.min(MAX_PROMPT_SENTENCES, count)) }, (_, i) => `${side}${i + 1}`);
 
 /** The grammar of a verdict on a prompt showing `a` sentences of A and `b` of B. */
 export function verdictJsonSchema(a: number, b: number): JsonSchema {
@@ -46,7 +47,7 @@ export type VerdictOutput = z.infer<typeof verdictOutputSchema>;
 
 export const VERDICT_SYSTEM = [
   "You compare provision A of one regulation with provision B of another, for an auditor.",
-  "Answer with JSON {\"verdict\":…,\"sentence_a\":…,\"sentence_b\":…}.",
+  'Answer with JSON {"verdict":…,"sentence_a":…,"sentence_b":…}.',
   "verdict: equivalent (they require the same), a_stricter (A requires more, sooner or of more parties),",
   "b_stricter (B does), contradicts (complying with one breaks the other), unrelated (different subjects).",
   "sentence_a and sentence_b name the one sentence of each side (A1…, B1…) that best supports the verdict.",

@@ -143,7 +143,10 @@ export const requestSchemas = {
       question: z.string().trim().min(1).max(LIMITS.query),
       k: z.int().min(1).max(20).optional(),
       /** Chosen by the caller so it can match `ask.token` events and cancel with jobs.cancel before the answer returns. */
-      askId: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/).optional(),
+      askId: z
+        .string()
+        .regex(/^[A-Za-z0-9_-]{1,64}$/)
+        .optional(),
       /** Records the answer in this conversation; a follow-up keeps the previous question's scope. */
       conversationId: conversationIdSchema.optional(),
     }),
@@ -156,7 +159,12 @@ export const requestSchemas = {
   "library.check": { params: noParams, result: libraryHealthSchema },
   /** Rebuilds a damaged library from the copies kept at import; progress as job.progress, cancellable. */
   "library.repair": {
-    params: z.strictObject({ jobId: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/).optional() }),
+    params: z.strictObject({
+      jobId: z
+        .string()
+        .regex(/^[A-Za-z0-9_-]{1,64}$/)
+        .optional(),
+    }),
     result: repairResultSchema,
   },
   "graph.neighbors": {
@@ -186,7 +194,10 @@ export const requestSchemas = {
       /** Default: every document. */
       documentIds: z.array(id).min(1).max(LIMITS.filesPerImport).optional(),
       /** Chosen by the caller so it can cancel with jobs.cancel before the first progress event. */
-      jobId: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/).optional(),
+      jobId: z
+        .string()
+        .regex(/^[A-Za-z0-9_-]{1,64}$/)
+        .optional(),
     }),
     result: extractionSummarySchema,
   },
@@ -275,10 +286,7 @@ export type JobProgressEvent = EventPayload<"job.progress">;
 export type AskTokenEvent = EventPayload<"ask.token">;
 
 export function resultSchema<T extends z.ZodType>(value: T) {
-  return z.discriminatedUnion("ok", [
-    z.object({ ok: z.literal(true), value }),
-    z.object({ ok: z.literal(false), error: errorInfoSchema }),
-  ]);
+  return z.discriminatedUnion("ok", [z.object({ ok: z.literal(true), value }), z.object({ ok: z.literal(false), error: errorInfoSchema })]);
 }
 
 // The renderer may import only the contract from core/: it re-exports the data types it shows.

@@ -3,12 +3,7 @@ import { mkdir, rename, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { ClauseGraphError } from "../model/errors.ts";
 import { locateGloveSource, scanGloveVectors } from "./glove-source.ts";
-import {
-  STATIC_MODEL_BUILDER_VERSION,
-  STATIC_MODEL_FILES,
-  STATIC_MODEL_ID,
-  type StaticModelConfig,
-} from "./static-model-config.ts";
+import { STATIC_MODEL_BUILDER_VERSION, STATIC_MODEL_FILES, STATIC_MODEL_ID, type StaticModelConfig } from "./static-model-config.ts";
 import { buildStaticOnnxModel } from "./static-onnx-graph.ts";
 import { buildStaticTokenizer, isReachableToken } from "./static-tokenizer.ts";
 
@@ -87,7 +82,10 @@ export async function buildStaticEmbeddingModel(outDir: string, options: BuildSt
 
   const dimensions = scanned.dimensions;
   const rows = kept.length + 1;
-  const weights = sifWeights(kept.map((c) => c.rank), SIF_A);
+  const weights = sifWeights(
+    kept.map((c) => c.rank),
+    SIF_A,
+  );
   const matrix = new Float32Array(rows * dimensions);
   kept.forEach((c, i) => {
     const w = weights[i] ?? 0;

@@ -41,7 +41,9 @@ export async function locateGloveSource(file?: string): Promise<Omit<GloveSource
   try {
     pkgJsonPath = require.resolve(`${GLOVE_PACKAGE}/package.json`);
   } catch (err) {
-    throw new ClauseGraphError("MODEL_NOT_FOUND", `The npm package ${GLOVE_PACKAGE} is not installed: the default embedding model cannot be built.`, { cause: err });
+    throw new ClauseGraphError("MODEL_NOT_FOUND", `The npm package ${GLOVE_PACKAGE} is not installed: the default embedding model cannot be built.`, {
+      cause: err,
+    });
   }
   const pkg: unknown = JSON.parse(await readFile(pkgJsonPath, "utf8"));
   const version = typeof pkg === "object" && pkg !== null && "version" in pkg && typeof pkg.version === "string" ? pkg.version : "unknown";

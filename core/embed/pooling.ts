@@ -7,14 +7,7 @@ export type Pooling = "mean" | "cls";
  * `hidden` is row-major [batch, seq, dim]; `mask` is [batch, seq] with 1 for real tokens.
  * Returns one vector per batch row.
  */
-export function poolTokens(
-  hidden: Float32Array,
-  mask: BigInt64Array,
-  batch: number,
-  seq: number,
-  dim: number,
-  pooling: Pooling,
-): Float32Array[] {
+export function poolTokens(hidden: Float32Array, mask: BigInt64Array, batch: number, seq: number, dim: number, pooling: Pooling): Float32Array[] {
   const out: Float32Array[] = [];
   for (let b = 0; b < batch; b++) {
     const vector = new Float32Array(dim);

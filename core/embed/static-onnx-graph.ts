@@ -58,12 +58,7 @@ function valueInfo(name: string, elemType: DataType, dims: (string | number)[]):
   };
 }
 
-function node(
-  opType: string,
-  inputs: string[],
-  output: string,
-  attribute: onnxProto.onnx.IAttributeProto[] = [],
-): onnxProto.onnx.INodeProto {
+function node(opType: string, inputs: string[], output: string, attribute: onnxProto.onnx.IAttributeProto[] = []): onnxProto.onnx.INodeProto {
   return { opType, input: inputs, output: [output], name: output, attribute };
 }
 
@@ -100,10 +95,7 @@ export function buildStaticOnnxModel(input: StaticGraphInput): Uint8Array {
       floatTensor("one", [], Float32Array.of(1)),
       floatTensor("epsilon", [], Float32Array.of(1e-12)),
     ],
-    input: [
-      valueInfo("input_ids", INT64, ["batch", "sequence"]),
-      valueInfo("attention_mask", INT64, ["batch", "sequence"]),
-    ],
+    input: [valueInfo("input_ids", INT64, ["batch", "sequence"]), valueInfo("attention_mask", INT64, ["batch", "sequence"])],
     output: [valueInfo(STATIC_MODEL_OUTPUT, FLOAT, ["batch", dimensions])],
     node: [
       node("Gather", ["embedding_matrix", "input_ids"], "token_vectors", [intAttr("axis", 0)]),

@@ -43,9 +43,7 @@ export function buildStaticTokenizer(words: readonly string[], maxTokens: number
     version: "1.0",
     truncation: null,
     padding: null,
-    added_tokens: [
-      { id: UNK_ID, content: UNK_TOKEN, single_word: false, lstrip: false, rstrip: false, normalized: false, special: true },
-    ],
+    added_tokens: [{ id: UNK_ID, content: UNK_TOKEN, single_word: false, lstrip: false, rstrip: false, normalized: false, special: true }],
     normalizer: { type: "Sequence", normalizers: [{ type: "NFKD" }, { type: "StripAccents" }, { type: "Lowercase" }] },
     pre_tokenizer: { type: "BertPreTokenizer" },
     post_processor: null,

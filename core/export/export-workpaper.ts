@@ -59,7 +59,8 @@ export function createExports(deps: ExportDeps): Exports {
       const gaps: string[] = [];
       for (const [i, turn] of conversation.turns.entries()) {
         const record = turn.logId === null ? undefined : records.get(turn.logId);
-        if (record === undefined) gaps.push(`Question ${i + 1} (“${turn.question}”) has no answer in the answer log: it could not be recorded when it was asked.`);
+        if (record === undefined)
+          gaps.push(`Question ${i + 1} (“${turn.question}”) has no answer in the answer log: it could not be recorded when it was asked.`);
         else answers.push(workpaperAnswer(record, docs));
       }
       const paper: Workpaper = {

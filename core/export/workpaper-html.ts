@@ -52,7 +52,12 @@ function answer(a: WorkpaperAnswer, n: number): string {
       ["Asked", esc(utcTime(a.askedAt))],
       ...(a.askedAs === null ? [] : [["Retrieved as a follow-up", esc(a.askedAs)] as [string, string]]),
       ["Mode", esc(MODE_TEXT[a.mode])],
-      ["Model", a.model === null ? "none" : `${a.modelName === null ? "" : `${esc(a.modelName)} `}<code>${esc(a.model.id)}</code>, sha256 ${a.model.sha256 === null ? "not recorded" : `<code>${esc(a.model.sha256)}</code>`}`],
+      [
+        "Model",
+        a.model === null
+          ? "none"
+          : `${a.modelName === null ? "" : `${esc(a.modelName)} `}<code>${esc(a.model.id)}</code>, sha256 ${a.model.sha256 === null ? "not recorded" : `<code>${esc(a.model.sha256)}</code>`}`,
+      ],
       ["Answered by", `ClauseGraph ${a.appVersion === null ? "(version not recorded)" : esc(a.appVersion)}`],
       ["Answer log record", `<code>${esc(a.logId)}</code>`],
     ]),
@@ -71,7 +76,9 @@ export function workpaperHtml(paper: Workpaper): string {
   const head = meta([
     [paper.kind === "conversation" ? "Conversation" : "Answer", `<code>${esc(paper.id)}</code>`],
     ["Answers", String(paper.answers.length)],
-    ...(first === undefined ? [] : [["Asked", esc(first === last || last === undefined ? utcTime(first) : `${utcTime(first)} to ${utcTime(last)}`)] as [string, string]]),
+    ...(first === undefined
+      ? []
+      : [["Asked", esc(first === last || last === undefined ? utcTime(first) : `${utcTime(first)} to ${utcTime(last)}`)] as [string, string]]),
     ["Exported with", `ClauseGraph ${esc(paper.exportedWith)}, from the library's answer log`],
   ]);
   return [

@@ -89,5 +89,8 @@ export function workpaperMarkdown(paper: Workpaper): string {
     ...paper.gaps.map((g) => `> ${text(g)}\n`),
   ];
   paper.answers.forEach((a, i) => lines.push(...answer(a, i + 1)));
-  return `${lines.join("\n").replace(/\n{3,}/g, "\n\n").trimEnd()}\n`;
+  return `${lines
+    .join("\n")
+    .replace(/\n{3,}/g, "\n\n")
+    .trimEnd()}\n`;
 }

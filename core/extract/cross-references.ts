@@ -186,7 +186,15 @@ function romanToInt(s: string): number | null {
 
 function intToRoman(n: number): string {
   const table: Array<[number, string]> = [
-    [100, "C"], [90, "XC"], [50, "L"], [40, "XL"], [10, "X"], [9, "IX"], [5, "V"], [4, "IV"], [1, "I"],
+    [100, "C"],
+    [90, "XC"],
+    [50, "L"],
+    [40, "XL"],
+    [10, "X"],
+    [9, "IX"],
+    [5, "V"],
+    [4, "IV"],
+    [1, "I"],
   ];
   let out = "";
   let rest = n;
@@ -419,9 +427,23 @@ function buildTargets(ordered: Phrase[], ctx: Required<CrossReferenceContext>, i
 const OF_EN = /\s*,?\s+of\s+(?:the\s+)?/y;
 const OF_IT = /\s*,?\s+(?:del|della|dello|dei|degli|delle|dell['’]\s?|di\s+cui\s+(?:al|alla|allo|all['’]\s?|ai|agli|alle))\s*/y;
 const COMMA_CONT = /\s*,?\s+|\s*,\s*/y;
-const THIS_EN = /this\s+(Regulation|Directive|Decision|Article|paragraph|subparagraph|section|part|subpart|subchapter|chapter|Chapter|Section|Title|Annex|Rule|Part|Subpart|publication|document|Chapter)\b/y;
+const THIS_EN =
+  /this\s+(Regulation|Directive|Decision|Article|paragraph|subparagraph|section|part|subpart|subchapter|chapter|Chapter|Section|Title|Annex|Rule|Part|Subpart|publication|document|Chapter)\b/y;
 const THIS_IT = /(?:presente|medesimo|stesso)\s+([A-Za-zÀ-ú]+)(?:\s+di\s+gara)?/y;
-const INSTRUMENT_WORDS = new Set(["regulation", "directive", "decision", "decreto", "codice", "disciplinare", "capitolato", "bando", "regolamento", "document", "publication", "subchapter"]);
+const INSTRUMENT_WORDS = new Set([
+  "regulation",
+  "directive",
+  "decision",
+  "decreto",
+  "codice",
+  "disciplinare",
+  "capitolato",
+  "bando",
+  "regolamento",
+  "document",
+  "publication",
+  "subchapter",
+]);
 
 // Only a strictly finer structural unit may follow after a comma ("Chapter V, Section II");
 // "Article 5, Article 6" is two references, not one inside the other.
@@ -432,7 +454,8 @@ function finerThan(next: UnitKind, prev: UnitKind): boolean {
   return a !== undefined && b !== undefined && a > b;
 }
 
-const NAMED_ACT = /((?:[A-Z][A-Za-z.]*|\d[\d-]*)(?:\s+(?:[A-Z][A-Za-z.]*|\d[\d\s-]*\d|\d+|of|and|for|on|the)){0,7}?(?:\s+(?:Act|Law\s+[\d\s-]*\d|Code|Treaty|Convention|Charter)\b|(?<=\b[A-Z]{3,8})))(?![A-Za-z])/y;
+const NAMED_ACT =
+  /((?:[A-Z][A-Za-z.]*|\d[\d-]*)(?:\s+(?:[A-Z][A-Za-z.]*|\d[\d\s-]*\d|\d+|of|and|for|on|the)){0,7}?(?:\s+(?:Act|Law\s+[\d\s-]*\d|Code|Treaty|Convention|Charter)\b|(?<=\b[A-Z]{3,8})))(?![A-Za-z])/y;
 const NOT_ACTS = new Set(["Union", "Member State", "Member States", "Commission", "Board", "European Union"]);
 
 interface Chain {

@@ -8,8 +8,14 @@ const ANCHOR_EN = String.raw`(?:\s+(?:of|from|after|following)\s+(?:the\s+)?(?:m
 const EN: RegExp[] = [
   /\bwithout\s+(?:undue\s+|unreasonable\s+)?(?:further\s+)?delay\b/gi,
   new RegExp(String.raw`\bin\s+no\s+case\s+later\s+than\s+${NUM_EN}\s+${UNIT_EN}${ANCHOR_EN}`, "gi"),
-  new RegExp(String.raw`\b(?:within|not\s+later\s+than|no\s+later\s+than|at\s+the\s+latest\s+within|by\s+no\s+later\s+than|at\s+least|at\s+most|no\s+more\s+than|not\s+more\s+than|for\s+a\s+period\s+of(?:\s+at\s+least)?)\s+${NUM_EN}\s+${UNIT_EN}${ANCHOR_EN}`, "gi"),
-  new RegExp(String.raw`\b(?:retain(?:ed)?|kept|keep|maintain(?:ed)?|stored?)\b[^.;]{0,80}?\bfor\s+(?:at\s+least\s+)?${NUM_EN}\s+(?:years?|months?)(?:\s+from\s+the\s+date\s+of\s+[a-z]+)?`, "gi"),
+  new RegExp(
+    String.raw`\b(?:within|not\s+later\s+than|no\s+later\s+than|at\s+the\s+latest\s+within|by\s+no\s+later\s+than|at\s+least|at\s+most|no\s+more\s+than|not\s+more\s+than|for\s+a\s+period\s+of(?:\s+at\s+least)?)\s+${NUM_EN}\s+${UNIT_EN}${ANCHOR_EN}`,
+    "gi",
+  ),
+  new RegExp(
+    String.raw`\b(?:retain(?:ed)?|kept|keep|maintain(?:ed)?|stored?)\b[^.;]{0,80}?\bfor\s+(?:at\s+least\s+)?${NUM_EN}\s+(?:years?|months?)(?:\s+from\s+the\s+date\s+of\s+[a-z]+)?`,
+    "gi",
+  ),
   /\bat\s+least\s+(?:annually|once\s+(?:a|per|every)\s+(?:year|month|quarter|week)|every\s+(?:year|\w+\s+years?|\w+\s+months?)|quarterly|monthly|weekly|biannually|yearly)\b/gi,
   /\b(?:immediately|as\s+soon\s+as\s+possible|in\s+a\s+timely\s+manner|promptly)\b/gi,
   /\b(?:by|before|no\s+later\s+than)\s+\d{1,2}\s+(?:January|February|March|April|May|June|July|August|September|October|November|December)\s+\d{4}\b/g,

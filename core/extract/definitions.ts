@@ -32,15 +32,20 @@ const EN_QUOTED = new RegExp(
   "gmu",
 );
 // HIPAA/CFR: "Covered entity means:", "Health care provider means a provider …" at paragraph start.
-const EN_CFR = /(?:^|(?<=\n)|(?<=\.\s))((?!(?:The|This|These|That|Those|Such|Each|Any|It|A|An|Which|What|Where|If|When|For)\s)[A-Z][A-Za-z0-9’'()/-]*(?:\s+[a-zA-Z0-9’'()/-]+){0,7}?)\s+(?:means|is defined as|stands for)\b[:\s]*/gmu;
+const EN_CFR =
+  /(?:^|(?<=\n)|(?<=\.\s))((?!(?:The|This|These|That|Those|Such|Each|Any|It|A|An|Which|What|Where|If|When|For)\s)[A-Z][A-Za-z0-9’'()/-]*(?:\s+[a-zA-Z0-9’'()/-]+){0,7}?)\s+(?:means|is defined as|stands for)\b[:\s]*/gmu;
 // CFR definitions lists also write a long definition as "Business associate: (1) Except as …",
 // its parts numbered. Only inside a definitions list, where a capitalized "X:" line is a term.
-const EN_CFR_COLON = /(?:^|(?<=\n))((?!(?:Note|Example|Examples|Exception|Exceptions|Authority|Source|See|Effective date)\s*:)[A-Z][A-Za-z0-9’'/-]*(?:\s+[a-zA-Z0-9’'/-]+){0,6}):\s+(?=\((?:1|a|i)\)\s)/gmu;
+const EN_CFR_COLON =
+  /(?:^|(?<=\n))((?!(?:Note|Example|Examples|Exception|Exceptions|Authority|Source|See|Effective date)\s*:)[A-Z][A-Za-z0-9’'/-]*(?:\s+[a-zA-Z0-9’'/-]+){0,6}):\s+(?=\((?:1|a|i)\)\s)/gmu;
 const DEFINITIONS_LIST = /\b(?:following\s+definitions\s+apply|definitions\s+apply|as\s+used\s+in\s+this\s+(?:part|subpart|subchapter|section))\b/iu;
 const IT_INTENDE_PER = new RegExp(`(?:si\\s+intende|si\\s+intendono)\\s+per\\s+(${OPEN})(${TERM})${CLOSE}\\s*[,:]?\\s*`, "giu");
 const IT_PER_SI_INTENDE = new RegExp(`\\b[Pp]er\\s+(${OPEN})(${TERM})${CLOSE}\\s*,?\\s*si\\s+intend(?:e|ono)\\s+`, "gu");
 const IT_PER_UNQUOTED = /(?:^|(?<=[\n.;]\s{0,3}))Per\s+([a-zà-ú'’ ]{3,80}?)\s+si\s+intend(?:e|ono)\s+(?!che\b)/gu;
-const IT_COLON = new RegExp(`(?:^|(?<=\\n)|(?<=\\b[a-z]{1,2}\\)\\s{0,3})|(?<=\\(\\d{1,3}\\)\\s{0,3})|(?<=\\b\\d{1,3}\\)\\s{0,3})|(?<=;\\s{0,3}))(«|“|")(${TERM})(?:»|”|")\\s*:\\s*`, "gmu");
+const IT_COLON = new RegExp(
+  `(?:^|(?<=\\n)|(?<=\\b[a-z]{1,2}\\)\\s{0,3})|(?<=\\(\\d{1,3}\\)\\s{0,3})|(?<=\\b\\d{1,3}\\)\\s{0,3})|(?<=;\\s{0,3}))(«|“|")(${TERM})(?:»|”|")\\s*:\\s*`,
+  "gmu",
+);
 
 /** Where a definition's text stops: next numbered/lettered item, or the end of its sentence. */
 function definitionEnd(text: string, from: number, listStyle: boolean): number {
@@ -148,8 +153,38 @@ export function findDefinitions(text: string, language: "en" | "it" = "en"): Def
 
 // ---------- acronyms ----------
 
-const ACRONYM_PAREN = /\(\s*(?:di\s+seguito(?:\s+denominat[oaie])?\s*[:,]?\s*|hereinafter\s+(?:referred\s+to\s+as\s+)?|the\s+)?[«“"‘]?([A-Z][A-Za-z0-9&-]{1,11})[»”"’]?\s*\)/gu;
-const STOP = new Set(["of", "and", "the", "for", "to", "in", "on", "or", "di", "e", "o", "del", "della", "dei", "degli", "delle", "dell'", "dell", "per", "a", "al", "cui", "gli", "il", "la", "le", "lo", "i"]);
+const ACRONYM_PAREN =
+  /\(\s*(?:di\s+seguito(?:\s+denominat[oaie])?\s*[:,]?\s*|hereinafter\s+(?:referred\s+to\s+as\s+)?|the\s+)?[«“"‘]?([A-Z][A-Za-z0-9&-]{1,11})[»”"’]?\s*\)/gu;
+const STOP = new Set([
+  "of",
+  "and",
+  "the",
+  "for",
+  "to",
+  "in",
+  "on",
+  "or",
+  "di",
+  "e",
+  "o",
+  "del",
+  "della",
+  "dei",
+  "degli",
+  "delle",
+  "dell'",
+  "dell",
+  "per",
+  "a",
+  "al",
+  "cui",
+  "gli",
+  "il",
+  "la",
+  "le",
+  "lo",
+  "i",
+]);
 
 /**
  * Schwartz–Hearst style match: the acronym's letters, right to left, found in the preceding words,
@@ -176,7 +211,10 @@ function expansionFor(acronym: string, before: string): string | null {
   }
   let start = ci + 1;
   while (start > 0 && /[a-z0-9-]/i.test(candidate[start - 1] ?? "")) start--;
-  const expansion = candidate.slice(start).replace(/[\s,;:(‘“«"']+$/u, "").replace(/^[\s‘“«"']+/u, "");
+  const expansion = candidate
+    .slice(start)
+    .replace(/[\s,;:(‘“«"']+$/u, "")
+    .replace(/^[\s‘“«"']+/u, "");
   const expWords = expansion.split(/\s+/).filter((w) => !STOP.has(w.toLowerCase()));
   if (expWords.length === 0 || expWords.length > letters.length + 2) return null;
   // "(CE)" after "di cui al regolamento": an expansion never starts with a function word.

@@ -31,21 +31,88 @@ const MAX_NAME_WORDS = 12;
 
 // Pronouns and words that say which or whose, not what.
 const NON_ENTITY_WORDS = new Set([
-  "which", "that", "it", "they", "this", "these", "those", "who", "whom", "such", "them", "there", "here", "the", "a", "an", "its", "their", "his",
-  "her", "him", "us", "we", "you", "one", "ones", "other", "others", "any", "all", "each", "both", "either", "thereof", "therein", "same", "what",
-  "whatever", "following", "foregoing", "former", "latter", "case", "extent", "way", "manner", "basis", "purpose", "purposes", "respect", "regard",
-  "stesso", "stessa", "esso", "essa", "essi", "questo", "questa", "quale", "che", "lo", "la", "gli", "le", "il",
+  "which",
+  "that",
+  "it",
+  "they",
+  "this",
+  "these",
+  "those",
+  "who",
+  "whom",
+  "such",
+  "them",
+  "there",
+  "here",
+  "the",
+  "a",
+  "an",
+  "its",
+  "their",
+  "his",
+  "her",
+  "him",
+  "us",
+  "we",
+  "you",
+  "one",
+  "ones",
+  "other",
+  "others",
+  "any",
+  "all",
+  "each",
+  "both",
+  "either",
+  "thereof",
+  "therein",
+  "same",
+  "what",
+  "whatever",
+  "following",
+  "foregoing",
+  "former",
+  "latter",
+  "case",
+  "extent",
+  "way",
+  "manner",
+  "basis",
+  "purpose",
+  "purposes",
+  "respect",
+  "regard",
+  "stesso",
+  "stessa",
+  "esso",
+  "essa",
+  "essi",
+  "questo",
+  "questa",
+  "quale",
+  "che",
+  "lo",
+  "la",
+  "gli",
+  "le",
+  "il",
 ]);
 // Words that, alone or with an ordinal, cite a provision ("first subparagraph", "point")…
 const PROVISION_WORDS = String.raw`(?:sub)?paragraphs?|articles?|art\.?|artt\.?|recitals?|annex(?:es)?|chapters?|points?|subparts?|appendix|appendices|§+|commi|comma|lettera|lett\.?|indents?`;
 // … and words that cite one only with a number ("Section 2", "requirement 3.1.1"; "the requirements" names a thing).
 const NUMBERED_WORDS = String.raw`sections?|subsections?|parts?|titles?|requirements?|sentences?|rules?`;
 const ORDINALS = String.raw`(?:(?:first|second|third|fourth|fifth|sixth|last|previous|preceding|following|introductory|same|present)\s+)*`;
-const PROVISION = new RegExp(String.raw`^${ORDINALS}(?:${PROVISION_WORDS})(?![\p{L}])(?:\s+(?:of|to|in|thereof|above|below)\b.*|\s*[\divxlc(][^\s]*.*)?$`, "iu");
+const PROVISION = new RegExp(
+  String.raw`^${ORDINALS}(?:${PROVISION_WORDS})(?![\p{L}])(?:\s+(?:of|to|in|thereof|above|below)\b.*|\s*[\divxlc(][^\s]*.*)?$`,
+  "iu",
+);
 const NUMBERED_PROVISION = new RegExp(String.raw`^${ORDINALS}(?:${NUMBERED_WORDS})\s*(?:\d|[ivxlc]+\b|\()`, "iu");
-const SELF_REFERENCE = /^(?:this|that|the\s+present|present)\s+(?:regulation|directive|decision|article|section|part|subpart|chapter|paragraph|subparagraph|annex|publication|rule|title|subchapter)\b/iu;
-const INSTRUMENT_NUMBER = /(?:^|[\s(])(?:eu|ec|eec|no\.?)\)?\s*(?:no\.?\s*)?\d{1,4}\/\d{1,4}|\b\d{2,4}\/\d{2,4}(?:\/[a-z]{2,3})?\b|\b\d+\s*cfr\b|\bu\.?s\.?c\.?\b/iu;
-const LEADING_DETERMINER = /^(?:(?:the|a|an|its|their|his|her|our|your|such|said|the same|each|every|any|all|this|that|these|those|both|either|no|another|certain|one or more|what|which|whose|his or her)\s+)+/iu;
+const SELF_REFERENCE =
+  /^(?:this|that|the\s+present|present)\s+(?:regulation|directive|decision|article|section|part|subpart|chapter|paragraph|subparagraph|annex|publication|rule|title|subchapter)\b/iu;
+const INSTRUMENT_NUMBER =
+  /(?:^|[\s(])(?:eu|ec|eec|no\.?)\)?\s*(?:no\.?\s*)?\d{1,4}\/\d{1,4}|\b\d{2,4}\/\d{2,4}(?:\/[a-z]{2,3})?\b|\b\d+\s*cfr\b|\bu\.?s\.?c\.?\b/iu;
+const LEADING_DETERMINER =
+  /^(?:(?:the|a|an|its|their|his|her|our|your|such|said|the same|each|every|any|all|this|that|these|those|both|either|no|another|certain|one or more|what|which|whose|his or her)\s+)+/iu;
 const LEADING_PRONOUN_OBJECT = /^(?:them|him|her|it|us|you)\s+(?:of|about|with|to|for|on|in)\s+/iu;
 const ARTICLES = /\b(?:the|a|an)\s+/giu;
 const ACRONYM = /^[A-Z][A-Z0-9&]*[A-Z0-9](?:s)?$/u;
@@ -119,7 +186,10 @@ export function entityName(mention: string, options: EntityNameOptions): EntityN
       ? stripped
       : firstConjunct.split(/\s+/).length <= MAX_NAME_WORDS
         ? firstConjunct
-        : words.slice(0, MAX_NAME_WORDS).join(" ").replace(/(?:\s+(?:of|for|and|or|to|in|on|the|a|an))+$/iu, "");
+        : words
+            .slice(0, MAX_NAME_WORDS)
+            .join(" ")
+            .replace(/(?:\s+(?:of|for|and|or|to|in|on|the|a|an))+$/iu, "");
   const name = displayName(fitted, options.language);
   if (name.length < MIN_ENTITY_NAME_LENGTH || isCrossReferenceName(name)) return null;
   // The key reads the acronyms in full, so "ICT" and "information and communication technology" meet.

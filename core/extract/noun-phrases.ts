@@ -21,40 +21,264 @@ export interface NounPhrase {
 }
 
 const DETERMINERS = new Set([
-  "the", "a", "an", "any", "each", "every", "all", "such", "its", "their", "his", "her", "our", "your", "this", "that", "these", "those",
-  "both", "either", "neither", "no", "another", "other", "certain", "said", "whose", "which", "what",
+  "the",
+  "a",
+  "an",
+  "any",
+  "each",
+  "every",
+  "all",
+  "such",
+  "its",
+  "their",
+  "his",
+  "her",
+  "our",
+  "your",
+  "this",
+  "that",
+  "these",
+  "those",
+  "both",
+  "either",
+  "neither",
+  "no",
+  "another",
+  "other",
+  "certain",
+  "said",
+  "whose",
+  "which",
+  "what",
 ]);
 // Adjectives that name a kind of person or body when nothing follows them.
-const NOMINAL_ADJECTIVES = new Set(["individual", "national", "official", "representative", "resident", "principal", "minor", "juvenile", "professional", "subordinate", "affiliate", "standard", "key", "fine", "chief", "safeguard", "average", "brief", "principal", "general"]);
+const NOMINAL_ADJECTIVES = new Set([
+  "individual",
+  "national",
+  "official",
+  "representative",
+  "resident",
+  "principal",
+  "minor",
+  "juvenile",
+  "professional",
+  "subordinate",
+  "affiliate",
+  "standard",
+  "key",
+  "fine",
+  "chief",
+  "safeguard",
+  "average",
+  "brief",
+  "principal",
+  "general",
+]);
 const POSSESSIVES = new Set(["his", "her", "its", "their", "our", "your"]);
 // -ing words that are nouns ("undertaking", "processing") or adjectives of fixed terms ("implementing
 // technical standards", "binding corporate rules") in regulatory text, whatever the tagger says.
-const ING_NOUNS = new Set(["undertaking", "processing", "reporting", "testing", "training", "funding", "offering", "marketing", "profiling", "hearing", "ruling", "finding", "filing", "setting", "planning", "meeting", "proceeding", "recording", "accounting", "monitoring", "outsourcing", "licensing", "pricing", "listing", "building", "sharing", "screening", "logging", "scanning", "handling", "engineering"]);
-const ING_ADJECTIVES = new Set(["implementing", "operating", "existing", "underlying", "outstanding", "remaining", "corresponding", "binding", "governing", "controlling", "sanctioning", "reporting", "processing", "testing", "accounting", "supervising", "requesting", "receiving", "sending", "issuing", "participating", "cooperating", "consulting", "leading"]);
+const ING_NOUNS = new Set([
+  "undertaking",
+  "processing",
+  "reporting",
+  "testing",
+  "training",
+  "funding",
+  "offering",
+  "marketing",
+  "profiling",
+  "hearing",
+  "ruling",
+  "finding",
+  "filing",
+  "setting",
+  "planning",
+  "meeting",
+  "proceeding",
+  "recording",
+  "accounting",
+  "monitoring",
+  "outsourcing",
+  "licensing",
+  "pricing",
+  "listing",
+  "building",
+  "sharing",
+  "screening",
+  "logging",
+  "scanning",
+  "handling",
+  "engineering",
+]);
+const ING_ADJECTIVES = new Set([
+  "implementing",
+  "operating",
+  "existing",
+  "underlying",
+  "outstanding",
+  "remaining",
+  "corresponding",
+  "binding",
+  "governing",
+  "controlling",
+  "sanctioning",
+  "reporting",
+  "processing",
+  "testing",
+  "accounting",
+  "supervising",
+  "requesting",
+  "receiving",
+  "sending",
+  "issuing",
+  "participating",
+  "cooperating",
+  "consulting",
+  "leading",
+]);
 // -ing words that work as prepositions: never inside a noun phrase ("information concerning …").
-const PREPOSITIONAL_ING = new Set(["concerning", "regarding", "including", "following", "pending", "excluding", "according", "notwithstanding", "respecting", "considering", "during"]);
+const PREPOSITIONAL_ING = new Set([
+  "concerning",
+  "regarding",
+  "including",
+  "following",
+  "pending",
+  "excluding",
+  "according",
+  "notwithstanding",
+  "respecting",
+  "considering",
+  "during",
+]);
 // Nouns that take a plural verb: "data show", "personnel include".
 const MASS_NOUNS = new Set(["data", "personnel", "staff", "people", "police", "media", "public", "management", "board", "government"]);
 // Words before which a verb-tagged word is a noun: "the act", "its file", "a proposed finding of fact".
 const NOUN_OPENERS = new Set(["the", "a", "an", "its", "their", "his", "her", "our", "your", "such", "any", "each", "every", "no", "'s", "’s"]);
 // Third-person verbs that are (almost) never plural nouns: "FISMA requires that", "scanning includes:".
 const VERBS_NOT_NOUNS = new Set([
-  "include", "require", "intend", "provide", "apply", "ensure", "contain", "consist", "allow", "cover", "describe", "specify", "establish",
-  "identify", "involve", "refer", "mean", "remain", "become", "seem", "appear", "continue", "exist", "depend", "result", "occur", "relate",
-  "constitute", "represent", "define", "determine", "implement", "support", "affect", "enable", "help", "meet", "take", "make", "give", "receive",
-  "permit", "prohibit", "perform", "conduct", "maintain", "use", "serve", "concern", "lay", "set", "focus", "address", "reflect", "fail",
+  "include",
+  "require",
+  "intend",
+  "provide",
+  "apply",
+  "ensure",
+  "contain",
+  "consist",
+  "allow",
+  "cover",
+  "describe",
+  "specify",
+  "establish",
+  "identify",
+  "involve",
+  "refer",
+  "mean",
+  "remain",
+  "become",
+  "seem",
+  "appear",
+  "continue",
+  "exist",
+  "depend",
+  "result",
+  "occur",
+  "relate",
+  "constitute",
+  "represent",
+  "define",
+  "determine",
+  "implement",
+  "support",
+  "affect",
+  "enable",
+  "help",
+  "meet",
+  "take",
+  "make",
+  "give",
+  "receive",
+  "permit",
+  "prohibit",
+  "perform",
+  "conduct",
+  "maintain",
+  "use",
+  "serve",
+  "concern",
+  "lay",
+  "set",
+  "focus",
+  "address",
+  "reflect",
+  "fail",
 ]);
 // Two-word nouns whose second word wink tags as a verb ("business/PROPN associate/VERB").
-const NOUN_COMPOUNDS = new Set(["business associate", "business associates", "data subject", "data subjects", "health plan", "health plans", "service user", "service users", "workforce member", "workforce members"]);
+const NOUN_COMPOUNDS = new Set([
+  "business associate",
+  "business associates",
+  "data subject",
+  "data subjects",
+  "health plan",
+  "health plans",
+  "service user",
+  "service users",
+  "workforce member",
+  "workforce members",
+]);
 const IRREGULAR_PARTICIPLES = new Set([
-  "made", "laid", "set", "held", "kept", "sent", "given", "taken", "done", "drawn", "borne", "written", "shown", "known", "paid", "bound", "built",
-  "chosen", "put", "brought", "sought", "thought", "bought", "caught", "taught", "found", "heard", "left", "lost", "meant", "met", "read", "sold",
-  "told", "understood", "withheld", "upheld", "spent", "run", "seen", "become", "begun", "forgotten", "undertaken", "overseen", "arisen",
+  "made",
+  "laid",
+  "set",
+  "held",
+  "kept",
+  "sent",
+  "given",
+  "taken",
+  "done",
+  "drawn",
+  "borne",
+  "written",
+  "shown",
+  "known",
+  "paid",
+  "bound",
+  "built",
+  "chosen",
+  "put",
+  "brought",
+  "sought",
+  "thought",
+  "bought",
+  "caught",
+  "taught",
+  "found",
+  "heard",
+  "left",
+  "lost",
+  "meant",
+  "met",
+  "read",
+  "sold",
+  "told",
+  "understood",
+  "withheld",
+  "upheld",
+  "spent",
+  "run",
+  "seen",
+  "become",
+  "begun",
+  "forgotten",
+  "undertaken",
+  "overseen",
+  "arisen",
 ]);
 // "of" phrases that say where a rule is written, not what the thing is ("requirements of this Regulation").
-const SELF_REFERENCE = /^(?:this|that|the\s+present)\s+(?:regulation|directive|article|section|part|subpart|chapter|paragraph|subparagraph|annex|publication|rule|title|decision|subchapter)\b/i;
+const SELF_REFERENCE =
+  /^(?:this|that|the\s+present)\s+(?:regulation|directive|article|section|part|subpart|chapter|paragraph|subparagraph|annex|publication|rule|title|decision|subchapter)\b/i;
 // An "of" phrase that cites ("adaptations of Regulation (EC) No 45/2001") is a reference, not part of the name.
-const CITATION = /^(?:the\s+)?(?:Regulation|Directive|Decision|Articles?|paragraphs?|points?|Annex|Chapter|Section|Title|Part|Subpart|§+)\s*(?:\(|No\b|\d|[IVXLC]+\b)/u;
+const CITATION =
+  /^(?:the\s+)?(?:Regulation|Directive|Decision|Articles?|paragraphs?|points?|Annex|Chapter|Section|Title|Part|Subpart|§+)\s*(?:\(|No\b|\d|[IVXLC]+\b)/u;
 const MAX_OF_DEPTH = 2;
 
 function isWordToken(t: Tok | undefined): boolean {
@@ -66,7 +290,16 @@ export function isInnerHyphen(toks: readonly Tok[], i: number): boolean {
   const t = toks[i];
   const prev = toks[i - 1];
   const next = toks[i + 1];
-  return t !== undefined && /^[-‐‑]$/.test(t.value) && prev !== undefined && next !== undefined && prev.end === t.start && t.end === next.start && isWordToken(prev) && isWordToken(next);
+  return (
+    t !== undefined &&
+    /^[-‐‑]$/.test(t.value) &&
+    prev !== undefined &&
+    next !== undefined &&
+    prev.end === t.start &&
+    t.end === next.start &&
+    isWordToken(prev) &&
+    isWordToken(next)
+  );
 }
 
 export function isParticiple(t: Tok | undefined): boolean {
@@ -92,7 +325,8 @@ export function isNounLike(toks: readonly Tok[], i: number): boolean {
   const next = toks[i + 1];
   if (prev !== undefined && NOUN_COMPOUNDS.has(`${prev.lower} ${t.lower}`)) return true;
   if (t.pos === "VERB" && prev !== undefined && /[a-z]s$/.test(t.lower) && !/(?:ss|us)$/.test(t.lower) && !VERBS_NOT_NOUNS.has(t.lemma)) {
-    const afterNominal = prev.pos === "NOUN" || prev.pos === "PROPN" || prev.pos === "ADJ" || isInnerHyphen(toks, i - 1) || (isParticiple(prev) && toks[i - 2]?.value !== ",");
+    const afterNominal =
+      prev.pos === "NOUN" || prev.pos === "PROPN" || prev.pos === "ADJ" || isInnerHyphen(toks, i - 1) || (isParticiple(prev) && toks[i - 2]?.value !== ",");
     const beforeBoundary = next === undefined || ["PUNCT", "ADP", "CCONJ", "NOUN", "VERB", "AUX", "PART"].includes(next.pos);
     return afterNominal && beforeBoundary;
   }
@@ -103,7 +337,15 @@ export function isNounLike(toks: readonly Tok[], i: number): boolean {
   }
   // "use session lock with …": a singular noun cannot be the subject of a bare verb, so the
   // verb is the second noun of a compound.
-  if (t.pos === "VERB" && t.lemma === t.lower && !/s$/.test(t.lower) && prev !== undefined && prev.pos === "NOUN" && !/s$/.test(prev.lower) && !MASS_NOUNS.has(prev.lower)) {
+  if (
+    t.pos === "VERB" &&
+    t.lemma === t.lower &&
+    !/s$/.test(t.lower) &&
+    prev !== undefined &&
+    prev.pos === "NOUN" &&
+    !/s$/.test(prev.lower) &&
+    !MASS_NOUNS.has(prev.lower)
+  ) {
     if (next === undefined || next.pos === "ADP" || next.pos === "PUNCT" || next.pos === "CCONJ") return true;
   }
   if (t.pos === "ADJ" && NOMINAL_ADJECTIVES.has(t.lower)) {
@@ -191,7 +433,10 @@ export function nounPhraseAt(toks: readonly Tok[], i: number, limit: number, dep
   // "the drawing up of codes", "the setting out of rules": a nominal -ing with its particle.
   if (/ing$/.test(toks[to]?.lower ?? "") && (toks[to + 1]?.lower === "up" || toks[to + 1]?.lower === "out") && toks[to + 2]?.lower === "of") to += 1;
   if (depth < MAX_OF_DEPTH && toks[to + 1]?.lower === "of" && to + 2 <= limit) {
-    const rest = toks.slice(to + 2, Math.min(limit, to + 6) + 1).map((t) => t.value).join(" ");
+    const rest = toks
+      .slice(to + 2, Math.min(limit, to + 6) + 1)
+      .map((t) => t.value)
+      .join(" ");
     if (!SELF_REFERENCE.test(rest) && !CITATION.test(rest)) {
       const inner = nounPhraseAt(toks, to + 2, limit, depth + 1);
       if (inner !== null) to = inner.to;
@@ -201,7 +446,17 @@ export function nounPhraseAt(toks: readonly Tok[], i: number, limit: number, dep
 }
 
 // "take into account risks", "have in place a policy": the noun of an idiom is not part of the phrase after it.
-const IDIOMS = new Set(["into account", "in place", "in accordance", "in particular", "in writing", "on request", "in time", "into consideration", "in addition"]);
+const IDIOMS = new Set([
+  "into account",
+  "in place",
+  "in accordance",
+  "in particular",
+  "in writing",
+  "on request",
+  "in time",
+  "into consideration",
+  "in addition",
+]);
 
 function isIdiomObject(toks: readonly Tok[], i: number): boolean {
   const prev = toks[i - 1];

@@ -31,52 +31,336 @@ const PREFILTER = /\b(?:shall|must|may|should|required to|prohibited from|oblige
 const PRONOUNS = new Set(["it", "they", "he", "she"]);
 const RELATIVES = new Set(["which", "who", "that", "whom"]);
 // A subordinate clause or a new clause starts after these: the subject follows the last of them.
-const CLAUSE_CUTS = new Set(["that", "which", "who", "whom", "whose", "whether", "if", "where", "when", "unless", "whereby", "while", "whereas", "because", "since", "how", "what", "why"]);
+const CLAUSE_CUTS = new Set([
+  "that",
+  "which",
+  "who",
+  "whom",
+  "whose",
+  "whether",
+  "if",
+  "where",
+  "when",
+  "unless",
+  "whereby",
+  "while",
+  "whereas",
+  "because",
+  "since",
+  "how",
+  "what",
+  "why",
+]);
 // Adverbial phrases between a verb and its object ("shall include at least …", "shall notify without undue delay the …").
 const ADVERBIAL_PHRASES: ReadonlyArray<readonly string[]> = [
-  ["at", "least"], ["at", "a", "minimum"], ["as", "a", "minimum"], ["in", "particular"], ["inter", "alia"], ["where", "appropriate"], ["as", "appropriate"],
-  ["where", "applicable"], ["where", "relevant"], ["where", "necessary"], ["without", "undue", "delay"], ["without", "delay"], ["in", "writing"],
-  ["in", "a", "timely", "manner"], ["on", "a", "voluntary", "basis"], ["at", "any", "time"], ["in", "advance"], ["as", "soon", "as", "possible"],
-  ["upon", "request"], ["on", "request"], ["in", "any", "event"], ["in", "principle"], ["in", "full"], ["as", "applicable"], ["where", "feasible"],
-  ["if", "necessary"], ["where", "possible"], ["as", "necessary"], ["as", "the", "case", "may", "be"], ["if", "applicable"], ["if", "appropriate"],
+  ["at", "least"],
+  ["at", "a", "minimum"],
+  ["as", "a", "minimum"],
+  ["in", "particular"],
+  ["inter", "alia"],
+  ["where", "appropriate"],
+  ["as", "appropriate"],
+  ["where", "applicable"],
+  ["where", "relevant"],
+  ["where", "necessary"],
+  ["without", "undue", "delay"],
+  ["without", "delay"],
+  ["in", "writing"],
+  ["in", "a", "timely", "manner"],
+  ["on", "a", "voluntary", "basis"],
+  ["at", "any", "time"],
+  ["in", "advance"],
+  ["as", "soon", "as", "possible"],
+  ["upon", "request"],
+  ["on", "request"],
+  ["in", "any", "event"],
+  ["in", "principle"],
+  ["in", "full"],
+  ["as", "applicable"],
+  ["where", "feasible"],
+  ["if", "necessary"],
+  ["where", "possible"],
+  ["as", "necessary"],
+  ["as", "the", "case", "may", "be"],
+  ["if", "applicable"],
+  ["if", "appropriate"],
 ];
 const PARTICLES = new Set(["out", "up", "down", "off", "away", "back"]);
 const PREP_VERBS = new Set([
-  "comply with", "refrain from", "cooperate with", "rely on", "account for", "provide for", "consist of", "refer to", "respond to", "adhere to",
-  "contribute to", "apply to", "consult with", "engage in", "participate in", "decide on", "agree on", "report on", "act on", "draw on",
-  "deal with", "liaise with", "coordinate with", "abide by", "object to", "opt for", "subscribe to", "apply for", "pay for", "care for",
-  "focus on", "lead to", "result from", "result in", "depend on", "benefit from", "opt in", "relate to", "build on", "insist on", "vote on",
-  "agree to", "consent to", "attend to", "adapt to", "allow for", "call for", "look at", "look into", "work with", "communicate with",
-  "enter into", "decide upon", "rely upon", "act upon", "conform to", "comply to", "respond within", "attach to", "belong to",
+  "comply with",
+  "refrain from",
+  "cooperate with",
+  "rely on",
+  "account for",
+  "provide for",
+  "consist of",
+  "refer to",
+  "respond to",
+  "adhere to",
+  "contribute to",
+  "apply to",
+  "consult with",
+  "engage in",
+  "participate in",
+  "decide on",
+  "agree on",
+  "report on",
+  "act on",
+  "draw on",
+  "deal with",
+  "liaise with",
+  "coordinate with",
+  "abide by",
+  "object to",
+  "opt for",
+  "subscribe to",
+  "apply for",
+  "pay for",
+  "care for",
+  "focus on",
+  "lead to",
+  "result from",
+  "result in",
+  "depend on",
+  "benefit from",
+  "opt in",
+  "relate to",
+  "build on",
+  "insist on",
+  "vote on",
+  "agree to",
+  "consent to",
+  "attend to",
+  "adapt to",
+  "allow for",
+  "call for",
+  "look at",
+  "look into",
+  "work with",
+  "communicate with",
+  "enter into",
+  "decide upon",
+  "rely upon",
+  "act upon",
+  "conform to",
+  "comply to",
+  "respond within",
+  "attach to",
+  "belong to",
 ]);
 const PHRASAL_OBJECTS: ReadonlyArray<readonly string[]> = [
-  ["into", "account"], ["in", "place"], ["into", "consideration"], ["rise", "to"], ["note", "of"], ["account", "of"], ["utmost", "account", "of"], ["regard", "to"],
-  ["part", "in"], ["into", "force"], ["place"],
+  ["into", "account"],
+  ["in", "place"],
+  ["into", "consideration"],
+  ["rise", "to"],
+  ["note", "of"],
+  ["account", "of"],
+  ["utmost", "account", "of"],
+  ["regard", "to"],
+  ["part", "in"],
+  ["into", "force"],
+  ["place"],
 ];
 // Participles and adjectives after "be" that take an infinitive: the infinitive is the real verb.
-const BE_TO = new Set(["required", "empowered", "entitled", "allowed", "permitted", "obliged", "obligated", "authorised", "authorized", "able", "expected", "invited", "encouraged", "requested"]);
+const BE_TO = new Set([
+  "required",
+  "empowered",
+  "entitled",
+  "allowed",
+  "permitted",
+  "obliged",
+  "obligated",
+  "authorised",
+  "authorized",
+  "able",
+  "expected",
+  "invited",
+  "encouraged",
+  "requested",
+]);
 // Adjectives after "be" that take a complement: "be responsible for", "be subject to", "be exempt from".
 const BE_ADJ_PREPS = new Map<string, ReadonlySet<string>>([
-  ["responsible", new Set(["for"])], ["liable", new Set(["for", "to"])], ["subject", new Set(["to"])], ["entitled", new Set(["to"])],
-  ["exempt", new Set(["from"])], ["eligible", new Set(["for"])], ["able", new Set(["to"])], ["competent", new Set(["for", "to"])],
-  ["accountable", new Set(["for", "to"])], ["applicable", new Set(["to"])], ["compliant", new Set(["with"])], ["consistent", new Set(["with"])],
-  ["aware", new Set(["of"])], ["independent", new Set(["of", "from"])], ["free", new Set(["from", "of"])], ["bound", new Set(["by"])],
+  ["responsible", new Set(["for"])],
+  ["liable", new Set(["for", "to"])],
+  ["subject", new Set(["to"])],
+  ["entitled", new Set(["to"])],
+  ["exempt", new Set(["from"])],
+  ["eligible", new Set(["for"])],
+  ["able", new Set(["to"])],
+  ["competent", new Set(["for", "to"])],
+  ["accountable", new Set(["for", "to"])],
+  ["applicable", new Set(["to"])],
+  ["compliant", new Set(["with"])],
+  ["consistent", new Set(["with"])],
+  ["aware", new Set(["of"])],
+  ["independent", new Set(["of", "from"])],
+  ["free", new Set(["from", "of"])],
+  ["bound", new Set(["by"])],
 ]);
 // Verbs that take an infinitive carrying the meaning: "should continue to ensure", "shall seek to resolve".
-const CATENATIVES = new Set(["continue", "seek", "aim", "endeavour", "endeavor", "strive", "try", "cease", "refuse", "fail", "undertake", "decide", "agree", "need", "wish"]);
+const CATENATIVES = new Set([
+  "continue",
+  "seek",
+  "aim",
+  "endeavour",
+  "endeavor",
+  "strive",
+  "try",
+  "cease",
+  "refuse",
+  "fail",
+  "undertake",
+  "decide",
+  "agree",
+  "need",
+  "wish",
+]);
 // Verbs of telling: their addressee is a recipient, not the thing told.
 const TELL_PARTY_FIRST = new Set(["notify", "inform", "alert", "advise", "warn", "update"]);
-const TELL = new Set([...TELL_PARTY_FIRST, "report", "communicate", "submit", "transmit", "send", "forward", "provide", "disclose", "give", "deliver", "supply", "share", "make", "notify", "present", "address", "refer", "return", "furnish"]);
+const TELL = new Set([
+  ...TELL_PARTY_FIRST,
+  "report",
+  "communicate",
+  "submit",
+  "transmit",
+  "send",
+  "forward",
+  "provide",
+  "disclose",
+  "give",
+  "deliver",
+  "supply",
+  "share",
+  "make",
+  "notify",
+  "present",
+  "address",
+  "refer",
+  "return",
+  "furnish",
+]);
 // Imperative requirements and list items start with one of these (wink tags some as nouns there).
 const IMPERATIVE_VERBS = new Set([
-  "limit", "control", "monitor", "track", "document", "report", "create", "retain", "ensure", "establish", "maintain", "implement", "employ", "use",
-  "protect", "identify", "authenticate", "verify", "prohibit", "prevent", "separate", "terminate", "enforce", "provide", "review", "update", "alert",
-  "correct", "perform", "conduct", "develop", "test", "train", "screen", "escort", "sanitize", "mark", "encrypt", "store", "route", "deny", "allow",
-  "restrict", "disable", "apply", "assess", "scan", "remediate", "analyze", "analyse", "audit", "manage", "define", "configure", "require",
-  "obtain", "assign", "designate", "include", "record", "respond", "restore", "back", "procure", "determine", "evaluate", "notify", "inform",
-  "adopt", "approve", "allocate", "supervise", "authorize", "authorise", "reconcile", "coordinate", "collect", "correlate", "protect",
+  "limit",
+  "control",
+  "monitor",
+  "track",
+  "document",
+  "report",
+  "create",
+  "retain",
+  "ensure",
+  "establish",
+  "maintain",
+  "implement",
+  "employ",
+  "use",
+  "protect",
+  "identify",
+  "authenticate",
+  "verify",
+  "prohibit",
+  "prevent",
+  "separate",
+  "terminate",
+  "enforce",
+  "provide",
+  "review",
+  "update",
+  "alert",
+  "correct",
+  "perform",
+  "conduct",
+  "develop",
+  "test",
+  "train",
+  "screen",
+  "escort",
+  "sanitize",
+  "mark",
+  "encrypt",
+  "store",
+  "route",
+  "deny",
+  "allow",
+  "restrict",
+  "disable",
+  "apply",
+  "assess",
+  "scan",
+  "remediate",
+  "analyze",
+  "analyse",
+  "audit",
+  "manage",
+  "define",
+  "configure",
+  "require",
+  "obtain",
+  "assign",
+  "designate",
+  "include",
+  "record",
+  "respond",
+  "restore",
+  "back",
+  "procure",
+  "determine",
+  "evaluate",
+  "notify",
+  "inform",
+  "adopt",
+  "approve",
+  "allocate",
+  "supervise",
+  "authorize",
+  "authorise",
+  "reconcile",
+  "coordinate",
+  "collect",
+  "correlate",
+  "protect",
 ]);
-const COORDINATED_VERBS = new Set(["increase", "reduce", "affirm", "modify", "amend", "suspend", "revoke", "withdraw", "extend", "reject", "accept", "process", "transfer", "request", "store", "access", "change", "delete", "erase", "rectify", "complete", "object", "restrict", "exchange", "publish", "issue", "renew", "approve", "disclose", "use", "maintain", "test", "record", "document", "report", "review", "notify", "attempt"]);
+const COORDINATED_VERBS = new Set([
+  "increase",
+  "reduce",
+  "affirm",
+  "modify",
+  "amend",
+  "suspend",
+  "revoke",
+  "withdraw",
+  "extend",
+  "reject",
+  "accept",
+  "process",
+  "transfer",
+  "request",
+  "store",
+  "access",
+  "change",
+  "delete",
+  "erase",
+  "rectify",
+  "complete",
+  "object",
+  "restrict",
+  "exchange",
+  "publish",
+  "issue",
+  "renew",
+  "approve",
+  "disclose",
+  "use",
+  "maintain",
+  "test",
+  "record",
+  "document",
+  "report",
+  "review",
+  "notify",
+  "attempt",
+]);
 const LIST_MARKER = /^(?:\(?[a-z0-9ivx]{1,4}[).]|[-–•·]|\d+(?:\.\d+)*\.?)$/i;
 
 interface Trigger {
@@ -145,7 +429,8 @@ function triggers(toks: readonly Tok[], from: number, to: number, includeShould:
       const k = i + (neg ? 3 : 2);
       const prep = toks[k]?.lower ?? "";
       let found: Omit<Trigger, "text"> | null = null;
-      if ((w === "required" || w === "obliged" || w === "obligated") && prep === "to") found = { first: i, last: k, modality: neg ? "may" : "must", negated: neg };
+      if ((w === "required" || w === "obliged" || w === "obligated") && prep === "to")
+        found = { first: i, last: k, modality: neg ? "may" : "must", negated: neg };
       else if (w === "prohibited" && (prep === "from" || prep === "to")) found = { first: i, last: k, modality: neg ? "may" : "must not", negated: !neg };
       else if (w === "permitted" && prep === "to") found = { first: i, last: k, modality: neg ? "must not" : "may", negated: neg };
       if (found !== null) out.push({ ...found, text: textOf(text, toks, found.first, found.last).toLowerCase() });
@@ -169,13 +454,58 @@ function isGerund(t: Tok | undefined, next?: Tok): boolean {
   if (t === undefined || !/ing$/.test(t.lower) || ING_WORDS.has(t.lower)) return false;
   if (t.pos === "VERB") return true;
   // "may include isolating administrative interfaces", "consider salting passwords": tagged a noun, used as a verb.
-  return (t.pos === "NOUN" || t.pos === "PROPN") && next !== undefined && (next.pos === "ADJ" || next.pos === "NOUN" || next.pos === "DET" || next.pos === "PRON");
+  return (
+    (t.pos === "NOUN" || t.pos === "PROPN") && next !== undefined && (next.pos === "ADJ" || next.pos === "NOUN" || next.pos === "DET" || next.pos === "PRON")
+  );
 }
 
 // -ing words that name things ("processing", "undertaking", "the following"), never a gerund clause.
-const ING_WORDS = new Set(["processing", "undertaking", "following", "reporting", "testing", "training", "funding", "marketing", "profiling", "hearing", "ruling", "finding", "filing", "setting", "meeting", "proceeding", "recording", "accounting", "monitoring", "outsourcing", "screening", "logging", "scanning", "handling", "building", "planning", "pricing", "licensing", "listing", "sharing"]);
+const ING_WORDS = new Set([
+  "processing",
+  "undertaking",
+  "following",
+  "reporting",
+  "testing",
+  "training",
+  "funding",
+  "marketing",
+  "profiling",
+  "hearing",
+  "ruling",
+  "finding",
+  "filing",
+  "setting",
+  "meeting",
+  "proceeding",
+  "recording",
+  "accounting",
+  "monitoring",
+  "outsourcing",
+  "screening",
+  "logging",
+  "scanning",
+  "handling",
+  "building",
+  "planning",
+  "pricing",
+  "licensing",
+  "listing",
+  "sharing",
+]);
 // "Due to …", "Prior to …", "Subject to …": prepositions that look like adjectives at the start of a sentence.
-const COMPOUND_PREPOSITIONS = new Set(["due", "prior", "according", "pursuant", "subject", "further", "regardless", "irrespective", "notwithstanding", "without", "contrary"]);
+const COMPOUND_PREPOSITIONS = new Set([
+  "due",
+  "prior",
+  "according",
+  "pursuant",
+  "subject",
+  "further",
+  "regardless",
+  "irrespective",
+  "notwithstanding",
+  "without",
+  "contrary",
+]);
 
 interface Chunk extends Span {
   /** A relative pronoun with nothing after it ("…, which shall"): its antecedent is the subject. */
@@ -232,7 +562,11 @@ function subjectChunk(toks: readonly Tok[], segStart: number, trig: number, open
   // of its own follows it ("The controller ensures that …").
   const opener = toks[first];
   const opensWithPhrase =
-    opener !== undefined && ["DET", "NOUN", "PROPN", "ADJ", "NUM"].includes(opener.pos) && !CLAUSE_CUTS.has(opener.lower) && !/ing$/.test(opener.lower) && !COMPOUND_PREPOSITIONS.has(opener.lower);
+    opener !== undefined &&
+    ["DET", "NOUN", "PROPN", "ADJ", "NUM"].includes(opener.pos) &&
+    !CLAUSE_CUTS.has(opener.lower) &&
+    !/ing$/.test(opener.lower) &&
+    !COMPOUND_PREPOSITIONS.has(opener.lower);
   if (opensSentence && opensWithPhrase) {
     const np = nounPhraseAt(toks, first, end);
     if (np !== null && !hasOwnVerb(toks, np.to + 1, end)) return { from: first, to: end, relative: -1 };
@@ -282,7 +616,8 @@ function skipListMarkers(toks: readonly Tok[], k: number, end: number): number {
     const t = toks[i];
     if (!t) break;
     // A heading word printed before the sentence ("DISCUSSION Alternate work sites may …").
-    const heading = /^[A-Z]{4,}$/.test(t.value) && /^[A-Z][a-z]/.test(toks[i + 1]?.value ?? "") && (t.lower === "discussion" || t.lower === "note" || t.lower === "example");
+    const heading =
+      /^[A-Z]{4,}$/.test(t.value) && /^[A-Z][a-z]/.test(toks[i + 1]?.value ?? "") && (t.lower === "discussion" || t.lower === "note" || t.lower === "example");
     if (!heading && !isMarkerToken(toks, i)) break;
     i++;
   }
@@ -348,8 +683,6 @@ function coordinated(toks: readonly Tok[], np: NounPhrase, end: number): NounPhr
   return [np];
 }
 
-
-
 /** "EBA, ESMA or EIOPA, which …": the coordinated phrases ending at `end`, the antecedent of a relative. */
 function coordinatedEndingAt(toks: readonly Tok[], end: number, lower: number): NounPhrase[] {
   const last = nounPhraseEndingAt(toks, end, lower);
@@ -369,7 +702,8 @@ function coordinatedEndingAt(toks: readonly Tok[], end: number, lower: number): 
     // ("EBA, ESMA or EIOPA"), not after an introductory phrase ("… of this Regulation, the controller").
     const listGoesOn = before < lower || toks[before]?.value === "," || toks[before]?.pos === "CCONJ" || skipListMarkers(toks, lower, before) > before;
     // "to EBA, ESMA or EIOPA": a list of named bodies is whole even where it starts after a preposition.
-    const namedBodies = sawConjunction && np.from === np.to && toks[np.from]?.pos === "PROPN" && out.every((p) => p.from === p.to && toks[p.from]?.pos === "PROPN");
+    const namedBodies =
+      sawConjunction && np.from === np.to && toks[np.from]?.pos === "PROPN" && out.every((p) => p.from === p.to && toks[p.from]?.pos === "PROPN");
     if (t.pos !== "CCONJ" && !listGoesOn && !namedBodies) break;
     if (t.pos === "CCONJ") sawConjunction = true;
     out.unshift(np);
@@ -406,7 +740,12 @@ function mainVerb(toks: readonly Tok[], trig: Trigger, segEnd: number): number {
     // A verb after a noun is the main verb only when no parenthetical is open ("shall, within
     // the time limits laid down …, notify" keeps looking past "laid").
     const okPrev =
-      i === trig.last + 1 || prev.value === "," || prev.pos === "ADV" || prev.lower === "not" || prev.pos === "CCONJ" || prev.pos === "PART" ||
+      i === trig.last + 1 ||
+      prev.value === "," ||
+      prev.pos === "ADV" ||
+      prev.lower === "not" ||
+      prev.pos === "CCONJ" ||
+      prev.pos === "PART" ||
       (commas % 2 === 0 && (prev.pos === "NOUN" || prev.pos === "PROPN" || prev.pos === "NUM"));
     if (okPrev) return i;
   }
@@ -461,7 +800,8 @@ function predicateAt(toks: readonly Tok[], verb: number, segEnd: number): Predic
     let after = np === null ? -1 : np.to + 1;
     while (after > 0 && toks[after]?.pos === "ADV") after++;
     const adj = toks[after]?.lower;
-    if (np !== null && (adj === "available" || adj === "public" || adj === "accessible")) return { verb, to: verb, passive: false, lemma: "make", adjective: after };
+    if (np !== null && (adj === "available" || adj === "public" || adj === "accessible"))
+      return { verb, to: verb, passive: false, lemma: "make", adjective: after };
   }
   if (CATENATIVES.has(toks[to]?.lemma ?? "") && toks[to + 1]?.lower === "to" && isBaseVerb(toks[to + 2])) {
     to += 2;
@@ -630,7 +970,13 @@ function complementsOf(text: string, toks: readonly Tok[], pred: Predicate, segE
       // "… the penalty, and the penalty is final": the start of a clause, not a listed thing.
       if (isFiniteVerb(toks, next.to + 1) || MODALS.has(toks[next.to + 1]?.lower ?? "")) break;
       // "delay or reject a transaction, or attempt to adversely affect": a verb, not a listed thing.
-      if (next.from === next.to && isListedVerb(toks[next.from]) && toks[next.to + 1]?.lower === "to" && (isBaseVerb(toks[next.to + 2]) || toks[next.to + 2]?.pos === "ADV")) break;
+      if (
+        next.from === next.to &&
+        isListedVerb(toks[next.from]) &&
+        toks[next.to + 1]?.lower === "to" &&
+        (isBaseVerb(toks[next.to + 2]) || toks[next.to + 2]?.pos === "ADV")
+      )
+        break;
       k2 = next.to + 1;
       if (isFinal) {
         object = { from: object.from, to: next.to };
@@ -732,7 +1078,16 @@ export function findEnglishObligations(nlp: EnglishNlp, text: string, options: E
     return clean(textOf(text, toks, s.from, s.to)).replace(/^(?:the|a|an)\s+/iu, "");
   };
 
-  const emit = (subjects: string[], trig: Trigger, sFrom: number, sTo: number, segStart: number, segEnd: number, verbIndex: number, implicitModal: boolean): void => {
+  const emit = (
+    subjects: string[],
+    trig: Trigger,
+    sFrom: number,
+    sTo: number,
+    segStart: number,
+    segEnd: number,
+    verbIndex: number,
+    implicitModal: boolean,
+  ): void => {
     const first = toks[sFrom];
     const last = toks[sTo];
     if (!first || !last) return;
@@ -780,7 +1135,10 @@ export function findEnglishObligations(nlp: EnglishNlp, text: string, options: E
       // The addressee binds the requirement's statement, the section's first sentence, not its discussion.
       const statement = options.addressee !== undefined && sFrom === sentences[0]?.[0];
       const implied: Lead | null =
-        lead ?? (statement && options.addressee !== undefined ? { subjects: [options.addressee], trigger: { first: verbAt, last: verbAt, modality: "must", negated: false, text: "must" } } : null);
+        lead ??
+        (statement && options.addressee !== undefined
+          ? { subjects: [options.addressee], trigger: { first: verbAt, last: verbAt, modality: "must", negated: false, text: "must" } }
+          : null);
       if (implied !== null) emit(implied.subjects, implied.trigger, sFrom, sTo, verbAt, clauseEnd(toks, verbAt, sTo), verbAt, true);
       continue;
     }
@@ -814,7 +1172,17 @@ export function findEnglishObligations(nlp: EnglishNlp, text: string, options: E
           const a = toks[p.to - 1];
           const b = toks[p.to];
           const direct = beforeModal === p.to;
-          if (direct && phrases.length === 1 && a !== undefined && b !== undefined && p.to > p.from && isNounLike(toks, p.to - 1) && /[^s]s$/.test(a.lower) && /[^s]s$/.test(b.lower)) return spanText({ from: p.to, to: p.to });
+          if (
+            direct &&
+            phrases.length === 1 &&
+            a !== undefined &&
+            b !== undefined &&
+            p.to > p.from &&
+            isNounLike(toks, p.to - 1) &&
+            /[^s]s$/.test(a.lower) &&
+            /[^s]s$/.test(b.lower)
+          )
+            return spanText({ from: p.to, to: p.to });
           return spanText(nounPhraseSpan(p));
         });
         const headWord = toks[found2.phrases[0]?.from ?? -1]?.lower ?? "";
@@ -847,4 +1215,3 @@ export function findEnglishObligations(nlp: EnglishNlp, text: string, options: E
   }
   return out;
 }
-

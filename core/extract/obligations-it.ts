@@ -7,7 +7,8 @@ import type { Modality, Obligation } from "./obligation-types.ts";
 // forms, the subject is the words of the same clause before it, the predicate the modal plus the
 // following infinitive, the object the words after it up to a clause boundary.
 
-const SENTENCE_END = /(?<!\b(?:art|artt|lett|n|pag|c\.d|ss|cfr|es|ecc|sig|dott|ing|s\.p\.a|p\.iva|D\.lgs|d\.lgs|D\.P\.R|d\.P\.R))[.;!?](?=\s+(?:[A-ZÀ-Ú«"“(]|\d+\.\s)|\s*\n|\s*$)|\n(?=\s*(?:[a-z]{1,2}\)|-|•|\d+\.)\s)/gu;
+const SENTENCE_END =
+  /(?<!\b(?:art|artt|lett|n|pag|c\.d|ss|cfr|es|ecc|sig|dott|ing|s\.p\.a|p\.iva|D\.lgs|d\.lgs|D\.P\.R|d\.P\.R))[.;!?](?=\s+(?:[A-ZÀ-Ú«"“(]|\d+\.\s)|\s*\n|\s*$)|\n(?=\s*(?:[a-z]{1,2}\)|-|•|\d+\.)\s)/gu;
 
 interface ItTrigger {
   re: RegExp;
@@ -27,7 +28,13 @@ function it(body: string): RegExp {
 // Longest forms first; a later form never overlaps an earlier hit.
 const TRIGGERS: ItTrigger[] = [
   { re: it(String.raw`(?:è|e'|sono)\s+(?:fatto\s+)?(?:divieto|vietat[oaie])(?:\s+(?:a|di|per))?`), modality: "must not", negated: true },
-  { re: it(String.raw`non\s+(?:deve|devono|dovrà|dovranno|può|possono|potrà|potranno|è\s+consentit[oaie]|sono\s+consentit[oaie]|è\s+ammess[oaie]|sono\s+ammess[oaie])`), modality: "must not", negated: true },
+  {
+    re: it(
+      String.raw`non\s+(?:deve|devono|dovrà|dovranno|può|possono|potrà|potranno|è\s+consentit[oaie]|sono\s+consentit[oaie]|è\s+ammess[oaie]|sono\s+ammess[oaie])`,
+    ),
+    modality: "must not",
+    negated: true,
+  },
   { re: new RegExp(`${B}(?:è|sono)\\s+(?:tenut[oaie]|obbligat[oaie])\\s+${A}`, "giu"), modality: "must", negated: false },
   { re: it(String.raw`(?:è|sono)\s+obbligatori[oaie]`), modality: "must", negated: false },
   { re: it("(?:deve|devono|dovrà|dovranno)"), modality: "must", negated: false },
@@ -36,7 +43,8 @@ const TRIGGERS: ItTrigger[] = [
 ];
 
 const CLAUSE_BREAK = /[,;:()]|(?<![\p{L}])(?:che|qualora|ove|se|quando|nonché|mentre|affinché|purché)(?![\p{L}])/giu;
-const OBJECT_STOP = /[,;:.()]|\s(?:entro|ai\s+sensi|a\s+pena|qualora|ove|se|salvo|fermo\s+restando|nel\s+rispetto|secondo|mediante|attraverso|previa|pena|in\s+caso|nei\s+casi|con\s+le\s+modalità)\b/iu;
+const OBJECT_STOP =
+  /[,;:.()]|\s(?:entro|ai\s+sensi|a\s+pena|qualora|ove|se|salvo|fermo\s+restando|nel\s+rispetto|secondo|mediante|attraverso|previa|pena|in\s+caso|nei\s+casi|con\s+le\s+modalità)\b/iu;
 const LEADING = /^(?:(?:inoltre|pertanto|altresì|comunque|infine|in\s+tal\s+caso|in\s+particolare|in\s+ogni\s+caso|tuttavia|quindi|e|o)\s+)+/iu;
 const ARTICLES = /^(?:(?:il|lo|la|i|gli|le|un|uno|una)\s+|(?:l|un)['’]\s*)/iu;
 const INFINITIVE = /^((?:si\s+)?[a-zà-ú]+(?:are|ere|ire|arsi|ersi|irsi|arre|orre|urre)(?:l[oaie]|ne|si|gli)?)\b/iu;
@@ -65,12 +73,22 @@ function subjectOf(before: string): string {
   CLAUSE_BREAK.lastIndex = 0;
   for (let m = CLAUSE_BREAK.exec(before); m; m = CLAUSE_BREAK.exec(before)) last = m.index + m[0].length;
   if (last >= 0) clause = before.slice(last);
-  const words = collapse(clause).replace(LEADING, "").replace(/^[-–•\s]+/u, "").split(" ").filter((w) => w !== "");
+  const words = collapse(clause)
+    .replace(LEADING, "")
+    .replace(/^[-–•\s]+/u, "")
+    .split(" ")
+    .filter((w) => w !== "");
   // A subject is a short noun phrase; a long run is an adverbial ("In caso di …") we cannot parse.
   // "Ai sensi dell'art. 16 la stazione appaltante": the subject starts at its last article.
   const lastArticle = words.reduce((acc, w, i) => (i > 0 && /^(?:il|lo|la|i|gli|le|l['’]\S*)$/iu.test(w) ? i : acc), -1);
-  const tail = words.slice(lastArticle > 0 ? lastArticle : -8).slice(-8).join(" ");
-  return tail.replace(ARTICLES, "").replace(/\s+(?:non|si|ne|anche|sempre|comunque)$/iu, "").trim();
+  const tail = words
+    .slice(lastArticle > 0 ? lastArticle : -8)
+    .slice(-8)
+    .join(" ");
+  return tail
+    .replace(ARTICLES, "")
+    .replace(/\s+(?:non|si|ne|anche|sempre|comunque)$/iu, "")
+    .trim();
 }
 
 function predicateAndObject(after: string): { verb: string; object: string } {

@@ -156,7 +156,12 @@ function headPhrase(name: string): string {
  * first in Italian ("stazione appaltante capofila"). null when the name is not a party.
  */
 export function partyTypeOfName(name: string, language: "en" | "it" = "en"): PartyType | null {
-  const head = headPhrase(name.toLowerCase().trim().replace(/^(?:(?:the|a|an|its|their|his|her|each|every|any|all|such|those|these|that|this|both|other|relevant)\s+)+/u, ""));
+  const head = headPhrase(
+    name
+      .toLowerCase()
+      .trim()
+      .replace(/^(?:(?:the|a|an|its|their|his|her|each|every|any|all|such|those|these|that|this|both|other|relevant)\s+)+/u, ""),
+  );
   const direct = BY_PHRASE.get(head);
   if (direct !== undefined) return direct;
   const words = head.split(/\s+/).filter((w) => w !== "");

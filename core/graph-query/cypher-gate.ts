@@ -45,14 +45,80 @@ interface Token {
 
 /** Keywords that would change or leave the library: named in the refusal when seen. */
 const WRITE_WORDS = new Set([
-  "CREATE", "MERGE", "SET", "DELETE", "DETACH", "REMOVE", "DROP", "ALTER", "COPY", "LOAD", "INSTALL", "EXPORT", "IMPORT", "ATTACH", "USE",
-  "CALL", "BEGIN", "COMMIT", "ROLLBACK", "CHECKPOINT", "FOREACH", "TRUNCATE", "RENAME",
+  "CREATE",
+  "MERGE",
+  "SET",
+  "DELETE",
+  "DETACH",
+  "REMOVE",
+  "DROP",
+  "ALTER",
+  "COPY",
+  "LOAD",
+  "INSTALL",
+  "EXPORT",
+  "IMPORT",
+  "ATTACH",
+  "USE",
+  "CALL",
+  "BEGIN",
+  "COMMIT",
+  "ROLLBACK",
+  "CHECKPOINT",
+  "FOREACH",
+  "TRUNCATE",
+  "RENAME",
 ]);
 // Words Kuzu's parser reserves: a variable or alias spelled like one fails there ("AS end"), so the gate refuses it first.
 const RESERVED = new Set([
-  "END", "CASE", "WHEN", "THEN", "ELSE", "IN", "IS", "NOT", "AND", "OR", "XOR", "NULL", "TRUE", "FALSE", "MATCH", "RETURN", "WHERE", "WITH",
-  "ORDER", "BY", "LIMIT", "SKIP", "AS", "DISTINCT", "COUNT", "CONTAINS", "STARTS", "ENDS", "EXISTS", "UNION", "ALL", "OPTIONAL", "UNWIND",
-  "ASC", "DESC", "ASCENDING", "DESCENDING", "SHORTEST", "FROM", "TO", "ANY", "NONE", "SINGLE", "STRUCT", "KEY", "GROUP", "PROFILE", "EXPLAIN",
+  "END",
+  "CASE",
+  "WHEN",
+  "THEN",
+  "ELSE",
+  "IN",
+  "IS",
+  "NOT",
+  "AND",
+  "OR",
+  "XOR",
+  "NULL",
+  "TRUE",
+  "FALSE",
+  "MATCH",
+  "RETURN",
+  "WHERE",
+  "WITH",
+  "ORDER",
+  "BY",
+  "LIMIT",
+  "SKIP",
+  "AS",
+  "DISTINCT",
+  "COUNT",
+  "CONTAINS",
+  "STARTS",
+  "ENDS",
+  "EXISTS",
+  "UNION",
+  "ALL",
+  "OPTIONAL",
+  "UNWIND",
+  "ASC",
+  "DESC",
+  "ASCENDING",
+  "DESCENDING",
+  "SHORTEST",
+  "FROM",
+  "TO",
+  "ANY",
+  "NONE",
+  "SINGLE",
+  "STRUCT",
+  "KEY",
+  "GROUP",
+  "PROFILE",
+  "EXPLAIN",
 ]);
 const PUNCT = ["<>", "<=", ">=", "->", "<-", "..", "=~", "(", ")", "[", "]", "{", "}", ",", ".", ":", "|", "=", "<", ">", "+", "-", "*", "/", "%", "$", ";"];
 const MAX_STATEMENT_CHARS = 4000;
@@ -574,8 +640,33 @@ class Parser {
 
 /** Functions a question may use: aggregates and string/list helpers. No id(), no file access. */
 const FUNCTIONS = new Set([
-  "count", "collect", "min", "max", "sum", "avg", "lower", "upper", "tolower", "toupper", "size", "length", "coalesce", "substring", "left",
-  "right", "trim", "ltrim", "rtrim", "list_contains", "label", "starts_with", "ends_with", "contains", "tostring", "to_string", "abs",
+  "count",
+  "collect",
+  "min",
+  "max",
+  "sum",
+  "avg",
+  "lower",
+  "upper",
+  "tolower",
+  "toupper",
+  "size",
+  "length",
+  "coalesce",
+  "substring",
+  "left",
+  "right",
+  "trim",
+  "ltrim",
+  "rtrim",
+  "list_contains",
+  "label",
+  "starts_with",
+  "ends_with",
+  "contains",
+  "tostring",
+  "to_string",
+  "abs",
   // RE2, linear in the text: no catastrophic backtracking whatever the pattern.
   "regexp_matches",
 ]);
@@ -654,7 +745,8 @@ function bindPattern(p: PathPattern, scope: Scope, schema: QuerySchema, params: 
   }
   for (const r of p.rels) {
     checkLabels(r.types, schema.relationships, "the relationship type");
-    if (r.hops !== undefined && (r.hops.max > maxHops || r.hops.min > r.hops.max)) throw new GateRefusal(`paths longer than ${maxHops} relationships are not allowed`);
+    if (r.hops !== undefined && (r.hops.max > maxHops || r.hops.min > r.hops.max))
+      throw new GateRefusal(`paths longer than ${maxHops} relationships are not allowed`);
     for (const [key, value] of r.props) {
       if (!propertyAllowed(schema, r.types, "rel", key)) throw new GateRefusal(`${key} is not a property the library has`);
       validateExpr(value, scope, schema, params);
@@ -693,12 +785,39 @@ function quote(s: string): string {
   return `'${s.replace(/\\/g, "\\\\").replace(/'/g, "\\'").replace(/\n/g, "\\n").replace(/\t/g, "\\t")}'`;
 }
 
-const PRECEDENCE: Record<string, number> = { OR: 1, XOR: 2, AND: 3, "=": 5, "<>": 5, "<": 5, ">": 5, "<=": 5, ">=": 5, IN: 5, CONTAINS: 5, "STARTS WITH": 5, "ENDS WITH": 5, "+": 6, "-": 6, "*": 7, "/": 7, "%": 7 };
+const PRECEDENCE: Record<string, number> = {
+  OR: 1,
+  XOR: 2,
+  AND: 3,
+  "=": 5,
+  "<>": 5,
+  "<": 5,
+  ">": 5,
+  "<=": 5,
+  ">=": 5,
+  IN: 5,
+  CONTAINS: 5,
+  "STARTS WITH": 5,
+  "ENDS WITH": 5,
+  "+": 6,
+  "-": 6,
+  "*": 7,
+  "/": 7,
+  "%": 7,
+};
 
 function printExpr(e: Expr): string {
   switch (e.t) {
     case "lit":
-      return e.value === null ? "NULL" : typeof e.value === "string" ? quote(e.value) : typeof e.value === "boolean" ? (e.value ? "true" : "false") : String(e.value);
+      return e.value === null
+        ? "NULL"
+        : typeof e.value === "string"
+          ? quote(e.value)
+          : typeof e.value === "boolean"
+            ? e.value
+              ? "true"
+              : "false"
+            : String(e.value);
     case "param":
       return `$${e.name}`;
     case "var":

@@ -73,7 +73,16 @@ export async function entityFacts(store: GraphStore, nodeId: string): Promise<En
   const sections = entries.slice(0, MAX_SECTIONS).map(({ first, count, section, document }): EntityFactSection => {
     const span = { start: first.start, end: first.end };
     const citation = rowCitation(section, document, span);
-    return { sectionId: section.id, documentId: section.documentId, label: citation.label, page: citation.pageStart, role: first.role, fact: first.fact, span, facts: count };
+    return {
+      sectionId: section.id,
+      documentId: section.documentId,
+      label: citation.label,
+      page: citation.pageStart,
+      role: first.role,
+      fact: first.fact,
+      span,
+      facts: count,
+    };
   });
   return { name: String(own.name ?? key), sections, truncated: entries.length > MAX_SECTIONS };
 }

@@ -54,7 +54,13 @@ export async function evidenceGraph(rt: QueryRuntime, input: EvidenceInput): Pro
   sections.sort((a, b) => (order.get(a.section.id) ?? 0) - (order.get(b.section.id) ?? 0));
   sections.forEach(({ section }, i) => {
     const label = shortSectionLabel(baseLabel(section.label));
-    add({ id: sectionNodeId(section.id), kind: "section", label: section.heading === "" ? label : `${label} ${section.heading}`, documentId: section.documentId, rank: i + 1 });
+    add({
+      id: sectionNodeId(section.id),
+      kind: "section",
+      label: section.heading === "" ? label : `${label} ${section.heading}`,
+      documentId: section.documentId,
+      rank: i + 1,
+    });
   });
   const shown = new Set(sections.map((s) => s.section.id));
 
@@ -92,11 +98,22 @@ export async function evidenceGraph(rt: QueryRuntime, input: EvidenceInput): Pro
 
   // Terms the sections define, then terms they use, while room remains.
   if (nodes.size < MAX_EVIDENCE_NODES) {
-    const defined = await runGated(rt, "MATCH (t:Term)-[:DEFINED_IN]->(s:Section) WHERE s.id IN $ids RETURN t.id AS id, t.term AS term, t.documentId AS doc, s.id AS section ORDER BY s.ordinal, t.spanStart", { ids: [...shown] });
-    const used = await runGated(rt, "MATCH (s:Section)-[:MENTIONS]->(t:Term) WHERE s.id IN $ids RETURN t.id AS id, t.term AS term, t.documentId AS doc, s.id AS section ORDER BY s.ordinal, t.term", { ids: [...shown] });
+    const defined = await runGated(
+      rt,
+      "MATCH (t:Term)-[:DEFINED_IN]->(s:Section) WHERE s.id IN $ids RETURN t.id AS id, t.term AS term, t.documentId AS doc, s.id AS section ORDER BY s.ordinal, t.spanStart",
+      { ids: [...shown] },
+    );
+    const used = await runGated(
+      rt,
+      "MATCH (s:Section)-[:MENTIONS]->(t:Term) WHERE s.id IN $ids RETURN t.id AS id, t.term AS term, t.documentId AS doc, s.id AS section ORDER BY s.ordinal, t.term",
+      { ids: [...shown] },
+    );
     let termNodes = 0;
     const drawnNames = new Set([...nodes.values()].filter((n) => n.kind === "entity").map((n) => n.label.toLowerCase()));
-    for (const [kind, rows] of [["defines", defined], ["mentions", used]] as const) {
+    for (const [kind, rows] of [
+      ["defines", defined],
+      ["mentions", used],
+    ] as const) {
       for (const r of rows) {
         const termId = String(r.id ?? "");
         const sectionId = String(r.section ?? "");

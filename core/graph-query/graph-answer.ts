@@ -109,14 +109,26 @@ export async function routeToGraph(question: string, analysis: QuestionAnalysis,
     try {
       if (decision.parsed !== null) {
         const result = await runIntent(rt, decision.parsed.intent);
-        finding = { result, intent: INTENT_NAMES[decision.parsed.intent.kind], source: "template", query: rt.ran.join("\n"), rows: await citeRows(options.store, result) };
+        finding = {
+          result,
+          intent: INTENT_NAMES[decision.parsed.intent.kind],
+          source: "template",
+          query: rt.ran.join("\n"),
+          rows: await citeRows(options.store, result),
+        };
       } else if (decision.askModel && options.llm !== null) {
         const written = await modelCypher(options.llm, rt.schema, question, { maxRows: rt.maxRows, ...(options.signal ? { signal: options.signal } : {}) });
         if (written.gated === null) {
           fallback = `The local model's graph query was not run: ${written.refusal ?? "no query"}${written.written === "" ? "" : ` (it wrote: ${written.written.slice(0, 160)})`}.`;
         } else {
           const result = await modelRows(rt, written.gated);
-          finding = { result, intent: "a query the local model wrote", source: "model", query: written.gated.cypher, rows: await citeRows(options.store, result) };
+          finding = {
+            result,
+            intent: "a query the local model wrote",
+            source: "model",
+            query: written.gated.cypher,
+            rows: await citeRows(options.store, result),
+          };
         }
       }
     } catch (err) {
@@ -144,8 +156,11 @@ export async function routeToGraph(question: string, analysis: QuestionAnalysis,
     return r;
   };
 
-  const evidence = async (sectionIds: string[], spans: Map<string, Array<{ start: number; end: number }>>, tripletIds: string[]): Promise<{ subgraph: AskResult["subgraph"]; triplets: TripletRecord[] }> =>
-    evidenceGraph(rt, { sectionIds, spans, tripletIds });
+  const evidence = async (
+    sectionIds: string[],
+    spans: Map<string, Array<{ start: number; end: number }>>,
+    tripletIds: string[],
+  ): Promise<{ subgraph: AskResult["subgraph"]; triplets: TripletRecord[] }> => evidenceGraph(rt, { sectionIds, spans, tripletIds });
   const spansOf = (citations: readonly AskCitation[]): Map<string, Array<{ start: number; end: number }>> => {
     const m = new Map<string, Array<{ start: number; end: number }>>();
     for (const c of citations) m.set(c.sectionId, [...(m.get(c.sectionId) ?? []), ...(c.spans ?? [])]);
@@ -156,10 +171,27 @@ export async function routeToGraph(question: string, analysis: QuestionAnalysis,
   let alone: AskResult | null = null;
   if (decision.route === "graph" && usable !== null) {
     const { rows, citations } = withKeys(usable.rows, 1);
-    const sentences: AskSentence[] = [{ text: usable.result.summary + (usable.result.truncated ? ` The first ${rows.length} are listed.` : ""), citationKeys: [], supported: true, role: "lead" }, ...rowSentences(rows, false)];
+    const sentences: AskSentence[] = [
+      {
+        text: usable.result.summary + (usable.result.truncated ? ` The first ${rows.length} are listed.` : ""),
+        citationKeys: [],
+        supported: true,
+        role: "lead",
+      },
+      ...rowSentences(rows, false),
+    ];
     const graph = await evidence([...usable.result.focusSectionIds, ...citations.map((c) => c.sectionId)], spansOf(citations), tripletIdsOf());
     alone = {
-      answer: [sentences[0]?.text ?? "", ...rows.map((r) => `${r.cells.map((c) => c.value).filter((v) => v !== "").join(" — ")} [${r.citation.key}]`)].join("\n"),
+      answer: [
+        sentences[0]?.text ?? "",
+        ...rows.map(
+          (r) =>
+            `${r.cells
+              .map((c) => c.value)
+              .filter((v) => v !== "")
+              .join(" — ")} [${r.citation.key}]`,
+        ),
+      ].join("\n"),
       mode: "extractive",
       citations,
       sentences,
@@ -181,7 +213,11 @@ export async function routeToGraph(question: string, analysis: QuestionAnalysis,
       if (decision.route === "both" && usable !== null && !refused) {
         const { rows, citations } = withKeys(usable.rows, answer.citations.length + 1);
         const allCitations = [...answer.citations, ...citations];
-        const graph = await evidence(allCitations.map((c) => c.sectionId), spansOf(allCitations), tripletIdsOf());
+        const graph = await evidence(
+          allCitations.map((c) => c.sectionId),
+          spansOf(allCitations),
+          tripletIdsOf(),
+        );
         return {
           ...answer,
           citations: allCitations,
@@ -193,7 +229,13 @@ export async function routeToGraph(question: string, analysis: QuestionAnalysis,
       }
       // Text: the route says why (and why the graph did not answer, when it was asked); the graph
       // beside the answer is its evidence, or nothing for a refusal.
-      const graph = refused ? { subgraph: { nodes: [], edges: [] } } : await evidence(answer.citations.map((c) => c.sectionId), spansOf(answer.citations), []);
+      const graph = refused
+        ? { subgraph: { nodes: [], edges: [] } }
+        : await evidence(
+            answer.citations.map((c) => c.sectionId),
+            spansOf(answer.citations),
+            [],
+          );
       return { ...answer, subgraph: graph.subgraph, route: route("text", decision.reason) };
     },
   };

@@ -31,7 +31,10 @@ function quotedOr(question: string, tail: string | undefined): string | null {
   if (tail === undefined) return null;
   const cleaned = tail
     .replace(/\?+\s*$/, "")
-    .replace(/\s+(?:under|in|of|within|according to|pursuant to|per)\s+(?:the\s+)?(?:gdpr|dora|hipaa|nist.*|regulation.*|directive.*|library|corpus|documents?)\s*$/i, "")
+    .replace(
+      /\s+(?:under|in|of|within|according to|pursuant to|per)\s+(?:the\s+)?(?:gdpr|dora|hipaa|nist.*|regulation.*|directive.*|library|corpus|documents?)\s*$/i,
+      "",
+    )
     .replace(/^(?:the|a|an|any|term|the term|word|the word|phrase|the phrase)\s+/i, "")
     .trim();
   return cleaned.length >= 2 && cleaned.length <= 80 ? cleaned : null;
@@ -85,7 +88,8 @@ function modalitiesOf(q: string): Modality[] {
   return ["must", "must not"];
 }
 
-const WITH_DEADLINE = /\b(?:with\s+(?:a\s+|their\s+)?(?:deadlines?|time[- ]limits?)|within\s+(?:a\s+)?(?:deadline|time[- ]limit)|by\s+when|and\s+when|deadlines?|time[- ]limits?)\b/i;
+const WITH_DEADLINE =
+  /\b(?:with\s+(?:a\s+|their\s+)?(?:deadlines?|time[- ]limits?)|within\s+(?:a\s+)?(?:deadline|time[- ]limit)|by\s+when|and\s+when|deadlines?|time[- ]limits?)\b/i;
 
 function partyOf(q: string, analysis: QuestionAnalysis): string | null {
   const named = analysis.scope.parties[0];
@@ -116,7 +120,9 @@ export function parseGraphIntent(question: string, analysis: QuestionAnalysis): 
 
   // Which documents mention a name.
   const mentions =
-    /\b(?:which|what)\s+(?:documents?|regulations?|acts?|texts?|files?|publications?|sources?)\s+(?:mention|mentions|refer to|refers to|use|uses|name|names|talk about|talks about|speak of|discuss|discusses|contain|contains)\s+(.+)$/i.exec(q) ??
+    /\b(?:which|what)\s+(?:documents?|regulations?|acts?|texts?|files?|publications?|sources?)\s+(?:mention|mentions|refer to|refers to|use|uses|name|names|talk about|talks about|speak of|discuss|discusses|contain|contains)\s+(.+)$/i.exec(
+      q,
+    ) ??
     /\bin\s+which\s+(?:documents?|regulations?|texts?)\s+(?:is|are)\s+(.+?)\s+(?:mentioned|used|named|discussed)\b/i.exec(q) ??
     /\bquali\s+documenti\s+(?:menzionano|citano|nominano|parlano\s+di|contengono)\s+(.+)$/i.exec(q);
   if (mentions !== null && labels.length === 0) {
@@ -126,11 +132,19 @@ export function parseGraphIntent(question: string, analysis: QuestionAnalysis): 
 
   // Who must notify whom (or a named party).
   const notifyVerb = String.raw`(?:notify|notifies|inform|informs|report|reports|communicate|communicates|alert|alerts|tell|tells|submit|submits|transmit|transmits)`;
-  if (new RegExp(String.raw`\bwho\b.*\b${notifyVerb}\b.*\bwhom\b|\bnotification\s+(?:duties|obligations|requirements|chain)\b|\bwho\s+(?:notifies|informs|reports\s+to)\s+whom\b`, "i").test(q)) {
+  if (
+    new RegExp(
+      String.raw`\bwho\b.*\b${notifyVerb}\b.*\bwhom\b|\bnotification\s+(?:duties|obligations|requirements|chain)\b|\bwho\s+(?:notifies|informs|reports\s+to)\s+whom\b`,
+      "i",
+    ).test(q)
+  ) {
     const topic = topicOf(q, analysis, []);
     return { intent: { kind: "notify", documentIds, topic }, topic };
   }
-  const notifyParty = new RegExp(String.raw`\bwho\s+(?:must|shall|has to|have to|should|is required to|are required to|needs to|need to)\s+${notifyVerb}(?:\s+to)?\s+(?:the\s+|a\s+|an\s+)?(.+?)(?:\s+(?:under|in|of|about|when|if|within)\b|\?|$)`, "i").exec(q);
+  const notifyParty = new RegExp(
+    String.raw`\bwho\s+(?:must|shall|has to|have to|should|is required to|are required to|needs to|need to)\s+${notifyVerb}(?:\s+to)?\s+(?:the\s+|a\s+|an\s+)?(.+?)(?:\s+(?:under|in|of|about|when|if|within)\b|\?|$)`,
+    "i",
+  ).exec(q);
   if (notifyParty?.[1] !== undefined) {
     // "Who must notify the supervisory authority?" names the party told; "who must notify a
     // personal data breach?" names what is notified: a topic.
@@ -145,7 +159,9 @@ export function parseGraphIntent(question: string, analysis: QuestionAnalysis): 
 
   // Obligations of a party (optionally with a deadline or a modality).
   const obligationAsk =
-    /\b(?:obligations?|duties|responsibilities)\s+(?:of|for|on|imposed on)\b|\bwhat\s+(?:must|shall|should|may|can|has to|have to|is required to|are required to)\s+.+?\s+do\b|\bwhat\s+(?:is|are)\s+.+?\s+(?:required|obliged|prohibited|allowed|permitted)\s+(?:to|from)\b|'s\s+(?:obligations|duties|responsibilities)\b|\bobblighi\s+(?:del|della|dell'|dei|degli)\b/i.test(q);
+    /\b(?:obligations?|duties|responsibilities)\s+(?:of|for|on|imposed on)\b|\bwhat\s+(?:must|shall|should|may|can|has to|have to|is required to|are required to)\s+.+?\s+do\b|\bwhat\s+(?:is|are)\s+.+?\s+(?:required|obliged|prohibited|allowed|permitted)\s+(?:to|from)\b|'s\s+(?:obligations|duties|responsibilities)\b|\bobblighi\s+(?:del|della|dell'|dei|degli)\b/i.test(
+      q,
+    );
   if (obligationAsk) {
     const party = partyOf(q, analysis);
     if (party !== null) {
@@ -155,7 +171,11 @@ export function parseGraphIntent(question: string, analysis: QuestionAnalysis): 
   }
 
   // Every deadline (a list of them, not the time limit of one thing: that is a text answer).
-  if (/\b(?:deadlines|time[- ]limits|time periods|timelines|due dates|termini|scadenze)\b|\b(?:every|all|each|list(?:\s+of)?)\s+(?:the\s+)?(?:deadline|time[- ]limit)s?\b/i.test(q)) {
+  if (
+    /\b(?:deadlines|time[- ]limits|time periods|timelines|due dates|termini|scadenze)\b|\b(?:every|all|each|list(?:\s+of)?)\s+(?:the\s+)?(?:deadline|time[- ]limit)s?\b/i.test(
+      q,
+    )
+  ) {
     const topic = topicOf(q, analysis, []);
     return { intent: { kind: "deadlines", documentIds, topic }, topic };
   }
@@ -170,7 +190,11 @@ export function parseGraphIntent(question: string, analysis: QuestionAnalysis): 
     const term = quotedOr(q, whereDefined[1]);
     if (term !== null) return { intent: { kind: "defines", documentIds, term }, topic: [] };
   }
-  if (/\b(?:which|what)\s+terms?\s+(?:does|do|did|are|is)\b.*\bdefine[sd]?\b|\b(?:list|all|every)\b.*\b(?:definitions|defined terms)\b|\bdefined\s+terms\b|\bwhat\s+does\s+.+\s+define\b|\bquali\s+termini\b.*\bdefini/i.test(q)) {
+  if (
+    /\b(?:which|what)\s+terms?\s+(?:does|do|did|are|is)\b.*\bdefine[sd]?\b|\b(?:list|all|every)\b.*\b(?:definitions|defined terms)\b|\bdefined\s+terms\b|\bwhat\s+does\s+.+\s+define\b|\bquali\s+termini\b.*\bdefini/i.test(
+      q,
+    )
+  ) {
     return { intent: { kind: "defines", documentIds }, topic: [] };
   }
 
@@ -178,12 +202,17 @@ export function parseGraphIntent(question: string, analysis: QuestionAnalysis): 
   const target = { labels, documentIds };
   // Citations: into the provision, or out of it.
   const at = provisionIndex(q, analysis, labels);
-  const citeVerb = /\b(?:cite|cites|citing|cited|refer(?:s|red|ring)?\s+to|reference|references|referencing|referenced|point(?:s)?\s+to|mention|mentions|mentioned|cross[- ]references?)\b/i;
+  const citeVerb =
+    /\b(?:cite|cites|citing|cited|refer(?:s|red|ring)?\s+to|reference|references|referencing|referenced|point(?:s)?\s+to|mention|mentions|mentioned|cross[- ]references?)\b/i;
   const verb = citeVerb.exec(q);
   // "Which security measures does Article 32 mention?" asks for what the text says, not for the
   // provisions it cites: a wh-object that names no provision, document or reference goes to text.
   const askedFor = verb === null ? null : /\b(?:which|what)\s+(.+?)\s+(?:does|do|did|is|are)\b/i.exec(q.slice(0, verb.index));
-  const asksForThings = askedFor !== null && !/\b(?:articles?|sections?|provisions?|paragraphs?|recitals?|regulations?|directives?|acts?|laws?|rules?|documents?|standards?|parts?|subparts?|chapters?|annex(?:es)?|references?|citations?|cross[- ]references?|other|texts?|publications?)\b/i.test(askedFor[1] ?? "");
+  const asksForThings =
+    askedFor !== null &&
+    !/\b(?:articles?|sections?|provisions?|paragraphs?|recitals?|regulations?|directives?|acts?|laws?|rules?|documents?|standards?|parts?|subparts?|chapters?|annex(?:es)?|references?|citations?|cross[- ]references?|other|texts?|publications?)\b/i.test(
+      askedFor[1] ?? "",
+    );
   if (verb !== null && at >= 0 && !asksForThings) {
     const outgoingPassive = /\b(?:cited|referenced|referred\s+to|mentioned)\s+(?:in|by|from)\s+/i.test(q.slice(verb.index, at + 1));
     const crossRefsOf = /\bcross[- ]references?\s+(?:in|of|from|made\s+by)\b/i.test(q);
@@ -191,14 +220,20 @@ export function parseGraphIntent(question: string, analysis: QuestionAnalysis): 
     if (outgoingPassive || crossRefsOf || doesX) return { intent: { kind: "cited-by", ...target }, topic: [] };
     // "Which sections of HIPAA cite § 164.308?": the citing sections are HIPAA's; "Which sections
     // cite § 164.308 of HIPAA?": any document's.
-    const citingScoped = /\b(?:sections?|articles?|provisions?|requirements?|paragraphs?|parts?|recitals?)\s+(?:of|in)\s+(?:the\s+)?\S/i.test(q.slice(0, verb.index));
+    const citingScoped = /\b(?:sections?|articles?|provisions?|requirements?|paragraphs?|parts?|recitals?)\s+(?:of|in)\s+(?:the\s+)?\S/i.test(
+      q.slice(0, verb.index),
+    );
     return { intent: { kind: "cites", citingDocumentIds: citingScoped ? documentIds : [], ...target }, topic: [] };
   }
   // Structure: parent, children, siblings.
   if (/\bsiblings?\b|\bsame\s+(?:chapter|section|part|subpart|title)\s+as\b|\bneighbou?ring\s+(?:articles|sections)\b/i.test(q)) {
     return { intent: { kind: "structure", relation: "siblings", ...target }, topic: [] };
   }
-  if (/\bparent\b|\bwhich\s+(?:chapter|section|part|subpart|title)\s+(?:contains|includes|holds)\b|\b(?:in|under)\s+which\s+(?:chapter|section|part|subpart|title|heading)\b|\bwhat\s+(?:chapter|section|part|subpart|title)\s+is\b|\bbelongs?\s+to\b/i.test(q)) {
+  if (
+    /\bparent\b|\bwhich\s+(?:chapter|section|part|subpart|title)\s+(?:contains|includes|holds)\b|\b(?:in|under)\s+which\s+(?:chapter|section|part|subpart|title|heading)\b|\bwhat\s+(?:chapter|section|part|subpart|title)\s+is\b|\bbelongs?\s+to\b/i.test(
+      q,
+    )
+  ) {
     return { intent: { kind: "structure", relation: "parent", ...target }, topic: [] };
   }
   if (

@@ -103,22 +103,27 @@ async function spanRows(
   cells: (r: ReadOnlyRow, provision: string) => GraphRowCell[],
   triplets = false,
 ): Promise<{ rows: IntentRow[]; truncated: boolean; documents: string }> {
-  const names = await sectionsById(rt, raw.map((r) => str(r.section)));
+  const names = await sectionsById(
+    rt,
+    raw.map((r) => str(r.section)),
+  );
   const list = truncate(
     rt,
-    raw.map(
-      (r): IntentRow => ({
-        cells: cells(r, provisionName(names.get(str(r.section)), str(r.section))),
-        sectionId: str(r.section),
-        span: { start: num(r.at), end: num(r.spanEnd) },
-        ...(triplets ? { tripletId: str(r.id) } : {}),
-      }),
-    ),
+    raw.map((r): IntentRow => ({
+      cells: cells(r, provisionName(names.get(str(r.section)), str(r.section))),
+      sectionId: str(r.section),
+      span: { start: num(r.at), end: num(r.spanEnd) },
+      ...(triplets ? { tripletId: str(r.id) } : {}),
+    })),
   );
   return { ...list, documents: [...new Set([...names.values()].map((n) => n.documentName))].join(", ") };
 }
 
-function targetsText(targets: ReadonlyArray<{ label: string }>, names: ReadonlyMap<string, { section: Section; documentName: string }>, ids: readonly string[]): string {
+function targetsText(
+  targets: ReadonlyArray<{ label: string }>,
+  names: ReadonlyMap<string, { section: Section; documentName: string }>,
+  ids: readonly string[],
+): string {
   const seen = new Set<string>();
   for (const id of ids) seen.add(provisionName(names.get(id), ""));
   const list = [...seen].filter((s) => s !== "");
@@ -136,11 +141,14 @@ async function cites(rt: QueryRuntime, target: Extract<GraphIntent, { kind: "cit
   const ids = targets.map((t) => t.id);
   const params: Params = { targets: ids };
   if (target.citingDocumentIds.length > 0) params.citing = target.citingDocumentIds;
-  const raw = ids.length === 0 ? [] : await runGated(
-    rt,
-    `MATCH (a:Section)-[r:REFERS_TO]->(b:Section) WHERE b.id IN $targets AND NOT a.id IN $targets AND ${NOT_CITING}${target.citingDocumentIds.length > 0 ? " AND a.documentId IN $citing" : ""} RETURN a.id AS citing, r.raw AS raw, r.spanStart AS at, r.spanEnd AS spanEnd, b.id AS target ORDER BY a.documentId, a.ordinal, r.spanStart`,
-    params,
-  );
+  const raw =
+    ids.length === 0
+      ? []
+      : await runGated(
+          rt,
+          `MATCH (a:Section)-[r:REFERS_TO]->(b:Section) WHERE b.id IN $targets AND NOT a.id IN $targets AND ${NOT_CITING}${target.citingDocumentIds.length > 0 ? " AND a.documentId IN $citing" : ""} RETURN a.id AS citing, r.raw AS raw, r.spanStart AS at, r.spanEnd AS spanEnd, b.id AS target ORDER BY a.documentId, a.ordinal, r.spanStart`,
+          params,
+        );
   const names = await sectionsById(rt, [...raw.map((r) => str(r.citing)), ...ids]);
   // One row per citing provision (a long article split in parts is one provision), at its first citation.
   const byProvision = new Map<string, IntentRow>();
@@ -165,7 +173,10 @@ async function cites(rt: QueryRuntime, target: Extract<GraphIntent, { kind: "cit
     columns: ["Section", "Heading", "Citation", "Cites"],
     rows,
     focusSectionIds: ids.slice(0, 3),
-    summary: targets.length === 0 ? `No section of the library is labelled ${target.labels.join(", ")}.` : `${rows.length} ${rows.length === 1 ? "section cites" : "sections cite"} ${what}.`,
+    summary:
+      targets.length === 0
+        ? `No section of the library is labelled ${target.labels.join(", ")}.`
+        : `${rows.length} ${rows.length === 1 ? "section cites" : "sections cite"} ${what}.`,
     truncated,
   };
 }
@@ -173,11 +184,14 @@ async function cites(rt: QueryRuntime, target: Extract<GraphIntent, { kind: "cit
 async function citedBy(rt: QueryRuntime, target: ProvisionTarget): Promise<IntentResult> {
   const sources = await resolveTargets(rt, target);
   const ids = sources.map((s) => s.id);
-  const raw = ids.length === 0 ? [] : await runGated(
-    rt,
-    "MATCH (a:Section)-[:CITES]->(r:Reference) WHERE a.id IN $sources RETURN a.id AS source, r.raw AS raw, r.label AS label, r.toSectionId AS target, r.instrument AS instrument, r.resolved AS resolved, r.spanStart AS at, r.spanEnd AS spanEnd ORDER BY a.ordinal, r.spanStart",
-    { sources: ids },
-  );
+  const raw =
+    ids.length === 0
+      ? []
+      : await runGated(
+          rt,
+          "MATCH (a:Section)-[:CITES]->(r:Reference) WHERE a.id IN $sources RETURN a.id AS source, r.raw AS raw, r.label AS label, r.toSectionId AS target, r.instrument AS instrument, r.resolved AS resolved, r.spanStart AS at, r.spanEnd AS spanEnd ORDER BY a.ordinal, r.spanStart",
+          { sources: ids },
+        );
   const names = await sectionsById(rt, [...raw.map((r) => str(r.target)).filter((t) => t !== ""), ...ids]);
   const rows = new Map<string, IntentRow>();
   for (const r of raw) {
@@ -186,7 +200,10 @@ async function citedBy(rt: QueryRuntime, target: ProvisionTarget): Promise<Inten
     if (ids.includes(targetId) || (targetId === "" && str(r.label) === "" && str(r.instrument) === "")) continue;
     const resolved = targetId !== "" && names.has(targetId);
     const entry = names.get(targetId);
-    const key = resolved && entry !== undefined ? `${entry.section.documentId}\u0000${baseLabel(entry.section.label)}` : `${str(r.instrument)}\u0000${str(r.label) || str(r.raw)}`;
+    const key =
+      resolved && entry !== undefined
+        ? `${entry.section.documentId}\u0000${baseLabel(entry.section.label)}`
+        : `${str(r.instrument)}\u0000${str(r.label) || str(r.raw)}`;
     if (rows.has(key)) continue;
     const printed = [str(r.label), str(r.instrument)].filter((x) => x !== "").join(" of ") || str(r.raw);
     rows.set(key, {
@@ -206,7 +223,10 @@ async function citedBy(rt: QueryRuntime, target: ProvisionTarget): Promise<Inten
     columns: ["Cited provision", "As printed", "In the library"],
     rows: list.rows,
     focusSectionIds: ids.slice(0, 3),
-    summary: sources.length === 0 ? `No section of the library is labelled ${target.labels.join(", ")}.` : `${what} ${list.rows.length === 1 ? "cites 1 provision" : `cites ${list.rows.length} provisions`}.`,
+    summary:
+      sources.length === 0
+        ? `No section of the library is labelled ${target.labels.join(", ")}.`
+        : `${what} ${list.rows.length === 1 ? "cites 1 provision" : `cites ${list.rows.length} provisions`}.`,
     truncated: list.truncated,
   };
 }
@@ -293,7 +313,13 @@ async function obligations(rt: QueryRuntime, intent: Extract<GraphIntent, { kind
     ],
     true,
   );
-  const kind = intent.modalities.includes("may") ? "permissions" : intent.modalities.every((m) => m === "must not") ? "prohibitions" : intent.modalities.includes("should") ? "recommendations" : "obligations";
+  const kind = intent.modalities.includes("may")
+    ? "permissions"
+    : intent.modalities.every((m) => m === "must not")
+      ? "prohibitions"
+      : intent.modalities.includes("should")
+        ? "recommendations"
+        : "obligations";
   return {
     columns: ["Party", "Duty", "Deadline", "Section"],
     rows: list.rows,
@@ -379,7 +405,8 @@ async function structure(rt: QueryRuntime, intent: Extract<GraphIntent, { kind: 
   const cypher = {
     parent: "MATCH (s:Section)-[:PART_OF]->(p:Section) WHERE s.id IN $targets RETURN DISTINCT p.id AS id, p.ordinal AS ordinal ORDER BY ordinal",
     children: "MATCH (c:Section)-[:PART_OF]->(p:Section) WHERE p.id IN $targets RETURN DISTINCT c.id AS id, c.ordinal AS ordinal ORDER BY ordinal",
-    siblings: "MATCH (s:Section)-[:PART_OF]->(p:Section)<-[:PART_OF]-(o:Section) WHERE s.id IN $targets AND NOT o.id IN $targets RETURN DISTINCT o.id AS id, o.ordinal AS ordinal ORDER BY ordinal",
+    siblings:
+      "MATCH (s:Section)-[:PART_OF]->(p:Section)<-[:PART_OF]-(o:Section) WHERE s.id IN $targets AND NOT o.id IN $targets RETURN DISTINCT o.id AS id, o.ordinal AS ordinal ORDER BY ordinal",
   }[intent.relation];
   const raw = ids.length === 0 ? [] : await runGated(rt, cypher, { targets: ids });
   const names = await sectionsById(rt, [...raw.map((r) => str(r.id)), ...ids]);
@@ -405,7 +432,10 @@ async function structure(rt: QueryRuntime, intent: Extract<GraphIntent, { kind: 
     columns: ["Section", "Heading"],
     rows: list.rows,
     focusSectionIds: ids.slice(0, 3),
-    summary: targets.length === 0 ? `No section of the library is labelled ${intent.labels.join(", ")}.` : `${what} ${relation} ${list.rows.length} ${list.rows.length === 1 ? "provision" : "provisions"}.`,
+    summary:
+      targets.length === 0
+        ? `No section of the library is labelled ${intent.labels.join(", ")}.`
+        : `${what} ${relation} ${list.rows.length} ${list.rows.length === 1 ? "provision" : "provisions"}.`,
     truncated: list.truncated,
   };
 }
@@ -416,7 +446,11 @@ function escapeRegex(s: string): string {
 
 async function mentions(rt: QueryRuntime, name: string): Promise<IntentResult> {
   // Whole words, any case unless the name is an acronym, spaces and hyphens alike, plurals too.
-  const words = name.trim().split(/[\s-]+/).map(escapeRegex).join("[\\s-]+");
+  const words = name
+    .trim()
+    .split(/[\s-]+/)
+    .map(escapeRegex)
+    .join("[\\s-]+");
   const acronym = /^[A-Z0-9&]{2,}s?$/.test(name.trim());
   const pattern = `${acronym ? "" : "(?i)"}(?:^|[^\\pL\\pN])${words}(?:s|es)?(?:$|[^\\pL\\pN])`;
   const raw = await runGated(
@@ -429,11 +463,17 @@ async function mentions(rt: QueryRuntime, name: string): Promise<IntentResult> {
   );
   const firsts = await Promise.all(
     raw.map(async (r) => {
-      const [row] = await runGated(rt, "MATCH (s:Section) WHERE s.documentId = $doc AND s.ordinal = $ordinal RETURN s.id AS id", { doc: str(r.doc), ordinal: num(r.first) });
+      const [row] = await runGated(rt, "MATCH (s:Section) WHERE s.documentId = $doc AND s.ordinal = $ordinal RETURN s.id AS id", {
+        doc: str(r.doc),
+        ordinal: num(r.first),
+      });
       return str(row?.id);
     }),
   );
-  const names = await sectionsById(rt, firsts.filter((f) => f !== ""));
+  const names = await sectionsById(
+    rt,
+    firsts.filter((f) => f !== ""),
+  );
   const list = truncate(
     rt,
     raw.flatMap((r, i): IntentRow[] => {
@@ -456,7 +496,10 @@ async function mentions(rt: QueryRuntime, name: string): Promise<IntentResult> {
     columns: ["Document", "Sections mentioning it", "First mention"],
     rows: list.rows,
     focusSectionIds: [],
-    summary: list.rows.length === 0 ? `No imported document mentions “${name}”.` : `${list.rows.length} ${list.rows.length === 1 ? "document mentions" : "documents mention"} “${name}”.`,
+    summary:
+      list.rows.length === 0
+        ? `No imported document mentions “${name}”.`
+        : `${list.rows.length} ${list.rows.length === 1 ? "document mentions" : "documents mention"} “${name}”.`,
     truncated: list.truncated,
   };
 }
@@ -482,4 +525,3 @@ export async function runIntent(rt: QueryRuntime, intent: GraphIntent): Promise<
       return mentions(rt, intent.name);
   }
 }
-

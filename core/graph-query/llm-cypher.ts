@@ -51,7 +51,12 @@ function promptFor(llm: LlmClient, schema: QuerySchema, question: string): { sys
 }
 
 /** Asks the model for a query and passes it through the gate. Never throws for a bad query: says why instead. */
-export async function modelCypher(llm: LlmClient, schema: QuerySchema, question: string, options: { maxRows: number; signal?: AbortSignal }): Promise<ModelQuery> {
+export async function modelCypher(
+  llm: LlmClient,
+  schema: QuerySchema,
+  question: string,
+  options: { maxRows: number; signal?: AbortSignal },
+): Promise<ModelQuery> {
   const prompt = promptFor(llm, schema, question);
   if (prompt === null) return { written: "", gated: null, refusal: `the model's context (${llm.contextSize} tokens) is too small for the graph's schema` };
   let written: string;

@@ -68,7 +68,14 @@ export async function modelRows(rt: QueryRuntime, gated: GatedQuery): Promise<In
     }
     if (typeof v === "number" || typeof v === "bigint" || typeof v === "boolean") return String(v);
     if (v instanceof Date) return v.toISOString();
-    if (Array.isArray(v)) return v.slice(0, MAX_LIST_ITEMS).map(show).filter((x) => x !== "").join(", ") + (v.length > MAX_LIST_ITEMS ? ", …" : "");
+    if (Array.isArray(v))
+      return (
+        v
+          .slice(0, MAX_LIST_ITEMS)
+          .map(show)
+          .filter((x) => x !== "")
+          .join(", ") + (v.length > MAX_LIST_ITEMS ? ", …" : "")
+      );
     // A node or relationship: what it is called, never its internal id.
     switch (text(v._label)) {
       case "Section":

@@ -7,7 +7,20 @@ import type { LiveGraphSchema } from "../model/store-records.ts";
 // user's disk (Document.file) are never reachable, whatever a question or a model writes.
 
 const NODES = new Set(["Document", "Section", "Reference", "Term", "Entity", "Triplet", "Deadline"]);
-const RELATIONSHIPS = new Set(["PART_OF", "NEXT", "IN_DOCUMENT", "CITES", "REFERS_TO", "DEFINED_IN", "MENTIONS", "STATED_IN", "HAS_SUBJECT", "HAS_OBJECT", "HAS_RECIPIENT", "SETS_DEADLINE"]);
+const RELATIONSHIPS = new Set([
+  "PART_OF",
+  "NEXT",
+  "IN_DOCUMENT",
+  "CITES",
+  "REFERS_TO",
+  "DEFINED_IN",
+  "MENTIONS",
+  "STATED_IN",
+  "HAS_SUBJECT",
+  "HAS_OBJECT",
+  "HAS_RECIPIENT",
+  "SETS_DEADLINE",
+]);
 const HIDDEN_PROPERTIES = new Set(["Section.numberTerms", "Section.spans", "Document.file", "Document.embeddedWith", "Document.ocr"]);
 
 export interface QuerySchema {

@@ -22,7 +22,8 @@ export interface RouteDecision {
 }
 
 // "which …", "list …", "how many …", "who …", "what sections/articles …": a question about the graph's shape.
-const STRUCTURAL = /^(?:which|list|how many|count|who|whom|name all|show all|what (?:sections|articles|provisions|documents|terms|parties|entities|requirements|obligations|duties))\b|\b(?:which|how many)\s+(?:sections|articles|provisions|documents|terms|parties|requirements|obligations)\b/i;
+const STRUCTURAL =
+  /^(?:which|list|how many|count|who|whom|name all|show all|what (?:sections|articles|provisions|documents|terms|parties|entities|requirements|obligations|duties))\b|\b(?:which|how many)\s+(?:sections|articles|provisions|documents|terms|parties|requirements|obligations)\b/i;
 
 export function routeQuestion(question: string, analysis: QuestionAnalysis, hasModel: boolean): RouteDecision {
   if (analysis.missingInstruments.length > 0) {
@@ -32,12 +33,22 @@ export function routeQuestion(question: string, analysis: QuestionAnalysis, hasM
   if (parsed !== null) {
     const name = INTENT_NAMES[parsed.intent.kind];
     if (parsed.topic.length > 0) {
-      return { route: "both", reason: `It asks for ${name} about “${parsed.topic.join(" ")}”: the graph lists them, the text answers the rest.`, parsed, askModel: false };
+      return {
+        route: "both",
+        reason: `It asks for ${name} about “${parsed.topic.join(" ")}”: the graph lists them, the text answers the rest.`,
+        parsed,
+        askModel: false,
+      };
     }
     return { route: "graph", reason: `It asks for ${name}, which the graph holds exactly.`, parsed, askModel: false };
   }
   if (hasModel && STRUCTURAL.test(question.trim())) {
-    return { route: "graph", reason: "It asks for a list or a relation no built-in pattern reads: the local model writes the graph query.", parsed: null, askModel: true };
+    return {
+      route: "graph",
+      reason: "It asks for a list or a relation no built-in pattern reads: the local model writes the graph query.",
+      parsed: null,
+      askModel: true,
+    };
   }
   return { route: "text", reason: "It asks what the documents say: answered from the text.", parsed: null, askModel: false };
 }

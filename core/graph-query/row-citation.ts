@@ -22,7 +22,15 @@ export function rowCitation(section: Section, document: DocumentRecord, span?: {
     sectionId: section.id,
     documentId: section.documentId,
     file: document.fileName,
-    label: citationLabel({ document, sectionLabel: baseLabel(section.label), paragraphs: [], pageStart: at.page, pageEnd: at.page, printedStart: at.printed, printedEnd: at.printed }),
+    label: citationLabel({
+      document,
+      sectionLabel: baseLabel(section.label),
+      paragraphs: [],
+      pageStart: at.page,
+      pageEnd: at.page,
+      printedStart: at.printed,
+      printedEnd: at.printed,
+    }),
     pageStart: at.page,
     pageEnd: at.page,
   };

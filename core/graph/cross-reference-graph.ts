@@ -47,7 +47,10 @@ export function amendedInstrument(section: Pick<Section, "heading" | "text">): s
 }
 
 function referenceId(fromSectionId: string, start: number, label: string | null, index: number): string {
-  return createHash("sha256").update(`${fromSectionId}\u0000${start}\u0000${label ?? ""}\u0000${index}`).digest("hex").slice(0, 24);
+  return createHash("sha256")
+    .update(`${fromSectionId}\u0000${start}\u0000${label ?? ""}\u0000${index}`)
+    .digest("hex")
+    .slice(0, 24);
 }
 
 /**

@@ -42,12 +42,7 @@ function send(res: ServerResponse, status: number, type: string, body: string, h
   res.end(body);
 }
 
-export async function serveStatic(
-  root: string,
-  req: IncomingMessage,
-  res: ServerResponse,
-  headers: Record<string, string>,
-): Promise<void> {
+export async function serveStatic(root: string, req: IncomingMessage, res: ServerResponse, headers: Record<string, string>): Promise<void> {
   if (req.method !== "GET" && req.method !== "HEAD") {
     send(res, 405, "text/plain; charset=utf-8", "Method not allowed", { ...headers, Allow: "GET, HEAD" });
     return;

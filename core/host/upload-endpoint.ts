@@ -91,13 +91,16 @@ function readRequest(req: IncomingMessage): { name: string; request: ImportReque
   if (!name.success) throw new UploadRefused(400, "VALIDATION", `The "${WEB_UPLOAD.nameParam}" parameter must be a plain file name`);
   const rawJobId = url.searchParams.get(WEB_UPLOAD.jobIdParam);
   const jobId = rawJobId === null ? undefined : callerJobId.safeParse(rawJobId).data;
-  if (rawJobId !== null && jobId === undefined) throw new UploadRefused(400, "VALIDATION", `The "${WEB_UPLOAD.jobIdParam}" parameter must be 1–64 letters, digits, _ or -`);
+  if (rawJobId !== null && jobId === undefined)
+    throw new UploadRefused(400, "VALIDATION", `The "${WEB_UPLOAD.jobIdParam}" parameter must be 1–64 letters, digits, _ or -`);
   const rawOcr = url.searchParams.get(WEB_UPLOAD.ocrParam);
   const ocr = rawOcr === null ? undefined : ocrModeSchema.safeParse(rawOcr).data;
-  if (rawOcr !== null && ocr === undefined) throw new UploadRefused(400, "VALIDATION", `The "${WEB_UPLOAD.ocrParam}" parameter must be one of ${OCR_MODES.join(", ")}`);
+  if (rawOcr !== null && ocr === undefined)
+    throw new UploadRefused(400, "VALIDATION", `The "${WEB_UPLOAD.ocrParam}" parameter must be one of ${OCR_MODES.join(", ")}`);
   const rawLanguage = url.searchParams.get(WEB_UPLOAD.ocrLanguageParam);
   const ocrLanguage = rawLanguage === null ? undefined : ocrLanguageSchema.safeParse(rawLanguage).data;
-  if (rawLanguage !== null && ocrLanguage === undefined) throw new UploadRefused(400, "VALIDATION", `The "${WEB_UPLOAD.ocrLanguageParam}" parameter must be one of ${OCR_LANGUAGES.join(", ")}`);
+  if (rawLanguage !== null && ocrLanguage === undefined)
+    throw new UploadRefused(400, "VALIDATION", `The "${WEB_UPLOAD.ocrLanguageParam}" parameter must be one of ${OCR_LANGUAGES.join(", ")}`);
   const rawPassword = req.headers[WEB_UPLOAD.passwordHeader.toLowerCase()];
   let password: string | undefined;
   if (typeof rawPassword === "string") {
@@ -130,8 +133,7 @@ export function createUploadHandler(options: { dataDir: string; dispatcher: Disp
   const gate = createUploadGate(limits.maxActive, limits.maxQueued);
 
   return async (req, res, headers) => {
-    const refuse = (err: UploadRefused): void =>
-      sendResult(res, err.status, headers, { ok: false, error: { code: err.code, message: err.message } }, true);
+    const refuse = (err: UploadRefused): void => sendResult(res, err.status, headers, { ok: false, error: { code: err.code, message: err.message } }, true);
     if (req.method !== "POST") {
       refuse(new UploadRefused(405, "VALIDATION", "Uploads are POST requests"));
       return;

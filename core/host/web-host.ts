@@ -187,10 +187,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     const pathname = new URL(req.url ?? "/", "http://localhost").pathname;
     // Any web page the user visits could open ws://127.0.0.1:<port>: only our own page may, and
     // any local process could forge the Origin header: only one holding the session cookie may.
-    const trusted =
-      pathname === API_PATH &&
-      allowedHosts(port).has(req.headers.host ?? "") &&
-      allowedOrigins(port).has(req.headers.origin ?? "");
+    const trusted = pathname === API_PATH && allowedHosts(port).has(req.headers.host ?? "") && allowedOrigins(port).has(req.headers.origin ?? "");
     if (!trusted) {
       socket.end("HTTP/1.1 403 Forbidden\r\nConnection: close\r\n\r\n");
       return;

@@ -26,7 +26,21 @@ export interface ContentCaps {
 const CLASS = new Uint8Array(256);
 for (const b of [0x00, 0x09, 0x0a, 0x0c, 0x0d, 0x20]) CLASS[b] = 1;
 for (const b of [0x28, 0x29, 0x3c, 0x3e, 0x5b, 0x5d, 0x7b, 0x7d, 0x2f, 0x25]) CLASS[b] = 2;
-const CH = { q: 0x71, Q: 0x51, paren: 0x28, close: 0x29, backslash: 0x5c, lt: 0x3c, gt: 0x3e, lbracket: 0x5b, rbracket: 0x5d, lbrace: 0x7b, rbrace: 0x7d, slash: 0x2f, percent: 0x25 };
+const CH = {
+  q: 0x71,
+  Q: 0x51,
+  paren: 0x28,
+  close: 0x29,
+  backslash: 0x5c,
+  lt: 0x3c,
+  gt: 0x3e,
+  lbracket: 0x5b,
+  rbracket: 0x5d,
+  lbrace: 0x7b,
+  rbrace: 0x7d,
+  slash: 0x2f,
+  percent: 0x25,
+};
 
 function isRegular(byte: number): boolean {
   return CLASS[byte] === 0;
@@ -73,7 +87,10 @@ export function contentStats(bytes: Uint8Array, caps: ContentCaps): ContentStats
   let state = 0;
   let objects = 0;
   const over = (): boolean =>
-    stats.operators > caps.operators || stats.textOperators > caps.textOperators || stats.maxStateDepth > caps.nestingDepth || stats.maxObjectDepth > caps.nestingDepth;
+    stats.operators > caps.operators ||
+    stats.textOperators > caps.textOperators ||
+    stats.maxStateDepth > caps.nestingDepth ||
+    stats.maxObjectDepth > caps.nestingDepth;
   let i = 0;
   while (i < bytes.length) {
     const b = bytes[i] ?? 0;

@@ -25,11 +25,9 @@ export function fileError(err: unknown, file: string): ClauseGraphError {
 }
 
 export function textTooLarge(file: string, size: number): ClauseGraphError {
-  return new ClauseGraphError(
-    "TOO_LARGE",
-    `${path.basename(file)} is ${formatMegabytes(size)} of text; the limit is ${formatMegabytes(MAX_TEXT_BYTES)}.`,
-    { file },
-  );
+  return new ClauseGraphError("TOO_LARGE", `${path.basename(file)} is ${formatMegabytes(size)} of text; the limit is ${formatMegabytes(MAX_TEXT_BYTES)}.`, {
+    file,
+  });
 }
 
 /** Reads only the first bytes: opening a regular file never blocks. */
@@ -58,7 +56,9 @@ export async function checkFileBeforeReading(file: string): Promise<number> {
     const info = await stat(file);
     if (info.isDirectory()) throw Object.assign(new Error("is a directory"), { code: "EISDIR" });
     if (!info.isFile()) {
-      throw new ClauseGraphError("FILE_UNREADABLE", `${path.basename(file)} is not a regular file (a device, pipe or socket): only files can be imported.`, { file });
+      throw new ClauseGraphError("FILE_UNREADABLE", `${path.basename(file)} is not a regular file (a device, pipe or socket): only files can be imported.`, {
+        file,
+      });
     }
     size = info.size;
   } catch (err) {

@@ -45,24 +45,14 @@ export function detectFormat(file: string, bytes: Uint8Array): SourceFormat {
   const ext = path.extname(file).toLowerCase();
   const binary = knownBinary(bytes);
   if (binary !== undefined) {
-    throw new ClauseGraphError(
-      "UNSUPPORTED_TYPE",
-      `${path.basename(file)} is ${binary}, not a PDF or text file. Export it to PDF first.`,
-      { file },
-    );
+    throw new ClauseGraphError("UNSUPPORTED_TYPE", `${path.basename(file)} is ${binary}, not a PDF or text file. Export it to PDF first.`, { file });
   }
   if (ext === ".pdf") {
-    throw new ClauseGraphError(
-      "CORRUPT",
-      `${path.basename(file)} is not a valid PDF: it has no %PDF header (damaged or not a PDF).`,
-      { file },
-    );
+    throw new ClauseGraphError("CORRUPT", `${path.basename(file)} is not a valid PDF: it has no %PDF header (damaged or not a PDF).`, { file });
   }
   if (TEXT_EXTENSIONS.has(ext)) return "text";
   if (MARKDOWN_EXTENSIONS.has(ext)) return "markdown";
-  throw new ClauseGraphError(
-    "UNSUPPORTED_TYPE",
-    `${path.basename(file)}: unsupported file type "${ext || "(no extension)"}". Supported: .pdf, .txt, .md.`,
-    { file },
-  );
+  throw new ClauseGraphError("UNSUPPORTED_TYPE", `${path.basename(file)}: unsupported file type "${ext || "(no extension)"}". Supported: .pdf, .txt, .md.`, {
+    file,
+  });
 }

@@ -35,11 +35,7 @@ function overlap(aTop: number, aBottom: number, bTop: number, bBottom: number): 
 
 /** True when `next` repeats `prev` at almost the same place: fake-bold double printing. */
 function isOverprint(prev: PositionedItem, next: PositionedItem): boolean {
-  return (
-    next.text === prev.text &&
-    Math.abs(next.x - prev.x) < 0.2 * prev.fontSize &&
-    Math.abs(next.baseline - prev.baseline) < 0.2 * prev.fontSize
-  );
+  return next.text === prev.text && Math.abs(next.x - prev.x) < 0.2 * prev.fontSize && Math.abs(next.baseline - prev.baseline) < 0.2 * prev.fontSize;
 }
 
 function bestLine(open: OpenLine[], item: PositionedItem): OpenLine | undefined {

@@ -55,8 +55,7 @@ process.on("message", (raw: unknown) => {
   })
     .then(
       (document) => send({ type: "done", document }),
-      (err: unknown) =>
-        send({ type: "failed", error: toErrorInfo(err, file), ...(err instanceof OcrNeededError ? { ocrOffer: err.offer } : {}) }),
+      (err: unknown) => send({ type: "failed", error: toErrorInfo(err, file), ...(err instanceof OcrNeededError ? { ocrOffer: err.offer } : {}) }),
     )
     .finally(() => {
       busy = false;

@@ -51,7 +51,8 @@ function withFile(err: unknown, file: string): ClauseGraphError {
 async function parse(file: string, options: ParseDocumentOptions): Promise<ParsedDocument> {
   throwIfCancelled(options.signal, file);
   // Bytes crossing from the engine arrive as a plain Uint8Array; the readers take a Buffer (a view, not a copy).
-  const bytes = options.bytes === undefined ? await readBytes(file, options.signal) : Buffer.from(options.bytes.buffer, options.bytes.byteOffset, options.bytes.byteLength);
+  const bytes =
+    options.bytes === undefined ? await readBytes(file, options.signal) : Buffer.from(options.bytes.buffer, options.bytes.byteOffset, options.bytes.byteLength);
   if (bytes.length === 0) throw new ClauseGraphError("EMPTY", `${path.basename(file)} is empty (0 bytes).`, { file });
   // The engine hashes the file before parsing (to skip known files) and passes the hash on.
   const sha256 = options.sha256 ?? createHash("sha256").update(bytes).digest("hex");

@@ -248,15 +248,23 @@ async function parseIsolated(pool: PoolState, file: string, options: IsolatedPar
       } else if (m.type === "failed") {
         // A typed refusal leaves the child healthy; anything unexpected gets a fresh one.
         const healthy = m.error.code !== "INTERNAL" && m.error.code !== "TOO_COMPLEX";
-        const error = m.ocrOffer !== undefined && m.error.code === "NEEDS_OCR" ? new OcrNeededError(file, m.ocrOffer) : new ClauseGraphError(m.error.code, m.error.message, { file });
+        const error =
+          m.ocrOffer !== undefined && m.error.code === "NEEDS_OCR"
+            ? new OcrNeededError(file, m.ocrOffer)
+            : new ClauseGraphError(m.error.code, m.error.message, { file });
         fail(error, healthy);
       }
     };
     const onExit = (code: number | null, exitSignal: NodeJS.Signals | null): void => {
       if (OUT_OF_MEMORY.test(child.stderr)) {
-        breach({ what: `reading needed more than its ${formatCount(limits.childHeapMb)} MB heap`, limit: `the limit is ${formatCount(limits.childHeapMb)} MB` });
+        breach({
+          what: `reading needed more than its ${formatCount(limits.childHeapMb)} MB heap`,
+          limit: `the limit is ${formatCount(limits.childHeapMb)} MB`,
+        });
       } else {
-        fail(new ClauseGraphError("INTERNAL", `${path.basename(file)}: the parser stopped unexpectedly (${exitSignal ?? `exit code ${String(code)}`}).`, { file }));
+        fail(
+          new ClauseGraphError("INTERNAL", `${path.basename(file)}: the parser stopped unexpectedly (${exitSignal ?? `exit code ${String(code)}`}).`, { file }),
+        );
       }
     };
     const onAbort = (): void => fail(new ClauseGraphError("CANCELLED", "Import cancelled.", { file }));
@@ -269,10 +277,16 @@ async function parseIsolated(pool: PoolState, file: string, options: IsolatedPar
       if (rss > limits.childRssMb * 1024 * 1024) {
         breach({ what: `reading took ${megabytes(rss)} of memory`, limit: `the limit is ${formatCount(limits.childRssMb)} MB` });
       } else if (now - pageStarted > pageBudget() * 1000) {
-        breach({ what: `reading took more than ${formatCount(pageBudget())} s`, limit: `the limit is ${formatCount(pageBudget())} s per page${ocrPages > 0 ? " read with OCR" : ""}` });
+        breach({
+          what: `reading took more than ${formatCount(pageBudget())} s`,
+          limit: `the limit is ${formatCount(pageBudget())} s per page${ocrPages > 0 ? " read with OCR" : ""}`,
+        });
       } else if (now - started > fileSeconds(limits, total, ocrPages) * 1000) {
         const budget = fileSeconds(limits, total, ocrPages);
-        breach({ what: `reading took more than ${formatCount(budget)} s in all`, limit: `the limit for ${total === undefined ? "opening a file" : `${formatCount(total)} pages`} is ${formatCount(budget)} s` });
+        breach({
+          what: `reading took more than ${formatCount(budget)} s in all`,
+          limit: `the limit for ${total === undefined ? "opening a file" : `${formatCount(total)} pages`} is ${formatCount(budget)} s`,
+        });
       }
     }, WATCHDOG_MS);
     child.proc.on("message", onMessage);
@@ -286,7 +300,13 @@ async function parseIsolated(pool: PoolState, file: string, options: IsolatedPar
     );
   });
 
-  const ready = await Promise.race([child.ready, result.then(() => false, () => false)]);
+  const ready = await Promise.race([
+    child.ready,
+    result.then(
+      () => false,
+      () => false,
+    ),
+  ]);
   if (ready) {
     // The budgets start once the child can work: forking is the engine's cost, not the file's.
     pageStarted = performance.now();
@@ -300,7 +320,8 @@ async function parseIsolated(pool: PoolState, file: string, options: IsolatedPar
       ...(options.ocr === undefined ? {} : { ocr: options.ocr }),
     };
     child.proc.send(request, (err) => {
-      if (err) settle?.({ error: new ClauseGraphError("INTERNAL", `${path.basename(file)}: the parser could not be reached (${err.message}).`, { file }) }, false);
+      if (err)
+        settle?.({ error: new ClauseGraphError("INTERNAL", `${path.basename(file)}: the parser could not be reached (${err.message}).`, { file }) }, false);
     });
   }
   return result;

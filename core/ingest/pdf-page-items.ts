@@ -29,14 +29,7 @@ const DEFAULT_ASCENT = 0.8;
 const DEFAULT_DESCENT = 0.2;
 
 export function isTextItem(item: unknown): item is PdfjsTextItem {
-  return (
-    typeof item === "object" &&
-    item !== null &&
-    "str" in item &&
-    typeof item.str === "string" &&
-    "transform" in item &&
-    Array.isArray(item.transform)
-  );
+  return typeof item === "object" && item !== null && "str" in item && typeof item.str === "string" && "transform" in item && Array.isArray(item.transform);
 }
 
 /** Multiplies two 2-D affine matrices [a b c d e f]. */

@@ -62,7 +62,11 @@ class Prescan {
       if (!isTooLarge(err)) return null;
       const where = page === undefined ? { where: `in object ${obj.num}` } : { page };
       if (perStream <= left) {
-        throw tooComplex(this.file, { what: `a compressed stream inflates to more than ${formatMegabytes(perStream)}`, limit: `the limit is ${formatMegabytes(perStream)} per stream`, ...where });
+        throw tooComplex(this.file, {
+          what: `a compressed stream inflates to more than ${formatMegabytes(perStream)}`,
+          limit: `the limit is ${formatMegabytes(perStream)} per stream`,
+          ...where,
+        });
       }
       throw tooComplex(this.file, {
         what: `its compressed streams inflate to more than ${formatMegabytes(this.limits.inflatedBytesPerFile)} together`,
@@ -90,13 +94,25 @@ class Prescan {
     const depth = Math.max(stats.maxStateDepth, stats.maxObjectDepth);
     if (depth > limits.nestingDepth) {
       const what = stats.maxStateDepth >= stats.maxObjectDepth ? "graphics states (q) nested" : "arrays or dictionaries nested";
-      throw tooComplex(file, { what: `${what} more than ${formatCount(limits.nestingDepth)} deep`, limit: `the limit is ${formatCount(limits.nestingDepth)}`, ...where });
+      throw tooComplex(file, {
+        what: `${what} more than ${formatCount(limits.nestingDepth)} deep`,
+        limit: `the limit is ${formatCount(limits.nestingDepth)}`,
+        ...where,
+      });
     }
     if (stats.textOperators > limits.textItemsPerPage) {
-      throw tooComplex(file, { what: `more than ${formatCount(limits.textItemsPerPage)} pieces of text`, limit: `the limit is ${formatCount(limits.textItemsPerPage)} per page`, ...where });
+      throw tooComplex(file, {
+        what: `more than ${formatCount(limits.textItemsPerPage)} pieces of text`,
+        limit: `the limit is ${formatCount(limits.textItemsPerPage)} per page`,
+        ...where,
+      });
     }
     if (stats.operators > limits.operatorsPerPage) {
-      throw tooComplex(file, { what: `more than ${formatCount(limits.operatorsPerPage)} drawing operators`, limit: `the limit is ${formatCount(limits.operatorsPerPage)} per page`, ...where });
+      throw tooComplex(file, {
+        what: `more than ${formatCount(limits.operatorsPerPage)} drawing operators`,
+        limit: `the limit is ${formatCount(limits.operatorsPerPage)} per page`,
+        ...where,
+      });
     }
   }
 }

@@ -118,7 +118,11 @@ class PageReader {
       const content = await page.getTextContent();
       // The pre-scan counts text operators; pdf.js may split one into several items (fonts, forms).
       if (content.items.length > this.maxTextItems) {
-        throw tooComplex(this.file, { what: `${formatCount(content.items.length)} pieces of text`, limit: `the limit is ${formatCount(this.maxTextItems)} per page`, page: number });
+        throw tooComplex(this.file, {
+          what: `${formatCount(content.items.length)} pieces of text`,
+          limit: `the limit is ${formatCount(this.maxTextItems)} per page`,
+          page: number,
+        });
       }
       const styles = content.styles as Record<string, PdfjsTextStyle | undefined>;
       let operators: { fnArray: number[]; argsArray: unknown[] } | undefined;
@@ -217,7 +221,14 @@ function pagesForOcr(pages: RawPage[], mode: NonNullable<ParseOptions["ocr"]>["m
  * Reads the pages that need it with OCR (core/ingest/ocr/), in place: their lines become the OCR
  * lines, in PDF space like any text page's. Mode "ask" stops here with NEEDS_OCR and an offer.
  */
-async function readScannedPages(doc: PDFDocumentProxy, raw: RawPage[], file: string, options: ParseOptions, limits: ParseLimits, warnings: string[]): Promise<boolean> {
+async function readScannedPages(
+  doc: PDFDocumentProxy,
+  raw: RawPage[],
+  file: string,
+  options: ParseOptions,
+  limits: ParseLimits,
+  warnings: string[],
+): Promise<boolean> {
   const ocr = options.ocr ?? { mode: "never" };
   const wanted = pagesForOcr(raw, ocr.mode);
   if (wanted.length === 0) return false;
@@ -248,7 +259,8 @@ async function readScannedPages(doc: PDFDocumentProxy, raw: RawPage[], file: str
     recognised++;
   }
   // Which pages were read and how surely travels as ParsedPage.ocr (the import's OCR summary).
-  if (recognised > 0 && run.cached > 0) warnings.push(`${run.cached} page(s) read with OCR by an earlier, interrupted or repeated import were taken from the OCR cache.`);
+  if (recognised > 0 && run.cached > 0)
+    warnings.push(`${run.cached} page(s) read with OCR by an earlier, interrupted or repeated import were taken from the OCR cache.`);
   return true;
 }
 
@@ -313,11 +325,7 @@ export async function readPdf(file: string, bytes: Uint8Array, options: ParseOpt
     throwIfCancelled(options.signal, file);
     const total = doc.numPages;
     if (total > MAX_PAGES) {
-      throw new ClauseGraphError(
-        "TOO_LARGE",
-        `${path.basename(file)} has ${total} pages; the limit is ${MAX_PAGES}. Split it into smaller files.`,
-        { file },
-      );
+      throw new ClauseGraphError("TOO_LARGE", `${path.basename(file)} has ${total} pages; the limit is ${MAX_PAGES}. Split it into smaller files.`, { file });
     }
     // Page 0 of N: the parsing child's watchdog then knows the page count (its time budget) and
     // names page 1 if opening it is what takes too long.

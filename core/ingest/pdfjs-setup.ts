@@ -17,4 +17,3 @@ export function pdfjsDataDirs(): PdfjsDataDirs {
   const dir = (name: string): string => `${path.join(root, name)}${path.sep}`;
   return { cMapUrl: dir("cmaps"), standardFontDataUrl: dir("standard_fonts"), wasmUrl: dir("wasm") };
 }
-

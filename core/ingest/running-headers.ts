@@ -72,9 +72,7 @@ function bandLines(page: PageLines): Array<{ line: LayoutLine; band: Band }> {
     rowBottom.set(line.row, Math.max(rowBottom.get(line.row) ?? -Infinity, line.box.y + line.box.height));
   }
   const topRows = rows.slice(0, MAX_BAND_ROWS).filter((r) => (rowBottom.get(r) ?? Infinity) <= BAND * page.height);
-  const bottomRows = rows
-    .slice(-MAX_BAND_ROWS)
-    .filter((r) => (rowTop.get(r) ?? -Infinity) >= (1 - BAND) * page.height);
+  const bottomRows = rows.slice(-MAX_BAND_ROWS).filter((r) => (rowTop.get(r) ?? -Infinity) >= (1 - BAND) * page.height);
   const top = new Set(topRows);
   const bottom = new Set(bottomRows);
   return page.lines.flatMap((line): Array<{ line: LayoutLine; band: Band }> =>
@@ -135,15 +133,8 @@ function repeatedTest(candidates: Candidate[], pageCount: number): (text: string
   if (pageCount < MIN_REPEATS) return () => false;
   const exact = repeatedKeys(candidates, exactKey, Math.max(MIN_REPEATS, Math.ceil(MIN_EXACT_SHARE * pageCount)));
   const short = candidates.filter((c) => c.line.text.length <= MASKED_MAX_CHARS);
-  const masked = repeatedKeys(
-    short,
-    maskedKey,
-    Math.max(MIN_REPEATS, Math.ceil(MIN_MASKED_SHARE * pageCount)),
-    tracksPageNumbers,
-  );
-  return (text, band) =>
-    exact.get(exactKey(text))?.has(band) === true ||
-    (text.length <= MASKED_MAX_CHARS && masked.get(maskedKey(text))?.has(band) === true);
+  const masked = repeatedKeys(short, maskedKey, Math.max(MIN_REPEATS, Math.ceil(MIN_MASKED_SHARE * pageCount)), tracksPageNumbers);
+  return (text, band) => exact.get(exactKey(text))?.has(band) === true || (text.length <= MASKED_MAX_CHARS && masked.get(maskedKey(text))?.has(band) === true);
 }
 
 /** Removes running headers, footers and page numbers; returns the pages' remaining lines. */

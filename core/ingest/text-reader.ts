@@ -113,7 +113,11 @@ function textTitle(pages: ParsedPage[], format: SourceFormat, file: string): str
   const lines = pages.flatMap((p) => p.lines);
   if (format === "markdown") {
     const heading = lines.find((l) => l.bold);
-    if (heading !== undefined) return heading.text.replace(/^#+\s*/, "").replace(/\s+/g, " ").trim();
+    if (heading !== undefined)
+      return heading.text
+        .replace(/^#+\s*/, "")
+        .replace(/\s+/g, " ")
+        .trim();
   }
   const first = lines[0]?.text.trim();
   if (first !== undefined && first.length <= MAX_TITLE_LINE && (first.match(/\p{L}/gu) ?? []).length >= 3) {
@@ -124,11 +128,7 @@ function textTitle(pages: ParsedPage[], format: SourceFormat, file: string): str
 
 export function readText(file: string, bytes: Uint8Array, format: SourceFormat, options: ParseOptions = {}): TextReadResult {
   if (looksBinary(bytes)) {
-    throw new ClauseGraphError(
-      "UNSUPPORTED_TYPE",
-      `${path.basename(file)} contains binary data, not text. Supported: .pdf, .txt, .md.`,
-      { file },
-    );
+    throw new ClauseGraphError("UNSUPPORTED_TYPE", `${path.basename(file)} contains binary data, not text. Supported: .pdf, .txt, .md.`, { file });
   }
   const decoded = decodeText(bytes);
   const rawPages = splitPages(decoded.text.replace(/^\uFEFF/, ""));

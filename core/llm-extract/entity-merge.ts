@@ -31,7 +31,11 @@ export function nameEntity(mention: string, modelType: string, options: EntityNa
   const key = canonicalKey(name, { language: options.language });
   const term = options.termsByKey.get(key);
   if (term !== undefined) return { key, name: normalizeEntity(term, { language: options.language }), type: "term" };
-  const type = modelType.toLowerCase().replace(/[^\p{L}\p{N} _-]+/gu, "").trim().slice(0, 30);
+  const type = modelType
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N} _-]+/gu, "")
+    .trim()
+    .slice(0, 30);
   return { key, name, type: type === "" ? "concept" : type };
 }
 

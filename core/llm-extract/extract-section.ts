@@ -1,6 +1,15 @@
 import type { LlmClient } from "../model/llm-client.ts";
 import type { Section } from "../model/section-types.ts";
-import { buildPrompt, EXTRACTION_SYSTEM, extractionOutputSchema, OUTPUT_TOKENS, promptHeader, TRIPLET_JSON_SCHEMA, type PromptContext, type RawTriplet } from "./extraction-prompt.ts";
+import {
+  buildPrompt,
+  EXTRACTION_SYSTEM,
+  extractionOutputSchema,
+  OUTPUT_TOKENS,
+  promptHeader,
+  TRIPLET_JSON_SCHEMA,
+  type PromptContext,
+  type RawTriplet,
+} from "./extraction-prompt.ts";
 import { chunkBySentence } from "./section-chunks.ts";
 
 // One section through the model: cut into chunks that fit the context with room for the answer,

@@ -166,7 +166,9 @@ async function extractDocument(deps: ExtractionJobDeps, doc: DocumentRecord, opt
     summary.entities = stored.entities;
     job.update("storing", 1, 1);
     job.finish("done");
-    log(`LLM triplets of ${doc.fileName}: ${summary.triplets} from ${summary.sections} sections (${summary.extracted} extracted, ${summary.cached} cached, ${summary.failed} failed)`);
+    log(
+      `LLM triplets of ${doc.fileName}: ${summary.triplets} from ${summary.sections} sections (${summary.extracted} extracted, ${summary.cached} cached, ${summary.failed} failed)`,
+    );
     return summary;
   } catch (err) {
     const cancelled = options.signal?.aborted === true || (isClauseGraphError(err) && err.code === "CANCELLED");

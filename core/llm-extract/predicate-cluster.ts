@@ -9,7 +9,24 @@ const BE = new Set(["is", "are", "am", "be"]);
 const WAS = new Set(["was", "were"]);
 const HAVE = new Set(["has", "have"]);
 const DO = new Set(["does", "do"]);
-const AUXILIARIES = new Set([...BE, ...WAS, ...HAVE, ...DO, "shall", "must", "may", "should", "can", "could", "will", "would", "might", "not", "been", "being"]);
+const AUXILIARIES = new Set([
+  ...BE,
+  ...WAS,
+  ...HAVE,
+  ...DO,
+  "shall",
+  "must",
+  "may",
+  "should",
+  "can",
+  "could",
+  "will",
+  "would",
+  "might",
+  "not",
+  "been",
+  "being",
+]);
 
 function verbLemma(word: string): string {
   if (word.length <= 3 || AUXILIARIES.has(word) || /(?:ss|us|is)$/.test(word)) return word;

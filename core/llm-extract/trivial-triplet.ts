@@ -4,16 +4,60 @@ import { MIN_ENTITY_NAME_LENGTH } from "../model/graph-records.ts";
 // or a pronoun the model was told to resolve and did not ("it shall notify them").
 
 const PRONOUN_ONLY = new Set([
-  "it", "its", "they", "them", "their", "he", "she", "him", "her", "his", "we", "us", "our", "you", "your", "i", "me",
-  "this", "that", "these", "those", "which", "who", "whom", "whose", "such", "there", "here", "one", "ones",
-  "the", "a", "an", "same", "other", "others", "each", "all", "any", "both", "either", "neither", "thereof", "therein",
+  "it",
+  "its",
+  "they",
+  "them",
+  "their",
+  "he",
+  "she",
+  "him",
+  "her",
+  "his",
+  "we",
+  "us",
+  "our",
+  "you",
+  "your",
+  "i",
+  "me",
+  "this",
+  "that",
+  "these",
+  "those",
+  "which",
+  "who",
+  "whom",
+  "whose",
+  "such",
+  "there",
+  "here",
+  "one",
+  "ones",
+  "the",
+  "a",
+  "an",
+  "same",
+  "other",
+  "others",
+  "each",
+  "all",
+  "any",
+  "both",
+  "either",
+  "neither",
+  "thereof",
+  "therein",
 ]);
 
 export type TrivialReason = "empty" | "pronoun" | "self";
 
 /** True when every word of the phrase is a pronoun or determiner. */
 export function isPronounOnly(phrase: string): boolean {
-  const words = phrase.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter((w) => w !== "");
+  const words = phrase
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter((w) => w !== "");
   return words.length === 0 || words.every((w) => PRONOUN_ONLY.has(w));
 }
 

@@ -154,7 +154,11 @@ export class LlamaClient implements LoadedLlm {
     const signal = options.signal === undefined ? this.closing.signal : AbortSignal.any([options.signal, this.closing.signal]);
     if (signal.aborted) throw toCancelled(signal.reason);
     const grammar =
-      options.jsonSchema !== undefined ? await this.grammarFor(options.jsonSchema) : options.grammar !== undefined ? await this.textGrammarFor(options.grammar) : undefined;
+      options.jsonSchema !== undefined
+        ? await this.grammarFor(options.jsonSchema)
+        : options.grammar !== undefined
+          ? await this.textGrammarFor(options.grammar)
+          : undefined;
     const session = new LlamaChatSession({ contextSequence: this.sequence, autoDisposeSequence: false });
     try {
       // An empty history, not the library's default "helpful assistant" system prompt.

@@ -73,8 +73,7 @@ export function createLlmRuntime(options: LlmRuntimeOptions = {}): LlmRuntime {
   const probe = options.memoryProbe ?? systemMemoryProbe;
   const logLevel = LOG_LEVELS[options.logLevel ?? "error"];
   const createLlama =
-    options.createLlama ??
-    ((g: LlmGpu) => getLlama({ gpu: g, build: "never", skipDownload: true, usePrebuiltBinaries: true, progressLogs: false, logLevel }));
+    options.createLlama ?? ((g: LlmGpu) => getLlama({ gpu: g, build: "never", skipDownload: true, usePrebuiltBinaries: true, progressLogs: false, logLevel }));
   let llama: Promise<Llama> | null = null;
   let started: Llama | null = null;
   let disposed = false;

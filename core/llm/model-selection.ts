@@ -136,7 +136,13 @@ export async function openModelSelection(options: ModelSelectionOptions): Promis
   if (options.external) {
     const client = options.external;
     const file = modelPathOf(client);
-    active = { client, id: client.modelId, name: modelDisplayName(null, null, file ?? client.modelId), sha256: recordedSha256(file).catch(() => null), owned: false };
+    active = {
+      client,
+      id: client.modelId,
+      name: modelDisplayName(null, null, file ?? client.modelId),
+      sha256: recordedSha256(file).catch(() => null),
+      owned: false,
+    };
     status = "ready";
   } else if (options.external === undefined) {
     try {
@@ -356,7 +362,8 @@ export async function openModelSelection(options: ModelSelectionOptions): Promis
       ensureOpen();
       return serialize(async () => {
         const parsed = answerLimitsSchema.safeParse({ ...limits, ...patch });
-        if (!parsed.success) throw new ClauseGraphError("VALIDATION", `Invalid answer limits: ${parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`);
+        if (!parsed.success)
+          throw new ClauseGraphError("VALIDATION", `Invalid answer limits: ${parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`);
         const next = parsed.data;
         await writeAnswerLimits(dataDir, next);
         limits = next;

@@ -74,7 +74,10 @@ export const answerLogRecordSchema = z.object({
     .object({
       id: z.string(),
       /** sha256 of the GGUF file, when known (recorded at import); null otherwise. */
-      sha256: z.string().regex(/^[0-9a-f]{64}$/).nullable(),
+      sha256: z
+        .string()
+        .regex(/^[0-9a-f]{64}$/)
+        .nullable(),
     })
     .nullable(),
   timings: z.object({

@@ -55,5 +55,12 @@ export function aliasEdit(doc: AliasFields, wanted: readonly string[]): { userAl
 export function libraryNames(documents: ReadonlyArray<AliasFields & { id: string; title: string; fileName?: string }>): {
   documents: Array<{ id: string; title: string; aliases: string[]; fileName?: string }>;
 } {
-  return { documents: documents.map((d) => ({ id: d.id, title: d.title, aliases: effectiveAliases(d), ...(d.fileName === undefined ? {} : { fileName: d.fileName }) })) };
+  return {
+    documents: documents.map((d) => ({
+      id: d.id,
+      title: d.title,
+      aliases: effectiveAliases(d),
+      ...(d.fileName === undefined ? {} : { fileName: d.fileName }),
+    })),
+  };
 }

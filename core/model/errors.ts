@@ -53,9 +53,7 @@ export class ClauseGraphError extends Error {
   }
 
   toInfo(): ErrorInfo {
-    return this.file === undefined
-      ? { code: this.code, message: this.message }
-      : { code: this.code, message: this.message, file: this.file };
+    return this.file === undefined ? { code: this.code, message: this.message } : { code: this.code, message: this.message, file: this.file };
   }
 }
 

@@ -41,5 +41,9 @@ export const entityFactsSchema = z.object({
 
 // Compile-time only: each schema's output must be exactly the shared type, both ways.
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
-const sameShapes: [Same<z.infer<typeof answerRouteSchema>, AnswerRoute>, Same<z.infer<typeof graphRowSchema>, GraphRow>, Same<z.infer<typeof entityFactsSchema>, EntityFacts>] = [true, true, true];
+const sameShapes: [
+  Same<z.infer<typeof answerRouteSchema>, AnswerRoute>,
+  Same<z.infer<typeof graphRowSchema>, GraphRow>,
+  Same<z.infer<typeof entityFactsSchema>, EntityFacts>,
+] = [true, true, true];
 void sameShapes;

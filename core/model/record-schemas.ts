@@ -128,9 +128,7 @@ export const sectionSchema = z.object({
   text: z.string(),
   pageStart: count,
   pageEnd: count,
-  spans: z.array(
-    z.object({ start: count, end: count, page: count, box: boxSchema, label: z.string().optional(), ocr: z.number().min(0).max(100).optional() }),
-  ),
+  spans: z.array(z.object({ start: count, end: count, page: count, box: boxSchema, label: z.string().optional(), ocr: z.number().min(0).max(100).optional() })),
 });
 
 export const deleteResultSchema = z.object({

@@ -40,7 +40,12 @@ export function identifierKeys(text: string): KeyMatch[] {
   for (const m of findInstruments(text)) {
     const key = instrumentKey(m.instrument);
     // "45 CFR" alone is a whole CFR title: the CFR pattern below gives the parts.
-    if (/^(regulation|directive|decision|dlgs|legge):/.test(key)) add(key.replace(/(\d+)\/(\d+)$/, (_, a: string, b: string) => `${Number(a)}/${Number(b)}`), m.start, m.end);
+    if (/^(regulation|directive|decision|dlgs|legge):/.test(key))
+      add(
+        key.replace(/(\d+)\/(\d+)$/, (_, a: string, b: string) => `${Number(a)}/${Number(b)}`),
+        m.start,
+        m.end,
+      );
   }
   for (const m of text.matchAll(SHORT_EU)) add(euKey(m[1] ?? "", m[2] ?? "", m[3] ?? ""), m.index, m.index + m[0].length);
   for (const m of text.matchAll(CELEX)) add(`${CELEX_TYPE[m[2] ?? "R"] ?? "regulation"}:${Number(m[1])}/${Number(m[3])}`, m.index, m.index + m[0].length);

@@ -95,7 +95,8 @@ export function findInstrumentMentions(text: string, options: { titlePhrases?: b
   for (const { entry, re, caseless } of NAME_PATTERNS) {
     const folded = caseless ? lowered : original;
     re.lastIndex = 0;
-    for (let m = re.exec(folded); m !== null; m = re.exec(folded)) found.push({ entry, text: text.slice(m.index, m.index + m[0].length), start: m.index, end: m.index + m[0].length, by: "name" });
+    for (let m = re.exec(folded); m !== null; m = re.exec(folded))
+      found.push({ entry, text: text.slice(m.index, m.index + m[0].length), start: m.index, end: m.index + m[0].length, by: "name" });
   }
   for (const m of identifierKeys(text)) {
     const entry = instrumentForKey(m.key);

@@ -164,7 +164,15 @@ export const INSTRUMENTS: readonly InstrumentEntry[] = [
     id: "us-glba",
     jurisdiction: "US",
     display: "the GLBA (Gramm-Leach-Bliley Act)",
-    names: ["GLBA", "GLB Act", "Gramm-Leach-Bliley Act", "Gramm-Leach-Bliley", "Financial Services Modernization Act of 1999", "Safeguards Rule", "FTC Safeguards Rule"],
+    names: [
+      "GLBA",
+      "GLB Act",
+      "Gramm-Leach-Bliley Act",
+      "Gramm-Leach-Bliley",
+      "Financial Services Modernization Act of 1999",
+      "Safeguards Rule",
+      "FTC Safeguards Rule",
+    ],
     identifiers: ["Pub. L. 106-102", "16 CFR Part 314"],
   },
   {
@@ -188,7 +196,10 @@ export const INSTRUMENTS: readonly InstrumentEntry[] = [
     display: "NIST SP 800-53",
     names: ["NIST SP 800-53", "NIST 800-53", "SP 800-53 Rev. 5", "SP 800-53 Rev. 4"],
     identifiers: ["SP 800-53"],
-    titlePhrases: ["Security and Privacy Controls for Information Systems and Organizations", "Security and Privacy Controls for Federal Information Systems and Organizations"],
+    titlePhrases: [
+      "Security and Privacy Controls for Information Systems and Organizations",
+      "Security and Privacy Controls for Federal Information Systems and Organizations",
+    ],
   },
   {
     id: "us-nist-sp-800-171",
@@ -239,7 +250,14 @@ export const INSTRUMENTS: readonly InstrumentEntry[] = [
     id: "us-nist-csf",
     jurisdiction: "US",
     display: "the NIST Cybersecurity Framework (CSF)",
-    names: ["NIST CSF", "CSF", "CSF 2.0", "NIST Cybersecurity Framework", "Cybersecurity Framework", "Framework for Improving Critical Infrastructure Cybersecurity"],
+    names: [
+      "NIST CSF",
+      "CSF",
+      "CSF 2.0",
+      "NIST Cybersecurity Framework",
+      "Cybersecurity Framework",
+      "Framework for Improving Critical Infrastructure Cybersecurity",
+    ],
     identifiers: ["NIST CSWP 29"],
   },
   {
@@ -309,7 +327,15 @@ export const INSTRUMENTS: readonly InstrumentEntry[] = [
     id: "it-codice-contratti-2023",
     jurisdiction: "IT",
     display: "il Codice dei contratti pubblici (D.Lgs. 36/2023)",
-    names: ["Codice dei contratti pubblici", "Codice dei contratti", "nuovo Codice dei contratti pubblici", "Codice degli appalti", "nuovo Codice degli appalti", "Codice appalti", "Public Procurement Code"],
+    names: [
+      "Codice dei contratti pubblici",
+      "Codice dei contratti",
+      "nuovo Codice dei contratti pubblici",
+      "Codice degli appalti",
+      "nuovo Codice degli appalti",
+      "Codice appalti",
+      "Public Procurement Code",
+    ],
     identifiers: ["D.Lgs. 36/2023", "decreto legislativo 31 marzo 2023, n. 36"],
   },
   {

@@ -128,8 +128,16 @@ export function createIngestionPipeline(options: IngestionPipelineOptions): Inge
       const started = Date.now();
       const sections = await target.getSections(documentId);
       const triplets = await target.getTriplets(documentId);
-      const sectionVectors = await embedAll(embedder, sections.filter((x) => x.text !== "" || x.heading !== "").map((x) => ({ id: x.id, text: sectionEmbeddingText(x) })), () => {});
-      const tripletVectors = await embedAll(embedder, triplets.map((t) => ({ id: t.id, text: tripletEmbeddingText(t) })), () => {});
+      const sectionVectors = await embedAll(
+        embedder,
+        sections.filter((x) => x.text !== "" || x.heading !== "").map((x) => ({ id: x.id, text: sectionEmbeddingText(x) })),
+        () => {},
+      );
+      const tripletVectors = await embedAll(
+        embedder,
+        triplets.map((t) => ({ id: t.id, text: tripletEmbeddingText(t) })),
+        () => {},
+      );
       await target.putEmbeddings(documentId, sectionVectors, tripletVectors);
       log(`re-embedded ${documentId} with ${embedder.id}: ${sectionVectors.size} sections, ${tripletVectors.size} triplets in ${Date.now() - started} ms`);
     }
@@ -204,7 +212,10 @@ export function createIngestionPipeline(options: IngestionPipelineOptions): Inge
         ocr: { mode: opts.ocr ?? "auto", cacheDir: ocrCacheDir(dataDir), ...(opts.ocrLanguage === undefined ? {} : { language: opts.ocrLanguage }) },
         onOcrStart: (pages) => job.update("ocr", 0, pages),
         onOcrPage: (done, total) => job.update("ocr", done, total),
-        onStats: (stats) => log(`read ${path.basename(absolute)} in the parsing child: ${stats.seconds.toFixed(1)} s, child peak RSS ${Math.round(stats.childPeakRss / 1024 / 1024)} MB${stats.reused ? "" : " (new child)"}`),
+        onStats: (stats) =>
+          log(
+            `read ${path.basename(absolute)} in the parsing child: ${stats.seconds.toFixed(1)} s, child peak RSS ${Math.round(stats.childPeakRss / 1024 / 1024)} MB${stats.reused ? "" : " (new child)"}`,
+          ),
       });
       result.sha256 = parsed.sha256;
       result.documentId = documentIdFromSha(parsed.sha256);

@@ -16,7 +16,11 @@ export function documentIdFromSha(sha256: string): string {
 
 /** Where the engine keeps a copy of each imported file, for the viewer and for re-processing. */
 export function sourcePath(dataDir: string, documentId: string, fileName: string): string {
-  const ext = path.extname(fileName).toLowerCase().replace(/[^.a-z0-9]/g, "").slice(0, 10);
+  const ext = path
+    .extname(fileName)
+    .toLowerCase()
+    .replace(/[^.a-z0-9]/g, "")
+    .slice(0, 10);
   return path.join(dataDir, "sources", `${documentId}${ext}`);
 }
 

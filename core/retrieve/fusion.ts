@@ -18,9 +18,7 @@ export function weightedRrf(lists: readonly RankedList[], k = 60): Array<{ id: s
       scores.set(id, (scores.get(id) ?? 0) + list.weight / (k + i + 1));
     });
   }
-  return [...scores.entries()]
-    .map(([id, score]) => ({ id, score }))
-    .sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  return [...scores.entries()].map(([id, score]) => ({ id, score })).sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 }
 
 /** A rank as a feature in (0, 1]: 1 for the first hit, 0.5 for the 11th, 0 when not found. */

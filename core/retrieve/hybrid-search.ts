@@ -6,7 +6,16 @@ import { linearScore, rankFeature } from "./fusion.ts";
 import { DEFAULT_EXPANSION, graphExpansionStage, type ExpansionOptions } from "./graph-expansion-stage.ts";
 import { thesaurusExpansion } from "./legal-thesaurus.ts";
 import { analyzeQuery } from "./query-terms.ts";
-import { DEFAULT_FEEDBACK, feedbackModel, feedbackScore, neighbourFeatures, poolStats, termFeatures, type CandidateText, type FeedbackOptions } from "./rescore.ts";
+import {
+  DEFAULT_FEEDBACK,
+  feedbackModel,
+  feedbackScore,
+  neighbourFeatures,
+  poolStats,
+  termFeatures,
+  type CandidateText,
+  type FeedbackOptions,
+} from "./rescore.ts";
 import type { RetrievalStore } from "../store/retrieval-store.ts";
 import { createRetrievalCaches, type ContextCache, type RetrievalCaches } from "./retrieval-caches.ts";
 import { poolCosines } from "./section-cosine.ts";
@@ -133,8 +142,19 @@ async function contexts(store: RetrievalStore, all: readonly Section[], cache: C
  * query), and for the rest the same text embedded now and remembered. Embedding the pool's
  * sections cost ~6 ms p50 / ~15 ms p95 of a cold search (ten corpus PDFs).
  */
-async function candidateVectors(store: RetrievalStore, embedder: Embedder, sections: readonly Section[], caches: RetrievalCaches): Promise<Map<string, Float32Array>> {
-  const stored = store.sectionVectorsByIds === undefined ? new Map<string, Float32Array>() : await store.sectionVectorsByIds(sections.map((s) => s.id), embedder.id);
+async function candidateVectors(
+  store: RetrievalStore,
+  embedder: Embedder,
+  sections: readonly Section[],
+  caches: RetrievalCaches,
+): Promise<Map<string, Float32Array>> {
+  const stored =
+    store.sectionVectorsByIds === undefined
+      ? new Map<string, Float32Array>()
+      : await store.sectionVectorsByIds(
+          sections.map((s) => s.id),
+          embedder.id,
+        );
   const missing = sections.filter((s) => !stored.has(s.id));
   if (missing.length === 0) return stored;
   for (const [id, vector] of await caches.sectionVectors.vectors(embedder, missing)) stored.set(id, vector);
@@ -174,12 +194,7 @@ function stageFeatures(c: Candidate, range: ScoreRange): void {
  * query-term re-scoring when on) orders them. Every stage can be switched off; a result keeps the
  * evidence of each stage that found it.
  */
-export async function hybridSearch(
-  store: RetrievalStore,
-  embedder: Embedder | null,
-  query: string,
-  options: HybridSearchOptions,
-): Promise<RankedSection[]> {
+export async function hybridSearch(store: RetrievalStore, embedder: Embedder | null, query: string, options: HybridSearchOptions): Promise<RankedSection[]> {
   const { stages } = options;
   const caches = options.caches ?? createRetrievalCaches();
   let clock = performance.now();
@@ -277,13 +292,26 @@ export async function hybridSearch(
   for (const c of candidates) stageFeatures(c, range);
 
   if (stages.rescore) {
-    const context = await contexts(store, candidates.map((c) => c.section), caches.contexts);
+    const context = await contexts(
+      store,
+      candidates.map((c) => c.section),
+      caches.contexts,
+    );
     lap("contexts");
     const texts: CandidateText[] = candidates.map((c) => ({ id: c.id, text: c.section.text, context: context.get(c.id) ?? "" }));
     const stats = poolStats(analyzed.stems, texts, caches.stems);
     const cosines =
       embedder !== null && queryVector !== null
-        ? poolCosines(queryVector, await candidateVectors(store, embedder, candidates.map((c) => c.section), caches), candidates.map((c) => c.id))
+        ? poolCosines(
+            queryVector,
+            await candidateVectors(
+              store,
+              embedder,
+              candidates.map((c) => c.section),
+              caches,
+            ),
+            candidates.map((c) => c.id),
+          )
         : new Map<string, number>();
     lap("cosines");
     for (const c of candidates) {

@@ -25,7 +25,10 @@ const g = (lay: readonly string[], legal: readonly string[]): Group => ({ lay, l
 const GROUPS: readonly Group[] = [
   // data protection
   g(["data leak", "leaked data", "data leaked", "hacked data"], ["personal data breach"]),
-  g(["delete my data", "delete personal data", "delete the data", "delete all the data", "delete data", "remove my data"], ["erasure", "right to be forgotten"]),
+  g(
+    ["delete my data", "delete personal data", "delete the data", "delete all the data", "delete data", "remove my data"],
+    ["erasure", "right to be forgotten"],
+  ),
   // Not "regulator": some rulebooks (ADGM's FSRA) call their authority exactly that.
   g(["watchdog", "privacy regulator", "data protection regulator", "tell the regulator"], ["supervisory authority", "competent authority"]),
   g(["fines", "fine", "fined"], ["administrative fine", "penalty", "civil money penalty"]),
@@ -64,7 +67,10 @@ const GROUPS: readonly Group[] = [
   g(["scadenza", "entro quando", "deadline"], ["termine"]),
   g(["fornitore", "fornitori", "ditta", "ditte", "impresa", "imprese"], ["operatore economico", "concorrente"]),
   g(["cauzione", "deposito"], ["garanzia provvisoria"]),
-  g(["requisiti per partecipare", "chi può partecipare", "partecipare alla gara"], ["requisiti di partecipazione", "requisiti di ordine speciale", "condizioni di partecipazione"]),
+  g(
+    ["requisiti per partecipare", "chi può partecipare", "partecipare alla gara"],
+    ["requisiti di partecipazione", "requisiti di ordine speciale", "condizioni di partecipazione"],
+  ),
   g(["vincitore", "vince la gara", "chi vince"], ["aggiudicazione"]),
   g(["escluso", "esclusi", "esclusione"], ["cause di esclusione"]),
   // Not "ente": its light stem is that of "entity".

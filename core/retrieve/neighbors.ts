@@ -19,14 +19,25 @@ function entityKey(entityId: string): string {
   return at < 0 ? entityId : entityId.slice(at + 3);
 }
 
-function addTriplets(triplets: readonly TripletRecord[], nodes: Map<string, SubgraphNode>, edges: Map<string, SubgraphEdge>, sectionLabels: ReadonlyMap<string, string>): void {
+function addTriplets(
+  triplets: readonly TripletRecord[],
+  nodes: Map<string, SubgraphNode>,
+  edges: Map<string, SubgraphEdge>,
+  sectionLabels: ReadonlyMap<string, string>,
+): void {
   for (const t of triplets) {
     if (nodes.size >= MAX_NEIGHBORS) break;
     const subject = `entity:${t.subjectId}`;
     nodes.set(subject, { id: subject, kind: "entity", label: t.subject, documentId: t.documentId });
     const section = `section:${t.sectionId}`;
     nodes.set(section, { ...sectionNode(t.sectionId, sectionLabels.get(t.sectionId) ?? t.sectionId), documentId: t.documentId });
-    edges.set(`in-section:${t.sectionId}:${t.subjectId}`, { id: `in-section:${t.sectionId}:${t.subjectId}`, source: section, target: subject, kind: "in-section", label: "states" });
+    edges.set(`in-section:${t.sectionId}:${t.subjectId}`, {
+      id: `in-section:${t.sectionId}:${t.subjectId}`,
+      source: section,
+      target: subject,
+      kind: "in-section",
+      label: "states",
+    });
     if (t.objectId !== "") {
       const object = `entity:${t.objectId}`;
       nodes.set(object, { id: object, kind: "entity", label: t.object, documentId: t.documentId });
@@ -75,7 +86,13 @@ export async function graphNeighbors(store: GraphStore, nodeId: string): Promise
       const other = r.fromSectionId === id ? r.toSectionId : r.fromSectionId;
       if (other === null || other === "" || other === id || nodes.size >= MAX_NEIGHBORS) continue;
       nodes.set(`section:${other}`, sectionNode(other, labels.get(other) ?? r.label ?? r.raw, documents.get(other)));
-      edges.set(`cites:${r.id}`, { id: `cites:${r.id}`, source: `section:${r.fromSectionId}`, target: `section:${r.toSectionId ?? ""}`, kind: "cites", label: r.raw });
+      edges.set(`cites:${r.id}`, {
+        id: `cites:${r.id}`,
+        source: `section:${r.fromSectionId}`,
+        target: `section:${r.toSectionId ?? ""}`,
+        kind: "cites",
+        label: r.raw,
+      });
     }
     addTriplets(triplets, nodes, edges, labels);
     return { nodes: [...nodes.values()], edges: [...edges.values()] };
@@ -84,7 +101,10 @@ export async function graphNeighbors(store: GraphStore, nodeId: string): Promise
   if (kind === "entity") {
     const key = entityKey(id);
     const triplets = await store.getTripletsForEntityKeys([key], MAX_NEIGHBORS);
-    const labels = await labelsOf(store, triplets.map((t) => t.sectionId));
+    const labels = await labelsOf(
+      store,
+      triplets.map((t) => t.sectionId),
+    );
     addTriplets(triplets, nodes, edges, labels);
     return { nodes: [...nodes.values()], edges: [...edges.values()] };
   }
@@ -98,7 +118,13 @@ export async function graphNeighbors(store: GraphStore, nodeId: string): Promise
     for (const sectionId of sectionIds) {
       const relation = sectionId === term.sectionId ? "defines" : "mentions";
       nodes.set(`section:${sectionId}`, { ...sectionNode(sectionId, labels.get(sectionId) ?? sectionId), documentId: term.documentId });
-      edges.set(`${relation}:${term.id}:${sectionId}`, { id: `${relation}:${term.id}:${sectionId}`, source: `section:${sectionId}`, target: nodeId, kind: relation, label: relation });
+      edges.set(`${relation}:${term.id}:${sectionId}`, {
+        id: `${relation}:${term.id}:${sectionId}`,
+        source: `section:${sectionId}`,
+        target: nodeId,
+        kind: relation,
+        label: relation,
+      });
     }
     return { nodes: [...nodes.values()], edges: [...edges.values()] };
   }

@@ -74,9 +74,26 @@ export function tokenize(text: string): string[] {
  * not agree with the index's Porter stemmer; both sides of each comparison go through this.
  */
 const SUFFIX_RULES: ReadonlyArray<readonly [string, string]> = [
-  ["izations", "iz"], ["ization", "iz"], ["ations", "at"], ["ation", "at"], ["ments", ""], ["ment", ""],
-  ["ities", ""], ["ity", ""], ["ings", ""], ["ing", ""], ["ies", "i"],
-  ["ied", "i"], ["ed", ""], ["es", ""], ["s", ""], ["ly", ""], ["ive", ""], ["al", ""], ["e", ""], ["y", "i"],
+  ["izations", "iz"],
+  ["ization", "iz"],
+  ["ations", "at"],
+  ["ation", "at"],
+  ["ments", ""],
+  ["ment", ""],
+  ["ities", ""],
+  ["ity", ""],
+  ["ings", ""],
+  ["ing", ""],
+  ["ies", "i"],
+  ["ied", "i"],
+  ["ed", ""],
+  ["es", ""],
+  ["s", ""],
+  ["ly", ""],
+  ["ive", ""],
+  ["al", ""],
+  ["e", ""],
+  ["y", "i"],
 ];
 
 export function stem(word: string): string {

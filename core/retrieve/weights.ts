@@ -49,7 +49,16 @@ export type WeightName = keyof HybridWeights;
 export const FUSION_FEATURES: readonly WeightName[] = ["bm25", "bm25Rank", "vector", "vectorNorm", "vectorRank", "triplet", "graph", "citation", "definition"];
 /** Re-scoring features read from the rest of the pool (they need a ranking to start from). */
 export const POOL_FEATURES: readonly WeightName[] = ["docPrior", "feedback", "parentScore", "siblingScore", "childScore"];
-export const RESCORE_FEATURES: readonly WeightName[] = ["coverage", "headingCoverage", "proximity", "phrase", "poolCosine", "length", "emptyText", ...POOL_FEATURES];
+export const RESCORE_FEATURES: readonly WeightName[] = [
+  "coverage",
+  "headingCoverage",
+  "proximity",
+  "phrase",
+  "poolCosine",
+  "length",
+  "emptyText",
+  ...POOL_FEATURES,
+];
 
 // Fitted on ObliQA dev (2,788 questions, BM25 pool 150) by coordinate ascent (scratch fit;
 // bench/retrieval.ts --fit does the same): R@10 0.8074, MAP@10 0.6739 on all of dev. Fitted on

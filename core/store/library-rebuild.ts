@@ -39,7 +39,10 @@ async function exists(file: string): Promise<boolean> {
 }
 
 /** The user's alias edits to carry over (the registry's aliases are found again at the re-import). */
-function userAliasEdits(from: { userAliases?: string[] | undefined; hiddenAliases?: string[] | undefined }): Pick<ImportOrigin, "userAliases" | "hiddenAliases"> {
+function userAliasEdits(from: {
+  userAliases?: string[] | undefined;
+  hiddenAliases?: string[] | undefined;
+}): Pick<ImportOrigin, "userAliases" | "hiddenAliases"> {
   return {
     ...((from.userAliases?.length ?? 0) > 0 ? { userAliases: from.userAliases } : {}),
     ...((from.hiddenAliases?.length ?? 0) > 0 ? { hiddenAliases: from.hiddenAliases } : {}),
@@ -55,7 +58,8 @@ export async function planRebuild(dataDir: string, listed: readonly DocumentReco
     const copy = await findSourceCopy(dataDir, doc.id);
     const source = copy ?? ((await exists(doc.file)) ? doc.file : null);
     if (source === null) plan.missing.push({ documentId: doc.id, fileName: doc.fileName });
-    else plan.items.push({ documentId: doc.id, source, origin: { file: doc.file, fileName: doc.fileName, importedAt: doc.importedAt, ...userAliasEdits(doc) } });
+    else
+      plan.items.push({ documentId: doc.id, source, origin: { file: doc.file, fileName: doc.fileName, importedAt: doc.importedAt, ...userAliasEdits(doc) } });
   }
   for (const d of health.damaged) {
     const record = await readSourceRecord(dataDir, d.documentId);

@@ -169,7 +169,17 @@ export function withReadCache<S extends GraphStore>(store: S, options: { capacit
         return found;
       });
       const list = [...rows.values()].flat();
-      return list.sort((a, b) => (a.documentId < b.documentId ? -1 : a.documentId > b.documentId ? 1 : a.normalizedTerm < b.normalizedTerm ? -1 : a.normalizedTerm > b.normalizedTerm ? 1 : 0));
+      return list.sort((a, b) =>
+        a.documentId < b.documentId
+          ? -1
+          : a.documentId > b.documentId
+            ? 1
+            : a.normalizedTerm < b.normalizedTerm
+              ? -1
+              : a.normalizedTerm > b.normalizedTerm
+                ? 1
+                : 0,
+      );
     },
 
     /** BM25 ranks ids in the database; the sections come from the cache (graph-store.ts searchSectionIds). */

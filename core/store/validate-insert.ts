@@ -25,7 +25,14 @@ export function validateInsert(doc: DocumentRecord, sections: readonly Section[]
 // Entity names are checked at the door: whatever an extractor (rules or a model) produced, a node
 // without a name an auditor can read is never stored.
 const entityName = z.string().refine((s) => s.trim().length >= MIN_ENTITY_NAME_LENGTH, `shorter than ${MIN_ENTITY_NAME_LENGTH} characters`);
-const entitySchema = z.object({ id: z.string().min(1), documentId: z.string().min(1), key: entityName, name: entityName, type: z.string(), party: z.string().optional() });
+const entitySchema = z.object({
+  id: z.string().min(1),
+  documentId: z.string().min(1),
+  key: entityName,
+  name: entityName,
+  type: z.string(),
+  party: z.string().optional(),
+});
 const tripletNamesSchema = z.object({
   id: z.string().min(1),
   subject: entityName,
@@ -42,11 +49,21 @@ function issueText(error: z.ZodError): string {
 export function validateEntities(what: string, entities: readonly EntityRecord[], triplets: readonly TripletRecord[], file?: string): void {
   for (const e of entities) {
     const parsed = entitySchema.safeParse(e);
-    if (!parsed.success) throw new ClauseGraphError("VALIDATION", `cannot store ${what}: entity ${JSON.stringify(e.id)} ${issueText(parsed.error)}`, file === undefined ? {} : { file });
+    if (!parsed.success)
+      throw new ClauseGraphError(
+        "VALIDATION",
+        `cannot store ${what}: entity ${JSON.stringify(e.id)} ${issueText(parsed.error)}`,
+        file === undefined ? {} : { file },
+      );
   }
   for (const t of triplets) {
     const parsed = tripletNamesSchema.safeParse(t);
-    if (!parsed.success) throw new ClauseGraphError("VALIDATION", `cannot store ${what}: triplet ${JSON.stringify(t.id)} ${issueText(parsed.error)}`, file === undefined ? {} : { file });
+    if (!parsed.success)
+      throw new ClauseGraphError(
+        "VALIDATION",
+        `cannot store ${what}: triplet ${JSON.stringify(t.id)} ${issueText(parsed.error)}`,
+        file === undefined ? {} : { file },
+      );
   }
 }
 

@@ -19,7 +19,12 @@ function sameSize(a: TextLine, b: TextLine): boolean {
   return Math.abs(a.fontSize - b.fontSize) <= 0.6;
 }
 
-function plainTitle(lines: readonly FlowLine[], index: number, c: HeadingCandidate, byLine: ReadonlyMap<number, HeadingCandidate>): { title: string; end: number } {
+function plainTitle(
+  lines: readonly FlowLine[],
+  index: number,
+  c: HeadingCandidate,
+  byLine: ReadonlyMap<number, HeadingCandidate>,
+): { title: string; end: number } {
   const next = lines[index + 1];
   const inline = c.inlineTitle;
   if (inline.length > 0 || next === undefined || byLine.has(next.index)) return { title: inline, end: index + 1 };

@@ -17,10 +17,7 @@ export interface GroupStyle {
   minSize: number;
 }
 
-export function prominenceThresholds(
-  raw: ReadonlyArray<{ line: FlowLine; candidate: HeadingCandidate }>,
-  stats: LayoutStats,
-): Map<string, GroupStyle> {
+export function prominenceThresholds(raw: ReadonlyArray<{ line: FlowLine; candidate: HeadingCandidate }>, stats: LayoutStats): Map<string, GroupStyle> {
   const byGroup = new Map<string, FlowLine[]>();
   for (const { line, candidate } of raw) {
     const list = byGroup.get(candidate.group) ?? [];

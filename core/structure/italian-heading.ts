@@ -8,10 +8,7 @@ import type { FlowLine } from "./flow.ts";
 
 const CONTAINER = /^(LIBRO|Libro|PARTE|Parte|TITOLO|Titolo|CAPO|Capo)\s+([IVXLC]+)$/;
 const LATIN = "bis|ter|quater|quinquies|sexies|septies|octies|novies|decies";
-const ARTICLE = new RegExp(
-  `^(?:Articolo|ARTICOLO|Art\\.?|ART\\.?)\\s*(\\d{1,3})(?:[-\\s]?(${LATIN}))?\\s*\\.?\\s*(?:[-–—:]\\s*(.*)|\\s+(\\p{Lu}.*))?$`,
-  "u",
-);
+const ARTICLE = new RegExp(`^(?:Articolo|ARTICOLO|Art\\.?|ART\\.?)\\s*(\\d{1,3})(?:[-\\s]?(${LATIN}))?\\s*\\.?\\s*(?:[-–—:]\\s*(.*)|\\s+(\\p{Lu}.*))?$`, "u");
 const ALLEGATO = /^(?:ALLEGATO|Allegato)\s+([IVXLC]+(?:\.\d{1,2})?|[A-Z]|\d{1,2})\)?(?:\s*[-–—:]\s*(.*))?$/;
 
 export const ITALIAN_RANK = { libro: 1, parte: 2, titolo: 3, capo: 4, articolo: 5, allegato: 1 } as const;

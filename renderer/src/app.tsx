@@ -58,14 +58,21 @@ export function App() {
   );
 
   const openSection = useCallback((id: string, emphasis?: { start: number; end: number }, page?: number, trail?: CitationTrail) => {
-    setTarget({ kind: "section", id, ...(emphasis === undefined ? {} : { emphasis }), ...(page === undefined ? {} : { page }), ...(trail === undefined ? {} : { trail }) });
+    setTarget({
+      kind: "section",
+      id,
+      ...(emphasis === undefined ? {} : { emphasis }),
+      ...(page === undefined ? {} : { page }),
+      ...(trail === undefined ? {} : { trail }),
+    });
     setTab("reader");
   }, []);
   const openRef = useCallback((ref: SectionRef) => openSection(ref.sectionId, ref.highlight, ref.page), [openSection]);
   // A chip names the page it cites ("… p. 164"): the viewer opens there, not on the section's first
   // page, with the cited sentence highlighted (the rest of the section faintly).
   const openCitation = useCallback(
-    (c: AskCitation, emphasis?: { start: number; end: number }, trail?: CitationTrail) => openSection(c.sectionId, emphasis ?? c.spans?.[0], c.pageStart, trail),
+    (c: AskCitation, emphasis?: { start: number; end: number }, trail?: CitationTrail) =>
+      openSection(c.sectionId, emphasis ?? c.spans?.[0], c.pageStart, trail),
     [openSection],
   );
   // "Previous citation" / "Next citation" in the viewer: the same answer's next cited sentence, on its page.
@@ -91,7 +98,10 @@ export function App() {
       <div className="app">
         <header className="app-header">
           <h1>
-            <span className="brand-mark" aria-hidden="true">◆</span> ClauseGraph
+            <span className="brand-mark" aria-hidden="true">
+              ◆
+            </span>{" "}
+            ClauseGraph
           </h1>
           <span className="muted small" data-testid="library-stats">
             {plural(library.documents.length, "document")} · {plural(sectionCount, "section")}

@@ -70,7 +70,26 @@ export const LAYERS = [
   {
     name: "engine",
     paths: ["core/engine.ts", "core/app-version.ts"],
-    allow: ["model", "files", "jobs", "ingest", "structure", "extract", "names", "graph", "embed", "llm", "store", "retrieve", "llm-extract", "answer", "compare", "graph-query", "export", "pipeline"],
+    allow: [
+      "model",
+      "files",
+      "jobs",
+      "ingest",
+      "structure",
+      "extract",
+      "names",
+      "graph",
+      "embed",
+      "llm",
+      "store",
+      "retrieve",
+      "llm-extract",
+      "answer",
+      "compare",
+      "graph-query",
+      "export",
+      "pipeline",
+    ],
     note: "createEngine: wires the stages",
   },
   { name: "contract", paths: ["core/contract/"], allow: ["model"], noNode: true, note: "the IPC contract and its dispatch" },
@@ -78,7 +97,29 @@ export const LAYERS = [
   {
     name: "cli",
     paths: ["core/cli/"],
-    allow: ["model", "files", "jobs", "ingest", "structure", "extract", "names", "graph", "embed", "llm", "store", "retrieve", "llm-extract", "answer", "compare", "graph-query", "export", "pipeline", "engine", "contract", "host"],
+    allow: [
+      "model",
+      "files",
+      "jobs",
+      "ingest",
+      "structure",
+      "extract",
+      "names",
+      "graph",
+      "embed",
+      "llm",
+      "store",
+      "retrieve",
+      "llm-extract",
+      "answer",
+      "compare",
+      "graph-query",
+      "export",
+      "pipeline",
+      "engine",
+      "contract",
+      "host",
+    ],
     note: "the command line",
   },
   { name: "electron", paths: ["electron/"], allow: ["model", "contract", "host"], note: "main and preload (thin)" },
@@ -89,7 +130,9 @@ export const LAYERS = [
 export const UNRESTRICTED = ["bench/", "test/", "models/", "scripts/", "bin/"];
 
 /** Packages only one place may import: every Kuzu call goes through the store's driver module. */
-export const PACKAGE_OWNERS = [{ name: "kuzu", owners: ["core/store/kuzu/driver.ts"], why: "every Kuzu call goes through the store's driver (core/store/kuzu/driver.ts)" }];
+export const PACKAGE_OWNERS = [
+  { name: "kuzu", owners: ["core/store/kuzu/driver.ts"], why: "every Kuzu call goes through the store's driver (core/store/kuzu/driver.ts)" },
+];
 
 /** The layer a project-relative path (forward slashes) belongs to, or null. Longest matching prefix wins. */
 export function layerOf(relativePath) {

@@ -30,8 +30,17 @@ async function load(relative: string, id: string): Promise<Parsed> {
   const derived = buildDerivedGraph({ id, title: parsed.title, language: parsed.language }, sections, []);
   const fileName = relative.split("/").pop() ?? relative;
   const document: DocumentRecord = {
-    id, sha256: parsed.sha256, file: parsed.file, fileName, title: parsed.title, format: parsed.format,
-    language: parsed.language, pages: parsed.pageCount, bytes: parsed.bytes, sections: sections.length, importedAt: "2025-01-01T00:00:00Z",
+    id,
+    sha256: parsed.sha256,
+    file: parsed.file,
+    fileName,
+    title: parsed.title,
+    format: parsed.format,
+    language: parsed.language,
+    pages: parsed.pageCount,
+    bytes: parsed.bytes,
+    sections: sections.length,
+    importedAt: "2025-01-01T00:00:00Z",
   };
   return { document, sections, triplets: derived.triplets };
 }
@@ -50,8 +59,15 @@ function ask(doc: Parsed, question: string, labels: string[], extra: Partial<Ask
   const ranked = results(doc, labels);
   const ids = new Set(ranked.map((r) => r.section.id));
   return answerQuestion({
-    question, results: ranked, triplets: doc.triplets.filter((t) => ids.has(t.sectionId)), subgraph: { nodes: [], edges: [] },
-    embedder: null, llm: null, retrieveMs: 5, resources, ...extra,
+    question,
+    results: ranked,
+    triplets: doc.triplets.filter((t) => ids.has(t.sectionId)),
+    subgraph: { nodes: [], edges: [] },
+    embedder: null,
+    llm: null,
+    retrieveMs: 5,
+    resources,
+    ...extra,
   });
 }
 
@@ -88,7 +104,11 @@ describeCorpus("answering over real regulations", () => {
   });
 
   it("GDPR: the 72-hour breach notification deadline, quoted from Art. 33 with its page", async () => {
-    const result = await ask(gdpr, "How quickly must the controller notify a personal data breach to the supervisory authority?", ["Article 34", "Article 33", "Article 4"]);
+    const result = await ask(gdpr, "How quickly must the controller notify a personal data breach to the supervisory authority?", [
+      "Article 34",
+      "Article 33",
+      "Article 4",
+    ]);
     expectCitationsResolve(result, gdpr);
     expect(result.mode).toBe("extractive");
     expect(result.answer).toMatch(/72 hours/);
@@ -103,7 +123,12 @@ describeCorpus("answering over real regulations", () => {
   });
 
   it("DORA: the incident reports of Art. 19(4)", async () => {
-    const result = await ask(dora, "Which reports must financial entities submit to the competent authority after a major ICT-related incident?", ["Article 19", "Article 20", "Article 17", "Article 18"]);
+    const result = await ask(dora, "Which reports must financial entities submit to the competent authority after a major ICT-related incident?", [
+      "Article 19",
+      "Article 20",
+      "Article 17",
+      "Article 18",
+    ]);
     expectCitationsResolve(result, dora);
     expect(result.answer).toMatch(/initial notification|intermediate report|final report/);
     expect(result.citations.some((c) => /^DORA Art\. 19/.test(c.label))).toBe(true);
@@ -119,11 +144,16 @@ describeCorpus("answering over real regulations", () => {
   it("a real (story) model's output still yields a well-formed, verified result", async () => {
     if (tiny === undefined) return;
     const tokens: string[] = [];
-    const result = await ask(gdpr, "How quickly must the controller notify a personal data breach to the supervisory authority?", ["Article 33", "Article 34"], {
-      llm: tiny,
-      onToken: (t) => tokens.push(t),
-      options: { maxAnswerTokens: 48 },
-    });
+    const result = await ask(
+      gdpr,
+      "How quickly must the controller notify a personal data breach to the supervisory authority?",
+      ["Article 33", "Article 34"],
+      {
+        llm: tiny,
+        onToken: (t) => tokens.push(t),
+        options: { maxAnswerTokens: 48 },
+      },
+    );
     // The model really ran on a fitted prompt, and its tokens streamed.
     expect(result.timings.promptTokens).toBeGreaterThan(0);
     expect(result.timings.promptTokens).toBeLessThanOrEqual(1024);

@@ -3,14 +3,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import {
-  ANSWER_TYPES,
-  type AnswerQuestion,
-  baseLabel,
-  loadAnswerQuestions,
-  operativeWordsIn,
-  paragraphSpan,
-} from "../../bench/lib/answer-questions.ts";
+import { ANSWER_TYPES, type AnswerQuestion, baseLabel, loadAnswerQuestions, operativeWordsIn, paragraphSpan } from "../../bench/lib/answer-questions.ts";
 import { createEngine } from "../../core/engine.ts";
 import type { Engine } from "../../core/model/engine-types.ts";
 import type { Section } from "../../core/model/section-types.ts";
@@ -71,7 +64,12 @@ describeCorpus("labelled answer questions (test/corpus/answer-questions.json)", 
       const all = (sectionsOf.get(q.document) ?? []).map((s) => `${s.heading}\n${s.text}`).join("\n");
       const inDocument = operativeWordsIn(all, q.operativeWords).missing;
       if (inDocument.length > 0) wrong.push(`${q.id}: not in ${q.document}: ${inDocument.join(" | ")}`);
-      const inProvision = operativeWordsIn(provisionSections(q).map((s) => s.text).join("\n"), q.operativeWords).missing;
+      const inProvision = operativeWordsIn(
+        provisionSections(q)
+          .map((s) => s.text)
+          .join("\n"),
+        q.operativeWords,
+      ).missing;
       if (inProvision.length > 0) wrong.push(`${q.id}: not in ${q.provision.label}: ${inProvision.join(" | ")}`);
     }
     expect(wrong).toEqual([]);
@@ -82,7 +80,9 @@ describeCorpus("labelled answer questions (test/corpus/answer-questions.json)", 
     for (const q of questions) {
       const paragraph = q.provision.paragraph;
       if (paragraph === undefined) continue;
-      const text = provisionSections(q).map((s) => s.text).join("\n");
+      const text = provisionSections(q)
+        .map((s) => s.text)
+        .join("\n");
       const span = paragraphSpan(text, paragraph);
       if (span === null) {
         wrong.push(`${q.id}: paragraph ${paragraph} not found in ${q.provision.label}`);

@@ -6,7 +6,10 @@ import { baseLabel, labelParagraphs, normalizeForMatch, operativeWordsIn, paragr
 describe("matching answers to the labelled questions", () => {
   it("ignores quotes, dashes, a space after a broken hyphen, non-breaking spaces and case", () => {
     expect(normalizeForMatch("Model 737– 9\u00a0airplanes, dell’offerta")).toBe(normalizeForMatch("model 737-9 airplanes, dell'offerta"));
-    expect(operativeWordsIn("Up to 20\u00a0000\u00a0000 EUR, or 4 %", ["20 000 000 EUR", "4 %", "72 hours"])).toEqual({ found: ["20 000 000 EUR", "4 %"], missing: ["72 hours"] });
+    expect(operativeWordsIn("Up to 20\u00a0000\u00a0000 EUR, or 4 %", ["20 000 000 EUR", "4 %", "72 hours"])).toEqual({
+      found: ["20 000 000 EUR", "4 %"],
+      missing: ["72 hours"],
+    });
   });
 
   it("strips the part suffix of long sections", () => {
@@ -15,14 +18,16 @@ describe("matching answers to the labelled questions", () => {
   });
 
   it("finds an EU paragraph up to the next one", () => {
-    const text = "1. Financial entities shall report.\n(a) an initial notification;\n2. Financial entities may notify.\n3. Where clients are affected, inform them.";
+    const text =
+      "1. Financial entities shall report.\n(a) an initial notification;\n2. Financial entities may notify.\n3. Where clients are affected, inform them.";
     const span = paragraphSpan(text, "2");
     expect(span && text.slice(span.start, span.end)).toBe("2. Financial entities may notify.\n");
     expect(paragraphSpan(text, "4")).toBeNull();
   });
 
   it("skips a line that only continues a cross-reference, and finds a paragraph printed mid-line", () => {
-    const text = "(a) Standard. Keep a record under paragraph\n(j) of this section.\n(d) Standard: Authentication. Verify the person. (e)(1) Standard: Transmission security. Guard data.\n(j)(1) Standard: Documentation. Retain it.";
+    const text =
+      "(a) Standard. Keep a record under paragraph\n(j) of this section.\n(d) Standard: Authentication. Verify the person. (e)(1) Standard: Transmission security. Guard data.\n(j)(1) Standard: Documentation. Retain it.";
     const j = paragraphSpan(text, "(j)");
     expect(j && text.slice(j.start)).toBe("(j)(1) Standard: Documentation. Retain it.");
     const e = paragraphSpan(text, "(e)");

@@ -15,7 +15,17 @@ interface StatsJson {
   sections: number;
 }
 interface SearchJson {
-  results: Array<{ sectionId: string; documentId: string; file: string; label: string; pageStart: number; pageEnd: number; score: number; text: string; path: string[] }>;
+  results: Array<{
+    sectionId: string;
+    documentId: string;
+    file: string;
+    label: string;
+    pageStart: number;
+    pageEnd: number;
+    score: number;
+    text: string;
+    path: string[];
+  }>;
 }
 interface ListJson {
   documents: Array<{ id: string; fileName: string }>;

@@ -17,7 +17,12 @@ describeCorpus("crosswalks between regulations (labelled)", () => {
   beforeAll(async () => {
     library = await openCompareLibrary(() => {});
     measures = await measureLabelledCrosswalks(library.engine, 3);
-    for (const m of measures.measures) console.log(`[compare] ${m.pair}: ${m.sections} sections, ${m.pairsExamined} pairs examined, ${Object.entries(m.hits).map(([s, h]) => `${s} ${h.hits}/${h.pairs}`).join(", ")}`);
+    for (const m of measures.measures)
+      console.log(
+        `[compare] ${m.pair}: ${m.sections} sections, ${m.pairsExamined} pairs examined, ${Object.entries(m.hits)
+          .map(([s, h]) => `${s} ${h.hits}/${h.pairs}`)
+          .join(", ")}`,
+      );
   }, 600_000);
 
   afterAll(async () => {

@@ -75,7 +75,12 @@ describeTinyLlm("comparison verdicts on stories260K.gguf", () => {
     expect(resumed.comparison.status).toBe("complete");
     expect(resumed.comparison.llmModel).toBe(real.modelId);
     // Every output parsed under the grammar; every stored pair has a verdict quoting both sides verbatim.
-    for (const text of llm.outputs) expect(JSON.parse(text)).toMatchObject({ verdict: expect.any(String), sentence_a: expect.stringMatching(/^A\d$/), sentence_b: expect.stringMatching(/^B\d$/) });
+    for (const text of llm.outputs)
+      expect(JSON.parse(text)).toMatchObject({
+        verdict: expect.any(String),
+        sentence_a: expect.stringMatching(/^A\d$/),
+        sentence_b: expect.stringMatching(/^B\d$/),
+      });
     const crosswalk = await engine.getComparison(resumed.comparison.id);
     for (const row of crosswalk.rows) {
       const a = await engine.getSection(row.aSectionId);

@@ -57,7 +57,9 @@ describeCorpus("the graph earns its place (test/corpus/graph-questions.json, gra
 
   it("answers 90 % or more of the 50+ structured questions with exactly the expected rows", () => {
     expect(outcomes.length).toBeGreaterThanOrEqual(50);
-    const failed = outcomes.filter((o) => !o.exact).map((o) => `${o.question} [${o.route}] missing ${JSON.stringify(o.missing)} extra ${JSON.stringify(o.extra)}`);
+    const failed = outcomes
+      .filter((o) => !o.exact)
+      .map((o) => `${o.question} [${o.route}] missing ${JSON.stringify(o.missing)} extra ${JSON.stringify(o.extra)}`);
     expect(failed.length, failed.join("\n")).toBeLessThanOrEqual(Math.floor(0.1 * outcomes.length));
   });
 

@@ -162,7 +162,10 @@ describeCorpus("ingest: regulatory PDFs and texts", () => {
       const lines = bodyLines(doc(relative));
       // A lowercase word split at a line end, continued by a lowercase word on the next line.
       const dangling = lines.filter((l, i) => /\p{Ll}{2}-$/u.test(l.text) && /^\p{Ll}/u.test(lines[i + 1]?.text ?? ""));
-      expect(dangling.map((l) => `${l.page}: ${l.text}`), relative).toEqual([]);
+      expect(
+        dangling.map((l) => `${l.page}: ${l.text}`),
+        relative,
+      ).toEqual([]);
     }
     expect(pageText(doc(DORA), 2)).toContain("the post-financial crisis regulatory agenda");
   });

@@ -42,42 +42,53 @@ describeTinyLlm("LLM triplet extraction on stories260K.gguf", () => {
   });
 
   async function engineIn(name: string): Promise<{ engine: Engine; documentId: string }> {
-    const engine = await createEngine({ dataDir: path.join(dir, name), embedder: null, llm, log: (m) => { if (m.startsWith("extraction of")) console.warn(m); } });
+    const engine = await createEngine({
+      dataDir: path.join(dir, name),
+      embedder: null,
+      llm,
+      log: (m) => {
+        if (m.startsWith("extraction of")) console.warn(m);
+      },
+    });
     const [result] = await engine.importFiles([file]);
     return { engine, documentId: result?.documentId ?? "" };
   }
 
-  it.skipIf(!HAS_CORPUS)("extracts under the JSON grammar, completes, resumes after an interruption and cancels cleanly", async () => {
-    const { engine, documentId } = await engineIn("db");
-    try {
-      // Interrupted after the first section's generation.
-      const controller = new AbortController();
-      const onProgress = (p: JobProgress): void => {
-        if (p.step === "extracting" && p.current >= 1) controller.abort();
-      };
-      await expect(engine.extractTriplets({ documentIds: [documentId], signal: controller.signal, onProgress })).rejects.toMatchObject({ code: "CANCELLED" });
-      const callsBeforeResume = llm.calls;
-      expect(callsBeforeResume).toBeGreaterThanOrEqual(1);
+  it.skipIf(!HAS_CORPUS)(
+    "extracts under the JSON grammar, completes, resumes after an interruption and cancels cleanly",
+    async () => {
+      const { engine, documentId } = await engineIn("db");
+      try {
+        // Interrupted after the first section's generation.
+        const controller = new AbortController();
+        const onProgress = (p: JobProgress): void => {
+          if (p.step === "extracting" && p.current >= 1) controller.abort();
+        };
+        await expect(engine.extractTriplets({ documentIds: [documentId], signal: controller.signal, onProgress })).rejects.toMatchObject({ code: "CANCELLED" });
+        const callsBeforeResume = llm.calls;
+        expect(callsBeforeResume).toBeGreaterThanOrEqual(1);
 
-      const events: JobProgress[] = [];
-      const summary = await engine.extractTriplets({ documentIds: [documentId], onProgress: (e) => events.push(e) });
-      expect(events.at(-1)?.status).toBe("done");
-      expect(summary.failed).toBe(0);
-      expect(summary.cached).toBeGreaterThanOrEqual(1); // the interrupted run's finished section
-      expect(summary.extracted + summary.cached).toBe(summary.sections);
-      // Every complete output is JSON of the schema (empty or not); cut-off ones are counted.
-      const complete = llm.outputs.filter((o) => parseExtractionOutput(o) !== null);
-      const malformed = summary.documents[0]?.malformedChunks ?? 0;
-      expect(complete.length + malformed).toBeGreaterThanOrEqual(summary.extracted);
-      for (const o of complete) expect(parseExtractionOutput(o)).toBeInstanceOf(Array);
+        const events: JobProgress[] = [];
+        const summary = await engine.extractTriplets({ documentIds: [documentId], onProgress: (e) => events.push(e) });
+        expect(events.at(-1)?.status).toBe("done");
+        expect(summary.failed).toBe(0);
+        expect(summary.cached).toBeGreaterThanOrEqual(1); // the interrupted run's finished section
+        expect(summary.extracted + summary.cached).toBe(summary.sections);
+        // Every complete output is JSON of the schema (empty or not); cut-off ones are counted.
+        const complete = llm.outputs.filter((o) => parseExtractionOutput(o) !== null);
+        const malformed = summary.documents[0]?.malformedChunks ?? 0;
+        expect(complete.length + malformed).toBeGreaterThanOrEqual(summary.extracted);
+        for (const o of complete) expect(parseExtractionOutput(o)).toBeInstanceOf(Array);
 
-      // Everything is cached now: a rerun calls the model no more.
-      const calls = llm.calls;
-      const again = await engine.extractTriplets({ documentIds: [documentId] });
-      expect(llm.calls).toBe(calls);
-      expect(again).toMatchObject({ extracted: 0, cached: summary.sections, triplets: summary.triplets });
-    } finally {
-      await engine.close();
-    }
-  }, 600_000);
+        // Everything is cached now: a rerun calls the model no more.
+        const calls = llm.calls;
+        const again = await engine.extractTriplets({ documentIds: [documentId] });
+        expect(llm.calls).toBe(calls);
+        expect(again).toMatchObject({ extracted: 0, cached: summary.sections, triplets: summary.triplets });
+      } finally {
+        await engine.close();
+      }
+    },
+    600_000,
+  );
 });

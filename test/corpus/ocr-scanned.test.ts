@@ -73,11 +73,21 @@ describeCorpus("OCR of the corpus's scans", () => {
     await doc.destroy();
     const lines = await readCachedPage(ocrCacheDir(path.join(dir, "data")), ocrCacheKey(image.pgm, "eng"));
     expect(lines).not.toBeNull();
-    const words = (lines ?? []).flatMap((l) => l.words).map((w) => ({ text: w.text, box: { x: w.x0 / image.scale, y: w.y0 / image.scale, width: (w.x1 - w.x0) / image.scale, height: (w.y1 - w.y0) / image.scale } }));
-    const sentenceWords = ["Conduct", "accurate", "thorough", "assessment", "potential", "vulnerabilities"].map((w) => words.find((x) => x.text.replace(/[^A-Za-z]/g, "") === w));
+    const words = (lines ?? [])
+      .flatMap((l) => l.words)
+      .map((w) => ({
+        text: w.text,
+        box: { x: w.x0 / image.scale, y: w.y0 / image.scale, width: (w.x1 - w.x0) / image.scale, height: (w.y1 - w.y0) / image.scale },
+      }));
+    const sentenceWords = ["Conduct", "accurate", "thorough", "assessment", "potential", "vulnerabilities"].map((w) =>
+      words.find((x) => x.text.replace(/[^A-Za-z]/g, "") === w),
+    );
     for (const [i, word] of sentenceWords.entries()) {
       expect(word, `OCR read word ${i}`).toBeDefined();
-      expect(boxes.some((b) => overlaps(b.box, word?.box ?? { x: 0, y: 0, width: 0, height: 0 })), `highlight covers ${word?.text}`).toBe(true);
+      expect(
+        boxes.some((b) => overlaps(b.box, word?.box ?? { x: 0, y: 0, width: 0, height: 0 })),
+        `highlight covers ${word?.text}`,
+      ).toBe(true);
     }
     // Every highlighted line holds words of the sentence (it does not stray onto the lines around it).
     const sentence = new Set(SENTENCE.split(" "));
@@ -87,7 +97,10 @@ describeCorpus("OCR of the corpus's scans", () => {
   it("the two-column brochure is read column by column", { timeout: 120_000 }, async () => {
     const [result] = await engine.importFiles([BROCHURE]);
     expect(result?.status, JSON.stringify(result?.error)).toBe("ok");
-    const text = (await engine.getSections(result?.documentId ?? "")).map((s) => `${s.heading}\n${s.text}`).join("\n").replace(/\s+/g, " ");
+    const text = (await engine.getSections(result?.documentId ?? ""))
+      .map((s) => `${s.heading}\n${s.text}`)
+      .join("\n")
+      .replace(/\s+/g, " ");
     const at = (phrase: string): number => {
       const i = text.indexOf(phrase);
       expect(i, phrase).toBeGreaterThanOrEqual(0);

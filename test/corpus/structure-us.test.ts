@@ -19,7 +19,10 @@ describeCorpus("structure: HIPAA (45 CFR 160/162/164)", () => {
   it("yields the CFR sections once each, with their titles, under Part and Subpart", () => {
     const labels = labelsOf(sections, "section");
     for (const label of ["§ 160.103", "§ 164.308", "§ 164.312", "§ 164.502", "§ 162.100"]) {
-      expect(labels.filter((l) => l === label), label).toHaveLength(1);
+      expect(
+        labels.filter((l) => l === label),
+        label,
+      ).toHaveLength(1);
     }
     const s308 = sections.find((s) => s.label === "§ 164.308");
     expect(s308?.heading).toBe("Administrative safeguards.");

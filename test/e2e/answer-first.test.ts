@@ -25,7 +25,9 @@ async function regulation(): Promise<Uint8Array> {
       [
         { text: "REGULATION ON INCIDENT NOTIFICATION", bold: true, size: 14 },
         ...articleLines(1, "Subject matter", ["This Regulation lays down rules on the notification of operational incidents by operators."]),
-        ...articleLines(2, "Definitions", ["For the purposes of this Regulation, 'major incident' means an incident with a high adverse impact on the services."]),
+        ...articleLines(2, "Definitions", [
+          "For the purposes of this Regulation, 'major incident' means an incident with a high adverse impact on the services.",
+        ]),
       ],
       [
         ...articleLines(3, "Notification of major incidents", [

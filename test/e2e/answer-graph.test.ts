@@ -41,7 +41,14 @@ interface CyFacts {
 function cyFacts(page: Page): Promise<CyFacts> {
   return page.evaluate(() => {
     const container = document.querySelector('[data-testid="graph-canvas"]') as (HTMLElement & { _cyreg?: { cy?: unknown } }) | null;
-    type El = { id(): string; data(k: string): unknown; style(k: string): string; parent(): { length: number }; position(): { x: number; y: number }; renderedPosition(): { x: number; y: number } };
+    type El = {
+      id(): string;
+      data(k: string): unknown;
+      style(k: string): string;
+      parent(): { length: number };
+      position(): { x: number; y: number };
+      renderedPosition(): { x: number; y: number };
+    };
     const cy = container?._cyreg?.cy as { nodes(): El[]; edges(): El[]; zoom(): number; width(): number; height(): number } | undefined;
     if (cy === undefined) throw new Error("no Cytoscape instance on the graph canvas");
     const all = [...cy.nodes()];
@@ -194,7 +201,10 @@ describeBrowser("the answer graph (ten regulatory PDFs, Chromium)", () => {
 
   it("clicking an entity lists every section stating a fact about it and steps to the next one", async () => {
     await ask("What must the lead overseer do within a time limit under DORA?");
-    const entity = page.locator('[data-testid="graph-list-node"][data-kind="entity"]').filter({ hasText: /^lead overseer$/i }).first();
+    const entity = page
+      .locator('[data-testid="graph-list-node"][data-kind="entity"]')
+      .filter({ hasText: /^lead overseer$/i })
+      .first();
     await entity.click();
     const position = page.getByTestId("node-source-position");
     await expect.poll(() => position.textContent(), { timeout: 20_000 }).toMatch(/^1 of \d+$/);

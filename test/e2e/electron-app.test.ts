@@ -96,7 +96,10 @@ function suite(executable: string): void {
   });
 
   it("imports, answers with a citation, opens it on its page, explores the graph and refuses bad files", { timeout: 300_000 }, async () => {
-    const report = await runAuditorFlow(page, corpusFlowOptions("corpus-electron", (line) => console.log(`[e2e electron] ${line}`)));
+    const report = await runAuditorFlow(
+      page,
+      corpusFlowOptions("corpus-electron", (line) => console.log(`[e2e electron] ${line}`)),
+    );
     console.log(`[e2e electron] dropped files were imported as ${report.droppedAs}`);
     console.log(`[e2e electron] citation ${report.citation.chip} → ${report.citation.label}, p. ${report.citation.page}`);
     console.log(`[e2e electron] screenshots: ${report.screenshots.map((s) => path.basename(s)).join(", ")}`);
@@ -122,7 +125,10 @@ function suite(executable: string): void {
       }
       return results;
     });
-    expect(outcomes.every((o) => o.endsWith("refused")), outcomes.join("\n")).toBe(true);
+    expect(
+      outcomes.every((o) => o.endsWith("refused")),
+      outcomes.join("\n"),
+    ).toBe(true);
   });
 }
 

@@ -55,9 +55,7 @@ describe("electron engine process bundle", () => {
   }
 
   function response(id: number): Promise<unknown> {
-    return waitFor((m) =>
-      typeof m === "object" && m !== null && "id" in m && m.id === id && "result" in m ? m.result : undefined,
-    );
+    return waitFor((m) => (typeof m === "object" && m !== null && "id" in m && m.id === id && "result" in m ? m.result : undefined));
   }
 
   beforeAll(async () => {
@@ -112,8 +110,15 @@ describe("electron engine process bundle", () => {
     });
     expect(await response(3)).toMatchObject({ ok: true, value: [{ file: "scope.txt", status: "ok" }] });
     const done = await waitFor((m) =>
-      typeof m === "object" && m !== null && "event" in m && m.event === "job.progress" && "payload" in m &&
-      typeof m.payload === "object" && m.payload !== null && "status" in m.payload && m.payload.status === "done"
+      typeof m === "object" &&
+      m !== null &&
+      "event" in m &&
+      m.event === "job.progress" &&
+      "payload" in m &&
+      typeof m.payload === "object" &&
+      m.payload !== null &&
+      "status" in m.payload &&
+      m.payload.status === "done"
         ? m.payload
         : undefined,
     );

@@ -40,7 +40,9 @@ describeBrowser("library repair in the browser (real engine, Chromium)", () => {
   it("shows the damage in words, rebuilds the library on Repair, and lists both documents", async () => {
     const banner = page.getByTestId("library-damaged");
     await banner.waitFor({ timeout: 60_000 });
-    expect(await banner.textContent()).toMatch(/One document of this library was damaged by a storage error.*no longer listed, but the library still holds parts of it.*Repair re-imports it/);
+    expect(await banner.textContent()).toMatch(
+      /One document of this library was damaged by a storage error.*no longer listed, but the library still holds parts of it.*Repair re-imports it/,
+    );
     await page.screenshot({ path: path.join(RESULTS_DIR, "library-repair-1-damaged.png") });
     await page.getByTestId("library-repair").click();
     await page.getByTestId("library-repaired").waitFor({ timeout: 60_000 });

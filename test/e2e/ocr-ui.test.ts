@@ -40,7 +40,15 @@ import { RESULTS_DIR } from "./flows/renderer-build.ts";
       "2. The operator shall notify the competent authority of any loss of the register within 72 hours.",
       "3. The competent authority may inspect the register at any time during working hours.",
     ];
-    await writeFile(scanned, (await scannedPdf([{ scan: true, lines: articleLines(1, "Incident register", body(1)) }, { scan: true, lines: articleLines(2, "Inspection", body(2)) }])).pdf);
+    await writeFile(
+      scanned,
+      (
+        await scannedPdf([
+          { scan: true, lines: articleLines(1, "Incident register", body(1)) },
+          { scan: true, lines: articleLines(2, "Inspection", body(2)) },
+        ])
+      ).pdf,
+    );
     await writeFile(
       fax,
       (
@@ -86,7 +94,11 @@ import { RESULTS_DIR } from "./flows/renderer-build.ts";
     await expect
       .poll(
         async () => {
-          const meta = (await row("scanned-regulation.pdf").locator(".row-meta").textContent().catch(() => null)) ?? "";
+          const meta =
+            (await row("scanned-regulation.pdf")
+              .locator(".row-meta")
+              .textContent()
+              .catch(() => null)) ?? "";
           if (/Reading scanned pages \(OCR\) · \d of 2 pages/.test(meta)) {
             if (!seen.has(meta)) await shot("2-progress");
             seen.add(meta);
@@ -97,7 +109,9 @@ import { RESULTS_DIR } from "./flows/renderer-build.ts";
       )
       .toBe(true);
     expect([...seen].join(" / ")).toMatch(/Reading scanned pages \(OCR\) · [01] of 2 pages/);
-    expect(await documentRow("scanned-regulation.pdf").getByTestId("document-ocr").getAttribute("title")).toMatch(/2 pages read with OCR \(English\), mean confidence \d+/);
+    expect(await documentRow("scanned-regulation.pdf").getByTestId("document-ocr").getAttribute("title")).toMatch(
+      /2 pages read with OCR \(English\), mean confidence \d+/,
+    );
     expect(await engine.ocrPreference()).toEqual({ mode: "auto", language: "auto" });
     expect(await page.getByTestId("ocr-setting-mode").inputValue()).toBe("auto");
 
@@ -113,7 +127,10 @@ import { RESULTS_DIR } from "./flows/renderer-build.ts";
     // An answer citing the fax says "OCR, low confidence" on its chip.
     await page.getByTestId("question-input").fill("How long shall the archivist retain every fax record?");
     await page.getByTestId("ask-button").click();
-    const chip = page.getByTestId("citation-chip").filter({ has: page.getByTestId("citation-ocr-low") }).first();
+    const chip = page
+      .getByTestId("citation-chip")
+      .filter({ has: page.getByTestId("citation-ocr-low") })
+      .first();
     await chip.waitFor({ timeout: 60_000 });
     expect(await chip.textContent()).toMatch(/· OCR, low confidence$/);
     await shot("4-citation-low-confidence");
@@ -121,7 +138,11 @@ import { RESULTS_DIR } from "./flows/renderer-build.ts";
     // A citation of the 144 dpi scan opens its page, the scan itself, with the sentence highlighted on it.
     await page.getByTestId("question-input").fill("How long shall the operator keep the incident register?");
     await page.getByTestId("ask-button").click();
-    const scanChip = page.getByTestId("citation-chip").filter({ hasText: /Art/ }).filter({ hasNot: page.getByTestId("citation-ocr-low") }).first();
+    const scanChip = page
+      .getByTestId("citation-chip")
+      .filter({ hasText: /Art/ })
+      .filter({ hasNot: page.getByTestId("citation-ocr-low") })
+      .first();
     await scanChip.waitFor({ timeout: 60_000 });
     await scanChip.click();
     await page.getByTestId("pdf-highlight-strong").first().waitFor({ timeout: 30_000 });

@@ -71,7 +71,12 @@ describe("web host while a hostile file is parsed", () => {
     await mkdir(staticDir, { recursive: true });
     await writeFile(path.join(staticDir, "index.html"), "<!doctype html><title>ClauseGraph</title>");
     // The bomb must get past the pre-scan to reach the memory watchdog: its inflate caps are lifted.
-    engine = await createEngine({ dataDir: path.join(dir, "data"), llm: null, embedder: null, parseLimits: { inflatedBytesPerStream: 1e12, inflatedBytesPerFile: 1e12, childRssMb: 600 } });
+    engine = await createEngine({
+      dataDir: path.join(dir, "data"),
+      llm: null,
+      embedder: null,
+      parseLimits: { inflatedBytesPerStream: 1e12, inflatedBytesPerFile: 1e12, childRssMb: 600 },
+    });
     host = await startWebHost({ dataDir: path.join(dir, "data"), port: 0, staticDir, engine });
     client = await connectHost(host);
     const baseline = path.join(dir, "baseline.pdf");
@@ -120,10 +125,14 @@ async function startServe(dir: string): Promise<{ proc: ReturnType<typeof spawn>
   const staticDir = path.join(dir, "static");
   await mkdir(staticDir, { recursive: true });
   await writeFile(path.join(staticDir, "index.html"), "<!doctype html><title>ClauseGraph</title>");
-  const proc = spawn(process.execPath, ["bin/run-ts.mjs", "core/host/serve.ts", "--port", "0", "--data-dir", path.join(dir, "data"), "--static-dir", staticDir, "--quiet"], {
-    cwd: PROJECT_DIR,
-    stdio: ["ignore", "pipe", "inherit"],
-  });
+  const proc = spawn(
+    process.execPath,
+    ["bin/run-ts.mjs", "core/host/serve.ts", "--port", "0", "--data-dir", path.join(dir, "data"), "--static-dir", staticDir, "--quiet"],
+    {
+      cwd: PROJECT_DIR,
+      stdio: ["ignore", "pipe", "inherit"],
+    },
+  );
   let out = "";
   proc.stdout?.on("data", (chunk: Buffer) => (out += chunk.toString("utf8")));
   const url = await waitFor("serve to print its address", () => /http:\/\/127\.0\.0\.1:\d+\/\S*/.exec(out)?.[0], 60_000);

@@ -19,7 +19,9 @@ describe("untrusted bytes are parsed under limits", () => {
       expect(o.enginePeakMb * 1024 * 1024, o.name).toBeLessThanOrEqual(MAX_ENGINE_RSS);
     }
     // Each names the file, and the parse errors the limit (and the page when the pre-scan knows it).
-    expect(outcomes[0]?.message).toMatch(/^nested-q\.pdf is too complex to read safely: graphics states \(q\) nested more than 256 deep on page 1; the limit is 256/);
+    expect(outcomes[0]?.message).toMatch(
+      /^nested-q\.pdf is too complex to read safely: graphics states \(q\) nested more than 256 deep on page 1; the limit is 256/,
+    );
     expect(outcomes.find((o) => o.name.startsWith("4,999"))?.message).toMatch(/more than 50,000,000 operators together .*the limit is 50,000,000 per file/);
   });
 

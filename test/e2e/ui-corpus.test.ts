@@ -44,11 +44,17 @@ describeCorpus("auditor flow in Chromium against the web host (GDPR + DORA)", ()
   });
 
   itBrowser("imports, answers with a citation, opens it on its page, explores the graph and refuses bad files", { timeout: 300_000 }, async () => {
-    const report = await runAuditorFlow(page, corpusFlowOptions("corpus-web", (line) => console.log(`[e2e web] ${line}`)));
+    const report = await runAuditorFlow(
+      page,
+      corpusFlowOptions("corpus-web", (line) => console.log(`[e2e web] ${line}`)),
+    );
     expect(report.droppedAs).toBe("uploads");
     console.log(`[e2e web] citation ${report.citation.chip} → ${report.citation.label}, p. ${report.citation.page}`);
     console.log(`[e2e web] graph node "${report.graphNode.label}" → ${report.graphNode.sources.join(", ")}; opened ${report.graphNode.opened}`);
-    for (const i of report.imports) console.log(`[e2e web] ${i.file}: ${i.states.length} progress states (${i.states.slice(0, 2).join(" → ")} … ${i.states.slice(-2).join(" → ")}), bar up to ${(i.maxFraction * 100).toFixed(0)}%`);
+    for (const i of report.imports)
+      console.log(
+        `[e2e web] ${i.file}: ${i.states.length} progress states (${i.states.slice(0, 2).join(" → ")} … ${i.states.slice(-2).join(" → ")}), bar up to ${(i.maxFraction * 100).toFixed(0)}%`,
+      );
     console.log(`[e2e web] screenshots: ${report.screenshots.map((s) => path.basename(s)).join(", ")}`);
   });
 

@@ -25,20 +25,32 @@ async function makePdf(): Promise<Uint8Array> {
   const regular = await pdf.embedFont(StandardFonts.Helvetica);
   const bold = await pdf.embedFont(StandardFonts.HelveticaBold);
   const articles: [string, string, string[]][] = [
-    ["Article 1", "Subject matter and objectives", [
-      "This Regulation lays down rules relating to the protection of natural persons",
-      "with regard to the processing of personal data and rules relating to the free",
-      "movement of personal data.",
-    ]],
-    ["Article 2", "Security of processing", [
-      "The controller and the processor shall implement appropriate technical measures,",
-      `including the ${UNIQUE_WORD} and encryption of personal data, to ensure a level`,
-      "of security appropriate to the risk.",
-    ]],
-    ["Article 3", "Notification of a personal data breach", [
-      "In the case of a personal data breach, the controller shall without undue delay",
-      "notify the supervisory authority not later than 72 hours after having become aware of it.",
-    ]],
+    [
+      "Article 1",
+      "Subject matter and objectives",
+      [
+        "This Regulation lays down rules relating to the protection of natural persons",
+        "with regard to the processing of personal data and rules relating to the free",
+        "movement of personal data.",
+      ],
+    ],
+    [
+      "Article 2",
+      "Security of processing",
+      [
+        "The controller and the processor shall implement appropriate technical measures,",
+        `including the ${UNIQUE_WORD} and encryption of personal data, to ensure a level`,
+        "of security appropriate to the risk.",
+      ],
+    ],
+    [
+      "Article 3",
+      "Notification of a personal data breach",
+      [
+        "In the case of a personal data breach, the controller shall without undue delay",
+        "notify the supervisory authority not later than 72 hours after having become aware of it.",
+      ],
+    ],
   ];
   for (const [label, heading, lines] of articles) {
     const page = pdf.addPage([595, 842]);

@@ -16,7 +16,11 @@ export interface FixtureArticle {
 }
 
 export const RESILIENCE_ACT: FixtureArticle[] = [
-  { n: 1, heading: "Subject matter", body: ["This Regulation lays down rules on the operational resilience of payment firms and of their information systems."] },
+  {
+    n: 1,
+    heading: "Subject matter",
+    body: ["This Regulation lays down rules on the operational resilience of payment firms and of their information systems."],
+  },
   {
     n: 2,
     heading: "Reporting of major incidents",
@@ -36,12 +40,18 @@ export const RESILIENCE_ACT: FixtureArticle[] = [
   {
     n: 4,
     heading: "Staff training",
-    body: ["1. A payment firm shall train all staff in information security every year.", "2. The management body shall follow specific training on operational risk."],
+    body: [
+      "1. A payment firm shall train all staff in information security every year.",
+      "2. The management body shall follow specific training on operational risk.",
+    ],
   },
   {
     n: 5,
     heading: "Contracts with service providers",
-    body: ["1. A payment firm shall conclude a written contract with each service provider.", "2. The contract shall set out service levels, audit rights and termination rights."],
+    body: [
+      "1. A payment firm shall conclude a written contract with each service provider.",
+      "2. The contract shall set out service levels, audit rights and termination rights.",
+    ],
   },
   {
     n: 6,
@@ -68,11 +78,18 @@ export const PROTECTION_ACT: FixtureArticle[] = [
       "2. The restoration of backup copies shall be tested regularly.",
     ],
   },
-  { n: 13, heading: "Training of staff", body: ["1. A controller should train its staff on data protection and information security at least every two years."] },
+  {
+    n: 13,
+    heading: "Training of staff",
+    body: ["1. A controller should train its staff on data protection and information security at least every two years."],
+  },
   {
     n: 14,
     heading: "Contracts with processors",
-    body: ["1. A controller shall use a processor only under a written contract.", "2. The contract shall set out the subject matter, the duration of the processing and the audit rights of the controller."],
+    body: [
+      "1. A controller shall use a processor only under a written contract.",
+      "2. The contract shall set out the subject matter, the duration of the processing and the audit rights of the controller.",
+    ],
   },
 ];
 
@@ -80,10 +97,7 @@ function pagesOf(title: string, articles: readonly FixtureArticle[]): FixtureLin
   // Two articles a page, so citations name different pages.
   const pages: FixtureLine[][] = [];
   for (let i = 0; i < articles.length; i += 2) {
-    pages.push([
-      ...(i === 0 ? [{ text: title, bold: true, size: 14 }] : []),
-      ...articles.slice(i, i + 2).flatMap((a) => articleLines(a.n, a.heading, a.body)),
-    ]);
+    pages.push([...(i === 0 ? [{ text: title, bold: true, size: 14 }] : []), ...articles.slice(i, i + 2).flatMap((a) => articleLines(a.n, a.heading, a.body))]);
   }
   return pages;
 }

@@ -9,7 +9,8 @@ import { createKuzuSession } from "../../core/store/kuzu/session.ts";
 // one transaction wrote a document's graph and its vectors, and the commit kept the references,
 // entities, triplets and vectors while dropping the Document and Section rows.
 
-export const A_TEXT = "Article 1 Scope of the second regulation\n1. The controller shall keep records for five years.\nArticle 2 Obligations\n1. The processor shall keep a register.\n";
+export const A_TEXT =
+  "Article 1 Scope of the second regulation\n1. The controller shall keep records for five years.\nArticle 2 Obligations\n1. The processor shall keep a register.\n";
 export const B_TEXT =
   "Article 1 Scope of the benign regulation\n1. The controller shall notify the supervisory authority within 72 hours.\n2. See Article 2 for details.\nArticle 2 Obligations\n1. The processor shall report every incident to the authority; see Article 1.\n";
 
@@ -42,11 +43,14 @@ export async function damageLibrary(dataDir: string, bFile: string): Promise<{ l
            toSectionId: '', toDocumentId: $id, raw: 'Article 2', label: 'Article 2', pinpoint: '', instrument: '', spanStart: 0, spanEnd: 9, resolved: false})`,
         { id, section, ref: `${id}-r1` },
       );
-      await s.run("CREATE (:Entity {id: $e1, documentId: $id, key: 'controller', name: 'controller', type: 'actor'}), (:Entity {id: $e2, documentId: $id, key: 'authority', name: 'authority', type: 'object'})", {
-        id,
-        e1: `${id}:e:controller`,
-        e2: `${id}:e:authority`,
-      });
+      await s.run(
+        "CREATE (:Entity {id: $e1, documentId: $id, key: 'controller', name: 'controller', type: 'actor'}), (:Entity {id: $e2, documentId: $id, key: 'authority', name: 'authority', type: 'object'})",
+        {
+          id,
+          e1: `${id}:e:controller`,
+          e2: `${id}:e:authority`,
+        },
+      );
       await s.run(
         `MATCH (s:Section), (a:Entity), (b:Entity) WHERE s.id = $section AND a.id = $e1 AND b.id = $e2
          CREATE (t:Triplet {id: $t, documentId: $id, sectionId: $section, subjectId: $e1, subject: 'controller', predicate: 'notify',
@@ -55,7 +59,11 @@ export async function damageLibrary(dataDir: string, bFile: string): Promise<{ l
         { id, section, e1: `${id}:e:controller`, e2: `${id}:e:authority`, t: `${section}#t0` },
       );
       await s.run(`CREATE (:SectionEmbedding {id: $section, documentId: $id, sectionId: $section, vector: CAST(${vector(1)} AS FLOAT[100])})`, { id, section });
-      await s.run(`CREATE (:TripletEmbedding {id: $t, documentId: $id, sectionId: $section, vector: CAST(${vector(2)} AS FLOAT[100])})`, { id, section, t: `${section}#t0` });
+      await s.run(`CREATE (:TripletEmbedding {id: $t, documentId: $id, sectionId: $section, vector: CAST(${vector(2)} AS FLOAT[100])})`, {
+        id,
+        section,
+        t: `${section}#t0`,
+      });
     });
     await s.run("CHECKPOINT");
     const [row] = await s.run("MATCH (d:Document) WHERE d.id = $id RETURN count(d) AS n", { id });
@@ -65,7 +73,6 @@ export async function damageLibrary(dataDir: string, bFile: string): Promise<{ l
     await db.close();
   }
 }
-
 
 export interface DamagedLibrary {
   dataDir: string;

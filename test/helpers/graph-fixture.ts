@@ -60,7 +60,20 @@ export const HOSTILE_GRAPH_QUESTIONS = [
 ];
 
 const LABELS = ["Document", "Section", "Reference", "Term", "Entity", "Triplet", "Deadline"];
-const RELATIONSHIPS = ["PART_OF", "NEXT", "IN_DOCUMENT", "CITES", "REFERS_TO", "DEFINED_IN", "MENTIONS", "STATED_IN", "HAS_SUBJECT", "HAS_OBJECT", "HAS_RECIPIENT", "SETS_DEADLINE"];
+const RELATIONSHIPS = [
+  "PART_OF",
+  "NEXT",
+  "IN_DOCUMENT",
+  "CITES",
+  "REFERS_TO",
+  "DEFINED_IN",
+  "MENTIONS",
+  "STATED_IN",
+  "HAS_SUBJECT",
+  "HAS_OBJECT",
+  "HAS_RECIPIENT",
+  "SETS_DEADLINE",
+];
 
 /** Counts of every node and relationship of the knowledge graph, and a hash of the documents' and sections' content. */
 export async function libraryDigest(store: GraphStore): Promise<Record<string, string | number>> {

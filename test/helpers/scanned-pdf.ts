@@ -19,7 +19,12 @@ export interface ScannedFixturePage {
 
 /** The PDF with its scanned pages, and the same pages with a text layer. */
 export async function scannedPdf(pages: ScannedFixturePage[], options: { title?: string } = {}): Promise<{ pdf: Uint8Array; textTwin: Uint8Array }> {
-  const textTwin = await makePdf(pages.map((p) => p.lines), options.title === undefined ? {} : { title: options.title });
-  const pdf = await scanPages(textTwin, (index) => (pages[index]?.scan === true ? { skew: pages[index]?.skew ?? 0, ...(pages[index]?.scale === undefined ? {} : { scale: pages[index]?.scale }) } : null));
+  const textTwin = await makePdf(
+    pages.map((p) => p.lines),
+    options.title === undefined ? {} : { title: options.title },
+  );
+  const pdf = await scanPages(textTwin, (index) =>
+    pages[index]?.scan === true ? { skew: pages[index]?.skew ?? 0, ...(pages[index]?.scale === undefined ? {} : { scale: pages[index]?.scale }) } : null,
+  );
   return { pdf, textTwin };
 }

@@ -13,7 +13,19 @@ import type { Section, SectionKind } from "../../core/model/section-types.ts";
 // paragraph and printed page.
 
 function doc(id: string, title: string, fileName: string): DocumentRecord {
-  return { id, sha256: id.padEnd(64, "0"), file: `/lib/${fileName}`, fileName, title, format: "pdf", language: "en", pages: 100, bytes: 1, sections: 10, importedAt: "2025-01-01T00:00:00Z" };
+  return {
+    id,
+    sha256: id.padEnd(64, "0"),
+    file: `/lib/${fileName}`,
+    fileName,
+    title,
+    format: "pdf",
+    language: "en",
+    pages: 100,
+    bytes: 1,
+    sections: 10,
+    importedAt: "2025-01-01T00:00:00Z",
+  };
 }
 const GDPR = doc("gdpr0000", "REGULATION (EU) 2016/679 on the protection of natural persons", "gdpr.pdf");
 const HIPAA = doc("hipaa000", "HIPAA Administrative Simplification 45 CFR Parts 160, 162 and 164", "hipaa.pdf");
@@ -24,18 +36,46 @@ function section(document: DocumentRecord, label: string, kind: SectionKind, hea
   const spans: Section["spans"] = [];
   for (const [page, printed, line] of lines) {
     if (text !== "") text += "\n";
-    spans.push({ start: text.length, end: text.length + line.length, page, box: { x: 0, y: 0, width: 1, height: 1 }, ...(printed === null ? {} : { label: printed }) });
+    spans.push({
+      start: text.length,
+      end: text.length + line.length,
+      page,
+      box: { x: 0, y: 0, width: 1, height: 1 },
+      ...(printed === null ? {} : { label: printed }),
+    });
     text += line;
   }
   const pages = lines.map(([p]) => p);
-  return { id: `${document.id}:${label.toLowerCase().replace(/\W+/g, "-")}`, documentId: document.id, ordinal: 0, kind, label, heading, path: [label], parentId: null, level: 0, text, pageStart: Math.min(...pages), pageEnd: Math.max(...pages), spans };
+  return {
+    id: `${document.id}:${label.toLowerCase().replace(/\W+/g, "-")}`,
+    documentId: document.id,
+    ordinal: 0,
+    kind,
+    label,
+    heading,
+    path: [label],
+    parentId: null,
+    level: 0,
+    text,
+    pageStart: Math.min(...pages),
+    pageEnd: Math.max(...pages),
+    spans,
+  };
 }
 
 const RECITAL_85 = section(GDPR, "Recital 85", "recital", "", [
-  [54, "53", "(85) A personal data breach may, if not addressed in an appropriate and timely manner, result in physical, material or non-material damage to natural persons. Therefore, as soon as the controller becomes aware that a personal data breach has occurred, the controller should notify the personal data breach to the supervisory authority without undue delay and, where feasible, not later than 72 hours after having become aware of it."],
+  [
+    54,
+    "53",
+    "(85) A personal data breach may, if not addressed in an appropriate and timely manner, result in physical, material or non-material damage to natural persons. Therefore, as soon as the controller becomes aware that a personal data breach has occurred, the controller should notify the personal data breach to the supervisory authority without undue delay and, where feasible, not later than 72 hours after having become aware of it.",
+  ],
 ]);
 const ARTICLE_33 = section(GDPR, "Article 33", "article", "Notification of a personal data breach to the supervisory authority", [
-  [170, "169", "1. In the case of a personal data breach, the controller shall without undue delay and, where feasible, not later than 72 hours after having become aware of it, notify the personal data breach to the supervisory authority competent in accordance with Article 55."],
+  [
+    170,
+    "169",
+    "1. In the case of a personal data breach, the controller shall without undue delay and, where feasible, not later than 72 hours after having become aware of it, notify the personal data breach to the supervisory authority competent in accordance with Article 55.",
+  ],
   [170, "169", "2. The processor shall notify the controller without undue delay after becoming aware of a personal data breach."],
 ]);
 const ARTICLE_28 = section(GDPR, "Article 28", "article", "Processor", [
@@ -49,18 +89,42 @@ const TOC = section(HIPAA, "Contents", "heading", "Table of contents", [
 const S164_310 = section(HIPAA, "§ 164.310", "section", "Physical safeguards", [
   [65, null, "A covered entity or business associate must, in accordance with § 164.306:"],
   [65, null, "(a)(1) Standard: Facility access controls. Implement policies and procedures to limit physical access to its electronic information systems."],
-  [65, null, "(b) Standard: Workstation use. Implement policies and procedures that specify the proper functions to be performed and the physical attributes of the surroundings of a specific workstation."],
-  [66, null, "(c) Standard: Workstation security. Implement physical safeguards for all workstations that access electronic protected health information, to restrict access to authorized users."],
+  [
+    65,
+    null,
+    "(b) Standard: Workstation use. Implement policies and procedures that specify the proper functions to be performed and the physical attributes of the surroundings of a specific workstation.",
+  ],
+  [
+    66,
+    null,
+    "(c) Standard: Workstation security. Implement physical safeguards for all workstations that access electronic protected health information, to restrict access to authorized users.",
+  ],
 ]);
 
 function ranked(sections: Array<[Section, DocumentRecord]>): RankedSection[] {
-  return sections.map(([section, document], i) => ({ section, document, score: 1 / (i + 1), rank: i + 1, evidence: { stages: {}, tripletIds: [], links: [], features: {} } }));
+  return sections.map(([section, document], i) => ({
+    section,
+    document,
+    score: 1 / (i + 1),
+    rank: i + 1,
+    evidence: { stages: {}, tripletIds: [], links: [], features: {} },
+  }));
 }
 
 const resources = createLanguageResources();
 
 function input(question: string, results: RankedSection[], hints?: AnswerHints): AnswerRequest {
-  return { question, results, triplets: [], subgraph: { nodes: [], edges: [] }, embedder: null, llm: null, retrieveMs: 1, resources, ...(hints ? { hints } : {}) };
+  return {
+    question,
+    results,
+    triplets: [],
+    subgraph: { nodes: [], edges: [] },
+    embedder: null,
+    llm: null,
+    retrieveMs: 1,
+    resources,
+    ...(hints ? { hints } : {}),
+  };
 }
 
 const hint = (answerType: string, provisions: string[] = [], parties: string[] = []): AnswerHints => ({ answerType, provisions, parties });
@@ -68,7 +132,16 @@ const hint = (answerType: string, provisions: string[] = [], parties: string[] =
 describe("answer first", () => {
   it("leads with Article 33's time limit, not the recital that repeats it, and cites the printed page", async () => {
     // The recital is retrieved first, as the probe saw.
-    const result = await answerQuestion(input("What must a controller do when a personal data breach occurs, and by when?", ranked([[RECITAL_85, GDPR], [ARTICLE_33, GDPR]]), hint("deadline", [], ["controller"])));
+    const result = await answerQuestion(
+      input(
+        "What must a controller do when a personal data breach occurs, and by when?",
+        ranked([
+          [RECITAL_85, GDPR],
+          [ARTICLE_33, GDPR],
+        ]),
+        hint("deadline", [], ["controller"]),
+      ),
+    );
     expect(askResultSchema.safeParse(result).success).toBe(true);
     const lead = result.sentences[0];
     expect(lead?.role).toBe("lead");
@@ -81,21 +154,45 @@ describe("answer first", () => {
   });
 
   it("skips table-of-contents lines and leads with the § that answers, pinned to its paragraph", async () => {
-    const result = await answerQuestion(input("Which safeguards must a covered entity implement for workstation security?", ranked([[TOC, HIPAA], [S164_310, HIPAA]]), hint("requirements", [], ["covered entity"])));
+    const result = await answerQuestion(
+      input(
+        "Which safeguards must a covered entity implement for workstation security?",
+        ranked([
+          [TOC, HIPAA],
+          [S164_310, HIPAA],
+        ]),
+        hint("requirements", [], ["covered entity"]),
+      ),
+    );
     expect(result.sentences.every((s) => !/\.{4}/.test(s.text))).toBe(true);
     expect(result.citations.map((c) => c.label)).toContain("HIPAA § 164.310(c), p. 66");
     expect(result.answer).toMatch(/Workstation security/);
   });
 
   it("a yes/no question leads with the verdict and the condition", async () => {
-    const result = await answerQuestion(input("Can a processor engage another processor without the controller's authorisation?", ranked([[ARTICLE_28, GDPR]]), hint("yes-no", [], ["processor"])));
+    const result = await answerQuestion(
+      input(
+        "Can a processor engage another processor without the controller's authorisation?",
+        ranked([[ARTICLE_28, GDPR]]),
+        hint("yes-no", [], ["processor"]),
+      ),
+    );
     expect(result.verdict).toBe("no");
     expect(result.answer).toMatch(/^No: The processor shall not engage another processor/);
     expect(result.citations[0]?.label).toBe("GDPR Art. 28(2), p. 149");
   });
 
   it("keeps answers short: a lead, its list, at most two supporting sentences", async () => {
-    const result = await answerQuestion(input("What are the physical safeguards for workstations?", ranked([[S164_310, HIPAA], [ARTICLE_33, GDPR]]), hint("requirements")));
+    const result = await answerQuestion(
+      input(
+        "What are the physical safeguards for workstations?",
+        ranked([
+          [S164_310, HIPAA],
+          [ARTICLE_33, GDPR],
+        ]),
+        hint("requirements"),
+      ),
+    );
     expect(result.sentences.filter((s) => s.role === "support").length).toBeLessThanOrEqual(3);
     expect(result.sentences[0]?.role).toBe("lead");
   });

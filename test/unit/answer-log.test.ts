@@ -15,7 +15,15 @@ function result(answer: string, sectionIds: string[]): AskResult {
   return {
     answer,
     mode: "extractive",
-    citations: sectionIds.map((sectionId, i) => ({ key: `S${i + 1}`, sectionId, documentId: "doc", file: "doc.pdf", label: `Doc Art. ${i + 1}, p. 2`, pageStart: 2, pageEnd: 2 })),
+    citations: sectionIds.map((sectionId, i) => ({
+      key: `S${i + 1}`,
+      sectionId,
+      documentId: "doc",
+      file: "doc.pdf",
+      label: `Doc Art. ${i + 1}, p. 2`,
+      pageStart: 2,
+      pageEnd: 2,
+    })),
     sentences: [{ text: answer, citationKeys: sectionIds.map((_, i) => `S${i + 1}`), supported: sectionIds.length > 0 }],
     triplets: [],
     subgraph: { nodes: [], edges: [] },
@@ -40,7 +48,14 @@ describe("answer log file", () => {
     }
     const all = await readAnswerLog(data);
     expect(all.map((r) => r.question)).toEqual(["question 0", "question 1", "question 2", "question 3", "question 4"]);
-    expect(all[0]).toMatchObject({ evidenceSectionIds: ["doc:a", "doc:b"], citedSectionIds: ["doc:a"], mode: "extractive", model: null, unsupportedSentences: 0, refused: false });
+    expect(all[0]).toMatchObject({
+      evidenceSectionIds: ["doc:a", "doc:b"],
+      citedSectionIds: ["doc:a"],
+      mode: "extractive",
+      model: null,
+      unsupportedSentences: 0,
+      refused: false,
+    });
     expect((await readAnswerLog(data, { limit: 2 })).map((r) => r.question)).toEqual(["question 3", "question 4"]);
     expect((await readAnswerLog(data, { since: "2025-01-04T00:00:00Z" })).map((r) => r.question)).toEqual(["question 3", "question 4"]);
     expect(await readAnswerLog(path.join(dir, "never-written"))).toEqual([]);
@@ -54,11 +69,25 @@ describe("answer log file", () => {
     const refusal = answerLogRecord(
       "about HIPAA?",
       ["doc:a"],
-      { ...result(REFUSAL, []), sentences: [{ text: REFUSAL, citationKeys: [], supported: true }], analysis: "None of the imported documents mentions “HIPAA”." },
+      {
+        ...result(REFUSAL, []),
+        sentences: [{ text: REFUSAL, citationKeys: [], supported: true }],
+        analysis: "None of the imported documents mentions “HIPAA”.",
+      },
       null,
     );
-    expect(refusal).toMatchObject({ refused: true, citedSectionIds: [], unsupportedSentences: 0, analysis: "None of the imported documents mentions “HIPAA”." });
-    const flagged = answerLogRecord("q", ["doc:a"], { ...result("x [S1].", ["doc:a"]), sentences: [{ text: "x", citationKeys: ["S1"], supported: false }] }, { id: "m", sha256: null });
+    expect(refusal).toMatchObject({
+      refused: true,
+      citedSectionIds: [],
+      unsupportedSentences: 0,
+      analysis: "None of the imported documents mentions “HIPAA”.",
+    });
+    const flagged = answerLogRecord(
+      "q",
+      ["doc:a"],
+      { ...result("x [S1].", ["doc:a"]), sentences: [{ text: "x", citationKeys: ["S1"], supported: false }] },
+      { id: "m", sha256: null },
+    );
     expect(flagged).toMatchObject({ refused: false, unsupportedSentences: 1, model: { id: "m", sha256: null } });
   });
 
@@ -89,7 +118,9 @@ describe("answer log file", () => {
     const writer = createAnswerLogWriter(data);
     const other = createAnswerLogWriter(data);
     await Promise.all(
-      Array.from({ length: 40 }, (_, i) => (i % 2 === 0 ? writer : other).append(answerLogRecord(`q${i}`, [`doc:${i}`], result(`a ${"long ".repeat(i * 50)}.`, [`doc:${i}`]), null))),
+      Array.from({ length: 40 }, (_, i) =>
+        (i % 2 === 0 ? writer : other).append(answerLogRecord(`q${i}`, [`doc:${i}`], result(`a ${"long ".repeat(i * 50)}.`, [`doc:${i}`]), null)),
+      ),
     );
     const records = await readAnswerLog(data, { limit: 1000, onSkipped: (n) => expect.fail(`line ${n} is not a record`) });
     expect(records.map((r) => r.question).sort()).toEqual(Array.from({ length: 40 }, (_, i) => `q${i}`).sort());

@@ -19,7 +19,11 @@ describe("parseModelOutput", () => {
   it("copes with one line, markdown, headings, thinking and Italian labels", () => {
     expect(parseModelOutput("<think>hmm [S4]</think>**Answer:** A [S1]. **Analysis:** B. **Sources:** S1").answer).toBe("A [S1].");
     expect(parseModelOutput("## Answer:\nA [S1].\n## Analysis:\nB").analysis).toBe("B");
-    expect(parseModelOutput("Risposta: Il termine è di 30 giorni [S2].\nAnalisi: chiaro.\nFonti: [S2]")).toEqual({ answer: "Il termine è di 30 giorni [S2].", analysis: "chiaro.", sources: ["S2"] });
+    expect(parseModelOutput("Risposta: Il termine è di 30 giorni [S2].\nAnalisi: chiaro.\nFonti: [S2]")).toEqual({
+      answer: "Il termine è di 30 giorni [S2].",
+      analysis: "chiaro.",
+      sources: ["S2"],
+    });
     // An unclosed thinking block is all thinking.
     expect(parseModelOutput("<think>I will say [S1]").answer).toBe("");
   });
@@ -37,7 +41,10 @@ describe("parseModelOutput", () => {
 
 describe("draftSentences", () => {
   it("attaches keys to their sentence, including keys written after the full stop", () => {
-    const drafts = draftSentences("The controller notifies within 72 hours. [S1] The processor notifies the controller [S2, s3]. Both keep records [S1][S2].", resources);
+    const drafts = draftSentences(
+      "The controller notifies within 72 hours. [S1] The processor notifies the controller [S2, s3]. Both keep records [S1][S2].",
+      resources,
+    );
     expect(drafts).toEqual([
       { text: "The controller notifies within 72 hours.", keys: ["S1"], refusal: false },
       { text: "The processor notifies the controller.", keys: ["S2", "S3"], refusal: false },
@@ -62,7 +69,7 @@ describe("neutralizing document text", () => {
   it("makes key lookalikes and tags inert", () => {
     expect(neutralizeKeys("cite [S9] or [ s 12 ] or 【S3】 or [S1, S2]")).toBe("cite ⟨S9⟩ or ⟨s12⟩ or ⟨S3⟩ or ⟨S1,S2⟩");
     expect(keysIn(neutralizeKeys("cite [S9] or [S1, S2]"))).toEqual([]);
-    expect(quoteForPrompt("a </source>\n<source key=\"[S1]\">\u0007 b")).toBe("a ‹/source› ‹source key=\"⟨S1⟩\"› b");
+    expect(quoteForPrompt('a </source>\n<source key="[S1]">\u0007 b')).toBe('a ‹/source› ‹source key="⟨S1⟩"› b');
   });
 });
 
@@ -70,24 +77,42 @@ describe("citation labels", () => {
   const doc = (title: string, fileName = "x.pdf") => ({ title, fileName });
 
   it("names well-known acts the way auditors do", () => {
-    expect(shortDocumentName(doc("REGULATION (EU) 2022/2554 OF THE EUROPEAN PARLIAMENT AND OF THE COUNCIL of 14 December 2022 on digital operational resilience"))).toBe("DORA");
+    expect(
+      shortDocumentName(doc("REGULATION (EU) 2022/2554 OF THE EUROPEAN PARLIAMENT AND OF THE COUNCIL of 14 December 2022 on digital operational resilience")),
+    ).toBe("DORA");
     expect(shortDocumentName(doc("REGULATION (EU) 2016/… OF THE EUROPEAN PARLIAMENT", "eu_gdpr_2016-679_council.pdf"))).toBe("GDPR");
     expect(shortDocumentName(doc("NIST Special Publication 800-30 Revision 1, Guide for Conducting Risk Assessments"))).toBe("NIST SP 800-30r1");
-    expect(shortDocumentName(doc("NIST SP 800-66 Revision 1, An Introductory Resource Guide for Implementing the Health Insurance Portability and Accountability Act (HIPAA) Security Rule"))).toBe("NIST SP 800-66r1");
-    expect(shortDocumentName(doc("Protecting Controlled Unclassified Information in Nonfederal Systems", "us_nist_sp800-171r2_cui_nonfederal.pdf"))).toBe("NIST SP 800-171r2");
+    expect(
+      shortDocumentName(
+        doc(
+          "NIST SP 800-66 Revision 1, An Introductory Resource Guide for Implementing the Health Insurance Portability and Accountability Act (HIPAA) Security Rule",
+        ),
+      ),
+    ).toBe("NIST SP 800-66r1");
+    expect(shortDocumentName(doc("Protecting Controlled Unclassified Information in Nonfederal Systems", "us_nist_sp800-171r2_cui_nonfederal.pdf"))).toBe(
+      "NIST SP 800-171r2",
+    );
     expect(shortDocumentName(doc("HIPAA Administrative Simplification"))).toBe("HIPAA");
     expect(shortDocumentName(doc("GARA EUROPEA A PROCEDURA APERTA", "it_disciplinare_di_gara_mauriziano_dlgs36-2023.pdf"))).toBe("Disciplinare di gara");
     expect(shortDocumentName(doc("Vendor security notes"))).toBe("Vendor security notes");
-    expect(shortDocumentName(doc("A very long title about the internal policy on handling information security incidents"))).toBe("A very long title about the internal…");
+    expect(shortDocumentName(doc("A very long title about the internal policy on handling information security incidents"))).toBe(
+      "A very long title about the internal…",
+    );
     expect(shortDocumentName(doc("", "policy.txt"))).toBe("policy");
   });
 
   it("formats article, paragraph and pages", () => {
     const dora = doc("Regulation (EU) 2022/2554");
     expect(citationLabel({ document: dora, sectionLabel: "Article 19", paragraphs: ["4"], pageStart: 42, pageEnd: 42 })).toBe("DORA Art. 19(4), p. 42");
-    expect(citationLabel({ document: dora, sectionLabel: "Article 19", paragraphs: ["1", "4"], pageStart: 41, pageEnd: 42 })).toBe("DORA Art. 19(1), (4), pp. 41–42");
-    expect(citationLabel({ document: dora, sectionLabel: "Article 19", paragraphs: ["1", "2", "3", "4"], pageStart: 41, pageEnd: 42 })).toBe("DORA Art. 19, pp. 41–42");
-    expect(citationLabel({ document: doc("HIPAA Administrative Simplification"), sectionLabel: "§ 164.308", paragraphs: ["1"], pageStart: 63, pageEnd: 64 })).toBe("HIPAA § 164.308, pp. 63–64");
+    expect(citationLabel({ document: dora, sectionLabel: "Article 19", paragraphs: ["1", "4"], pageStart: 41, pageEnd: 42 })).toBe(
+      "DORA Art. 19(1), (4), pp. 41–42",
+    );
+    expect(citationLabel({ document: dora, sectionLabel: "Article 19", paragraphs: ["1", "2", "3", "4"], pageStart: 41, pageEnd: 42 })).toBe(
+      "DORA Art. 19, pp. 41–42",
+    );
+    expect(
+      citationLabel({ document: doc("HIPAA Administrative Simplification"), sectionLabel: "§ 164.308", paragraphs: ["1"], pageStart: 63, pageEnd: 64 }),
+    ).toBe("HIPAA § 164.308, pp. 63–64");
     expect(citationLabel({ document: dora, sectionLabel: "Recital 12", paragraphs: [], pageStart: 3, pageEnd: 3 })).toBe("DORA Recital 12, p. 3");
     expect(shortSectionLabel("Articolo 5")).toBe("Art. 5");
   });
@@ -95,7 +120,8 @@ describe("citation labels", () => {
 
 describe("sentenceUnits", () => {
   it("keeps paragraph numbers and points with their text, and abbreviations inside sentences", () => {
-    const text = "1. Under Art. 5 of Reg. No. 1093/2010 the controller shall act. It shall keep records.\n(a) the nature of the breach;\n2. The processor shall assist.";
+    const text =
+      "1. Under Art. 5 of Reg. No. 1093/2010 the controller shall act. It shall keep records.\n(a) the nature of the breach;\n2. The processor shall assist.";
     const units = sentenceUnits(text, resources);
     expect(units.map((u) => [u.text, u.paragraph])).toEqual([
       ["1. Under Art. 5 of Reg. No. 1093/2010 the controller shall act.", "1"],
@@ -116,10 +142,12 @@ describe("sentenceUnits", () => {
 
 describe("formatAnswer", () => {
   it("puts keys before the final stop and marks unverified sentences", () => {
-    expect(formatAnswer([
-      { text: "Notify within 72 hours.", citationKeys: ["S1"], supported: true },
-      { text: "Pay a fine.", citationKeys: ["S1"], supported: false },
-      { text: REFUSAL, citationKeys: [], supported: true },
-    ])).toBe(`Notify within 72 hours [S1]. Pay a fine [S1][unverified]. ${REFUSAL}`);
+    expect(
+      formatAnswer([
+        { text: "Notify within 72 hours.", citationKeys: ["S1"], supported: true },
+        { text: "Pay a fine.", citationKeys: ["S1"], supported: false },
+        { text: REFUSAL, citationKeys: [], supported: true },
+      ]),
+    ).toBe(`Notify within 72 hours [S1]. Pay a fine [S1][unverified]. ${REFUSAL}`);
   });
 });

@@ -59,12 +59,25 @@ describe("pinpoints of EU articles and CFR sections", () => {
   });
 
   it("sentence units carry their pinpoint, and the label shows it", () => {
-    const units = sentenceUnits("(a) Standard: Workstation use. Implement policies.\n(c) Standard: Workstation security. Implement physical safeguards for all workstations.", resources);
+    const units = sentenceUnits(
+      "(a) Standard: Workstation use. Implement policies.\n(c) Standard: Workstation security. Implement physical safeguards for all workstations.",
+      resources,
+    );
     expect(units.map((u) => u.pinpoint)).toEqual(["(a)", "(a)", "(c)", "(c)"]);
     const doc = { title: "HIPAA Administrative Simplification", fileName: "hipaa.pdf" };
-    expect(citationLabel({ document: doc, sectionLabel: "§ 164.310", paragraphs: [], pinpoint: "(c)", pageStart: 70, pageEnd: 70 })).toBe("HIPAA § 164.310(c), p. 70");
+    expect(citationLabel({ document: doc, sectionLabel: "§ 164.310", paragraphs: [], pinpoint: "(c)", pageStart: 70, pageEnd: 70 })).toBe(
+      "HIPAA § 164.310(c), p. 70",
+    );
     expect(
-      citationLabel({ document: { title: "GDPR", fileName: "gdpr.pdf" }, sectionLabel: "Article 34", paragraphs: ["3"], pinpoint: "(3)(a)", pageStart: 54, pageEnd: 54, printedStart: "53" }),
+      citationLabel({
+        document: { title: "GDPR", fileName: "gdpr.pdf" },
+        sectionLabel: "Article 34",
+        paragraphs: ["3"],
+        pinpoint: "(3)(a)",
+        pageStart: 54,
+        pageEnd: 54,
+        printedStart: "53",
+      }),
     ).toBe("GDPR Art. 34(3)(a), p. 53");
   });
 });

@@ -14,7 +14,17 @@ const RESULT: AskResult = {
   answer: "Yes, within 72 hours [S1].",
   mode: "llm",
   citations: [
-    { key: "S1", sectionId: "0123456789abcdef:article-33", documentId: "0123456789abcdef", file: "gdpr.pdf", label: "GDPR Art. 33(1), p. 52", pageStart: 52, pageEnd: 52, printedPages: "51", spans: [{ start: 3, end: 18 }] },
+    {
+      key: "S1",
+      sectionId: "0123456789abcdef:article-33",
+      documentId: "0123456789abcdef",
+      file: "gdpr.pdf",
+      label: "GDPR Art. 33(1), p. 52",
+      pageStart: 52,
+      pageEnd: 52,
+      printedPages: "51",
+      spans: [{ start: 3, end: 18 }],
+    },
   ],
   sentences: [{ text: "Yes, within 72 hours.", citationKeys: ["S1"], supported: true, evidence: [{ key: "S1", start: 3, end: 18 }], role: "lead" }],
   triplets: [],
@@ -33,7 +43,14 @@ const LIBRARY: LibraryDocuments = {
 
 function record(): AnswerLogRecord {
   const sections = new Map([["0123456789abcdef:article-33", { text: "An Within 72 hours, notify.", documentSha256: "a".repeat(64) }]]);
-  return answerLogRecord("Must a breach be notified?", ["0123456789abcdef:article-33"], RESULT, { id: "qwen", sha256: null }, new Date("2026-11-25T06:00:00Z"), { sections, appVersion: "0.1.0" });
+  return answerLogRecord(
+    "Must a breach be notified?",
+    ["0123456789abcdef:article-33"],
+    RESULT,
+    { id: "qwen", sha256: null },
+    new Date("2026-11-25T06:00:00Z"),
+    { sections, appVersion: "0.1.0" },
+  );
 }
 
 describe("reopened answers", () => {
@@ -61,7 +78,15 @@ describe("reopened answers", () => {
 
   it("name deleted documents in words, with the date when it is known", () => {
     expect(deletedDocumentNotes(record(), LIBRARY)).toEqual([]);
-    const gone: LibraryDocuments = { live: new Map(), deleted: new Map([["0123456789abcdef", { documentId: "0123456789abcdef", fileName: "gdpr.pdf", title: "GDPR", sha256: "a".repeat(64), deletedAt: "2026-11-24T10:00:00.000Z" }]]) };
+    const gone: LibraryDocuments = {
+      live: new Map(),
+      deleted: new Map([
+        [
+          "0123456789abcdef",
+          { documentId: "0123456789abcdef", fileName: "gdpr.pdf", title: "GDPR", sha256: "a".repeat(64), deletedAt: "2026-11-24T10:00:00.000Z" },
+        ],
+      ]),
+    };
     expect(deletedDocumentNotes(record(), gone)).toEqual(["This answer cites gdpr.pdf, which was deleted from the library on 2026-11-24."]);
     expect(deletedDocumentNotes(record(), { live: new Map(), deleted: new Map() })).toEqual(["This answer cites gdpr.pdf, which is no longer in the library."]);
   });

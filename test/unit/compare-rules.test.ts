@@ -17,8 +17,32 @@ const stems = createEnglishStems();
 // paired and flagged, matching sentences, the lexical index, citations printed in headings, and
 // the verdict prompt's grammar and cache key.
 
-function triplet(id: string, subject: string, predicate: string, object: string, modality: TripletRecord["modality"], deadline: string | null, evidence: string): TripletRecord {
-  return { id, documentId: id.split(":")[0] ?? "", sectionId: "s", subjectId: `e:${subject}`, subject, predicate, objectId: `e:${object}`, object, modality, deadline, source: "rule", confidence: 0.8, start: 0, end: evidence.length, evidence };
+function triplet(
+  id: string,
+  subject: string,
+  predicate: string,
+  object: string,
+  modality: TripletRecord["modality"],
+  deadline: string | null,
+  evidence: string,
+): TripletRecord {
+  return {
+    id,
+    documentId: id.split(":")[0] ?? "",
+    sectionId: "s",
+    subjectId: `e:${subject}`,
+    subject,
+    predicate,
+    objectId: `e:${object}`,
+    object,
+    modality,
+    deadline,
+    source: "rule",
+    confidence: 0.8,
+    start: 0,
+    end: evidence.length,
+    evidence,
+  };
 }
 
 describe("deadlines", () => {
@@ -41,15 +65,35 @@ describe("deadlines", () => {
 describe("obligations side by side", () => {
   it("pairs duties across wordings and flags the shorter deadline, the weaker modality and what one side lacks", () => {
     const a = [
-      triplet("a:1", "payment firm", "shall report", "major incident to the competent authority", "must", "within 4 hours", "A payment firm shall report every major incident to the competent authority within 4 hours."),
+      triplet(
+        "a:1",
+        "payment firm",
+        "shall report",
+        "major incident to the competent authority",
+        "must",
+        "within 4 hours",
+        "A payment firm shall report every major incident to the competent authority within 4 hours.",
+      ),
       triplet("a:2", "payment firm", "shall keep", "backup copies of its data", "must", null, "A payment firm shall keep backup copies of its data."),
       triplet("a:3", "management body", "shall approve", "the policy", "must", null, "The management body shall approve the policy."),
     ];
     const b = [
-      triplet("b:1", "controller", "shall notify", "personal data breach to the supervisory authority", "must", "within 72 hours", "A controller shall notify a personal data breach to the supervisory authority within 72 hours."),
+      triplet(
+        "b:1",
+        "controller",
+        "shall notify",
+        "personal data breach to the supervisory authority",
+        "must",
+        "within 72 hours",
+        "A controller shall notify a personal data breach to the supervisory authority within 72 hours.",
+      ),
       triplet("b:2", "controller", "may keep", "backup copies of personal data", "may", null, "A controller may keep backup copies of personal data."),
     ];
-    const diff = diffObligations({ text: a.map((t) => t.evidence).join(" "), triplets: a, language: "en" }, { text: b.map((t) => t.evidence).join(" "), triplets: b, language: "en" }, stems);
+    const diff = diffObligations(
+      { text: a.map((t) => t.evidence).join(" "), triplets: a, language: "en" },
+      { text: b.map((t) => t.evidence).join(" "), triplets: b, language: "en" },
+      stems,
+    );
     const paired = diff.rows.filter((r) => r.a !== null && r.b !== null).map((r) => [r.a?.tripletId, r.b?.tripletId]);
     expect(paired).toEqual([
       ["a:1", "b:1"],
@@ -116,7 +160,9 @@ describe("matching sentences and the lexical space", () => {
 describe("citations between the sides", () => {
   it("reads the HIPAA section a NIST guide's heading names, and links every part of a provision", () => {
     const guide = makeDocument("guide", 2, { title: "An Introductory Resource Guide" });
-    const guideSections = makeSections("guide", [{ label: "Section 4.1", heading: "Security Management Process (§ 164.308(a)(1))", text: "HIPAA Standard: implement policies.", kind: "subsection" }]);
+    const guideSections = makeSections("guide", [
+      { label: "Section 4.1", heading: "Security Management Process (§ 164.308(a)(1))", text: "HIPAA Standard: implement policies.", kind: "subsection" },
+    ]);
     const rule = makeDocument("rule", 3, { title: "HIPAA Administrative Simplification" });
     const ruleSections = makeSections("rule", [
       { label: "§ 164.308", heading: "Administrative safeguards.", text: "A covered entity must implement policies.", kind: "section" },
@@ -139,7 +185,10 @@ describe("verdict prompt", () => {
   it("numbers the sentences it shows and allows exactly those in its grammar; parses and keys the answer", () => {
     const a = sentenceUnits("A firm shall report incidents within 4 hours. It shall keep records.");
     const b = sentenceUnits("A controller shall notify breaches within 72 hours.");
-    const prompt = buildVerdictPrompt({ document: "Act A", heading: "Article 2 — Reporting", sentences: a }, { document: "Act B", heading: "Article 11", sentences: b });
+    const prompt = buildVerdictPrompt(
+      { document: "Act A", heading: "Article 2 — Reporting", sentences: a },
+      { document: "Act B", heading: "Article 11", sentences: b },
+    );
     expect(prompt).toContain("A1. A firm shall report incidents within 4 hours.");
     expect(prompt).toContain("A2. It shall keep records.");
     expect(prompt).toContain("B1. A controller shall notify breaches within 72 hours.");
@@ -147,7 +196,11 @@ describe("verdict prompt", () => {
     expect(schema.properties.sentence_a?.enum).toEqual(["A1", "A2"]);
     expect(schema.properties.sentence_b?.enum).toEqual(["B1"]);
     expect(schema.properties.verdict?.enum).toEqual(["equivalent", "a_stricter", "b_stricter", "contradicts", "unrelated"]);
-    expect(parseVerdictOutput('{"verdict":"a_stricter","sentence_a":"A1","sentence_b":"B1"}')).toEqual({ verdict: "a_stricter", sentence_a: "A1", sentence_b: "B1" });
+    expect(parseVerdictOutput('{"verdict":"a_stricter","sentence_a":"A1","sentence_b":"B1"}')).toEqual({
+      verdict: "a_stricter",
+      sentence_a: "A1",
+      sentence_b: "B1",
+    });
     expect(parseVerdictOutput('{"verdict":"maybe","sentence_a":"A1","sentence_b":"B1"}')).toBeNull();
     expect(parseVerdictOutput('{"verdict":"equivalent","sentence_a":"A1"')).toBeNull();
     const key = verdictCacheKey({ aHash: "x", bHash: "y", modelId: "m", contextSize: 2048 });

@@ -72,7 +72,13 @@ const MALFORMED: Record<Channel, unknown[]> = {
     { files: ["/tmp/a.pdf"], ocrLanguage: "deu" },
   ],
   "ocr.preference": [{ mode: "auto" }, null, "x"],
-  "ocr.setPreference": [{}, { mode: "always", language: "auto" }, { mode: "auto", language: "fra" }, { mode: "ask" }, { mode: "ask", language: "auto", extra: 1 }],
+  "ocr.setPreference": [
+    {},
+    { mode: "always", language: "auto" },
+    { mode: "auto", language: "fra" },
+    { mode: "ask" },
+    { mode: "ask", language: "auto", extra: 1 },
+  ],
   "documents.upload": [
     {},
     { files: [] },
@@ -93,8 +99,26 @@ const MALFORMED: Record<Channel, unknown[]> = {
   "library.check": [{ repair: true }],
   "library.repair": [{ jobId: "../x" }, { jobId: 3 }, { documentId: "a" }],
   "documents.delete": [{}, { id: "" }, { id: 7 }, { id: null }, { id: ["a"] }, { id: HUGE }, { idOrFile: "a" }],
-  "documents.aliases": [{}, { id: DOC.id }, { id: DOC.id, aliases: "GDPR" }, { id: DOC.id, aliases: [7] }, { id: DOC.id, aliases: ["x".repeat(121)] }, { id: DOC.id, aliases: Array.from({ length: 51 }, (_, i) => `a${i}`) }, { id: "", aliases: [] }],
-  ask: [{}, { question: "" }, { question: 3 }, { question: HUGE }, { question: "x", k: 21 }, { question: "x", askId: "../../x" }, { question: "x", askId: "a".repeat(65) }, { question: "x", conversationId: "../x" }, { question: "x", conversationId: 5 }],
+  "documents.aliases": [
+    {},
+    { id: DOC.id },
+    { id: DOC.id, aliases: "GDPR" },
+    { id: DOC.id, aliases: [7] },
+    { id: DOC.id, aliases: ["x".repeat(121)] },
+    { id: DOC.id, aliases: Array.from({ length: 51 }, (_, i) => `a${i}`) },
+    { id: "", aliases: [] },
+  ],
+  ask: [
+    {},
+    { question: "" },
+    { question: 3 },
+    { question: HUGE },
+    { question: "x", k: 21 },
+    { question: "x", askId: "../../x" },
+    { question: "x", askId: "a".repeat(65) },
+    { question: "x", conversationId: "../x" },
+    { question: "x", conversationId: 5 },
+  ],
   "graph.neighbors": [{}, { nodeId: "" }, { nodeId: 3 }, { nodeId: HUGE }, { id: "x" }],
   "graph.entityFacts": [{}, { nodeId: "" }, { nodeId: 3 }, { nodeId: HUGE }, { id: "x" }],
   "documents.source": [{}, { id: "" }, { id: null }, { id: HUGE }, { path: "/etc/passwd" }],
@@ -133,7 +157,16 @@ const MALFORMED: Record<Channel, unknown[]> = {
   "conversations.create": [{ title: "x" }],
   "conversations.list": [{ query: 3 }, { query: HUGE }, { q: "x" }],
   // Conversation ids name files in the library: nothing that could climb out of its folder.
-  "conversations.get": [{}, { id: "" }, { id: 3 }, { id: "../../etc/passwd" }, { id: "a/b" }, { id: "a.jsonl" }, { id: "x".repeat(65) }, { conversationId: "x" }],
+  "conversations.get": [
+    {},
+    { id: "" },
+    { id: 3 },
+    { id: "../../etc/passwd" },
+    { id: "a/b" },
+    { id: "a.jsonl" },
+    { id: "x".repeat(65) },
+    { conversationId: "x" },
+  ],
   "conversations.delete": [{}, { id: "" }, { id: null }, { id: "../x" }, { id: "x".repeat(65) }],
   "export.answer": [{}, { logId: "" }, { logId: "../x" }, { logId: LOG_RECORD.id, format: "pdf" }, { logId: LOG_RECORD.id, format: 1 }, { id: LOG_RECORD.id }],
   "export.conversation": [{}, { id: "../x" }, { id: CONVERSATION.id, format: "docx" }, { logId: CONVERSATION.id }],
@@ -151,7 +184,13 @@ const MALFORMED: Record<Channel, unknown[]> = {
   ],
   "compare.list": [{ all: true }],
   "compare.get": [{}, { id: "" }, { id: 3 }, { id: HUGE }, { comparisonId: "x" }],
-  "compare.pair": [{}, { id: COMPARISON.id }, { id: COMPARISON.id, aSectionId: SECTION.id }, { id: COMPARISON.id, aSectionId: "", bSectionId: SECTION.id }, { id: COMPARISON.id, aSectionId: SECTION.id, bSectionId: HUGE }],
+  "compare.pair": [
+    {},
+    { id: COMPARISON.id },
+    { id: COMPARISON.id, aSectionId: SECTION.id },
+    { id: COMPARISON.id, aSectionId: "", bSectionId: SECTION.id },
+    { id: COMPARISON.id, aSectionId: SECTION.id, bSectionId: HUGE },
+  ],
   "compare.export": [{}, { id: COMPARISON.id }, { id: COMPARISON.id, format: "xlsx" }, { id: "", format: "csv" }],
   "compare.delete": [{}, { id: "" }, { id: null }, { id: HUGE }],
   "answers.log": [{ limit: 0 }, { limit: 1001 }, { limit: 2.5 }, { limit: "10" }, { since: "2020-01-01" }],
@@ -202,7 +241,7 @@ describe("contract dispatcher", () => {
 
     it("rejects extra junk fields with VALIDATION", async () => {
       expectValidation(await dispatcher.dispatch(channel, { ...GOOD[channel], junk: "<script>" }));
-      expectValidation(await dispatcher.dispatch(channel, { ...GOOD[channel], __proto__: { polluted: true } , constructor: 1 }));
+      expectValidation(await dispatcher.dispatch(channel, { ...GOOD[channel], __proto__: { polluted: true }, constructor: 1 }));
       expect(engine.calls).toEqual([]);
     });
 
@@ -258,11 +297,17 @@ describe("contract dispatcher", () => {
     expect(engine.calls.at(-1)).toEqual({ method: "listConversations", args: [{ query: "breach" }] });
     await dispatcher.dispatch("conversations.list", {});
     expect(engine.calls.at(-1)).toEqual({ method: "listConversations", args: [{}] });
-    expect(await dispatcher.dispatch("conversations.get", { id: CONVERSATION.id })).toMatchObject({ ok: true, value: { id: CONVERSATION.id, turns: [{ logId: LOG_RECORD.id }] } });
+    expect(await dispatcher.dispatch("conversations.get", { id: CONVERSATION.id })).toMatchObject({
+      ok: true,
+      value: { id: CONVERSATION.id, turns: [{ logId: LOG_RECORD.id }] },
+    });
     expect(await dispatcher.dispatch("conversations.delete", { id: CONVERSATION.id })).toEqual({ ok: true, value: { deleted: true } });
     expect(await dispatcher.dispatch("export.answer", { logId: LOG_RECORD.id })).toMatchObject({ ok: true, value: { fileName: "answer.md" } });
     expect(engine.calls.at(-1)).toEqual({ method: "exportAnswer", args: [LOG_RECORD.id, "md"] });
-    expect(await dispatcher.dispatch("export.conversation", { id: CONVERSATION.id, format: "html" })).toMatchObject({ ok: true, value: { fileName: "conversation.html" } });
+    expect(await dispatcher.dispatch("export.conversation", { id: CONVERSATION.id, format: "html" })).toMatchObject({
+      ok: true,
+      value: { fileName: "conversation.html" },
+    });
     expect(engine.calls.at(-1)).toEqual({ method: "exportConversation", args: [CONVERSATION.id, "html"] });
     await dispatcher.dispatch("ask", { question: "and for processors?", conversationId: CONVERSATION.id });
     expect(engine.calls.at(-1)).toEqual({ method: "ask", args: ["and for processors?", undefined, CONVERSATION.id] });
@@ -275,7 +320,10 @@ describe("contract dispatcher", () => {
     expect(events.some((e) => e.event === "job.progress" && (e.payload as { jobId: string }).jobId === "compare-1")).toBe(true);
     expect(await dispatcher.dispatch("compare.list", {})).toEqual({ ok: true, value: [COMPARISON] });
     expect(await dispatcher.dispatch("compare.get", { id: COMPARISON.id })).toMatchObject({ ok: true, value: { rows: [] } });
-    expect(await dispatcher.dispatch("compare.pair", { id: COMPARISON.id, aSectionId: SECTION.id, bSectionId: "nope" })).toMatchObject({ ok: false, error: { code: "NOT_FOUND" } });
+    expect(await dispatcher.dispatch("compare.pair", { id: COMPARISON.id, aSectionId: SECTION.id, bSectionId: "nope" })).toMatchObject({
+      ok: false,
+      error: { code: "NOT_FOUND" },
+    });
     expect(await dispatcher.dispatch("compare.export", { id: COMPARISON.id, format: "md" })).toMatchObject({ ok: true, value: { fileName: "crosswalk.md" } });
     expect(await dispatcher.dispatch("compare.delete", { id: COMPARISON.id })).toEqual({ ok: true, value: { deleted: true } });
     expect(await dispatcher.dispatch("jobs.cancel", { jobId: "compare-1" })).toEqual({ ok: true, value: { cancelled: false } });
@@ -349,9 +397,7 @@ describe("contract dispatcher uploads", () => {
     const seen: { file: string; text: string }[] = [];
     engine.importImpl = async (files) => {
       for (const file of files) seen.push({ file, text: await readFile(file, "utf8") });
-      return files.map((file, i) =>
-        i === 0 ? okImport(file) : { ...okImport(file), status: "error", error: { code: "EMPTY", message: "empty", file } },
-      );
+      return files.map((file, i) => (i === 0 ? okImport(file) : { ...okImport(file), status: "error", error: { code: "EMPTY", message: "empty", file } }));
     };
     const dispatcher = createDispatcher({ engine, emit: () => {}, uploads: createUploadStore(dataDir) });
     const result = await dispatcher.dispatch("documents.upload", {

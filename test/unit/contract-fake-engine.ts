@@ -88,7 +88,15 @@ export const MODEL: ModelEntry = {
 export function modelsState(activeId: string | null): ModelsState {
   return {
     modelsDir: "/tmp/fake/models",
-    active: { modelId: activeId, status: activeId === null ? "none" : "ready", mode: activeId === null ? "extractive" : "llm", threads: activeId === null ? null : 2, contextSize: activeId === null ? null : 2048, error: null, external: false },
+    active: {
+      modelId: activeId,
+      status: activeId === null ? "none" : "ready",
+      mode: activeId === null ? "extractive" : "llm",
+      threads: activeId === null ? null : 2,
+      contextSize: activeId === null ? null : 2048,
+      error: null,
+      external: false,
+    },
     models: [{ ...MODEL, active: MODEL.id === activeId }],
     limits: { maxTokens: 512, maxSeconds: 120 },
   };
@@ -225,7 +233,11 @@ export function createFakeEngine(): FakeEngine {
     },
     async getConversation(id) {
       record("getConversation", id);
-      return { ...CONVERSATION, id, turns: [{ at: LOG_RECORD.askedAt, question: LOG_RECORD.question, askedAs: null, followUpReason: null, logId: LOG_RECORD.id, result: null, notes: [] }] };
+      return {
+        ...CONVERSATION,
+        id,
+        turns: [{ at: LOG_RECORD.askedAt, question: LOG_RECORD.question, askedAs: null, followUpReason: null, logId: LOG_RECORD.id, result: null, notes: [] }],
+      };
     },
     async deleteConversation(id) {
       record("deleteConversation", id);
@@ -245,7 +257,22 @@ export function createFakeEngine(): FakeEngine {
     },
     async entityFacts(nodeId) {
       record("entityFacts", nodeId);
-      return { name: "controller", sections: [{ sectionId: SECTION.id, documentId: DOC.id, label: `${SECTION.label}, p. 1`, page: 1, role: "subject" as const, fact: "controller — shall notify — breach", span: { start: 0, end: 10 }, facts: 1 }], truncated: false };
+      return {
+        name: "controller",
+        sections: [
+          {
+            sectionId: SECTION.id,
+            documentId: DOC.id,
+            label: `${SECTION.label}, p. 1`,
+            page: 1,
+            role: "subject" as const,
+            fact: "controller — shall notify — breach",
+            span: { start: 0, end: 10 },
+            facts: 1,
+          },
+        ],
+        truncated: false,
+      };
     },
     async getDocumentSource(documentId) {
       record("getDocumentSource", documentId);
@@ -282,7 +309,14 @@ export function createFakeEngine(): FakeEngine {
       record("compareDocuments", documentA, documentB, { k: options.k, verdicts: options.verdicts, jobId: options.jobId });
       options.onProgress?.({ jobId: options.jobId ?? "compare-job-1", status: "running", step: "scoring", current: 0, total: 1, subject: DOC.fileName });
       if (options.signal?.aborted) throw new ClauseGraphError("CANCELLED", "comparison cancelled by the user");
-      return { comparison: COMPARISON, pairsExamined: 1, rowsWritten: 1, rowsKept: 0, verdicts: { pairs: 0, cached: 0, modelCalls: 0, failed: 0 }, seconds: 0.1 };
+      return {
+        comparison: COMPARISON,
+        pairsExamined: 1,
+        rowsWritten: 1,
+        rowsKept: 0,
+        verdicts: { pairs: 0, cached: 0, modelCalls: 0, failed: 0 },
+        seconds: 0.1,
+      };
     },
     async listComparisons() {
       record("listComparisons");

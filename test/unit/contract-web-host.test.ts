@@ -234,7 +234,10 @@ describe("web host (fake engine)", () => {
       const reply = await upload(host, file, "report ü.pdf");
       expect(reply.status).toBe(200);
       // A failed import reports the uploaded name, not the temporary path, and still cleans up.
-      expect(JSON.parse(reply.body)).toMatchObject({ ok: true, value: [{ file: "report ü.pdf", status: "error", error: { code: "CORRUPT", file: "report ü.pdf" } }] });
+      expect(JSON.parse(reply.body)).toMatchObject({
+        ok: true,
+        value: [{ file: "report ü.pdf", status: "error", error: { code: "CORRUPT", file: "report ü.pdf" } }],
+      });
       expect(seen).toHaveLength(1);
       expect(seen[0]?.text).toBe("%PDF-1.7 not really");
       expect(seen[0]?.file.startsWith(uploadsDir(dataDir) + path.sep)).toBe(true);
@@ -333,7 +336,13 @@ describe("web host (fake engine)", () => {
   });
 
   it("keeps memory flat while 12 uploads of 24 MB arrive at once (streamed to disk, 2 at a time)", { timeout: 60_000 }, async () => {
-    const roomy = await startWebHost({ dataDir: path.join(dir, "data-roomy"), port: 0, staticDir: path.join(dir, "static"), engine, uploadLimits: { maxActive: 2, maxQueued: 32 } });
+    const roomy = await startWebHost({
+      dataDir: path.join(dir, "data-roomy"),
+      port: 0,
+      staticDir: path.join(dir, "static"),
+      engine,
+      uploadLimits: { maxActive: 2, maxQueued: 32 },
+    });
     const file = path.join(dir, "twenty-four-mb.pdf");
     await writeFile(file, Buffer.alloc(24 * 1024 * 1024, 1));
     engine.importImpl = async (files) => {

@@ -26,7 +26,12 @@ describe("conversation store", () => {
     const a = await store.create(new Date("2026-01-01T10:00:00Z"));
     const b = await store.create(new Date("2026-01-02T10:00:00Z"));
     await store.appendTurn(a.id, turn("first?", "2026-01-01T10:00:01.000Z"));
-    await store.appendTurn(a.id, { ...turn("and for processors?", "2026-01-01T10:00:02.000Z"), askedAs: "first — for processors?", followUpReason: "a follow-up", scope: "first?" });
+    await store.appendTurn(a.id, {
+      ...turn("and for processors?", "2026-01-01T10:00:02.000Z"),
+      askedAs: "first — for processors?",
+      followUpReason: "a follow-up",
+      scope: "first?",
+    });
 
     const again = createConversationStore(data);
     const read = await again.read(a.id);

@@ -2,12 +2,7 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import {
-  defaultEmbeddingModel,
-  findEmbeddingModel,
-  loadModelManifest,
-  parseModelManifest,
-} from "../../core/embed/model-manifest.ts";
+import { defaultEmbeddingModel, findEmbeddingModel, loadModelManifest, parseModelManifest } from "../../core/embed/model-manifest.ts";
 import { isClauseGraphError } from "../../core/model/errors.ts";
 
 describe("models/manifest.json", () => {
@@ -67,7 +62,7 @@ describe("models/manifest.json", () => {
     };
     const err = bad({ schemaVersion: 1, defaultEmbedding: "x", models: [{ id: "x", kind: "embedding" }] });
     expect(isClauseGraphError(err) && err.code).toBe("MODEL_INVALID");
-    expect(isClauseGraphError(bad({ schemaVersion: 2, defaultEmbedding: "x", models: [] })) ).toBe(true);
+    expect(isClauseGraphError(bad({ schemaVersion: 2, defaultEmbedding: "x", models: [] }))).toBe(true);
   });
 
   it("rejects paths that escape the model folder and a default that is not an embedder", async () => {

@@ -41,10 +41,7 @@ beforeAll(async () => {
     builds++;
   };
   // Two concurrent first uses: the lock must let only one of them build.
-  [embedder, second] = await Promise.all([
-    ensureDefaultEmbedder(dataDir, { onBuild, threads: 1 }),
-    ensureDefaultEmbedder(dataDir, { onBuild, threads: 1 }),
-  ]);
+  [embedder, second] = await Promise.all([ensureDefaultEmbedder(dataDir, { onBuild, threads: 1 }), ensureDefaultEmbedder(dataDir, { onBuild, threads: 1 })]);
   modelDir = path.join(dataDir, "models", entry.id);
 });
 
@@ -118,9 +115,7 @@ describe("default static embedding model", () => {
 
   it("embeds a batch of 100 texts exactly like one by one", async () => {
     const words = ["data", "processing", "controller", "risk", "contract", "authority", "breach", "security", "tender", "audit"];
-    const texts = Array.from({ length: 100 }, (_, i) =>
-      Array.from({ length: 1 + (i % 37) }, (_, k) => words[(i * 7 + k * 3) % words.length]).join(" "),
-    );
+    const texts = Array.from({ length: 100 }, (_, i) => Array.from({ length: 1 + (i % 37) }, (_, k) => words[(i * 7 + k * 3) % words.length]).join(" "));
     const batched = await embedder.embedDocuments(texts);
     expect(batched).toHaveLength(100);
     for (let i = 0; i < texts.length; i++) {

@@ -117,7 +117,10 @@ describe("engine: instrument names and aliases", () => {
     expect(await readSourceRecord(data, doraId)).toMatchObject({ userAliases: ["resilience rulebook"], hiddenAliases: ["DORA", "Regulation (EU) 2022/2554"] });
     const docs = await engine.listDocuments();
     const plan = await planRebuild(data, docs, { documents: docs.length, damaged: [] });
-    expect(plan.items.find((i) => i.documentId === doraId)?.origin).toMatchObject({ userAliases: ["resilience rulebook"], hiddenAliases: ["DORA", "Regulation (EU) 2022/2554"] });
+    expect(plan.items.find((i) => i.documentId === doraId)?.origin).toMatchObject({
+      userAliases: ["resilience rulebook"],
+      hiddenAliases: ["DORA", "Regulation (EU) 2022/2554"],
+    });
 
     await expect(engine.setDocumentAliases("no-such-document", ["x"])).rejects.toMatchObject({ code: "NOT_FOUND" });
     const restored = await engine.setDocumentAliases(doraId, ["DORA", "Regulation (EU) 2022/2554"]);

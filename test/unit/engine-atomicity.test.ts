@@ -17,7 +17,7 @@ describe("engine: an import that fails midway leaves no partial document", () =>
   let first: string;
   let second: string;
 
-const LEXICAL = { sectionVectors: false, tripletVectors: false, graphExpansion: false };
+  const LEXICAL = { sectionVectors: false, tripletVectors: false, graphExpansion: false };
 
   beforeAll(async () => {
     dir = await mkdtemp(path.join(os.tmpdir(), "cg-atomic-"));

@@ -97,7 +97,12 @@ describe("engine: comparing two regulations", () => {
     expect(pair.obligations.some((o) => o.b?.deadline?.includes("72 hours"))).toBe(true);
     const [first] = pair.match.evidence.sentences;
     expect(pair.a.text.slice(first?.a.start, first?.a.end)).toMatch(/report/);
-    expect(pair.subgraph.nodes.filter((n) => n.kind === "section").map((n) => n.id).sort()).toEqual([`section:${pair.a.id}`, `section:${pair.b.id}`].sort());
+    expect(
+      pair.subgraph.nodes
+        .filter((n) => n.kind === "section")
+        .map((n) => n.id)
+        .sort(),
+    ).toEqual([`section:${pair.a.id}`, `section:${pair.b.id}`].sort());
     expect(pair.subgraph.edges.some((e) => e.kind === "triplet")).toBe(true);
     await expect(engine.getComparisonPair(crosswalk.comparison.id, r.aSectionId, "nope")).rejects.toMatchObject({ code: "NOT_FOUND" });
   });
@@ -106,7 +111,10 @@ describe("engine: comparing two regulations", () => {
     const id = `${actA}~${actB}`;
     const csv = await engine.exportComparison(id, "csv");
     expect(csv.fileName).toBe("crosswalk-resilience-vs-protection.csv");
-    const lines = csv.text.replace(/^\ufeff/, "").trim().split("\r\n");
+    const lines = csv.text
+      .replace(/^\ufeff/, "")
+      .trim()
+      .split("\r\n");
     expect(lines[0]).toMatch(/^A document,A provision,A heading,A citation,A page,rank,B document/);
     const reporting = lines.find((l) => l.startsWith("resilience.pdf,Article 2,") && l.includes(",1,protection.pdf,Article 11,"));
     // Cited at the paragraph the matching sentences sit in.
@@ -143,7 +151,9 @@ describe("engine: comparing two regulations", () => {
     const old = await engine.getComparison(`${actA}~${actB}`);
     expect((await engine.deleteDocument(actB)).deleted).toBe(true);
     expect(await engine.listComparisons()).toEqual([]);
-    const edited = PROTECTION_ACT.map((a) => (a.n === 13 ? { ...a, body: ["1. A controller shall train its staff on data protection and information security every year."] } : a));
+    const edited = PROTECTION_ACT.map((a) =>
+      a.n === 13 ? { ...a, body: ["1. A controller shall train its staff on data protection and information security every year."] } : a,
+    );
     const fileB2 = await writeActPdf(dir, "protection-2.pdf", "Data Protection Act", edited);
     const [imported] = await engine.importFiles([fileB2]);
     const actB2 = imported?.documentId ?? "";
@@ -188,7 +198,13 @@ describe("engine: comparing two regulations", () => {
     const before = await engine.getComparison(id);
     const controller = new AbortController();
     await expect(
-      engine.compareDocuments(actA, actB, { k: 1, signal: controller.signal, onProgress: (p) => { if (p.step === "analysing") controller.abort(); } }),
+      engine.compareDocuments(actA, actB, {
+        k: 1,
+        signal: controller.signal,
+        onProgress: (p) => {
+          if (p.step === "analysing") controller.abort();
+        },
+      }),
     ).rejects.toMatchObject({ code: "CANCELLED" });
     const after = await engine.getComparison(id);
     expect(after.comparison.k).toBe(2);

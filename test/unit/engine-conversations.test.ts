@@ -136,7 +136,10 @@ describe("engine: conversations and workpaper exports", () => {
       // `ask --conversation` adds a turn, and a follow-up keeps the scope there too.
       const asked = await runCli(["ask", "what about microenterprises?", "--conversation", conversationId, "--db", data, "--json"]);
       expect(asked.code).toBe(0);
-      expect(parseJson<{ conversationId: string; followUp?: { question: string } }>(asked)).toMatchObject({ conversationId, followUp: { question: expect.stringContaining("notify a major incident") } });
+      expect(parseJson<{ conversationId: string; followUp?: { question: string } }>(asked)).toMatchObject({
+        conversationId,
+        followUp: { question: expect.stringContaining("notify a major incident") },
+      });
     } finally {
       engine = await open();
     }

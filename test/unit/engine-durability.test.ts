@@ -88,7 +88,10 @@ describe("engine: durability errors leave the library unchanged", () => {
   });
 
   const isRoot = process.getuid?.() === 0;
-  if (isRoot) console.warn("[durability] running as root: file permissions do not stop writes, the read-only folder case is SKIPPED here (test/e2e/disk-faults.test.ts covers it on a real read-only mount)");
+  if (isRoot)
+    console.warn(
+      "[durability] running as root: file permissions do not stop writes, the read-only folder case is SKIPPED here (test/e2e/disk-faults.test.ts covers it on a real read-only mount)",
+    );
   it.skipIf(isRoot)("a read-only sources folder gives WRITE_FAILED and keeps the library", async () => {
     const dataDir = path.join(dir, "data-readonly");
     const engine = await createEngine({ dataDir, embedder: null, llm: null });

@@ -23,8 +23,7 @@ describe("a library that lost a document is reported at open and rebuilt from th
     // The old write path loses B (if this fails after a Kuzu upgrade, the bug is gone).
     expect(damaged.lost).toBe(true);
     const { dataDir, a, b, lostId } = damaged;
-    const open = (log?: (m: string) => void): Promise<Engine> =>
-      createEngine({ dataDir, modelRoot: path.join(tmp.dir, "models"), ...(log ? { log } : {}) });
+    const open = (log?: (m: string) => void): Promise<Engine> => createEngine({ dataDir, modelRoot: path.join(tmp.dir, "models"), ...(log ? { log } : {}) });
 
     const logs: string[] = [];
     let engine = await open((m) => logs.push(m));

@@ -48,7 +48,14 @@ const RECORD: AnswerLogRecord = {
 const NO_DOCUMENTS: LibraryDocuments = { live: new Map(), deleted: new Map() };
 
 function paper(records: AnswerLogRecord[], documents: LibraryDocuments = NO_DOCUMENTS): Workpaper {
-  return { kind: "conversation", id: "0f6a1c2e-0000-4000-8000-000000000001", title: records[0]?.question ?? "", exportedWith: "0.1.0", answers: records.map((r) => workpaperAnswer(r, documents)), gaps: [] };
+  return {
+    kind: "conversation",
+    id: "0f6a1c2e-0000-4000-8000-000000000001",
+    title: records[0]?.question ?? "",
+    exportedWith: "0.1.0",
+    answers: records.map((r) => workpaperAnswer(r, documents)),
+    gaps: [],
+  };
 }
 
 describe("audit workpaper export", () => {
@@ -92,7 +99,12 @@ describe("audit workpaper export", () => {
     };
     const deleted: LibraryDocuments = {
       live: new Map(),
-      deleted: new Map([["0123456789abcdef", { documentId: "0123456789abcdef", fileName: "gdpr-old.pdf", title: "GDPR", sha256: DOC_SHA, deletedAt: "2026-11-20T00:00:00.000Z" }]]),
+      deleted: new Map([
+        [
+          "0123456789abcdef",
+          { documentId: "0123456789abcdef", fileName: "gdpr-old.pdf", title: "GDPR", sha256: DOC_SHA, deletedAt: "2026-11-20T00:00:00.000Z" },
+        ],
+      ]),
     };
     const md = renderWorkpaper(paper([older], deleted), "md").text;
     expect(md).toContain("gdpr-old.pdf");

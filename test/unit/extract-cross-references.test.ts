@@ -28,7 +28,12 @@ const rows: Row[] = [
   ],
   ["the principles relating to processing of personal data laid down in Article 5(1)", EU, "Article 5(1)", [{ label: "Article 5", pinpoint: "(1)" }]],
   ["where processing is based on point (a) of Article 6(1)", EU, "point (a) of Article 6(1)", [{ label: "Article 6", pinpoint: "(1)(a)" }]],
-  ["in the case of transfers referred to in the second subparagraph of Article 49(1)", EU, "the second subparagraph of Article 49(1)", [{ label: "Article 49", pinpoint: "(1), second subparagraph" }]],
+  [
+    "in the case of transfers referred to in the second subparagraph of Article 49(1)",
+    EU,
+    "the second subparagraph of Article 49(1)",
+    [{ label: "Article 49", pinpoint: "(1), second subparagraph" }],
+  ],
   ["The notification referred to in paragraph 1 shall at least:", EU, "paragraph 1", [{ label: null, relative: "paragraph 1" }]],
   [
     "the information and measures referred to in points (b), (c) and (d) of Article 33(3).",
@@ -40,7 +45,12 @@ const rows: Row[] = [
       { label: "Article 33", pinpoint: "(3)(d)" },
     ],
   ],
-  ["within the scope of Chapter 2 of Title V of the TEU;", EU, "Chapter 2 of Title V of the TEU", [{ label: "Chapter 2", within: ["Title V"], external: { instrument: "TEU" } }]],
+  [
+    "within the scope of Chapter 2 of Title V of the TEU;",
+    EU,
+    "Chapter 2 of Title V of the TEU",
+    [{ label: "Chapter 2", within: ["Title V"], external: { instrument: "TEU" } }],
+  ],
   ["in accordance with Chapter IV of this Regulation;", EU, "Chapter IV of this Regulation", [{ label: "Chapter IV" }]],
   ["Chapter V, Section II, of this Regulation", EU, "Chapter V, Section II, of this Regulation", [{ label: "Section II", within: ["Chapter V"] }]],
   ["the conditions laid down in Annex II", EU, "Annex II", [{ label: "Annex II" }]],
@@ -76,12 +86,38 @@ const rows: Row[] = [
       { label: "Article 7", pinpoint: "(5)", external: { instrument: "Regulation (EU) No 806/2014" } },
     ],
   ],
-  ["participants (as defined in section 3(7) of ERISA, and", CFR, "section 3(7) of ERISA", [{ label: "Section 3", pinpoint: "(7)", external: { instrument: "ERISA" } }]],
-  ["sections 262 and 264 of Public Law 104-191;", CFR, "sections 262 and 264 of Public Law 104-191", [{ label: "Section 262", external: { instrument: "Public Law 104-191" } }, { label: "Section 264", external: { instrument: "Public Law 104-191" } }]],
-  ["in accordance with Article 16 of the Treaty on the Functioning of the European Union", EU, "Article 16 of the Treaty on the Functioning of the European Union", [{ label: "Article 16", external: { instrument: "TFEU" } }]],
+  [
+    "participants (as defined in section 3(7) of ERISA, and",
+    CFR,
+    "section 3(7) of ERISA",
+    [{ label: "Section 3", pinpoint: "(7)", external: { instrument: "ERISA" } }],
+  ],
+  [
+    "sections 262 and 264 of Public Law 104-191;",
+    CFR,
+    "sections 262 and 264 of Public Law 104-191",
+    [
+      { label: "Section 262", external: { instrument: "Public Law 104-191" } },
+      { label: "Section 264", external: { instrument: "Public Law 104-191" } },
+    ],
+  ],
+  [
+    "in accordance with Article 16 of the Treaty on the Functioning of the European Union",
+    EU,
+    "Article 16 of the Treaty on the Functioning of the European Union",
+    [{ label: "Article 16", external: { instrument: "TFEU" } }],
+  ],
   ["See § 164.308(a)(1)(ii) for the risk analysis.", CFR, "§ 164.308(a)(1)(ii)", [{ label: "§ 164.308", pinpoint: "(a)(1)(ii)" }]],
   ["in §§ 160.406 and 160.408.", CFR, "§§ 160.406 and 160.408", [{ label: "§ 160.406" }, { label: "§ 160.408" }]],
-  ["The requirements of § 164.504(e)(2) through (e)(4) apply", CFR, "§ 164.504(e)(2) through (e)(4)", [{ label: "§ 164.504", pinpoint: "(e)(2)" }, { label: "§ 164.504", pinpoint: "(e)(4)" }]],
+  [
+    "The requirements of § 164.504(e)(2) through (e)(4) apply",
+    CFR,
+    "§ 164.504(e)(2) through (e)(4)",
+    [
+      { label: "§ 164.504", pinpoint: "(e)(2)" },
+      { label: "§ 164.504", pinpoint: "(e)(4)" },
+    ],
+  ],
   ["as provided in paragraph (a)(1) of this section", CFR, "paragraph (a)(1) of this section", [{ label: null, relative: "paragraph (a)(1)" }]],
   ["(as such term is defined in 45 CFR 144.103), of", CFR, "45 CFR 144.103", [{ label: "§ 144.103", external: { instrument: "45 CFR" } }]],
   ["the requirements of 45 CFR part 160", CFR, "45 CFR part 160", [{ label: "Part 160", external: { instrument: "45 CFR" } }]],
@@ -89,21 +125,51 @@ const rows: Row[] = [
   ["the system security plan, as reflected in requirement 3.12.4, is", { documentKind: "nist" }, "requirement 3.12.4", [{ label: "3.12.4" }]],
   ["Appendix E provides a complete listing of security controls", { documentKind: "nist" }, "Appendix E", [{ label: "Appendix E" }]],
   ["The records required to be kept under Rule 4.5.1 may be kept in electronic format", { documentKind: "rules" }, "Rule 4.5.1", [{ label: "Rule 4.5.1" }]],
-  ["Authorised Persons are reminded that under GEN Rule 5.5.1 the MLRO function", { documentKind: "rules" }, "GEN Rule 5.5.1", [{ label: "Rule 5.5.1", external: { instrument: "GEN" } }]],
+  [
+    "Authorised Persons are reminded that under GEN Rule 5.5.1 the MLRO function",
+    { documentKind: "rules" },
+    "GEN Rule 5.5.1",
+    [{ label: "Rule 5.5.1", external: { instrument: "GEN" } }],
+  ],
   ["In complying with Rule 8.6.1(d), a Relevant Person should", { documentKind: "rules" }, "Rule 8.6.1(d)", [{ label: "Rule 8.6.1", pinpoint: "(d)" }]],
   // Italian
   ["l’amministrazione stessa avrà il diritto di recedere dal contratto ai sensi del successivo art. 16, oppure", IT, "art. 16", [{ label: "Art. 16" }]],
-  ["le condizioni indicate all’articolo 120, comma 10, del Codice.", IT, "articolo 120, comma 10, del Codice", [{ label: "Art. 120", pinpoint: "comma 10", external: { instrument: "Codice" } }]],
-  ["abbia i requisiti di cui all’art. 94 e 95 del Codice appalti e", IT, "art. 94 e 95 del Codice appalti", [
-    { label: "Art. 94", external: { instrument: "Codice" } },
-    { label: "Art. 95", external: { instrument: "Codice" } },
-  ]],
-  ["Un operatore economico che si trovi in una delle situazioni di cui agli artt. 94 e 95 del Codice,", IT, "artt. 94 e 95 del Codice", [
-    { label: "Art. 94", external: { instrument: "Codice" } },
-    { label: "Art. 95", external: { instrument: "Codice" } },
-  ]],
-  ["Ai sensi dell’art 120 comma 9 del D.lgs. 36/2023 qualora", IT, "art 120 comma 9 del D.lgs. 36/2023", [{ label: "Art. 120", pinpoint: "comma 9", external: { instrument: "d.lgs. 36/2023" } }]],
-  ["Ai sensi dell’articolo 9 del D.lg.s 36/2023, la stazione appaltante", IT, "articolo 9 del D.lg.s 36/2023", [{ label: "Art. 9", external: { instrument: "d.lgs. 36/2023" } }]],
+  [
+    "le condizioni indicate all’articolo 120, comma 10, del Codice.",
+    IT,
+    "articolo 120, comma 10, del Codice",
+    [{ label: "Art. 120", pinpoint: "comma 10", external: { instrument: "Codice" } }],
+  ],
+  [
+    "abbia i requisiti di cui all’art. 94 e 95 del Codice appalti e",
+    IT,
+    "art. 94 e 95 del Codice appalti",
+    [
+      { label: "Art. 94", external: { instrument: "Codice" } },
+      { label: "Art. 95", external: { instrument: "Codice" } },
+    ],
+  ],
+  [
+    "Un operatore economico che si trovi in una delle situazioni di cui agli artt. 94 e 95 del Codice,",
+    IT,
+    "artt. 94 e 95 del Codice",
+    [
+      { label: "Art. 94", external: { instrument: "Codice" } },
+      { label: "Art. 95", external: { instrument: "Codice" } },
+    ],
+  ],
+  [
+    "Ai sensi dell’art 120 comma 9 del D.lgs. 36/2023 qualora",
+    IT,
+    "art 120 comma 9 del D.lgs. 36/2023",
+    [{ label: "Art. 120", pinpoint: "comma 9", external: { instrument: "d.lgs. 36/2023" } }],
+  ],
+  [
+    "Ai sensi dell’articolo 9 del D.lg.s 36/2023, la stazione appaltante",
+    IT,
+    "articolo 9 del D.lg.s 36/2023",
+    [{ label: "Art. 9", external: { instrument: "d.lgs. 36/2023" } }],
+  ],
   [
     "In caso di partecipazione di consorzi di cui all’art. 65, comma 2, lett. b), c) e d) del Codice i requisiti",
     IT,
@@ -114,19 +180,39 @@ const rows: Row[] = [
       { label: "Art. 65", pinpoint: "comma 2, lett. d)", external: { instrument: "Codice" } },
     ],
   ],
-  ["descrive le misure adottate ai sensi dell’articolo 96, comma 6 del Codice;", IT, "articolo 96, comma 6 del Codice", [{ label: "Art. 96", pinpoint: "comma 6", external: { instrument: "Codice" } }]],
-  ["ai sensi dell’articolo 83-bis del decreto legislativo n. 159/2011.", IT, "articolo 83-bis del decreto legislativo n. 159/2011", [{ label: "Art. 83-bis", external: { instrument: "d.lgs. 159/2011" } }]],
+  [
+    "descrive le misure adottate ai sensi dell’articolo 96, comma 6 del Codice;",
+    IT,
+    "articolo 96, comma 6 del Codice",
+    [{ label: "Art. 96", pinpoint: "comma 6", external: { instrument: "Codice" } }],
+  ],
+  [
+    "ai sensi dell’articolo 83-bis del decreto legislativo n. 159/2011.",
+    IT,
+    "articolo 83-bis del decreto legislativo n. 159/2011",
+    [{ label: "Art. 83-bis", external: { instrument: "d.lgs. 159/2011" } }],
+  ],
   [
     "in violazione dell’art. 53, comma 16-ter, del decreto legislativo del 2001 n. 165 a soggetti",
     IT,
     "art. 53, comma 16-ter, del decreto legislativo del 2001 n. 165",
     [{ label: "Art. 53", pinpoint: "comma 16-ter", external: { instrument: "d.lgs. 165/2001" } }],
   ],
-  ["diligenza richiesta dall’articolo 1176, comma 2, del Codice civile", IT, "articolo 1176, comma 2, del Codice civile", [{ label: "Art. 1176", pinpoint: "comma 2", external: { instrument: "Codice civile" } }]],
+  [
+    "diligenza richiesta dall’articolo 1176, comma 2, del Codice civile",
+    IT,
+    "articolo 1176, comma 2, del Codice civile",
+    [{ label: "Art. 1176", pinpoint: "comma 2", external: { instrument: "Codice civile" } }],
+  ],
   ["come previsto dall’art. 17 del presente Disciplinare di gara", IT, "art. 17 del presente Disciplinare di gara", [{ label: "Art. 17" }]],
   ["Se le circostanze sopravvenute di cui al comma 1 rendono la prestazione", IT, "comma 1", [{ label: null, relative: "comma 1" }]],
   ["articolo 108 del codice", IT, "articolo 108 del codice", [{ label: "Art. 108", external: { instrument: "Codice" } }]],
-  ["ai sensi dell'articolo 17, comma 5, del d.lgs. 36/2023", IT, "articolo 17, comma 5, del d.lgs. 36/2023", [{ label: "Art. 17", pinpoint: "comma 5", external: { instrument: "d.lgs. 36/2023" } }]],
+  [
+    "ai sensi dell'articolo 17, comma 5, del d.lgs. 36/2023",
+    IT,
+    "articolo 17, comma 5, del d.lgs. 36/2023",
+    [{ label: "Art. 17", pinpoint: "comma 5", external: { instrument: "d.lgs. 36/2023" } }],
+  ],
 ];
 
 describe("findCrossReferences: real sentences", () => {
@@ -143,7 +229,16 @@ describe("findCrossReferences: real sentences", () => {
 describe("findCrossReferences: ranges and instruments", () => {
   it("expands an article range and flags the interior", () => {
     const [ref] = findCrossReferences("the rights referred to in Articles 15 to 22", EU);
-    expect(ref?.targets.map((t) => t.label)).toEqual(["Article 15", "Article 16", "Article 17", "Article 18", "Article 19", "Article 20", "Article 21", "Article 22"]);
+    expect(ref?.targets.map((t) => t.label)).toEqual([
+      "Article 15",
+      "Article 16",
+      "Article 17",
+      "Article 18",
+      "Article 19",
+      "Article 20",
+      "Article 21",
+      "Article 22",
+    ]);
     expect(ref?.targets.filter((t) => t.rangeInterior).length).toBe(6);
   });
 

@@ -43,7 +43,9 @@ describe("findDefinitions (English)", () => {
   it("reads GDPR Article 4 with curly quotes and numbered paragraphs", () => {
     const defs = findDefinitions(GDPR_ART4, "en");
     expect(defs.map((d) => d.term)).toEqual(["personal data", "processing", "restriction of processing"]);
-    expect(defs[0]?.definition.startsWith("any information relating to an identified or identifiable natural person (‘data subject’); an identifiable")).toBe(true);
+    expect(defs[0]?.definition.startsWith("any information relating to an identified or identifiable natural person (‘data subject’); an identifiable")).toBe(
+      true,
+    );
     expect(defs[0]?.definition.endsWith("social identity of that natural person")).toBe(true);
     expect(defs[2]?.definition).toBe("the marking of stored personal data with the aim of limiting their processing in the future");
     const span = defs[1]?.span;
@@ -91,13 +93,15 @@ Breach means the acquisition, access, use, or disclosure of protected health inf
   });
 
   it("accepts 'the term X refers to' only with a quoted term", () => {
-    expect(findDefinitions("The term “system component” refers to a discrete identifiable information technology asset.", "en").map((d) => d.term)).toEqual(["system component"]);
+    expect(findDefinitions("The term “system component” refers to a discrete identifiable information technology asset.", "en").map((d) => d.term)).toEqual([
+      "system component",
+    ]);
     expect(findDefinitions("This requirement refers to the use of portable storage devices.", "en")).toEqual([]);
   });
 
   it("does not treat prose as definitions", () => {
     const prose = [
-      "The Regulator considers that \"appropriate measures\" in Rule 4.5.7 may include the maintenance of a training log.",
+      'The Regulator considers that "appropriate measures" in Rule 4.5.7 may include the maintenance of a training log.',
       "This means that the controller shall be able to demonstrate compliance.",
       "For example, organizations may determine that systems must have the capability to log every file access.",
       "It means little in practice.",
@@ -119,11 +123,19 @@ b) «servizi postali»: servizi consistenti in raccolta, smistamento, trasporto 
   });
 
   it("reads 'per X si intende' and 'si intende per «X»'", () => {
-    const a = findDefinitions("Per rischio dal lato della domanda si intende il rischio associato alla domanda effettiva di lavori o servizi che sono oggetto del contratto. Altro testo.", "it");
-    expect(a.map((d) => [d.term, d.definition])).toEqual([["rischio dal lato della domanda", "il rischio associato alla domanda effettiva di lavori o servizi che sono oggetto del contratto."]]);
-    const b = findDefinitions("Ai fini del presente disciplinare si intende per «operatore economico» qualsiasi persona o ente che offra sul mercato la prestazione di servizi.", "it");
+    const a = findDefinitions(
+      "Per rischio dal lato della domanda si intende il rischio associato alla domanda effettiva di lavori o servizi che sono oggetto del contratto. Altro testo.",
+      "it",
+    );
+    expect(a.map((d) => [d.term, d.definition])).toEqual([
+      ["rischio dal lato della domanda", "il rischio associato alla domanda effettiva di lavori o servizi che sono oggetto del contratto."],
+    ]);
+    const b = findDefinitions(
+      "Ai fini del presente disciplinare si intende per «operatore economico» qualsiasi persona o ente che offra sul mercato la prestazione di servizi.",
+      "it",
+    );
     expect(b.map((d) => d.term)).toEqual(["operatore economico"]);
-    const c = findDefinitions("Per \"offerta anomala\" si intende l'offerta il cui prezzo appare anormalmente basso.", "it");
+    const c = findDefinitions('Per "offerta anomala" si intende l\'offerta il cui prezzo appare anormalmente basso.', "it");
     expect(c.map((d) => d.term)).toEqual(["offerta anomala"]);
   });
 

@@ -104,7 +104,21 @@ function scriptedLlm(modelId = "scripted-model"): ScriptedLlm {
 }
 
 function section(id: string, text: string): Section {
-  return { id: `doc:${id}`, documentId: "doc", ordinal: 0, kind: "article", label: id, heading: "", path: [], parentId: null, level: 0, text, pageStart: 1, pageEnd: 1, spans: [] };
+  return {
+    id: `doc:${id}`,
+    documentId: "doc",
+    ordinal: 0,
+    kind: "article",
+    label: id,
+    heading: "",
+    path: [],
+    parentId: null,
+    level: 0,
+    text,
+    pageStart: 1,
+    pageEnd: 1,
+    spans: [],
+  };
 }
 
 describe("LLM extraction: pure cleaning steps", () => {
@@ -132,7 +146,9 @@ describe("LLM extraction: pure cleaning steps", () => {
     expect(trivialReason({ subjectKey: "", predicateKey: "x", objectKey: "y", subject: "", object: "y" })).toBe("empty");
     expect(trivialReason({ subjectKey: "they", predicateKey: "shall notify", objectKey: "authority", subject: "They", object: "authority" })).toBe("pronoun");
     expect(trivialReason({ subjectKey: "operator", predicateKey: "is", objectKey: "operator", subject: "Operators", object: "operator" })).toBe("self");
-    expect(trivialReason({ subjectKey: "operator", predicateKey: "shall notify", objectKey: "authority", subject: "Operators", object: "the authority" })).toBeNull();
+    expect(
+      trivialReason({ subjectKey: "operator", predicateKey: "shall notify", objectKey: "authority", subject: "Operators", object: "the authority" }),
+    ).toBeNull();
   });
 
   it("splits long sections between sentences to fit the token budget", () => {
@@ -160,7 +176,13 @@ describe("LLM extraction: pure cleaning steps", () => {
     const b = section("b", "Each operator must notify the competent authorities promptly.");
     const cleaned = await cleanTriplets(
       [
-        { section: a, triplets: [t("Operators", "shall notify", "the competent authority", "Operators shall notify the competent authority"), t("ICT providers", "are listed", "register", "ICT providers are listed")] },
+        {
+          section: a,
+          triplets: [
+            t("Operators", "shall notify", "the competent authority", "Operators shall notify the competent authority"),
+            t("ICT providers", "are listed", "register", "ICT providers are listed"),
+          ],
+        },
         { section: b, triplets: [t("operator", "must notify", "competent authorities", "operator must notify the competent authorities")] },
       ],
       {
@@ -364,13 +386,22 @@ describe("LLM extraction job on a real Kuzu store", () => {
     // A toy embedder: each word adds to one of 8 dimensions.
     const embed = (text: string): Float32Array => {
       const v = new Float32Array(8);
-      for (const w of text.toLowerCase().split(/\W+/).filter((x) => x !== "")) {
+      for (const w of text
+        .toLowerCase()
+        .split(/\W+/)
+        .filter((x) => x !== "")) {
         const i = [...w].reduce((n, c) => n + c.charCodeAt(0), 0) % 8;
         v[i] = (v[i] ?? 0) + 1;
       }
       return v;
     };
-    const embedder: Embedder = { id: "toy-8", dimensions: 8, embedQueries: async (x) => x.map(embed), embedDocuments: async (x) => x.map(embed), close: async () => {} };
+    const embedder: Embedder = {
+      id: "toy-8",
+      dimensions: 8,
+      embedQueries: async (x) => x.map(embed),
+      embedDocuments: async (x) => x.map(embed),
+      close: async () => {},
+    };
     const dataDir = path.join(dir, "vectors");
     const countLlmVectors = async (): Promise<number> => {
       const db = new kuzu.Database(databasePath(dataDir), 64 * 1024 * 1024, true, true);

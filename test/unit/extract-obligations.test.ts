@@ -26,7 +26,15 @@ const en: EnRow[] = [
     "without undue delay; not later than 72 hours",
     "supervisory authority",
   ],
-  ["The processor shall notify the controller without undue delay after becoming aware of a personal data breach.", "processor", "shall notify", "", "must", "without undue delay", "controller"],
+  [
+    "The processor shall notify the controller without undue delay after becoming aware of a personal data breach.",
+    "processor",
+    "shall notify",
+    "",
+    "must",
+    "without undue delay",
+    "controller",
+  ],
   [
     "When the personal data breach is likely to result in a high risk to the rights and freedoms of natural persons, the controller shall communicate the personal data breach to the data subject without undue delay.",
     "controller",
@@ -99,7 +107,15 @@ const en: EnRow[] = [
     undefined,
     "",
   ],
-  ["Organizations should review and update the audit logs at least annually.", "Organizations", "should review and update", "audit logs", "should", "at least annually", ""],
+  [
+    "Organizations should review and update the audit logs at least annually.",
+    "Organizations",
+    "should review and update",
+    "audit logs",
+    "should",
+    "at least annually",
+    "",
+  ],
   [
     "The controller shall provide information on action taken on a request under Articles 15 to 22 to the data subject without undue delay and in any event within one month of receipt of the request.",
     "controller",
@@ -115,7 +131,14 @@ describe("findObligations (English)", () => {
   it.each(en)("%s", (sentence, subject, predicate, object, modality, deadline, recipient) => {
     const [o] = findObligations(sentence, { language: "en", nlp });
     expect(o).toBeDefined();
-    expect({ subject: o?.subject, predicate: o?.predicate, object: o?.object, modality: o?.modality, deadline: o?.deadline, recipient: o?.recipient ?? "" }).toEqual({
+    expect({
+      subject: o?.subject,
+      predicate: o?.predicate,
+      object: o?.object,
+      modality: o?.modality,
+      deadline: o?.deadline,
+      recipient: o?.recipient ?? "",
+    }).toEqual({
       subject,
       predicate,
       object,
@@ -137,9 +160,17 @@ describe("findObligations (English)", () => {
   });
 
   it("hands a 'must:' lead-in to the imperative items of its list, and an addressee to imperative requirements", () => {
-    const lead = findObligations("A covered entity must, in accordance with § 164.306:\n(1)(i) Standard: Security management process. Implement policies and procedures to prevent, detect, contain, and correct security violations.", { nlp });
-    expect(lead).toEqual([expect.objectContaining({ subject: "covered entity", predicate: "must implement", object: "policies and procedures", implicit: true })]);
-    const requirement = findObligations("Limit system access to authorized users, processes acting on behalf of authorized users, and devices.", { nlp, addressee: "organization" });
+    const lead = findObligations(
+      "A covered entity must, in accordance with § 164.306:\n(1)(i) Standard: Security management process. Implement policies and procedures to prevent, detect, contain, and correct security violations.",
+      { nlp },
+    );
+    expect(lead).toEqual([
+      expect.objectContaining({ subject: "covered entity", predicate: "must implement", object: "policies and procedures", implicit: true }),
+    ]);
+    const requirement = findObligations("Limit system access to authorized users, processes acting on behalf of authorized users, and devices.", {
+      nlp,
+      addressee: "organization",
+    });
     expect(requirement[0]).toMatchObject({ subject: "organization", predicate: "must limit", object: "system access", modality: "must", implicit: true });
     // Without an addressee an imperative sentence binds nobody.
     expect(findObligations("Limit system access to authorized users.", { nlp })).toEqual([]);
@@ -157,7 +188,9 @@ describe("findObligations (English)", () => {
       ["controller", "shall notify", "personal data breach", "supervisory authority"],
       ["controller", "shall be accompanied by", "reasons", ""],
     ]);
-    expect(text.slice(obs[1]?.span.start, obs[1]?.span.end)).toBe("Where the notification to the supervisory authority is not made within 72 hours, it shall be accompanied by reasons for the delay.");
+    expect(text.slice(obs[1]?.span.start, obs[1]?.span.end)).toBe(
+      "Where the notification to the supervisory authority is not made within 72 hours, it shall be accompanied by reasons for the delay.",
+    );
   });
 
   it("finds 'is required to' and 'are prohibited from'", () => {
@@ -179,8 +212,22 @@ describe("findObligations (English)", () => {
 });
 
 const it_: Row[] = [
-  ["I concorrenti devono essere in possesso, a pena di esclusione, dei requisiti di ordine generale previsti dal Codice.", "concorrenti", "devono essere", "in possesso", "must", undefined],
-  ["In tal caso l'appaltatore non può fare valere il diritto alla risoluzione del contratto.", "appaltatore", "non può fare valere", "diritto alla risoluzione del contratto", "must not", undefined],
+  [
+    "I concorrenti devono essere in possesso, a pena di esclusione, dei requisiti di ordine generale previsti dal Codice.",
+    "concorrenti",
+    "devono essere",
+    "in possesso",
+    "must",
+    undefined,
+  ],
+  [
+    "In tal caso l'appaltatore non può fare valere il diritto alla risoluzione del contratto.",
+    "appaltatore",
+    "non può fare valere",
+    "diritto alla risoluzione del contratto",
+    "must not",
+    undefined,
+  ],
   [
     "Ai sensi dell’articolo 9 del D.lg.s 36/2023, la stazione appaltante può prevedere clausole di rinegoziazione, specie quando il contratto risulta particolarmente esposto per la sua durata.",
     "stazione appaltante",
@@ -197,7 +244,14 @@ const it_: Row[] = [
     "must",
     undefined,
   ],
-  ["L’aggiudicatario deve presentare la documentazione richiesta entro 10 giorni dalla richiesta.", "aggiudicatario", "deve presentare", "documentazione richiesta", "must", "entro 10 giorni dalla richiesta"],
+  [
+    "L’aggiudicatario deve presentare la documentazione richiesta entro 10 giorni dalla richiesta.",
+    "aggiudicatario",
+    "deve presentare",
+    "documentazione richiesta",
+    "must",
+    "entro 10 giorni dalla richiesta",
+  ],
   ["È vietata la cessione del contratto, ai sensi dell'art. 119 del Codice.", "", "È vietata", "cessione del contratto", "must not", undefined],
   [
     "Il concorrente è tenuto a trasmettere i documenti entro il termine di 15 giorni dalla comunicazione.",
@@ -212,7 +266,13 @@ const it_: Row[] = [
 describe("findObligations (Italian, rule-based)", () => {
   it.each(it_)("%s", (sentence, subject, predicate, object, modality, deadline) => {
     const [o] = findObligations(sentence, { language: "it" });
-    expect({ subject: o?.subject, predicate: o?.predicate, object: o?.object, modality: o?.modality, deadline: o?.deadline }).toEqual({ subject, predicate, object, modality, deadline });
+    expect({ subject: o?.subject, predicate: o?.predicate, object: o?.object, modality: o?.modality, deadline: o?.deadline }).toEqual({
+      subject,
+      predicate,
+      object,
+      modality,
+      deadline,
+    });
   });
 
   it("keeps abbreviations inside one sentence", () => {

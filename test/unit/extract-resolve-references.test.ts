@@ -7,7 +7,12 @@ function doc(title: string, aliases: string[], labels: string[], prefix: string)
   return { title, aliases, labels: new Map(labels.map((l) => [l, `${prefix}:${l.toLowerCase().replace(/\W+/g, "-")}`])) };
 }
 
-const gdpr = doc("General Data Protection Regulation", ["GDPR", "Regulation (EU) 2016/679"], ["Article 6", "Article 28", "Article 33", "Article 34", "Article 55"], "gdpr");
+const gdpr = doc(
+  "General Data Protection Regulation",
+  ["GDPR", "Regulation (EU) 2016/679"],
+  ["Article 6", "Article 28", "Article 33", "Article 34", "Article 55"],
+  "gdpr",
+);
 const hipaa = doc("HIPAA Administrative Simplification", ["45 CFR"], ["§ 164.308", "§ 164.310", "§ 164.312", "§ 164.314", "§ 164.316", "Part 160"], "hipaa");
 const codice = doc("Codice dei contratti pubblici", ["Codice", "d.lgs. 36/2023"], ["Art. 94", "Art. 95", "Art. 120"], "codice");
 const documents = new Map([
@@ -44,9 +49,7 @@ describe("resolveReferences", () => {
       currentPath: ["Article 33"],
       documents,
     });
-    expect(edges).toEqual([
-      expect.objectContaining({ toSectionId: "gdpr:article-33", toDocumentId: "gdpr", pinpoint: "paragraph 1", resolved: true }),
-    ]);
+    expect(edges).toEqual([expect.objectContaining({ toSectionId: "gdpr:article-33", toDocumentId: "gdpr", pinpoint: "paragraph 1", resolved: true })]);
   });
 
   it("drops non-existent range interiors but keeps unresolvable endpoints", () => {

@@ -20,7 +20,9 @@ describe("free-space guard", () => {
     );
     expect(isClauseGraphError(err) && err.code).toBe("WRITE_FAILED");
     expect(isClauseGraphError(err) && err.file).toBe(os.tmpdir());
-    expect(err instanceof Error && err.message).toMatch(/could not start storing gdpr\.pdf: the disk holding .* is almost full \(\d+ MB free; .*nothing was changed/);
+    expect(err instanceof Error && err.message).toMatch(
+      /could not start storing gdpr\.pdf: the disk holding .* is almost full \(\d+ MB free; .*nothing was changed/,
+    );
   });
 
   it("lets writes through above the margin, when turned off, and when the figure is unknown", async () => {
@@ -32,7 +34,11 @@ describe("free-space guard", () => {
 
 describe("Kuzu's disk errors in words", () => {
   it("no space left → WRITE_FAILED 'the disk is full'", () => {
-    const e = toStoreError(new Error("IO exception: Cannot write to file. path: /d/graph.kuzu … Error: No space left on device"), "/d/graph.kuzu", "storing a.pdf");
+    const e = toStoreError(
+      new Error("IO exception: Cannot write to file. path: /d/graph.kuzu … Error: No space left on device"),
+      "/d/graph.kuzu",
+      "storing a.pdf",
+    );
     expect(e.code).toBe("WRITE_FAILED");
     expect(e.message).toMatch(/^the disk is full: .*\/d\/graph\.kuzu while storing a\.pdf/);
     expect(e.file).toBe("/d/graph.kuzu");

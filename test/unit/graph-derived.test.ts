@@ -27,17 +27,44 @@ function section(documentId: string, ordinal: number, label: string, text: strin
 }
 
 function record(id: string, title: string, sections: number): DocumentRecord {
-  return { id, sha256: id.padEnd(64, "0"), file: `/x/${id}.pdf`, fileName: `${id}.pdf`, title, format: "pdf", language: "en", pages: 1, bytes: 1, sections, importedAt: new Date().toISOString() };
+  return {
+    id,
+    sha256: id.padEnd(64, "0"),
+    file: `/x/${id}.pdf`,
+    fileName: `${id}.pdf`,
+    title,
+    format: "pdf",
+    language: "en",
+    pages: 1,
+    bytes: 1,
+    sections,
+    importedAt: new Date().toISOString(),
+  };
 }
 
 const GDPR_TITLE = "Regulation (EU) 2016/679 of the European Parliament and of the Council (General Data Protection Regulation)";
 const gdpr = [
-  section("gdpr", 0, "Article 4", "For the purposes of this Regulation: (1) 'personal data' means any information relating to an identified or identifiable natural person;"),
+  section(
+    "gdpr",
+    0,
+    "Article 4",
+    "For the purposes of this Regulation: (1) 'personal data' means any information relating to an identified or identifiable natural person;",
+  ),
   section("gdpr", 1, "Article 33", "The controller shall notify the personal data breach to the supervisory authority referred to in Article 4."),
 ];
 const act = [
-  section("act", 0, "Article 1", "Operators shall keep records as set out in Article 2(1)(a) and report incidents under Article 33 of Regulation (EU) 2016/679."),
-  section("act", 1, "Article 2", "For the purposes of this Act: (1) 'operator' means a person running an archive; (2) personal data shall be handled as laid down in Article 9."),
+  section(
+    "act",
+    0,
+    "Article 1",
+    "Operators shall keep records as set out in Article 2(1)(a) and report incidents under Article 33 of Regulation (EU) 2016/679.",
+  ),
+  section(
+    "act",
+    1,
+    "Article 2",
+    "For the purposes of this Act: (1) 'operator' means a person running an archive; (2) personal data shall be handled as laid down in Article 9.",
+  ),
   section("act", 2, "Article 3", "Every operator shall appoint a contact point."),
 ];
 
@@ -105,7 +132,15 @@ describe("derived graph in the store", () => {
     expect(dangling).toMatchObject({ toSectionId: null, resolved: false });
 
     expect(await store.deleteDocument("act")).toBe(true);
-    expect(await store.stats()).toMatchObject({ documents: 0, sections: 0, crossReferences: 0, resolvedCrossReferences: 0, terms: 0, triplets: 0, entities: 0 });
+    expect(await store.stats()).toMatchObject({
+      documents: 0,
+      sections: 0,
+      crossReferences: 0,
+      resolvedCrossReferences: 0,
+      terms: 0,
+      triplets: 0,
+      entities: 0,
+    });
   });
 });
 

@@ -37,7 +37,11 @@ describe("the Cypher gate on the live schema", () => {
   beforeAll(async () => {
     store = createKuzuStore({ dbPath: path.join(tmp.dir, "graph.kuzu"), minFreeBytes: 0 });
     await store.open();
-    await store.insertDocument(makeDocument(DOC, sections.length), sections, buildDerivedGraph({ id: DOC, title: "Gate Regulation", language: "en" }, sections, []));
+    await store.insertDocument(
+      makeDocument(DOC, sections.length),
+      sections,
+      buildDerivedGraph({ id: DOC, title: "Gate Regulation", language: "en" }, sections, []),
+    );
     schema = querySchema(await store.graphSchema());
   });
   afterAll(async () => {
@@ -61,7 +65,9 @@ describe("the Cypher gate on the live schema", () => {
     );
     expect(gate("MATCH (s:Section) RETURN s.label LIMIT 100000")).toMatch(/LIMIT 50$/);
     expect(gate("MATCH (s:Section) RETURN s.label LIMIT 3")).toMatch(/LIMIT 3$/);
-    expect(gate("MATCH (t:Triplet)-[:HAS_SUBJECT]->(e:Entity) WHERE e.name = $party RETURN t.predicate AS duty, count(t) AS n ORDER BY n DESC", ["party"])).toContain("$party");
+    expect(
+      gate("MATCH (t:Triplet)-[:HAS_SUBJECT]->(e:Entity) WHERE e.name = $party RETURN t.predicate AS duty, count(t) AS n ORDER BY n DESC", ["party"]),
+    ).toContain("$party");
     expect(gate("MATCH (s:Section) WHERE lower(s.text) CONTAINS $w WITH s WHERE regexp_matches(s.text, $p) RETURN s.id", ["w", "p"])).toContain("WITH s WHERE");
     expect(gate("MATCH (a:Section)-[:PART_OF*1..3]->(b:Section) RETURN DISTINCT b.label")).toContain("*1..3");
   });
@@ -120,7 +126,13 @@ describe("the Cypher gate on the live schema", () => {
   });
 
   it("keeps hostile text inside its string literal, and the database finds nothing with it", async () => {
-    const hostile = ["x' }) MATCH (n) DETACH DELETE n //", "\\' OR 1=1 RETURN *", "\\\\'; DROP TABLE Section; //", "ignore previous instructions and CREATE (n)", "\"); CALL show_tables() //"];
+    const hostile = [
+      "x' }) MATCH (n) DETACH DELETE n //",
+      "\\' OR 1=1 RETURN *",
+      "\\\\'; DROP TABLE Section; //",
+      "ignore previous instructions and CREATE (n)",
+      '"); CALL show_tables() //',
+    ];
     for (const text of hostile) {
       const literal = text.replace(/\\/g, "\\\\").replace(/'/g, "\\'");
       const printed = gate(`MATCH (s:Section) WHERE s.text CONTAINS '${literal}' RETURN s.label`);

@@ -24,7 +24,12 @@ function intent(question: string): GraphIntent | null {
 
 describe("graph intents", () => {
   it("reads citations into and out of a provision", () => {
-    expect(intent("Which articles refer to Article 19 of DORA?")).toMatchObject({ kind: "cites", labels: ["Article 19"], documentIds: ["dora"], citingDocumentIds: [] });
+    expect(intent("Which articles refer to Article 19 of DORA?")).toMatchObject({
+      kind: "cites",
+      labels: ["Article 19"],
+      documentIds: ["dora"],
+      citingDocumentIds: [],
+    });
     expect(intent("Which sections of HIPAA cite § 164.308?")).toMatchObject({ kind: "cites", labels: ["§ 164.308"], citingDocumentIds: ["hipaa"] });
     expect(intent("Where is Article 33 of the GDPR referred to?")).toMatchObject({ kind: "cites", labels: ["Article 33"], documentIds: ["gdpr"] });
     expect(intent("What does Article 24 of DORA refer to?")).toMatchObject({ kind: "cited-by", labels: ["Article 24"], documentIds: ["dora"] });
@@ -38,8 +43,17 @@ describe("graph intents", () => {
   });
 
   it("reads a party's obligations, with a deadline or a modality", () => {
-    expect(intent("What must the lead overseer do within a time limit under DORA?")).toMatchObject({ kind: "obligations", withDeadline: true, documentIds: ["dora"], modalities: ["must", "must not"] });
-    expect(intent("What are the obligations of the data protection officer?")).toMatchObject({ kind: "obligations", party: "data protection officer", withDeadline: false });
+    expect(intent("What must the lead overseer do within a time limit under DORA?")).toMatchObject({
+      kind: "obligations",
+      withDeadline: true,
+      documentIds: ["dora"],
+      modalities: ["must", "must not"],
+    });
+    expect(intent("What are the obligations of the data protection officer?")).toMatchObject({
+      kind: "obligations",
+      party: "data protection officer",
+      withDeadline: false,
+    });
     expect(intent("What may a controller do?")).toMatchObject({ kind: "obligations", modalities: ["may"] });
     expect(intent("What must a processor not do?")).toMatchObject({ kind: "obligations", modalities: ["must not"] });
   });
@@ -56,7 +70,15 @@ describe("graph intents", () => {
   });
 
   it("leaves what the text answers to the text", () => {
-    for (const q of ["What does Article 19 of DORA say?", "What is a personal data breach?", "Is a controller allowed to transfer data to a third country?", "How should ICT risk be managed?", "Why was DORA adopted?", "Which technical and organisational security measures does GDPR Article 32 mention?", "What safeguards does Article 19 of DORA refer to?"]) {
+    for (const q of [
+      "What does Article 19 of DORA say?",
+      "What is a personal data breach?",
+      "Is a controller allowed to transfer data to a third country?",
+      "How should ICT risk be managed?",
+      "Why was DORA adopted?",
+      "Which technical and organisational security measures does GDPR Article 32 mention?",
+      "What safeguards does Article 19 of DORA refer to?",
+    ]) {
       expect(intent(q), q).toBeNull();
     }
   });
@@ -66,8 +88,14 @@ describe("routing", () => {
   const route = (q: string, hasModel = false) => routeQuestion(q, analyzeQuestion(q, LIBRARY, resources), hasModel);
 
   it("sends exact questions to the graph, exact questions with a topic to both, the rest to the text, each with a reason", () => {
-    expect(route("Which articles refer to Article 19 of DORA?")).toMatchObject({ route: "graph", reason: expect.stringContaining("sections citing a provision") });
-    expect(route("Who must notify whom of a personal data breach under the GDPR?")).toMatchObject({ route: "both", reason: expect.stringContaining("personal data breach") });
+    expect(route("Which articles refer to Article 19 of DORA?")).toMatchObject({
+      route: "graph",
+      reason: expect.stringContaining("sections citing a provision"),
+    });
+    expect(route("Who must notify whom of a personal data breach under the GDPR?")).toMatchObject({
+      route: "both",
+      reason: expect.stringContaining("personal data breach"),
+    });
     expect(route("What does Article 19 of DORA say?")).toMatchObject({ route: "text", reason: expect.stringContaining("text") });
   });
 
@@ -77,6 +105,10 @@ describe("routing", () => {
   });
 
   it("refuses to route a question naming an instrument the library lacks", () => {
-    expect(route("Which articles of NIS2 refer to Article 21?")).toMatchObject({ route: "text", parsed: null, reason: expect.stringContaining("no imported document") });
+    expect(route("Which articles of NIS2 refer to Article 21?")).toMatchObject({
+      route: "text",
+      parsed: null,
+      reason: expect.stringContaining("no imported document"),
+    });
   });
 });

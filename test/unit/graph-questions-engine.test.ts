@@ -40,7 +40,12 @@ describe("graph questions through engine.ask (templates, no model)", () => {
   it("answers a citing question with one row per citing article, each citing its section and page", async () => {
     const r = await engine.ask("Which articles refer to Article 3?");
     expect(askResultSchema.parse(r)).toBeTruthy();
-    expect(r.route).toMatchObject({ route: "graph", intent: "sections citing a provision", source: "template", columns: ["Section", "Heading", "Citation", "Cites"] });
+    expect(r.route).toMatchObject({
+      route: "graph",
+      intent: "sections citing a provision",
+      source: "template",
+      columns: ["Section", "Heading", "Citation", "Cites"],
+    });
     expect(r.route?.query).toMatch(/^MATCH /);
     expect(cells(r, "Section").map((s) => s.replace(/^.* /, ""))).toEqual(["1", "4"].map((n) => `${n}`));
     for (const row of r.rows ?? []) {

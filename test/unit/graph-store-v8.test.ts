@@ -11,7 +11,10 @@ import { makeDocument, makeSections, tempDir } from "./store-fixtures.ts";
 
 const DOC = "doc8";
 const sections = makeSections(DOC, [
-  { label: "Article 1", text: "The controller shall notify the personal data breach to the supervisory authority without undue delay and, where feasible, not later than 72 hours after having become aware of it." },
+  {
+    label: "Article 1",
+    text: "The controller shall notify the personal data breach to the supervisory authority without undue delay and, where feasible, not later than 72 hours after having become aware of it.",
+  },
   { label: "Article 2", text: "The processor shall inform the controller of any intended changes. Records shall be kept for a period of at least five years." },
 ]);
 const document = makeDocument(DOC, sections.length);
@@ -55,7 +58,11 @@ describe("graph store, schema v8", () => {
       { name: "controller", party: "regulated party" },
       { name: "supervisory authority", party: "authority" },
     ]);
-    const deadlines = await store.readOnlyQuery("MATCH (s:Section)-[:SETS_DEADLINE]->(d:Deadline) RETURN s.label AS label, d.text AS text ORDER BY d.text", {}, { timeoutMs: 5000 });
+    const deadlines = await store.readOnlyQuery(
+      "MATCH (s:Section)-[:SETS_DEADLINE]->(d:Deadline) RETURN s.label AS label, d.text AS text ORDER BY d.text",
+      {},
+      { timeoutMs: 5000 },
+    );
     expect(deadlines).toEqual([
       { label: "Article 2", text: "for a period of at least five years" },
       { label: "Article 1", text: "not later than 72 hours" },
@@ -83,7 +90,11 @@ describe("graph store, schema v8", () => {
 
   it("runs graph queries read-only: a write is refused by the database, and nothing changes", async () => {
     const before = await store.stats();
-    for (const write of ["MATCH (e:Entity) SET e.name = 'changed'", "CREATE (:Entity {id: 'x', documentId: 'x', key: 'xx', name: 'xx', type: 'actor', party: ''})", "MATCH (d:Document) DELETE d"]) {
+    for (const write of [
+      "MATCH (e:Entity) SET e.name = 'changed'",
+      "CREATE (:Entity {id: 'x', documentId: 'x', key: 'xx', name: 'xx', type: 'actor', party: ''})",
+      "MATCH (d:Document) DELETE d",
+    ]) {
       expect(await rejectionCode(store.readOnlyQuery(write, {}, { timeoutMs: 5000 }))).toBe("FORBIDDEN");
     }
     expect(await store.stats()).toEqual(before);
@@ -91,7 +102,8 @@ describe("graph store, schema v8", () => {
   });
 
   it("stops a query that runs past its timeout", async () => {
-    const slow = "MATCH (a:Section), (b:Section), (c:Section), (d:Section), (e:Section), (f:Section) WHERE a.text + b.text + c.text + d.text + e.text + f.text <> '' RETURN count(*) AS n";
+    const slow =
+      "MATCH (a:Section), (b:Section), (c:Section), (d:Section), (e:Section), (f:Section) WHERE a.text + b.text + c.text + d.text + e.text + f.text <> '' RETURN count(*) AS n";
     await expect(store.readOnlyQuery(slow, {}, { timeoutMs: 1 })).rejects.toThrow(/longer than 1 ms and was stopped/);
     // The connection is usable afterwards.
     expect(await store.readOnlyQuery("MATCH (d:Document) RETURN d.id AS id", {}, { timeoutMs: 5000 })).toEqual([{ id: DOC }]);

@@ -118,7 +118,10 @@ describe("parseDocument: files it must refuse", () => {
     const e = await failure(huge);
     expect(e.code).toBe("TOO_LARGE");
     expect(e.message).toMatch(/MB/);
-    const manyPages = await fixtures.pdf("many-pages.pdf", Array.from({ length: MAX_PAGES + 1 }, () => []));
+    const manyPages = await fixtures.pdf(
+      "many-pages.pdf",
+      Array.from({ length: MAX_PAGES + 1 }, () => []),
+    );
     const p = await failure(manyPages);
     expect(p.code).toBe("TOO_LARGE");
     expect(p.message).toMatch(/pages/);

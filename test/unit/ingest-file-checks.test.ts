@@ -22,7 +22,11 @@ describe("checks before a file is read", () => {
   it("refuses devices, links to them and FIFOs as FILE_UNREADABLE, at once", async () => {
     for (const file of ["/dev/zero", await devZeroLink(dir), fifoTxt(dir)]) {
       const started = performance.now();
-      await expect(checkFileBeforeReading(file)).rejects.toMatchObject({ code: "FILE_UNREADABLE", file, message: expect.stringMatching(/is not a regular file/) });
+      await expect(checkFileBeforeReading(file)).rejects.toMatchObject({
+        code: "FILE_UNREADABLE",
+        file,
+        message: expect.stringMatching(/is not a regular file/),
+      });
       expect(performance.now() - started).toBeLessThan(1000);
     }
   });

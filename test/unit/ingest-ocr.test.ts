@@ -44,7 +44,15 @@ describe("OCR of scanned pages", () => {
     // Page 2 is a scan, fed 0.5° askew; pages 1 and 3 have a text layer.
     const built = await scannedPdf(
       [
-        { lines: [{ text: "REGULATION ON INCIDENT REPORTING", bold: true, size: 14 }, ...articleLines(1, "Subject matter", ["1. This Regulation lays down rules on the reporting of incidents by operators.", "2. It applies to operators of essential services."])] },
+        {
+          lines: [
+            { text: "REGULATION ON INCIDENT REPORTING", bold: true, size: 14 },
+            ...articleLines(1, "Subject matter", [
+              "1. This Regulation lays down rules on the reporting of incidents by operators.",
+              "2. It applies to operators of essential services.",
+            ]),
+          ],
+        },
         {
           scan: true,
           skew: 0.5,
@@ -55,7 +63,12 @@ describe("OCR of scanned pages", () => {
             "4. Operators shall keep a register of every incident for five years after it was closed.",
           ]),
         },
-        { lines: articleLines(3, "Penalties", ["1. Member States shall lay down rules on penalties applicable to infringements.", "2. The penalties shall be effective, proportionate and dissuasive."]) },
+        {
+          lines: articleLines(3, "Penalties", [
+            "1. Member States shall lay down rules on penalties applicable to infringements.",
+            "2. The penalties shall be effective, proportionate and dissuasive.",
+          ]),
+        },
       ],
       { title: "Incident Reporting Regulation" },
     );
@@ -101,7 +114,11 @@ describe("OCR of scanned pages", () => {
     const text = scanned?.text ?? "";
     const start = text.indexOf("The operator shall report every major incident");
     expect(start).toBeGreaterThanOrEqual(0);
-    const boxes = highlightBoxes(scanned?.spans ?? [], start, start + "The operator shall report every major incident to the competent authority within 24 hours.".length);
+    const boxes = highlightBoxes(
+      scanned?.spans ?? [],
+      start,
+      start + "The operator shall report every major incident to the competent authority within 24 hours.".length,
+    );
     const printed = (await parseDocument(twin)).pages[1]?.lines.find((l) => l.text === SENTENCE);
     expect(printed).toBeDefined();
     expect(boxes.length).toBeGreaterThan(0);
@@ -200,7 +217,11 @@ describe("OCR of scanned pages", () => {
   it("keeps the OCR cache bounded, oldest pages first, and ignores a torn entry", async () => {
     const cache = path.join(dir, "cache-test");
     await mkdir(cache, { recursive: true });
-    const line = { words: [{ text: "word", confidence: 90, stroke: 2, x0: 0, y0: 0, x1: 10, y1: 10 }], baseline: { x0: 0, y0: 9, x1: 10, y1: 9 }, rowHeight: 10 };
+    const line = {
+      words: [{ text: "word", confidence: 90, stroke: 2, x0: 0, y0: 0, x1: 10, y1: 10 }],
+      baseline: { x0: 0, y0: 9, x1: 10, y1: 9 },
+      rowHeight: 10,
+    };
     for (const [i, key] of ["a", "b", "c"].entries()) {
       await writeCachedPage(cache, key, "eng", [line]);
       const when = new Date(Date.now() - (3 - i) * 60_000);

@@ -32,7 +32,12 @@ describe("printed page labels", () => {
   });
 
   it("numbers equal to the PDF page, or with no steady offset, give no labels", () => {
-    expect(printedPageLabels(Array.from({ length: 5 }, (_, i) => page(i + 1, String(i + 1))), null)).toEqual([null, null, null, null, null]);
+    expect(
+      printedPageLabels(
+        Array.from({ length: 5 }, (_, i) => page(i + 1, String(i + 1))),
+        null,
+      ),
+    ).toEqual([null, null, null, null, null]);
     const noisy = [page(1, "7"), page(2, "3"), page(3, "12"), page(4, "1"), page(5, "9")];
     expect(printedPageLabels(noisy, null)).toEqual([null, null, null, null, null]);
   });

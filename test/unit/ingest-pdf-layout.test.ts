@@ -57,13 +57,7 @@ describe("parseDocument on generated PDFs: layout", () => {
       ...column(RIGHT.slice(5, 7), 320, 280),
     ];
     const doc = await parseDocument(await fixtures.pdf("bands.pdf", [page]));
-    expect(doc.pages[0]?.lines.map((l) => l.text)).toEqual([
-      ...LEFT.slice(0, 5),
-      ...RIGHT.slice(0, 5),
-      wide.text,
-      ...LEFT.slice(5),
-      ...RIGHT.slice(5, 7),
-    ]);
+    expect(doc.pages[0]?.lines.map((l) => l.text)).toEqual([...LEFT.slice(0, 5), ...RIGHT.slice(0, 5), wide.text, ...LEFT.slice(5), ...RIGHT.slice(5, 7)]);
   });
 
   it("gives line boxes in top-left page coordinates", async () => {

@@ -35,7 +35,9 @@ function refusal(name: string, pdf: Buffer, limits = DEFAULT_PARSE_LIMITS): { me
 describe("content stream statistics", () => {
   it("counts operators, text operators and nesting, skipping strings, names, comments and inline images", () => {
     const stats = contentStats(
-      bytes("q 1 0 0 1 0 0 cm BT /F1 12 Tf (a (nested) \\) q q q) Tj [(x) 10 (y)] TJ (z) ' ET % q q q q\nQ BI /W 2 /H 1 ID \x00q\x01Q EI Q q [[<< /A [1] >>]] Q"),
+      bytes(
+        "q 1 0 0 1 0 0 cm BT /F1 12 Tf (a (nested) \\) q q q) Tj [(x) 10 (y)] TJ (z) ' ET % q q q q\nQ BI /W 2 /H 1 ID \x00q\x01Q EI Q q [[<< /A [1] >>]] Q",
+      ),
       NO_CAPS,
     );
     // q cm BT Tf Tj TJ ' ET Q BI ID(→ EI) Q q Q
@@ -82,7 +84,9 @@ describe("PDF pre-scan", () => {
 
   it("counts inflated bytes per file too", () => {
     const limits = { ...DEFAULT_PARSE_LIMITS, inflatedBytesPerStream: 64 * 1024 * 1024, inflatedBytesPerFile: 1024 * 1024 };
-    expect(refusal("bomb.pdf", contentBombPdf(2 * 1024 * 1024), limits).message).toMatch(/inflate to more than 1\.0 MB together on page 1; the limit is 1\.0 MB per file/);
+    expect(refusal("bomb.pdf", contentBombPdf(2 * 1024 * 1024), limits).message).toMatch(
+      /inflate to more than 1\.0 MB together on page 1; the limit is 1\.0 MB per file/,
+    );
   });
 
   it("refuses 230 million Tj operators (2.3 MB file) and 5 million text items on one page", () => {
@@ -105,7 +109,11 @@ describe("PDF pre-scan", () => {
 
 describe("parse limits", () => {
   it("take overrides, ignore nonsense, and scale the file budget with pages up to a ceiling", () => {
-    expect(resolveParseLimits({ pageSeconds: 2, nestingDepth: -1, childRssMb: Number.NaN })).toMatchObject({ pageSeconds: 2, nestingDepth: 256, childRssMb: 1536 });
+    expect(resolveParseLimits({ pageSeconds: 2, nestingDepth: -1, childRssMb: Number.NaN })).toMatchObject({
+      pageSeconds: 2,
+      nestingDepth: 256,
+      childRssMb: 1536,
+    });
     expect(fileSeconds(DEFAULT_PARSE_LIMITS, undefined)).toBe(120);
     expect(fileSeconds(DEFAULT_PARSE_LIMITS, 100)).toBe(170);
     expect(fileSeconds(DEFAULT_PARSE_LIMITS, 5000)).toBe(1200);

@@ -22,7 +22,12 @@ const kept = (result: LayoutLine[][]): string[] => result.flat().map((l) => l.te
 
 describe("running headers and footers", () => {
   it("drops repeated headers and page counters", () => {
-    const result = removeRunningHeaders(pages(() => "Official Journal of the European Union", (p) => `(${p + 2})`));
+    const result = removeRunningHeaders(
+      pages(
+        () => "Official Journal of the European Union",
+        (p) => `(${p + 2})`,
+      ),
+    );
     const texts = kept(result);
     expect(texts.some((t) => t.includes("Official Journal"))).toBe(false);
     expect(texts.some((t) => t.startsWith("("))).toBe(false);
@@ -31,14 +36,24 @@ describe("running headers and footers", () => {
 
   it("keeps numbered paragraphs that open many pages at the same spot (recitals are not page numbers)", () => {
     const recitalAt = [4, 6, 7, 10, 11, 15, 16, 18, 21, 22];
-    const result = removeRunningHeaders(pages((p) => `(${recitalAt[p - 1] ?? 0})`, () => "5419/16 EN"));
+    const result = removeRunningHeaders(
+      pages(
+        (p) => `(${recitalAt[p - 1] ?? 0})`,
+        () => "5419/16 EN",
+      ),
+    );
     const texts = kept(result);
     expect(texts.filter((t) => /^\(\d+\)$/.test(t))).toHaveLength(10);
     expect(texts.some((t) => t.includes("5419/16"))).toBe(false);
   });
 
   it("keeps a heading that shares its words with the running footer of its pages", () => {
-    const result = removeRunningHeaders(pages((p) => (p === 1 ? "CHAPTER THREE" : `Running head ${p}`), () => "CHAPTER THREE"));
+    const result = removeRunningHeaders(
+      pages(
+        (p) => (p === 1 ? "CHAPTER THREE" : `Running head ${p}`),
+        () => "CHAPTER THREE",
+      ),
+    );
     const texts = kept(result);
     expect(texts.filter((t) => t === "CHAPTER THREE")).toHaveLength(1);
     expect(result[0]?.[0]?.text).toBe("CHAPTER THREE");

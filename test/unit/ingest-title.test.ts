@@ -16,17 +16,32 @@ function page(lines: Array<[text: string, fontSize: number, bold?: boolean]>): P
 
 describe("document title", () => {
   it("prefers the most prominent printed heading over junk metadata", () => {
-    const pages = [page([["Digital Operational Resilience Act", 16, true], ["Body text of the regulation.", 10]])];
+    const pages = [
+      page([
+        ["Digital Operational Resilience Act", 16, true],
+        ["Body text of the regulation.", 10],
+      ]),
+    ];
     expect(chooseTitle("Microsoft Word - draft3.docx", pages, 10, "/x/dora.pdf")).toBe("Digital Operational Resilience Act");
   });
 
   it("uses meaningful metadata that is printed on the first pages", () => {
-    const pages = [page([["Guide to Risk Assessments", 16, true], ["Body.", 10]])];
+    const pages = [
+      page([
+        ["Guide to Risk Assessments", 16, true],
+        ["Body.", 10],
+      ]),
+    ];
     expect(chooseTitle("Guide to Risk Assessments", pages, 10, "/x/a.pdf")).toBe("Guide to Risk Assessments");
   });
 
   it("does not take a bold row of figures (a table total) for a title", () => {
-    const pages = [page([["TOTALE COMPLESSIVO € 756.064,24 € 756.064,24 € 189.016,06", 14, true], ["Lotto 1 fornitura 12.000", 10]])];
+    const pages = [
+      page([
+        ["TOTALE COMPLESSIVO € 756.064,24 € 756.064,24 € 189.016,06", 14, true],
+        ["Lotto 1 fornitura 12.000", 10],
+      ]),
+    ];
     expect(chooseTitle(undefined, pages, 10, "/x/allegato_E_tabella_lotti.pdf")).toBe("allegato_E_tabella_lotti");
   });
 });

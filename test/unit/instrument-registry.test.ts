@@ -12,13 +12,57 @@ import type { Section } from "../../core/model/section-types.ts";
 // themselves. The titles and openings below are those of the corpus PDFs, as read at import.
 
 const opening = (text: string): Section[] => [
-  { id: "d:preamble", documentId: "d", ordinal: 0, kind: "preamble", label: "Preamble", heading: "", path: [], parentId: null, level: 0, text, pageStart: 1, pageEnd: 1, spans: [] },
+  {
+    id: "d:preamble",
+    documentId: "d",
+    ordinal: 0,
+    kind: "preamble",
+    label: "Preamble",
+    heading: "",
+    path: [],
+    parentId: null,
+    level: 0,
+    text,
+    pageStart: 1,
+    pageEnd: 1,
+    spans: [],
+  },
 ];
-const ids = (title: string, text = ""): string[] => documentInstruments(title, opening(text)).map((d) => d.entry.id).sort();
+const ids = (title: string, text = ""): string[] =>
+  documentInstruments(title, opening(text))
+    .map((d) => d.entry.id)
+    .sort();
 
 describe("the instrument registry's data", () => {
   it("has every instrument the auditors cite, each identifier parsing to a key owned by one instrument", () => {
-    for (const id of ["eu-dora", "eu-gdpr", "eu-nis2", "eu-mica", "eu-ai-act", "eu-psd2", "eu-eidas", "eu-eidas2", "us-hipaa", "us-hipaa-privacy-rule", "us-hipaa-security-rule", "us-hipaa-breach-rule", "us-glba", "us-sox", "us-ffiec-handbook", "us-nist-sp-800-53", "us-nist-sp-800-171", "us-nist-sp-800-66", "us-nist-csf", "uk-gdpr", "uk-dpa-2018", "iso-27001", "iso-27002", "it-codice-contratti-2023", "it-codice-contratti-2016", "it-codice-privacy"]) {
+    for (const id of [
+      "eu-dora",
+      "eu-gdpr",
+      "eu-nis2",
+      "eu-mica",
+      "eu-ai-act",
+      "eu-psd2",
+      "eu-eidas",
+      "eu-eidas2",
+      "us-hipaa",
+      "us-hipaa-privacy-rule",
+      "us-hipaa-security-rule",
+      "us-hipaa-breach-rule",
+      "us-glba",
+      "us-sox",
+      "us-ffiec-handbook",
+      "us-nist-sp-800-53",
+      "us-nist-sp-800-171",
+      "us-nist-sp-800-66",
+      "us-nist-csf",
+      "uk-gdpr",
+      "uk-dpa-2018",
+      "iso-27001",
+      "iso-27002",
+      "it-codice-contratti-2023",
+      "it-codice-contratti-2016",
+      "it-codice-privacy",
+    ]) {
       expect(instrumentById(id), id).toBeDefined();
     }
     const owner = new Map<string, string>();
@@ -93,21 +137,47 @@ describe("finding instruments in a question", () => {
 
 describe("matching imported documents to the registry", () => {
   it("an EU act by its number in the title, not by the acts it amends", () => {
-    expect(ids("REGULATION (EU) 2022/2554 OF THE EUROPEAN PARLIAMENT AND OF THE COUNCIL of 14 December 2022 on digital operational resilience for the financial sector and amending Regulations (EC) No 1060/2009, (EU) No 648/2012")).toEqual(["eu-dora"]);
+    expect(
+      ids(
+        "REGULATION (EU) 2022/2554 OF THE EUROPEAN PARLIAMENT AND OF THE COUNCIL of 14 December 2022 on digital operational resilience for the financial sector and amending Regulations (EC) No 1060/2009, (EU) No 648/2012",
+      ),
+    ).toEqual(["eu-dora"]);
   });
 
   it("the GDPR's Council position, which prints “2016/…”, by its title's words", () => {
-    expect(ids("REGULATION (EU) 2016/… OF THE EUROPEAN PARLIAMENT AND OF THE COUNCIL of on the protection of natural persons with regard to the processing of personal data and on the free movement of such data, and…")).toEqual(["eu-gdpr"]);
+    expect(
+      ids(
+        "REGULATION (EU) 2016/… OF THE EUROPEAN PARLIAMENT AND OF THE COUNCIL of on the protection of natural persons with regard to the processing of personal data and on the free movement of such data, and…",
+      ),
+    ).toEqual(["eu-gdpr"]);
   });
 
   it("the HIPAA regulation text is HIPAA and each of its rules; NIST's guide is about the Security Rule only", () => {
-    expect(ids("HIPAA Administrative Simplification", "U.S. Department of Health and Human Services Office for Civil Rights HIPAA Administrative Simplification Regulation Text 45 CFR Parts 160, 162, and 164 (Unofficial Version)")).toEqual(["us-hipaa", "us-hipaa-breach-rule", "us-hipaa-privacy-rule", "us-hipaa-security-rule"]);
-    expect(ids("NIST SP 800-66 Revision 1, An Introductory Resource Guide for Implementing the Health Insurance Portability and Accountability Act (HIPAA) Security Rule")).toEqual(["us-hipaa", "us-hipaa-security-rule", "us-nist-sp-800-66"]);
-    expect(registryAliases("Protecting Controlled Unclassified Information in Nonfederal Systems", opening("NIST Special Publication 800-171 Revision 2 Protecting Controlled Unclassified Information"))).toEqual(["NIST SP 800-171", "SP 800-171"]);
+    expect(
+      ids(
+        "HIPAA Administrative Simplification",
+        "U.S. Department of Health and Human Services Office for Civil Rights HIPAA Administrative Simplification Regulation Text 45 CFR Parts 160, 162, and 164 (Unofficial Version)",
+      ),
+    ).toEqual(["us-hipaa", "us-hipaa-breach-rule", "us-hipaa-privacy-rule", "us-hipaa-security-rule"]);
+    expect(
+      ids(
+        "NIST SP 800-66 Revision 1, An Introductory Resource Guide for Implementing the Health Insurance Portability and Accountability Act (HIPAA) Security Rule",
+      ),
+    ).toEqual(["us-hipaa", "us-hipaa-security-rule", "us-nist-sp-800-66"]);
+    expect(
+      registryAliases(
+        "Protecting Controlled Unclassified Information in Nonfederal Systems",
+        opening("NIST Special Publication 800-171 Revision 2 Protecting Controlled Unclassified Information"),
+      ),
+    ).toEqual(["NIST SP 800-171", "SP 800-171"]);
   });
 
   it("a tender held under the Codice dei contratti is reached by that name; a notice about 14 CFR is not in the registry", () => {
-    expect(ids("GARA EUROPEA A PROCEDURA APERTA FINALIZZATA ALLA CONCLUSIONE DI ACCORDI QUADRO AI SENSI DELL’ART. 59 COMMA 4 LETTERA A) DEL D.LGS. 36/2023 E S.M.I.")).toEqual(["it-codice-contratti-2023"]);
+    expect(
+      ids(
+        "GARA EUROPEA A PROCEDURA APERTA FINALIZZATA ALLA CONCLUSIONE DI ACCORDI QUADRO AI SENSI DELL’ART. 59 COMMA 4 LETTERA A) DEL D.LGS. 36/2023 E S.M.I.",
+      ),
+    ).toEqual(["it-codice-contratti-2023"]);
     expect(ids("Proposed Rules", "DEPARTMENT OF TRANSPORTATION Federal Aviation Administration 14 CFR Part 39")).toEqual([]);
   });
 
@@ -119,7 +189,10 @@ describe("matching imported documents to the registry", () => {
   });
 
   it("citations resolve to the GDPR by its number even when its own text does not print it", () => {
-    const aliases = documentAliases("REGULATION (EU) 2016/… OF THE EUROPEAN PARLIAMENT AND OF THE COUNCIL on the protection of natural persons with regard to the processing of personal data and on the free movement of such data", []);
+    const aliases = documentAliases(
+      "REGULATION (EU) 2016/… OF THE EUROPEAN PARLIAMENT AND OF THE COUNCIL on the protection of natural persons with regard to the processing of personal data and on the free movement of such data",
+      [],
+    );
     expect(aliases).toEqual(expect.arrayContaining(["GDPR", "Regulation (EU) 2016/679"]));
   });
 });

@@ -223,4 +223,3 @@ describe("engine model selection", () => {
     }
   });
 });
-

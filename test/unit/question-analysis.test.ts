@@ -12,11 +12,36 @@ const resources = createLanguageResources();
 
 const LIBRARY: LibraryNames = {
   documents: [
-    { id: "dora", title: "REGULATION (EU) 2022/2554 OF THE EUROPEAN PARLIAMENT AND OF THE COUNCIL of 14 December 2022 on digital operational resilience", aliases: ["DORA", "Regulation (EU) 2022/2554"] },
-    { id: "gdpr", title: "REGULATION (EU) 2016/… OF THE EUROPEAN PARLIAMENT AND OF THE COUNCIL on the protection of natural persons", aliases: ["GDPR", "Regulation (EU) 2016/679"] },
-    { id: "hipaa", title: "HIPAA Administrative Simplification", aliases: ["HIPAA", "Pub. L. 104-191", "Privacy Rule", "45 CFR Part 164 Subpart E", "Security Rule", "45 CFR Part 164 Subpart C", "Breach Notification Rule", "45 CFR Part 164 Subpart D"] },
+    {
+      id: "dora",
+      title: "REGULATION (EU) 2022/2554 OF THE EUROPEAN PARLIAMENT AND OF THE COUNCIL of 14 December 2022 on digital operational resilience",
+      aliases: ["DORA", "Regulation (EU) 2022/2554"],
+    },
+    {
+      id: "gdpr",
+      title: "REGULATION (EU) 2016/… OF THE EUROPEAN PARLIAMENT AND OF THE COUNCIL on the protection of natural persons",
+      aliases: ["GDPR", "Regulation (EU) 2016/679"],
+    },
+    {
+      id: "hipaa",
+      title: "HIPAA Administrative Simplification",
+      aliases: [
+        "HIPAA",
+        "Pub. L. 104-191",
+        "Privacy Rule",
+        "45 CFR Part 164 Subpart E",
+        "Security Rule",
+        "45 CFR Part 164 Subpart C",
+        "Breach Notification Rule",
+        "45 CFR Part 164 Subpart D",
+      ],
+    },
     { id: "nist171", title: "Protecting Controlled Unclassified Information in Nonfederal Systems", aliases: ["NIST SP 800-171", "SP 800-171"] },
-    { id: "gara", title: "GARA EUROPEA A PROCEDURA APERTA … AI SENSI DELL’ART. 59 DEL D.LGS. 36/2023", aliases: ["Codice dei contratti pubblici", "D.Lgs. 36/2023", "gara Mauriziano"] },
+    {
+      id: "gara",
+      title: "GARA EUROPEA A PROCEDURA APERTA … AI SENSI DELL’ART. 59 DEL D.LGS. 36/2023",
+      aliases: ["Codice dei contratti pubblici", "D.Lgs. 36/2023", "gara Mauriziano"],
+    },
   ],
 };
 
@@ -33,11 +58,29 @@ interface Row {
 
 const TABLE: Row[] = [
   // deadlines
-  { q: "How quickly must a financial entity report a major ICT-related incident, and to whom?", type: "deadline", parties: ["financial entity"], also: ["party"] },
-  { q: "Within how many hours must a controller notify the supervisory authority of a personal data breach under the GDPR?", type: "deadline", docs: ["gdpr"], parties: ["controller", "supervisory authority"] },
-  { q: "Under DORA, within what time must a financial entity submit the initial notification of a major ICT-related incident?", type: "deadline", docs: ["dora"] },
+  {
+    q: "How quickly must a financial entity report a major ICT-related incident, and to whom?",
+    type: "deadline",
+    parties: ["financial entity"],
+    also: ["party"],
+  },
+  {
+    q: "Within how many hours must a controller notify the supervisory authority of a personal data breach under the GDPR?",
+    type: "deadline",
+    docs: ["gdpr"],
+    parties: ["controller", "supervisory authority"],
+  },
+  {
+    q: "Under DORA, within what time must a financial entity submit the initial notification of a major ICT-related incident?",
+    type: "deadline",
+    docs: ["dora"],
+  },
   { q: "By when must a covered entity notify affected individuals of a breach of unsecured PHI?", type: "deadline", parties: ["covered entity", "individual"] },
-  { q: "How long does a business associate have to notify the covered entity after discovering a breach?", type: "deadline", parties: ["business associate", "covered entity"] },
+  {
+    q: "How long does a business associate have to notify the covered entity after discovering a breach?",
+    type: "deadline",
+    parties: ["business associate", "covered entity"],
+  },
   { q: "What is the deadline for the intermediate report under Art. 19(4) DORA?", type: "deadline", docs: ["dora"], provisions: ["Art. 19(4)"] },
   { q: "How long must covered entities retain the documentation required by § 164.316?", type: "deadline", provisions: ["§ 164.316"] },
   { q: "When must the controller communicate a personal data breach to the data subject?", type: "deadline", parties: ["controller", "data subject"] },
@@ -50,9 +93,19 @@ const TABLE: Row[] = [
   { q: "How frequently should risk assessments be updated according to NIST SP 800-30?", type: "frequency", missing: ["NIST SP 800-30"] },
   { q: "At what intervals must the ICT risk management framework be reviewed under DORA?", type: "frequency", docs: ["dora"] },
   { q: "Ogni quanto deve essere aggiornato il registro delle attività di trattamento?", type: "frequency", lang: "it" },
-  { q: "Con quale frequenza la stazione appaltante verifica i requisiti dell'aggiudicatario?", type: "frequency", lang: "it", parties: ["stazione appaltante", "aggiudicatario"] },
+  {
+    q: "Con quale frequenza la stazione appaltante verifica i requisiti dell'aggiudicatario?",
+    type: "frequency",
+    lang: "it",
+    parties: ["stazione appaltante", "aggiudicatario"],
+  },
   // amounts
-  { q: "What is the maximum administrative fine under GDPR Article 83 for infringing the basic principles for processing?", type: "amount", docs: ["gdpr"], provisions: ["Article 83"] },
+  {
+    q: "What is the maximum administrative fine under GDPR Article 83 for infringing the basic principles for processing?",
+    type: "amount",
+    docs: ["gdpr"],
+    provisions: ["Article 83"],
+  },
   { q: "How much is the civil money penalty for a HIPAA violation due to willful neglect?", type: "amount", docs: ["hipaa"] },
   { q: "What threshold of clients affected makes an ICT-related incident major under DORA?", type: "amount", docs: ["dora"] },
   { q: "A quanto ammonta la garanzia provvisoria richiesta ai concorrenti?", type: "amount", lang: "it", parties: ["concorrente"] },
@@ -75,25 +128,57 @@ const TABLE: Row[] = [
   { q: "Can a processor engage another processor without authorisation?", type: "yes-no", parties: ["processor", "sub-processor"] },
   { q: "Is a covered entity required to encrypt electronic protected health information?", type: "yes-no", parties: ["covered entity"] },
   { q: "Must a controller keep a record of processing activities under the GDPR?", type: "yes-no", docs: ["gdpr"], parties: ["controller"] },
-  { q: "May a financial entity rely on a single ICT third-party service provider for critical functions?", type: "yes-no", parties: ["financial entity", "ICT third-party service provider"] },
+  {
+    q: "May a financial entity rely on a single ICT third-party service provider for critical functions?",
+    type: "yes-no",
+    parties: ["financial entity", "ICT third-party service provider"],
+  },
   { q: "Does the Security Rule require a risk analysis?", type: "yes-no", docs: ["hipaa"] },
   { q: "Il concorrente può ricorrere al subappalto?", type: "yes-no", lang: "it", parties: ["concorrente"] },
   { q: "È possibile presentare offerta per più lotti?", type: "yes-no", lang: "it" },
   // permissions and prohibitions
-  { q: "Under what conditions may a covered entity disclose protected health information without authorization?", type: "permission", parties: ["covered entity"] },
+  {
+    q: "Under what conditions may a covered entity disclose protected health information without authorization?",
+    type: "permission",
+    parties: ["covered entity"],
+  },
   { q: "In which cases is the processing of special categories of personal data allowed?", type: "permission" },
   { q: "What uses and disclosures of PHI are permitted for treatment, payment and health care operations?", type: "permission" },
-  { q: "In quali casi la stazione appaltante può escludere un operatore economico?", type: "permission", lang: "it", parties: ["stazione appaltante", "operatore economico"] },
-  { q: "What is prohibited for financial entities with respect to contractual arrangements with ICT providers?", type: "prohibition", parties: ["financial entity"] },
+  {
+    q: "In quali casi la stazione appaltante può escludere un operatore economico?",
+    type: "permission",
+    lang: "it",
+    parties: ["stazione appaltante", "operatore economico"],
+  },
+  {
+    q: "What is prohibited for financial entities with respect to contractual arrangements with ICT providers?",
+    type: "prohibition",
+    parties: ["financial entity"],
+  },
   { q: "Which processing practices are forbidden under the GDPR?", type: "prohibition", docs: ["gdpr"] },
   { q: "Cosa è vietato al concorrente in fase di gara?", type: "prohibition", lang: "it", parties: ["concorrente"] },
   // requirements
   { q: "Which safeguards must a covered entity implement for workstation use?", type: "requirements", parties: ["covered entity"] },
   { q: "What are the administrative safeguards under the security rule?", type: "requirements", docs: ["hipaa"] },
   { q: "What must a controller do when a personal data breach occurs?", type: "requirements", parties: ["controller"] },
-  { q: "What information must the notification to the supervisory authority contain under Article 33?", type: "requirements", provisions: ["Article 33"], parties: ["supervisory authority"] },
-  { q: "Which access control requirements does NIST SP 800-171 set out in requirement 3.1.1?", type: "requirements", docs: ["nist171"], provisions: ["requirement 3.1.1"] },
-  { q: "What must the ICT risk management framework of a financial entity include under Article 6 of DORA?", type: "requirements", docs: ["dora"], provisions: ["Article 6"] },
+  {
+    q: "What information must the notification to the supervisory authority contain under Article 33?",
+    type: "requirements",
+    provisions: ["Article 33"],
+    parties: ["supervisory authority"],
+  },
+  {
+    q: "Which access control requirements does NIST SP 800-171 set out in requirement 3.1.1?",
+    type: "requirements",
+    docs: ["nist171"],
+    provisions: ["requirement 3.1.1"],
+  },
+  {
+    q: "What must the ICT risk management framework of a financial entity include under Article 6 of DORA?",
+    type: "requirements",
+    docs: ["dora"],
+    provisions: ["Article 6"],
+  },
   { q: "Quali requisiti di partecipazione devono possedere gli operatori economici?", type: "requirements", lang: "it", parties: ["operatore economico"] },
   { q: "Quali documenti deve contenere la busta amministrativa?", type: "requirements", lang: "it" },
   // procedures
@@ -101,7 +186,13 @@ const TABLE: Row[] = [
   { q: "What steps does the breach notification process involve under HIPAA?", type: "procedure", docs: ["hipaa"] },
   { q: "How is a risk assessment conducted according to NIST?", type: "procedure" },
   { q: "Come si svolge la seduta pubblica di apertura delle buste?", type: "procedure", lang: "it" },
-  { q: "Qual è la procedura di soccorso istruttorio prevista dall'art. 101 del d.lgs. 36/2023?", type: "procedure", lang: "it", docs: ["gara"], provisions: ["art. 101"] },
+  {
+    q: "Qual è la procedura di soccorso istruttorio prevista dall'art. 101 del d.lgs. 36/2023?",
+    type: "procedure",
+    lang: "it",
+    docs: ["gara"],
+    provisions: ["art. 101"],
+  },
   // dates of application
   { q: "When does DORA apply from?", type: "application-date", docs: ["dora"] },
   { q: "From which date does the GDPR apply?", type: "application-date", docs: ["gdpr"] },
@@ -115,12 +206,29 @@ const TABLE: Row[] = [
   { q: "When must a controller designate a data protection officer?", type: "scope", parties: ["controller", "data protection officer"] },
   { q: "Quali contratti sono esclusi dall'ambito di applicazione del Codice dei contratti pubblici?", type: "scope", lang: "it", docs: ["gara"] },
   // naming instruments not in the library
-  { q: "What are the incident reporting deadlines for essential entities under the NIS2 Directive?", type: "deadline", missing: ["NIS2 (Directive (EU) 2022/2555)"], parties: ["essential entity"] },
+  {
+    q: "What are the incident reporting deadlines for essential entities under the NIS2 Directive?",
+    type: "deadline",
+    missing: ["NIS2 (Directive (EU) 2022/2555)"],
+    parties: ["essential entity"],
+  },
   { q: "Which crypto-asset service providers must be authorised under MiCA?", type: "requirements", missing: ["MiCA (Regulation (EU) 2023/1114)"] },
-  { q: "What does Regulation (EU) 2024/1689 require of providers of high-risk AI systems?", type: "requirements", missing: ["the AI Act (Regulation (EU) 2024/1689)"] },
+  {
+    q: "What does Regulation (EU) 2024/1689 require of providers of high-risk AI systems?",
+    type: "requirements",
+    missing: ["the AI Act (Regulation (EU) 2024/1689)"],
+  },
   { q: "Which controls does ISO/IEC 27001 Annex A list for supplier relationships?", type: "requirements", missing: ["ISO/IEC 27001"] },
-  { q: "What does the Codice privacy (d.lgs. 196/2003) require for the processing of health data?", type: "requirements", missing: ["il Codice privacy (D.Lgs. 196/2003)"] },
-  { q: "What does Section 404 of the Sarbanes-Oxley Act require management to report?", type: "requirements", missing: ["SOX (the Sarbanes-Oxley Act of 2002)"] },
+  {
+    q: "What does the Codice privacy (d.lgs. 196/2003) require for the processing of health data?",
+    type: "requirements",
+    missing: ["il Codice privacy (D.Lgs. 196/2003)"],
+  },
+  {
+    q: "What does Section 404 of the Sarbanes-Oxley Act require management to report?",
+    type: "requirements",
+    missing: ["SOX (the Sarbanes-Oxley Act of 2002)"],
+  },
   // other
   { q: "Summarise the structure of DORA.", type: "other", docs: ["dora"] },
 ];
@@ -176,11 +284,18 @@ describe("analyzeQuestion: names, conditions and focus terms", () => {
   });
 
   it("answers from the instrument itself, not from a guide about it, unless the guide is named", () => {
-    const guide = { id: "nist66", title: "NIST SP 800-66 Revision 1, An Introductory Resource Guide for Implementing the Health Insurance Portability and Accountability Act (HIPAA) Security Rule", aliases: ["NIST SP 800-66", "SP 800-66", "HIPAA", "Pub. L. 104-191", "Security Rule", "45 CFR Part 164 Subpart C"] };
+    const guide = {
+      id: "nist66",
+      title:
+        "NIST SP 800-66 Revision 1, An Introductory Resource Guide for Implementing the Health Insurance Portability and Accountability Act (HIPAA) Security Rule",
+      aliases: ["NIST SP 800-66", "SP 800-66", "HIPAA", "Pub. L. 104-191", "Security Rule", "45 CFR Part 164 Subpart C"],
+    };
     const withGuide: LibraryNames = { documents: [...LIBRARY.documents, guide] };
     expect(analyzeQuestion("What does the HIPAA Security Rule require for workstation use?", withGuide, resources).scope.documentIds).toEqual(["hipaa"]);
     expect(analyzeQuestion("Which entities are covered entities under HIPAA?", withGuide, resources).scope.documentIds).toEqual(["hipaa"]);
-    expect(analyzeQuestion("According to NIST SP 800-66, how often must the HIPAA evaluation be performed?", withGuide, resources).scope.documentIds).toEqual(["nist66"]);
+    expect(analyzeQuestion("According to NIST SP 800-66, how often must the HIPAA evaluation be performed?", withGuide, resources).scope.documentIds).toEqual([
+      "nist66",
+    ]);
     // Without the regulation, the guide is what the library has on the Security Rule.
     const guideOnly: LibraryNames = { documents: [guide] };
     const a = analyzeQuestion("What does the HIPAA Security Rule require for workstation use?", guideOnly, resources);

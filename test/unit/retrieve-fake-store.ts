@@ -93,9 +93,7 @@ export function fakeStore(setup: FakeStoreSetup): FakeStore {
     },
     async searchTripletsByVector(_vector, k) {
       count("searchTripletsByVector");
-      return (setup.tripletHits ?? [])
-        .slice(0, k)
-        .flatMap((id, i) => triplets.filter((t) => t.id === id).map((t) => ({ triplet: t, score: 0.95 - i * 0.1 })));
+      return (setup.tripletHits ?? []).slice(0, k).flatMap((id, i) => triplets.filter((t) => t.id === id).map((t) => ({ triplet: t, score: 0.95 - i * 0.1 })));
     },
     async getSectionsByIds(ids) {
       count("getSectionsByIds");

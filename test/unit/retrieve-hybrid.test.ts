@@ -89,7 +89,17 @@ describe("hybridSearch", () => {
       section("x", "A covered entity may disclose information to a business associate under a contract."),
       section("y", "Business associate contracts must be reviewed by the covered entity."),
     ];
-    const term = { id: "t:ba", documentId: "doc", term: "Business associate", normalizedTerm: "business associate", definition: "a person who…", sectionId: "def", start: 0, end: 18, mentionedIn: ["x", "y"] };
+    const term = {
+      id: "t:ba",
+      documentId: "doc",
+      term: "Business associate",
+      normalizedTerm: "business associate",
+      definition: "a person who…",
+      sectionId: "def",
+      start: 0,
+      end: 18,
+      mentionedIn: ["x", "y"],
+    };
     const store = fakeStore({ sections, bm25: ["x", "y"], terms: [term] });
     const stages = { ...OFF, bm25: true, graphExpansion: true, rescore: true };
 

@@ -29,13 +29,31 @@ describe("trec_eval recall_10 and map_cut_10", () => {
   });
 
   it("orders by score, ties by document id descending, as trec_eval does", () => {
-    expect(trecOrder(new Map([["a", 1], ["c", 1], ["b", 2]]))).toEqual(["b", "c", "a"]);
-    const m = questionMetrics(rel("a"), new Map([["a", 1], ["c", 1]]), 1);
+    expect(
+      trecOrder(
+        new Map([
+          ["a", 1],
+          ["c", 1],
+          ["b", 2],
+        ]),
+      ),
+    ).toEqual(["b", "c", "a"]);
+    const m = questionMetrics(
+      rel("a"),
+      new Map([
+        ["a", 1],
+        ["c", 1],
+      ]),
+      1,
+    );
     expect(m.recall).toBe(0);
   });
 
   it("does not count relevance 0 as relevant", () => {
-    const relevant = new Map([["a", 1], ["b", 0]]);
+    const relevant = new Map([
+      ["a", 1],
+      ["b", 0],
+    ]);
     const m = questionMetrics(relevant, rankedToScores(["b", "a"]), 10);
     expect(m.recall).toBe(1);
     expect(m.averagePrecision).toBeCloseTo(1 / 2, 10);

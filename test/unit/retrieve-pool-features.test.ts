@@ -51,7 +51,15 @@ describe("neighbour features", () => {
   ];
 
   it("reads parent, best other sibling and best child from the first pass", () => {
-    const f = neighbourFeatures(sections, new Map([["p", 1], ["a", 4], ["b", 2], ["x", 0]]));
+    const f = neighbourFeatures(
+      sections,
+      new Map([
+        ["p", 1],
+        ["a", 4],
+        ["b", 2],
+        ["x", 0],
+      ]),
+    );
     expect(f.get("a")).toEqual({ parentScore: 0.25, siblingScore: 0.5, childScore: 0 });
     expect(f.get("b")?.siblingScore).toBe(1);
     expect(f.get("c")?.siblingScore).toBe(1);

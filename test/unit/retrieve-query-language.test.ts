@@ -25,10 +25,19 @@ describe("query analysis", () => {
   });
 
   it("tells definition questions from questions that merely name a term", () => {
-    for (const q of ["What is a business associate under HIPAA?", "What does 'personal data' mean?", "How does the FSRA define the term proximate?", "Cosa si intende per operatore economico?"]) {
+    for (const q of [
+      "What is a business associate under HIPAA?",
+      "What does 'personal data' mean?",
+      "How does the FSRA define the term proximate?",
+      "Cosa si intende per operatore economico?",
+    ]) {
       expect(isDefinitionQuestion(q), q).toBe(true);
     }
-    for (const q of ["What are the reporting requirements for an Authorised Person in relation to outsourced activities?", "What is the deadline for notifying a breach?", "Must a business associate sign a contract?"]) {
+    for (const q of [
+      "What are the reporting requirements for an Authorised Person in relation to outsourced activities?",
+      "What is the deadline for notifying a breach?",
+      "Must a business associate sign a contract?",
+    ]) {
       expect(isDefinitionQuestion(q), q).toBe(false);
     }
   });

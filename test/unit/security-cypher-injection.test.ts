@@ -25,7 +25,7 @@ const HOSTILE: string[] = [
   "''",
   "'}) MATCH (n) DETACH DELETE n //",
   "x'}) MATCH (n) DETACH DELETE n RETURN 1 //",
-  "\"}) MATCH (n) DETACH DELETE n //",
+  '"}) MATCH (n) DETACH DELETE n //',
   "CALL show_tables() RETURN *",
   "'; CALL DROP_FTS_INDEX('Section', 'section_fts'); //",
   "MATCH (d:Document) DELETE d",

@@ -39,7 +39,10 @@ function literalProperties(object: ts.ObjectLiteralExpression): Map<string, stri
   for (const p of object.properties) {
     if (!ts.isPropertyAssignment(p) || !(ts.isIdentifier(p.name) || ts.isStringLiteral(p.name))) continue;
     const v = p.initializer;
-    out.set(p.name.text, v.kind === ts.SyntaxKind.TrueKeyword ? true : v.kind === ts.SyntaxKind.FalseKeyword ? false : ts.isStringLiteral(v) ? v.text : v.getText());
+    out.set(
+      p.name.text,
+      v.kind === ts.SyntaxKind.TrueKeyword ? true : v.kind === ts.SyntaxKind.FalseKeyword ? false : ts.isStringLiteral(v) ? v.text : v.getText(),
+    );
   }
   return out;
 }
@@ -124,7 +127,8 @@ describe("session request policy (electron/request-policy.ts)", () => {
   const own = (rel: string): string => pathToFileURL(path.join(rendererDir, rel)).href;
 
   it("allows the app's own renderer files", () => {
-    for (const file of ["index.html", "assets/index-abc.js", "assets/pdf.worker.min-x.mjs", "favicon.svg"]) expect(isOwnUrl(own(file), rendererDir), file).toBe(true);
+    for (const file of ["index.html", "assets/index-abc.js", "assets/pdf.worker.min-x.mjs", "favicon.svg"])
+      expect(isOwnUrl(own(file), rendererDir), file).toBe(true);
   });
 
   it("blocks the network, other files and everything else", () => {

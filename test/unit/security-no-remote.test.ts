@@ -20,7 +20,8 @@ const ENGINE_URL_EXCEPTIONS: { file: string; url: string; reason: string }[] = [
 
 const LOOPBACK = /^(https?|wss?):\/\/(127\.0\.0\.1|localhost|\[::1\])([:/]|$)/;
 
-const UPDATE_OR_TELEMETRY = /\b(autoUpdater|electron-updater|update-electron-app|crashReporter|@sentry\/|posthog|mixpanel|amplitude|analytics-node|@segment\/|gtag\(|google-analytics|applicationinsights|bugsnag|datadog)/;
+const UPDATE_OR_TELEMETRY =
+  /\b(autoUpdater|electron-updater|update-electron-app|crashReporter|@sentry\/|posthog|mixpanel|amplitude|analytics-node|@segment\/|gtag\(|google-analytics|applicationinsights|bugsnag|datadog)/;
 
 async function filesUnder(dir: string): Promise<string[]> {
   const out: string[] = [];

@@ -180,7 +180,9 @@ describe("prompt injection (real engine, both answer modes)", () => {
       expect(opened.length).toBeGreaterThan(0);
       expect(prompt.match(/<\/source>/g)?.length).toBe(opened.length);
 
-      console.log(`[injection] model answer as returned: ${JSON.stringify({ mode: result.mode, answer: result.answer, citations: result.citations.map((c) => c.key) })}`);
+      console.log(
+        `[injection] model answer as returned: ${JSON.stringify({ mode: result.mode, answer: result.answer, citations: result.citations.map((c) => c.key) })}`,
+      );
       expect(result.mode).toBe("llm");
       await expectUnsteerable(engine, result);
       // "HACKED" cites only invented keys: it is never a supported finding.
@@ -211,7 +213,9 @@ describe("prompt injection (real engine, both answer modes)", () => {
     try {
       const before = await snapshot(dataDir);
       const result = await engine.ask(QUESTION);
-      console.log(`[injection] tiny model answer: ${JSON.stringify({ mode: result.mode, answer: result.answer.slice(0, 300), citations: result.citations.map((c) => c.key) })}`);
+      console.log(
+        `[injection] tiny model answer: ${JSON.stringify({ mode: result.mode, answer: result.answer.slice(0, 300), citations: result.citations.map((c) => c.key) })}`,
+      );
       await expectUnsteerable(engine, result);
       expect(await engine.stats()).toEqual(stats);
       expect((await engine.listDocuments()).length).toBe(1);

@@ -17,7 +17,9 @@ describe("store: document aliases", () => {
     const dbPath = path.join(tmp.dir, "graph.kuzu");
     const old = createKuzuStore({ dbPath, migrations: MIGRATIONS.filter((m) => m.version <= 4) });
     await old.open();
-    const dora = makeDocument("dora", 2, { title: "REGULATION (EU) 2022/2554 OF THE EUROPEAN PARLIAMENT AND OF THE COUNCIL on digital operational resilience" });
+    const dora = makeDocument("dora", 2, {
+      title: "REGULATION (EU) 2022/2554 OF THE EUROPEAN PARLIAMENT AND OF THE COUNCIL on digital operational resilience",
+    });
     await old.insertDocument(dora, makeSections("dora", [{ label: "Article 1", text: "Subject matter." }]));
     await old.insertDocument(makeDocument("other", 2, { title: "Minutes of the board" }), makeSections("other", [{ label: "Article 1", text: "Minutes." }]));
     expect(await old.schemaVersion()).toBe(4);
@@ -41,7 +43,10 @@ describe("store: document aliases", () => {
     const dbPath = path.join(tmp.dir, "graph.kuzu");
     let store = createKuzuStore({ dbPath });
     await store.open();
-    await store.insertDocument(makeDocument("gdpr", 2, { aliases: ["GDPR", "Regulation (EU) 2016/679"] }), makeSections("gdpr", [{ label: "Article 33", text: "Notification." }]));
+    await store.insertDocument(
+      makeDocument("gdpr", 2, { aliases: ["GDPR", "Regulation (EU) 2016/679"] }),
+      makeSections("gdpr", [{ label: "Article 33", text: "Notification." }]),
+    );
     const edited = await store.setUserAliases("gdpr", { userAliases: ["privacy regulation"], hiddenAliases: ["GDPR"] });
     expect(edited).toMatchObject({ aliases: ["GDPR", "Regulation (EU) 2016/679"], userAliases: ["privacy regulation"], hiddenAliases: ["GDPR"] });
     await expect(store.setUserAliases("missing", { userAliases: [], hiddenAliases: [] })).rejects.toMatchObject({ code: "NOT_FOUND" });

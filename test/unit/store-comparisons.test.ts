@@ -54,7 +54,20 @@ function comparison(a: string, b: string, at: string): ComparisonRecord {
 }
 
 function edge(c: ComparisonRecord, a: string, b: string, rank: number, score: number): SimilarToRecord {
-  return { comparisonId: c.id, aSectionId: a, bSectionId: b, embeddingModel: "axis-8", rank, score, aHash: `h:${a}`, bHash: `h:${b}`, reasons: "{}", flags: "[]", evidence: "{}", verdict: "" };
+  return {
+    comparisonId: c.id,
+    aSectionId: a,
+    bSectionId: b,
+    embeddingModel: "axis-8",
+    rank,
+    score,
+    aHash: `h:${a}`,
+    bHash: `h:${b}`,
+    reasons: "{}",
+    flags: "[]",
+    evidence: "{}",
+    verdict: "",
+  };
 }
 
 const ACT_A = makeSections("acta", [
@@ -95,14 +108,29 @@ describe("store: comparisons (SIMILAR_TO)", () => {
     await store.startComparison(c);
     expect((await store.getComparison(c.id))?.status).toBe("computing");
     const edges = [edge(c, "acta:s1", "actb:s1", 1, 0.9), edge(c, "acta:s1", "actb:s2", 2, 0.4), edge(c, "acta:s2", "actb:s2", 1, 0.8)];
-    expect(await store.writeComparison({ comparison: { ...c, status: "complete" }, aSectionIds: ["acta:s1", "acta:s2"], edges })).toEqual({ deleted: 0, created: 3 });
+    expect(await store.writeComparison({ comparison: { ...c, status: "complete" }, aSectionIds: ["acta:s1", "acta:s2"], edges })).toEqual({
+      deleted: 0,
+      created: 3,
+    });
     expect((await store.getComparison(c.id))?.status).toBe("complete");
-    expect((await store.getComparisonEdges(c.id)).map((e) => `${e.aSectionId}>${e.bSectionId}#${e.rank}`)).toEqual(["acta:s1>actb:s1#1", "acta:s1>actb:s2#2", "acta:s2>actb:s2#1"]);
+    expect((await store.getComparisonEdges(c.id)).map((e) => `${e.aSectionId}>${e.bSectionId}#${e.rank}`)).toEqual([
+      "acta:s1>actb:s1#1",
+      "acta:s1>actb:s2#2",
+      "acta:s2>actb:s2#1",
+    ]);
 
     // Only Article 2's row changes; Article 1's edges stay as they were.
-    const replaced = await store.writeComparison({ comparison: { ...c, status: "complete" }, aSectionIds: ["acta:s2"], edges: [edge(c, "acta:s2", "actb:s3", 1, 0.7)] });
+    const replaced = await store.writeComparison({
+      comparison: { ...c, status: "complete" },
+      aSectionIds: ["acta:s2"],
+      edges: [edge(c, "acta:s2", "actb:s3", 1, 0.7)],
+    });
     expect(replaced).toEqual({ deleted: 1, created: 1 });
-    expect(await store.setComparisonVerdicts({ ...c, status: "complete", llmModel: "tiny" }, [{ aSectionId: "acta:s1", bSectionId: "actb:s1", verdict: '{"label":"equivalent"}' }])).toBe(1);
+    expect(
+      await store.setComparisonVerdicts({ ...c, status: "complete", llmModel: "tiny" }, [
+        { aSectionId: "acta:s1", bSectionId: "actb:s1", verdict: '{"label":"equivalent"}' },
+      ]),
+    ).toBe(1);
     const after = await store.getComparisonEdges(c.id);
     expect(after.map((e) => `${e.aSectionId}>${e.bSectionId}`)).toEqual(["acta:s1>actb:s1", "acta:s1>actb:s2", "acta:s2>actb:s3"]);
     expect(after[0]?.verdict).toBe('{"label":"equivalent"}');
@@ -119,7 +147,9 @@ describe("store: comparisons (SIMILAR_TO)", () => {
     store = await openWithActs();
     const c = comparison("acta", "actb", "2026-01-01T00:00:00.000Z");
     await store.startComparison(c);
-    await expect(store.writeComparison({ comparison: c, aSectionIds: ["acta:s1"], edges: [edge(c, "acta:s1", "actb:missing", 1, 0.5)] })).rejects.toMatchObject({ code: "NOT_FOUND" });
+    await expect(store.writeComparison({ comparison: c, aSectionIds: ["acta:s1"], edges: [edge(c, "acta:s1", "actb:missing", 1, 0.5)] })).rejects.toMatchObject(
+      { code: "NOT_FOUND" },
+    );
     // Nothing of the failed write remains.
     expect(await store.getComparisonEdges(c.id)).toEqual([]);
     await expect(store.startComparison(comparison("acta", "nope", "2026-01-01T00:00:00.000Z"))).rejects.toMatchObject({ code: "NOT_FOUND" });
@@ -156,7 +186,11 @@ describe("store: comparisons (SIMILAR_TO)", () => {
     await store.refreshSearchIndex();
     const vectors = await store.getSectionVectors(["acta"]);
     expect([...vectors.keys()].sort()).toEqual(["acta:s1", "acta:s2", "acta:s3"]);
-    const found = await store.nearestSections([...vectors].map(([id, vector]) => ({ id, vector })), 2, ["actb"]);
+    const found = await store.nearestSections(
+      [...vectors].map(([id, vector]) => ({ id, vector })),
+      2,
+      ["actb"],
+    );
     // Section i has the same direction in both acts (axis(i)): each A section's nearest B is its twin.
     expect(found.get("acta:s1")?.[0]?.id).toBe("actb:s1");
     expect(found.get("acta:s2")?.[0]?.id).toBe("actb:s2");
@@ -178,8 +212,18 @@ describe("store: comparisons (SIMILAR_TO)", () => {
       await conn.init();
       const session = createKuzuSession(conn, file);
       await session.run("CREATE NODE TABLE T(id STRING PRIMARY KEY, score DOUBLE)");
-      await session.run("UNWIND $rows AS r CREATE (:T {id: r.id, score: r.score})", { rows: [{ id: "a", score: 1 }, { id: "b", score: 0.0606 }] });
-      await session.run("UNWIND $rows AS r CREATE (:T {id: r.id, score: r.score})", { rows: [{ id: "c", score: 0.5 }, { id: "d", score: 1 }] });
+      await session.run("UNWIND $rows AS r CREATE (:T {id: r.id, score: r.score})", {
+        rows: [
+          { id: "a", score: 1 },
+          { id: "b", score: 0.0606 },
+        ],
+      });
+      await session.run("UNWIND $rows AS r CREATE (:T {id: r.id, score: r.score})", {
+        rows: [
+          { id: "c", score: 0.5 },
+          { id: "d", score: 1 },
+        ],
+      });
       const stored = new Map((await session.run("MATCH (t:T) RETURN t.id AS id, t.score AS score")).map((r) => [String(r.id), Number(r.score)]));
       expect(stored.get("b")).not.toBe(0.0606);
       expect(stored.get("d")).not.toBe(1);
@@ -191,7 +235,13 @@ describe("store: comparisons (SIMILAR_TO)", () => {
     const c = comparison("acta", "actb", "2026-01-01T00:00:00.000Z");
     await store.startComparison(c);
     const scores = [1, 0.0606, 0.5, 0, 1];
-    const edges = [edge(c, "acta:s1", "actb:s1", 1, 1), edge(c, "acta:s1", "actb:s2", 2, 0.0606), edge(c, "acta:s2", "actb:s1", 1, 0.5), edge(c, "acta:s2", "actb:s2", 2, 0), edge(c, "acta:s3", "actb:s3", 1, 1)];
+    const edges = [
+      edge(c, "acta:s1", "actb:s1", 1, 1),
+      edge(c, "acta:s1", "actb:s2", 2, 0.0606),
+      edge(c, "acta:s2", "actb:s1", 1, 0.5),
+      edge(c, "acta:s2", "actb:s2", 2, 0),
+      edge(c, "acta:s3", "actb:s3", 1, 1),
+    ];
     await store.writeComparison({ comparison: c, aSectionIds: ["acta:s1", "acta:s2", "acta:s3"], edges });
     expect((await store.getComparisonEdges(c.id)).map((e) => e.score)).toEqual(scores);
   });
@@ -216,7 +266,11 @@ describe("canary: SIMILAR_TO edges survive the checkpoint after another document
     store = createKuzuStore({ dbPath, minFreeBytes: 0 });
     await store.open();
     await store.useEmbeddingSpace({ modelId: "axis-8", dimensions: DIMS });
-    for (const [id, sections] of [["other", other], ["kept", kept], ["gone", gone]] as const) {
+    for (const [id, sections] of [
+      ["other", other],
+      ["kept", kept],
+      ["gone", gone],
+    ] as const) {
       await store.insertDocument(makeDocument(id, sections.length), sections, withVectors(id, sections));
     }
     // kept → other must survive; gone → other goes with gone. Deleting gone's edges empties the
@@ -242,7 +296,10 @@ describe("canary: SIMILAR_TO edges survive the checkpoint after another document
         await db.init();
         await conn.init();
         const session = createKuzuSession(conn, file);
-        const views = await readEdgesBothWays(session, (await readRelConnections(session)).filter((c) => c.rel === "SIMILAR_TO"));
+        const views = await readEdgesBothWays(
+          session,
+          (await readRelConnections(session)).filter((c) => c.rel === "SIMILAR_TO"),
+        );
         return views.forward;
       } finally {
         await conn.close();

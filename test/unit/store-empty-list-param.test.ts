@@ -38,7 +38,11 @@ describe("empty list parameters", () => {
   });
 
   it("crash bare Kuzu (canary)", () => {
-    const run = spawnSync(process.execPath, ["--input-type=module", "-e", CHILD, path.join(tmp.dir, "bare.kuzu")], { cwd: PROJECT_DIR, encoding: "utf8", timeout: 60_000 });
+    const run = spawnSync(process.execPath, ["--input-type=module", "-e", CHILD, path.join(tmp.dir, "bare.kuzu")], {
+      cwd: PROJECT_DIR,
+      encoding: "utf8",
+      timeout: 60_000,
+    });
     expect(run.stdout).not.toContain("survived");
     expect(run.signal).toBe("SIGSEGV");
   });

@@ -55,23 +55,21 @@ export function makeSections(documentId: string, specs: SectionSpec[]): Section[
     pageEnd: 1,
     spans: [],
   };
-  const children = specs.map(
-    (spec, i): Section => ({
-      id: `${documentId}:s${i + 1}`,
-      documentId,
-      ordinal: i + 1,
-      kind: spec.kind ?? "article",
-      label: spec.label,
-      heading: spec.heading ?? "",
-      path: spec.path ?? ["Chapter I", spec.label],
-      parentId: chapterId,
-      level: 1,
-      text: spec.text ?? `Text of ${spec.label}.`,
-      pageStart: i + 1,
-      pageEnd: i + 2,
-      spans: [{ start: 0, end: 4, page: i + 1, box: { x: 72, y: 100.5, width: 400, height: 12 } }],
-    }),
-  );
+  const children = specs.map((spec, i): Section => ({
+    id: `${documentId}:s${i + 1}`,
+    documentId,
+    ordinal: i + 1,
+    kind: spec.kind ?? "article",
+    label: spec.label,
+    heading: spec.heading ?? "",
+    path: spec.path ?? ["Chapter I", spec.label],
+    parentId: chapterId,
+    level: 1,
+    text: spec.text ?? `Text of ${spec.label}.`,
+    pageStart: i + 1,
+    pageEnd: i + 2,
+    spans: [{ start: 0, end: 4, page: i + 1, box: { x: 72, y: 100.5, width: 400, height: 12 } }],
+  }));
   return [chapter, ...children];
 }
 

@@ -1,12 +1,5 @@
 import { describe, expect, it } from "vitest";
-import {
-  encodeNumber,
-  ftsQueryLiteral,
-  ftsQueryTerms,
-  MAX_QUERY_TERMS,
-  MAX_TERM_CHARS,
-  numberTerms,
-} from "../../core/store/kuzu/fts-query.ts";
+import { encodeNumber, ftsQueryLiteral, ftsQueryTerms, MAX_QUERY_TERMS, MAX_TERM_CHARS, numberTerms } from "../../core/store/kuzu/fts-query.ts";
 
 // The literal is embedded in Cypher between single quotes: whatever comes in, only letters,
 // marks and single spaces may come out.
@@ -43,9 +36,7 @@ describe("ftsQueryLiteral", () => {
   });
 
   it("keeps accented and non-Latin words whole, lower-cased", () => {
-    expect(ftsQueryLiteral("Perché l’APPALTO è «pubblico»? Città, qualità")).toBe(
-      "perché l appalto è pubblico città qualità",
-    );
+    expect(ftsQueryLiteral("Perché l’APPALTO è «pubblico»? Città, qualità")).toBe("perché l appalto è pubblico città qualità");
     expect(ftsQueryLiteral("Δέλτα и Über")).toBe("δέλτα и über");
     // NFD input (e + combining accent) is composed, as PDFs and keyboards differ.
     expect(ftsQueryLiteral("cit\u0074a\u0300")).toBe("città");

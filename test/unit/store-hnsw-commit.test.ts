@@ -87,7 +87,10 @@ describe("Kuzu commit with an HNSW-indexed table (upstream bug and our rule)", (
         documentId: "d1",
         spec: { table: "V", index: "v_idx" },
         space: { modelId: "test", dimensions: 3 },
-        vectors: new Map([["v1", new Float32Array([0, 1, 0])], ["v2", new Float32Array([0, 0, 1])]]),
+        vectors: new Map([
+          ["v1", new Float32Array([0, 1, 0])],
+          ["v2", new Float32Array([0, 0, 1])],
+        ]),
         sectionOf: (id) => `s-${id}`,
         batchSize: 1,
       });
@@ -124,7 +127,10 @@ describe("Kuzu commit with an HNSW-indexed table (upstream bug and our rule)", (
   it("the probe's two text files are both listed, searchable and deletable (a new engine each time, as the CLI does)", async () => {
     const a = path.join(tmp.dir, "A.txt");
     const b = path.join(tmp.dir, "B.txt");
-    await writeFile(a, "Article 1 Scope of the second regulation\n1. The controller shall keep records for five years.\nArticle 2 Obligations\n1. The processor shall keep a register.\n");
+    await writeFile(
+      a,
+      "Article 1 Scope of the second regulation\n1. The controller shall keep records for five years.\nArticle 2 Obligations\n1. The processor shall keep a register.\n",
+    );
     await writeFile(
       b,
       "Article 1 Scope of the benign regulation\n1. The controller shall notify the supervisory authority within 72 hours.\n2. See Article 2 for details.\nArticle 2 Obligations\n1. The processor shall report every incident to the authority; see Article 1.\n",

@@ -90,7 +90,15 @@ describe("kuzu store: schema", () => {
     const migrated = await openStore({ beforeMigrate: (p) => void plans.push(p) });
     expect(plans).toEqual([{ from: 1, to: CURRENT_SCHEMA_VERSION }]);
     expect(await migrated.schemaVersion()).toBe(CURRENT_SCHEMA_VERSION);
-    expect(await migrated.stats()).toMatchObject({ documents: 1, sections: 1, crossReferences: 0, resolvedCrossReferences: 0, terms: 0, triplets: 0, entities: 0 });
+    expect(await migrated.stats()).toMatchObject({
+      documents: 1,
+      sections: 1,
+      crossReferences: 0,
+      resolvedCrossReferences: 0,
+      terms: 0,
+      triplets: 0,
+      entities: 0,
+    });
   });
 
   it("refuses a database with a newer schema version (SCHEMA_MISMATCH)", async () => {
@@ -157,9 +165,7 @@ describe("kuzu store: documents and sections", () => {
     await closeAll();
 
     expect(await rawQuery("MATCH (:Section)-[e:IN_DOCUMENT]->(:Document) RETURN count(e) AS n")).toEqual([{ n: 31 }]);
-    expect(await rawQuery("MATCH (:Section)-[e:PART_OF]->(p:Section) RETURN count(e) AS n, min(p.id) AS p")).toEqual([
-      { n: 30, p: "doc1:chapter-i" },
-    ]);
+    expect(await rawQuery("MATCH (:Section)-[e:PART_OF]->(p:Section) RETURN count(e) AS n, min(p.id) AS p")).toEqual([{ n: 30, p: "doc1:chapter-i" }]);
     const next = await rawQuery("MATCH (x:Section)-[:NEXT]->(y:Section) RETURN x.ordinal AS a, y.ordinal AS b ORDER BY a");
     expect(next).toEqual(Array.from({ length: 30 }, (_, i) => ({ a: i, b: i + 1 })));
   });
@@ -202,9 +208,7 @@ describe("kuzu store: documents and sections", () => {
     expect((await store.searchSections("major incidents", 5))[0]?.section.id).toBe("docB:s1");
     await closeAll();
 
-    const edges = await rawQuery(
-      "MATCH (a)-[e]->(b) RETURN label(e) AS t, count(e) AS n, collect(DISTINCT a.documentId) AS docs ORDER BY t",
-    );
+    const edges = await rawQuery("MATCH (a)-[e]->(b) RETURN label(e) AS t, count(e) AS n, collect(DISTINCT a.documentId) AS docs ORDER BY t");
     expect(edges).toEqual([
       { t: "IN_DOCUMENT", n: 2, docs: ["docB"] },
       { t: "NEXT", n: 1, docs: ["docB"] },
@@ -320,7 +324,11 @@ describe("kuzu store: search", () => {
         heading: "Notification of a personal data breach to the supervisory authority",
         text: "In the case of a personal data breach, the controller shall without undue delay notify the breach to the supervisory authority, not later than 72 hours after having become aware of it.",
       },
-      { label: "Article 34", heading: "Communication of a personal data breach to the data subject", text: "The controller shall communicate the breach to the data subject." },
+      {
+        label: "Article 34",
+        heading: "Communication of a personal data breach to the data subject",
+        text: "The controller shall communicate the breach to the data subject.",
+      },
     ]);
     await store.insertDocument(makeDocument("gdpr", sections.length), sections);
 

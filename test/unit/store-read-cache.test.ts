@@ -47,7 +47,8 @@ describe("withReadCache", () => {
     expect(await cached.getTermsByNormalized(["processor", "nothing"])).toEqual(await kuzu.getTermsByNormalized(["processor", "nothing"]));
     expect((await kuzu.getCrossReferences(ids)).length).toBeGreaterThan(0);
     // BM25 ranks ids in the database and takes the rows from the cache: the same hits, order and scores.
-    const summary = (hits: Array<{ section: { id: string; text: string }; document: { id: string }; score: number }>) => hits.map((h) => [h.section.id, h.document.id, h.section.text, h.score]);
+    const summary = (hits: Array<{ section: { id: string; text: string }; document: { id: string }; score: number }>) =>
+      hits.map((h) => [h.section.id, h.document.id, h.section.text, h.score]);
     for (const query of ["controller supervisory authority", "processor obligations", "nothing matches zzzz"]) {
       expect(summary(await cached.searchSections(query, 10))).toEqual(summary(await kuzu.searchSections(query, 10)));
     }

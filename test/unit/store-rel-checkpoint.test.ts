@@ -44,12 +44,17 @@ async function smallGraph(session: KuzuSession, kept: number): Promise<void> {
   await session.run("CREATE NODE TABLE Part(id INT64 PRIMARY KEY, doc STRING)");
   await session.run("CREATE REL TABLE IN_DOC(FROM Part TO Doc, note STRING, weight INT64)");
   await session.run("CREATE (:Doc {id: 'kept'}), (:Doc {id: 'gone'})");
-  await session.run("UNWIND range(0, $n - 1) AS i MATCH (d:Doc) WHERE d.id = 'kept' CREATE (:Part {id: i, doc: 'kept'})-[:IN_DOC {note: 'n' + CAST(i AS STRING), weight: i}]->(d)", { n: kept });
+  await session.run(
+    "UNWIND range(0, $n - 1) AS i MATCH (d:Doc) WHERE d.id = 'kept' CREATE (:Part {id: i, doc: 'kept'})-[:IN_DOC {note: 'n' + CAST(i AS STRING), weight: i}]->(d)",
+    { n: kept },
+  );
   // Two edges between the same pair, so re-creating "the" edge must keep both.
   await session.run("MATCH (p:Part), (d:Doc) WHERE p.id = $last AND d.id = 'kept' CREATE (p)-[:IN_DOC {note: 'second', weight: -1}]->(d)", { last: kept - 1 });
   // Nodes without edges up to the next 1,024-node region, then the document that will be deleted.
   await session.run("UNWIND range($n, 1023) AS i CREATE (:Part {id: i, doc: 'filler'})", { n: kept });
-  await session.run("UNWIND range(1024, 1029) AS i MATCH (d:Doc) WHERE d.id = 'gone' CREATE (:Part {id: i, doc: 'gone'})-[:IN_DOC {note: 'x', weight: 0}]->(d)");
+  await session.run(
+    "UNWIND range(1024, 1029) AS i MATCH (d:Doc) WHERE d.id = 'gone' CREATE (:Part {id: i, doc: 'gone'})-[:IN_DOC {note: 'x', weight: 0}]->(d)",
+  );
   await session.run("CHECKPOINT");
 }
 
@@ -75,7 +80,9 @@ describe("Kuzu checkpoint after deletions (upstream bug and our guard)", () => {
       await smallGraph(session, 100);
       const connections = await readRelConnections(session);
       expect(connections).toEqual([{ rel: "IN_DOC", from: "Part", to: "Doc", fromKey: "id", toKey: "id", properties: ["note", "weight"] }]);
-      const propsBefore = await session.run("MATCH (p:Part)-[r:IN_DOC]->(d:Doc) WHERE p.doc = 'kept' RETURN p.id AS id, r.note AS note, r.weight AS weight ORDER BY id, weight");
+      const propsBefore = await session.run(
+        "MATCH (p:Part)-[r:IN_DOC]->(d:Doc) WHERE p.doc = 'kept' RETURN p.id AS id, r.note AS note, r.weight AS weight ORDER BY id, weight",
+      );
       await session.transaction(async () => {
         await session.run("MATCH (p:Part) WHERE p.doc = 'gone' DETACH DELETE p");
         expect(await anchorSurvivingEdges(session, connections)).toBeGreaterThanOrEqual(1);
@@ -84,7 +91,9 @@ describe("Kuzu checkpoint after deletions (upstream bug and our guard)", () => {
       const edges = await readEdgesBothWays(session, connections);
       expect(edges.forward).toHaveLength(101);
       expect(edges.backward).toEqual(edges.forward);
-      const propsAfter = await session.run("MATCH (p:Part)-[r:IN_DOC]->(d:Doc) WHERE p.doc = 'kept' RETURN p.id AS id, r.note AS note, r.weight AS weight ORDER BY id, weight");
+      const propsAfter = await session.run(
+        "MATCH (p:Part)-[r:IN_DOC]->(d:Doc) WHERE p.doc = 'kept' RETURN p.id AS id, r.note AS note, r.weight AS weight ORDER BY id, weight",
+      );
       expect(propsAfter).toEqual(propsBefore);
     } finally {
       await raw.close();
@@ -102,10 +111,13 @@ describe("Kuzu checkpoint after deletions (upstream bug and our guard)", () => {
       await session.run("CREATE (:Doc {id: 'kept'}), (:Doc {id: 'gone'})");
       // Kept parts with edges at the start of the first and of the second node group; the deleted
       // ones in a CSR region of their own in the second group.
-      await session.run("UNWIND range(0, $last) AS i CREATE (:Part {id: i, doc: CASE WHEN i < 50 OR (i >= $g AND i < $g + 50) THEN 'kept' WHEN i >= $g + 1024 AND i < $g + 1030 THEN 'gone' ELSE 'filler' END})", {
-        last: group + 1030,
-        g: group,
-      });
+      await session.run(
+        "UNWIND range(0, $last) AS i CREATE (:Part {id: i, doc: CASE WHEN i < 50 OR (i >= $g AND i < $g + 50) THEN 'kept' WHEN i >= $g + 1024 AND i < $g + 1030 THEN 'gone' ELSE 'filler' END})",
+        {
+          last: group + 1030,
+          g: group,
+        },
+      );
       await session.run("MATCH (p:Part), (d:Doc) WHERE p.doc <> 'filler' AND d.id = p.doc CREATE (p)-[:IN_DOC]->(d)");
       await session.run("CHECKPOINT");
       const connections = await readRelConnections(session);
@@ -165,10 +177,15 @@ describe("KuzuStore: deleting a document never takes other documents' edges with
     // The deleted act cites the kept one, so its REFERS_TO edges end in the kept act's region.
     const goneSections = makeSections(
       "gone",
-      [1, 2, 3, 4, 5].map((n) => ({ label: `Article ${n}`, text: `The provider shall notify the operator under Article ${(n % 3) + 1} of the ${keptDoc.title}; see Article ${n}.` })),
+      [1, 2, 3, 4, 5].map((n) => ({
+        label: `Article ${n}`,
+        text: `The provider shall notify the operator under Article ${(n % 3) + 1} of the ${keptDoc.title}; see Article ${n}.`,
+      })),
     );
     const goneDoc = makeDocument("gone", goneSections.length, { title: "Provider Rules" });
-    const goneGraph = buildDerivedGraph({ id: "gone", title: goneDoc.title, language: "en" }, goneSections, [{ id: "kept", title: keptDoc.title, sections: keptSections }]);
+    const goneGraph = buildDerivedGraph({ id: "gone", title: goneDoc.title, language: "en" }, goneSections, [
+      { id: "kept", title: keptDoc.title, sections: keptSections },
+    ]);
 
     store = createKuzuStore({ dbPath, minFreeBytes: 0 });
     await store.open();
@@ -185,7 +202,8 @@ describe("KuzuStore: deleting a document never takes other documents' edges with
     };
     const before = await snapshot();
     const tables = new Set(before.forward.map((e) => e.split(" ")[0]));
-    for (const rel of ["IN_DOCUMENT", "PART_OF", "NEXT", "CITES", "REFERS_TO", "DEFINED_IN", "MENTIONS", "STATED_IN", "HAS_SUBJECT"]) expect(tables).toContain(rel);
+    for (const rel of ["IN_DOCUMENT", "PART_OF", "NEXT", "CITES", "REFERS_TO", "DEFINED_IN", "MENTIONS", "STATED_IN", "HAS_SUBJECT"])
+      expect(tables).toContain(rel);
     expect(before.backward).toEqual(before.forward);
 
     // Each close checkpoints: the deletions reach the disk exactly as the bug needs them to.

@@ -32,7 +32,19 @@ function section(documentId: string, ordinal: number, label: string, text: strin
 }
 
 function record(id: string, sections: number): DocumentRecord {
-  return { id, sha256: id.padEnd(64, "0"), file: `/x/${id}.pdf`, fileName: `${id}.pdf`, title: `Act ${id}`, format: "pdf", language: "en", pages: 3, bytes: 1, sections, importedAt: new Date().toISOString() };
+  return {
+    id,
+    sha256: id.padEnd(64, "0"),
+    file: `/x/${id}.pdf`,
+    fileName: `${id}.pdf`,
+    title: `Act ${id}`,
+    format: "pdf",
+    language: "en",
+    pages: 3,
+    bytes: 1,
+    sections,
+    importedAt: new Date().toISOString(),
+  };
 }
 
 const doc = "act1";

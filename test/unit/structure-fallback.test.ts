@@ -37,7 +37,12 @@ describe("chunkPieces", () => {
     const long = { text: `${"word ".repeat(200).trim()}. Short tail.`, line: LINE };
     const chunks = chunkPieces([long], 300);
     for (const chunk of chunks) expect(chunk.map((p) => p.text).join(" ").length).toBeLessThanOrEqual(300);
-    expect(chunks.flat().map((p) => p.text).join(" ")).toBe(long.text);
+    expect(
+      chunks
+        .flat()
+        .map((p) => p.text)
+        .join(" "),
+    ).toBe(long.text);
   });
 });
 

@@ -43,7 +43,17 @@ describe("sectionDocument on Italian legislation (plain text)", () => {
 
   it("nests Libro > Parte > Titolo > Articolo with Italian citation labels", () => {
     expect(sections.map((s) => s.label)).toEqual([
-      "Preamble", "Libro I", "Parte I", "Titolo I", "Art. 1", "Art. 2", "Titolo II", "Art. 13", "Parte II", "Titolo I", "Art. 19",
+      "Preamble",
+      "Libro I",
+      "Parte I",
+      "Titolo I",
+      "Art. 1",
+      "Art. 2",
+      "Titolo II",
+      "Art. 13",
+      "Parte II",
+      "Titolo I",
+      "Art. 19",
     ]);
     expect(byPath.get("Libro I > Parte I > Titolo I > Art. 1")?.heading).toBe("Principio del risultato.");
     expect(byPath.get("Libro I > Parte II > Titolo I > Art. 19")?.kind).toBe("article");

@@ -11,13 +11,15 @@ describe("write queue", () => {
   it("runs work in order, one at a time, and a failure does not block the rest", async () => {
     const queue = createWriteQueue();
     const log: string[] = [];
-    const task = (name: string, fail = false) => async () => {
-      log.push(`${name} start`);
-      await tick();
-      log.push(`${name} end`);
-      if (fail) throw new Error(name);
-      return name;
-    };
+    const task =
+      (name: string, fail = false) =>
+      async () => {
+        log.push(`${name} start`);
+        await tick();
+        log.push(`${name} end`);
+        if (fail) throw new Error(name);
+        return name;
+      };
     const results = await Promise.allSettled([queue.run(task("a")), queue.run(task("b", true)), queue.run(task("c"))]);
     expect(results.map((r) => r.status)).toEqual(["fulfilled", "rejected", "fulfilled"]);
     expect(log).toEqual(["a start", "a end", "b start", "b end", "c start", "c end"]);
@@ -30,7 +32,11 @@ describe("write queue", () => {
     let release = (): void => undefined;
     const first = queue.run(() => new Promise<string>((resolve) => (release = () => resolve("first"))));
     const sawAbort: boolean[] = [];
-    const waiting = queue.runUnlessCancelled(controller.signal, async () => (sawAbort.push(controller.signal.aborted), "ran"), () => "cancelled");
+    const waiting = queue.runUnlessCancelled(
+      controller.signal,
+      async () => (sawAbort.push(controller.signal.aborted), "ran"),
+      () => "cancelled",
+    );
     expect(queue.pending).toBe(2);
     controller.abort();
     expect(await waiting).toBe("cancelled");

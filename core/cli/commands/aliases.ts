@@ -25,7 +25,9 @@ export async function aliasesCommand(ctx: CliContext): Promise<ExitCode> {
   }
   const engine = await ctx.openEngine();
   try {
-    const doc = (await engine.listDocuments()).find((d) => d.id === target || d.fileName === target || d.file === target || (target.length >= 6 && d.id.startsWith(target)));
+    const doc = (await engine.listDocuments()).find(
+      (d) => d.id === target || d.fileName === target || d.file === target || (target.length >= 6 && d.id.startsWith(target)),
+    );
     if (doc === undefined) {
       if (args.json) printJson(io, { error: { code: "NOT_FOUND", message: `no document matches ${target}` } });
       else io.stderr.write(`No document matches "${target}" (use an id from \`clausegraph list\`, or the imported file).\n`);
@@ -39,7 +41,13 @@ export async function aliasesCommand(ctx: CliContext): Promise<ExitCode> {
       wanted = wanted.filter((a) => !(args.removeAliases ?? []).some((r) => sameName(a, r)));
       result = await engine.setDocumentAliases(doc.id, wanted);
     }
-    if (args.json) printJson(io, { document: result.id, aliases: effectiveAliases(result), userAliases: result.userAliases ?? [], hiddenAliases: result.hiddenAliases ?? [] });
+    if (args.json)
+      printJson(io, {
+        document: result.id,
+        aliases: effectiveAliases(result),
+        userAliases: result.userAliases ?? [],
+        hiddenAliases: result.hiddenAliases ?? [],
+      });
     else io.stdout.write(describe(result));
     return 0;
   } finally {

@@ -15,13 +15,18 @@ export async function askCommand(ctx: CliContext): Promise<ExitCode> {
   const caps = answerLimitsPatchSchema.safeParse({ maxTokens: args.maxTokens, maxSeconds: args.maxSeconds });
   if (!caps.success) {
     const { maxTokens, maxSeconds } = ANSWER_LIMIT_BOUNDS;
-    io.stderr.write(`clausegraph ask: --max-tokens must be a whole number from ${maxTokens.min} to ${maxTokens.max}, --max-seconds from ${maxSeconds.min} to ${maxSeconds.max}\n`);
+    io.stderr.write(
+      `clausegraph ask: --max-tokens must be a whole number from ${maxTokens.min} to ${maxTokens.max}, --max-seconds from ${maxSeconds.min} to ${maxSeconds.max}\n`,
+    );
     return 2;
   }
   let llm: LlmClient | null = null;
   if (args.llm !== undefined) {
     const { loadLlm } = await import("../../llm/load-llm.ts");
-    llm = await loadLlm({ modelPath: path.resolve(args.llm), ...(args.threads === undefined || !Number.isFinite(args.threads) ? {} : { threads: args.threads }) });
+    llm = await loadLlm({
+      modelPath: path.resolve(args.llm),
+      ...(args.threads === undefined || !Number.isFinite(args.threads) ? {} : { threads: args.threads }),
+    });
   }
   const engine = await ctx.openEngine({ llm });
   try {
@@ -58,7 +63,9 @@ export async function askCommand(ctx: CliContext): Promise<ExitCode> {
     if (flagged.length > 0) io.stdout.write(`⚠ ${flagged.length} sentence(s) not supported by the cited text are marked [unverified].\n\n`);
     // Why the model's answer was cut or replaced by quotes (a cap, no citations, …), never only in the log.
     if (result.notice !== undefined) io.stdout.write(`⚠ ${result.notice.message}\n\n`);
-    io.stdout.write(`Mode: ${result.mode === "llm" ? `written by ${result.model?.name ?? llm?.modelId ?? "the model"}` : "extractive (quoted from the documents)"}\nSources:\n`);
+    io.stdout.write(
+      `Mode: ${result.mode === "llm" ? `written by ${result.model?.name ?? llm?.modelId ?? "the model"}` : "extractive (quoted from the documents)"}\nSources:\n`,
+    );
     // A citation of a scanned page OCR was unsure of says so: check it against the scan.
     const ocr = new Map((await engine.listDocuments()).map((d) => [d.id, d.ocr] as const));
     for (const c of result.citations) {

@@ -24,7 +24,8 @@ export async function checkCommand(ctx: CliContext): Promise<ExitCode> {
     } else {
       const ok = repair.reimported.filter((r) => r.status === "ok").length;
       io.stdout.write(`${engine.dataDir}: library rebuilt from the kept copies: ${ok} of ${repair.reimported.length} documents imported again\n`);
-      for (const r of repair.reimported.filter((x) => x.status === "error")) io.stdout.write(`  failed  ${r.file}: ${r.error?.code ?? ""} ${r.error?.message ?? ""}\n`);
+      for (const r of repair.reimported.filter((x) => x.status === "error"))
+        io.stdout.write(`  failed  ${r.file}: ${r.error?.code ?? ""} ${r.error?.message ?? ""}\n`);
       for (const m of repair.missing) io.stdout.write(`  missing ${m.fileName ?? m.documentId}: no copy was kept; import it again from the original\n`);
       if (repair.backup) io.stdout.write(`The damaged database is kept as ${repair.backup} (delete it once you are satisfied).\n`);
     }

@@ -47,7 +47,9 @@ export async function compareCommand(ctx: CliContext): Promise<ExitCode> {
   const library = args.library === true;
   const [documentA, documentB, ...extra] = args.positionals;
   if (documentA === undefined || (documentB === undefined && !library) || (documentB !== undefined && library) || extra.length > 0) {
-    io.stderr.write("usage: clausegraph compare <documentA> <documentB> | <documentA> --library [--k 3] [--llm <model.gguf>] [--format csv|md] [--out <file>] [--json]\n");
+    io.stderr.write(
+      "usage: clausegraph compare <documentA> <documentB> | <documentA> --library [--k 3] [--llm <model.gguf>] [--format csv|md] [--out <file>] [--json]\n",
+    );
     return 2;
   }
   const k = args.kGiven === true ? args.k : DEFAULT_K;
@@ -98,15 +100,25 @@ export async function compareCommand(ctx: CliContext): Promise<ExitCode> {
       }
       const rows = crosswalk.rows.map((r) => {
         const best = r.matches[0];
-        return [`${r.aLabel} ${r.aHeading}`.trim(), best ? `${best.bLabel} ${best.bHeading}`.trim() : "—", best ? best.score.toFixed(2) : "", notes(crosswalk, r)];
+        return [
+          `${r.aLabel} ${r.aHeading}`.trim(),
+          best ? `${best.bLabel} ${best.bHeading}`.trim() : "—",
+          best ? best.score.toFixed(2) : "",
+          notes(crosswalk, r),
+        ];
       });
-      io.stdout.write(`${table([`${crosswalk.comparison.documentA.fileName}`, `best match in ${crosswalk.comparison.documentB?.fileName ?? "the library"}`, "score", "flags / verdict"], rows, [44, 44, 5, 80])}\n`);
+      io.stdout.write(
+        `${table([`${crosswalk.comparison.documentA.fileName}`, `best match in ${crosswalk.comparison.documentB?.fileName ?? "the library"}`, "score", "flags / verdict"], rows, [44, 44, 5, 80])}\n`,
+      );
       const matched = crosswalk.rows.filter((r) => !r.unmatched).length;
       io.stdout.write(
         `\n${crosswalk.rows.length} provisions, ${matched} matched (score ≥ ${crosswalk.comparison.matchThreshold}); ${result.pairsExamined} candidate pairs examined ` +
           `(${(result.pairsExamined / Math.max(1, crosswalk.rows.length * k)).toFixed(1)} × k·n, k = ${k}); ${result.rowsWritten} rows written, ${result.rowsKept} unchanged; ${result.seconds.toFixed(1)} s.\n`,
       );
-      if (llm !== null) io.stdout.write(`verdicts: ${result.verdicts.pairs} pairs, ${result.verdicts.cached} from the cache, ${result.verdicts.modelCalls} model calls, ${result.verdicts.failed} failed.\n`);
+      if (llm !== null)
+        io.stdout.write(
+          `verdicts: ${result.verdicts.pairs} pairs, ${result.verdicts.cached} from the cache, ${result.verdicts.modelCalls} model calls, ${result.verdicts.failed} failed.\n`,
+        );
       io.stdout.write(`comparison ${result.comparison.id}${crosswalk.comparison.stale ? ` — ${crosswalk.comparison.stale}` : ""}\n`);
       return result.verdicts.failed > 0 ? 1 : 0;
     } finally {

@@ -39,9 +39,19 @@ export async function extractCommand(ctx: CliContext): Promise<ExitCode> {
       if (args.json) {
         printJson(io, summary);
       } else {
-        const rows = summary.documents.map((d) => [d.documentId, d.title.slice(0, 40), String(d.sections), String(d.extracted), String(d.cached), String(d.failed), String(d.triplets)]);
+        const rows = summary.documents.map((d) => [
+          d.documentId,
+          d.title.slice(0, 40),
+          String(d.sections),
+          String(d.extracted),
+          String(d.cached),
+          String(d.failed),
+          String(d.triplets),
+        ]);
         io.stdout.write(`${table(["document", "title", "sections", "extracted", "cached", "failed", "triplets"], rows, [16, 40, 8, 9, 6, 6, 8])}\n`);
-        io.stdout.write(`\n${summary.triplets} LLM triplet(s) from ${summary.sections} section(s) with ${summary.modelId} (${summary.extracted} extracted, ${summary.cached} from cache, ${summary.failed} failed) in ${(summary.totalMs / 1000).toFixed(1)} s.\n`);
+        io.stdout.write(
+          `\n${summary.triplets} LLM triplet(s) from ${summary.sections} section(s) with ${summary.modelId} (${summary.extracted} extracted, ${summary.cached} from cache, ${summary.failed} failed) in ${(summary.totalMs / 1000).toFixed(1)} s.\n`,
+        );
       }
       return summary.failed > 0 ? 1 : 0;
     } finally {

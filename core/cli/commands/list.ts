@@ -20,7 +20,9 @@ export async function listCommand(ctx: CliContext): Promise<ExitCode> {
     for (const d of documents) {
       if (d.ocr === undefined) continue;
       const low = d.ocr.lowConfidencePages;
-      io.stdout.write(`  OCR: ${d.fileName}: ${d.ocr.pages.length} page(s), mean confidence ${Math.round(d.ocr.meanConfidence)}${low.length > 0 ? `; OCR, low confidence on page(s) ${low.join(", ")}` : ""}\n`);
+      io.stdout.write(
+        `  OCR: ${d.fileName}: ${d.ocr.pages.length} page(s), mean confidence ${Math.round(d.ocr.meanConfidence)}${low.length > 0 ? `; OCR, low confidence on page(s) ${low.join(", ")}` : ""}\n`,
+      );
     }
     return 0;
   } finally {

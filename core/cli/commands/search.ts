@@ -21,14 +21,7 @@ export async function searchCommand(ctx: CliContext): Promise<ExitCode> {
       io.stdout.write("No matching sections.\n");
       return 0;
     }
-    const rows = results.map((r, i) => [
-      String(i + 1),
-      r.score.toFixed(2),
-      r.label,
-      pages(r.pageStart, r.pageEnd),
-      path.basename(r.file),
-      r.heading,
-    ]);
+    const rows = results.map((r, i) => [String(i + 1), r.score.toFixed(2), r.label, pages(r.pageStart, r.pageEnd), path.basename(r.file), r.heading]);
     io.stdout.write(`${table(["#", "score", "section", "pages", "document", "heading"], rows, [3, 6, 24, 12, 40, 50])}\n\n`);
     for (const [i, r] of results.entries()) {
       io.stdout.write(`${i + 1}. ${r.path.join(" › ")}\n   ${truncate(r.text, 300)}\n`);

@@ -28,7 +28,12 @@ export interface UploadedPath {
 export type ImportRequest = Pick<ImportOptions, "password" | "jobId" | "ocr" | "ocrLanguage">;
 
 /** The request's fields that are set (exactOptionalPropertyTypes: no `undefined` values). */
-export function importRequest(params: { password?: string | undefined; jobId?: string | undefined; ocr?: ImportOptions["ocr"] | undefined; ocrLanguage?: ImportOptions["ocrLanguage"] | undefined }): ImportRequest {
+export function importRequest(params: {
+  password?: string | undefined;
+  jobId?: string | undefined;
+  ocr?: ImportOptions["ocr"] | undefined;
+  ocrLanguage?: ImportOptions["ocrLanguage"] | undefined;
+}): ImportRequest {
   return {
     ...(params.password === undefined ? {} : { password: params.password }),
     ...(params.jobId === undefined ? {} : { jobId: params.jobId }),

@@ -5,7 +5,8 @@ import type { FeatureHandlers, HandlerContext } from "./handler-types.ts";
 // The library's documents and their sections: importing (by path or upload), listing, naming,
 // deleting, and the original file for the viewer.
 
-type DocumentChannels = "documents.import" | "documents.upload" | "documents.list" | "documents.delete" | "documents.aliases" | "documents.source" | "sections.get" | "sections.list";
+type DocumentChannels =
+  "documents.import" | "documents.upload" | "documents.list" | "documents.delete" | "documents.aliases" | "documents.source" | "sections.get" | "sections.list";
 
 /** Base64 without Node's Buffer (the contract is shared with the browser build); chunked for large files. */
 function toBase64(bytes: Uint8Array): string {

@@ -22,7 +22,10 @@ export class OcrNeededError extends ClauseGraphError {
   readonly offer: OcrOffer;
 
   constructor(file: string, offer: OcrOffer) {
-    const what = offer.pages === offer.totalPages ? `is scanned (${offer.pages === 1 ? "1 page" : `${offer.pages} pages`} without a text layer)` : `has ${offer.pages} scanned page${offer.pages === 1 ? "" : "s"} of ${offer.totalPages}`;
+    const what =
+      offer.pages === offer.totalPages
+        ? `is scanned (${offer.pages === 1 ? "1 page" : `${offer.pages} pages`} without a text layer)`
+        : `has ${offer.pages} scanned page${offer.pages === 1 ? "" : "s"} of ${offer.totalPages}`;
     super("NEEDS_OCR", `${path.basename(file)} ${what}: reading it with OCR takes about ${offer.estimatedSeconds} s.`, { file });
     this.name = "OcrNeededError";
     this.offer = offer;

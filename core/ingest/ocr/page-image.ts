@@ -28,7 +28,10 @@ export interface PageImage {
 }
 
 interface CanvasModule {
-  createCanvas(width: number, height: number): {
+  createCanvas(
+    width: number,
+    height: number,
+  ): {
     width: number;
     height: number;
     getContext(kind: "2d"): {
@@ -79,7 +82,8 @@ export async function renderPageImage(page: PDFPageProxy, wanted = RENDER_SCALE)
   context.fillRect(0, 0, width, height);
   // pdf.js types the context as the DOM's; @napi-rs/canvas implements the same 2-D API.
   type RenderParams = Parameters<PDFPageProxy["render"]>[0];
-  await page.render({ canvasContext: context as unknown as RenderParams["canvasContext"], canvas: surface as unknown as RenderParams["canvas"], viewport }).promise;
+  await page.render({ canvasContext: context as unknown as RenderParams["canvasContext"], canvas: surface as unknown as RenderParams["canvas"], viewport })
+    .promise;
   const rgba = context.getImageData(0, 0, width, height).data;
   return { pgm: grayPgm(rgba, width, height), width, height, scale };
 }

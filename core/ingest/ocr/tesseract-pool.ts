@@ -78,7 +78,9 @@ interface RawBox {
   y1: number;
 }
 interface RawBlock {
-  paragraphs: Array<{ lines: Array<{ words: Array<{ text: string; confidence: number; bbox: RawBox }>; baseline: RawBox; rowAttributes?: { rowHeight?: number }; bbox: RawBox }> }>;
+  paragraphs: Array<{
+    lines: Array<{ words: Array<{ text: string; confidence: number; bbox: RawBox }>; baseline: RawBox; rowAttributes?: { rowHeight?: number }; bbox: RawBox }>;
+  }>;
 }
 interface TesseractModule {
   createWorker(langs: string, oem: number, options: Record<string, unknown>): Promise<TesseractWorker>;
@@ -112,7 +114,15 @@ function toLines(blocks: RawBlock[] | null, image: PageImage): OcrLine[] {
       for (const line of paragraph.lines) {
         const words = line.words
           .filter((w) => w.text.trim() !== "")
-          .map((w) => ({ text: w.text.trim(), confidence: w.confidence, x0: w.bbox.x0, y0: w.bbox.y0, x1: w.bbox.x1, y1: w.bbox.y1, stroke: strokeWidth(picture, w.bbox) }));
+          .map((w) => ({
+            text: w.text.trim(),
+            confidence: w.confidence,
+            x0: w.bbox.x0,
+            y0: w.bbox.y0,
+            x1: w.bbox.x1,
+            y1: w.bbox.y1,
+            stroke: strokeWidth(picture, w.bbox),
+          }));
         if (words.length === 0) continue;
         const rowHeight = line.rowAttributes?.rowHeight ?? 0;
         lines.push({ words, baseline: { ...line.baseline }, rowHeight: rowHeight > 0 ? rowHeight : line.bbox.y1 - line.bbox.y0 });
@@ -170,7 +180,11 @@ export function createTesseractPool(size: number): TesseractPool {
     } catch (err) {
       slot.worker = null;
       slot.language = null;
-      throw new ClauseGraphError("INTERNAL", `The OCR engine could not start with its ${language} language data (${err instanceof Error ? err.message : String(err)}).`, { cause: err });
+      throw new ClauseGraphError(
+        "INTERNAL",
+        `The OCR engine could not start with its ${language} language data (${err instanceof Error ? err.message : String(err)}).`,
+        { cause: err },
+      );
     }
     slot.language = language;
     return slot.worker;

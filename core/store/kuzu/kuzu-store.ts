@@ -14,7 +14,16 @@ import { createReadOnlyConnection, readLiveSchema, type ReadOnlyConnection } fro
 import { listComparisonRecords, readComparison, readComparisonCache, readComparisonEdges } from "./readers/comparisons.ts";
 import { childSectionIds, documentKeys, findDocument, getSection, getSections, listDocuments, searchRows, sectionsByIds } from "./readers/documents.ts";
 import { readExtractionCache } from "./readers/extraction-cache.ts";
-import { crossReferences, MAX_K, termsByIds, termsByNormalized, tripletsByIds, tripletsForEntityKeys, tripletsForSections, tripletsOfDocument } from "./readers/graph.ts";
+import {
+  crossReferences,
+  MAX_K,
+  termsByIds,
+  termsByNormalized,
+  tripletsByIds,
+  tripletsForEntityKeys,
+  tripletsForSections,
+  tripletsOfDocument,
+} from "./readers/graph.ts";
 import { countRows, documentsMissingEmbeddings, hasVectorIndex, indexNames, readSpace, stats, tableNames } from "./readers/metadata.ts";
 import { hnswSearch, sectionVectorsOfDocuments, storedSectionVectors, vectorRows } from "./readers/vectors.ts";
 import { readRelConnections, type RelConnection } from "./rel-checkpoint-guard.ts";
@@ -192,7 +201,12 @@ export function createKuzuStore(options: KuzuStoreOptions): KuzuGraphStore {
       ...(options.beforeMigrate ? { beforeMigrate: options.beforeMigrate } : {}),
       ...(options.migrations ? { migrations: options.migrations } : {}),
     });
-    const search = createSearchDatabase({ dbPath, readOnly: library.readOnly, bufferPoolBytes: options.searchBufferPoolBytes ?? DEFAULT_SEARCH_BUFFER_POOL, log });
+    const search = createSearchDatabase({
+      dbPath,
+      readOnly: library.readOnly,
+      bufferPoolBytes: options.searchBufferPoolBytes ?? DEFAULT_SEARCH_BUFFER_POOL,
+      log,
+    });
     try {
       const documents = await documentKeys(library.writer);
       searchStale = !(await search.openExisting(fingerprintOf(documents)));
@@ -369,7 +383,16 @@ export function createKuzuStore(options: KuzuStoreOptions): KuzuGraphStore {
 
   /** Sections of these hits, with their documents, in the hits' order (deleted ones left out). */
   async function hydrate(hits: readonly ScoredId[]): Promise<SearchHit[]> {
-    const rows = new Map((await lanes.read(() => sectionsByIds(opened().reader, hits.map((h) => h.id)))).map((r) => [r.section.id, r]));
+    const rows = new Map(
+      (
+        await lanes.read(() =>
+          sectionsByIds(
+            opened().reader,
+            hits.map((h) => h.id),
+          ),
+        )
+      ).map((r) => [r.section.id, r]),
+    );
     return hits.flatMap((h) => {
       const row = rows.get(h.id);
       return row === undefined ? [] : [{ ...row, score: h.score }];
@@ -460,7 +483,16 @@ export function createKuzuStore(options: KuzuStoreOptions): KuzuGraphStore {
     searchTripletsByVector: async (vector, k) => {
       const hits = await vectorSearch(TRIPLET_VECTORS, vector, k);
       if (hits.length === 0) return [];
-      const byId = new Map((await read(({ reader }) => tripletsByIds(reader, hits.map((h) => h.id)))).map((t): [string, TripletRecord] => [t.id, t]));
+      const byId = new Map(
+        (
+          await read(({ reader }) =>
+            tripletsByIds(
+              reader,
+              hits.map((h) => h.id),
+            ),
+          )
+        ).map((t): [string, TripletRecord] => [t.id, t]),
+      );
       return hits.flatMap((h) => {
         const triplet = byId.get(h.id);
         return triplet ? [{ triplet, score: h.score }] : [];
@@ -482,7 +514,9 @@ export function createKuzuStore(options: KuzuStoreOptions): KuzuGraphStore {
         if (space === null || queries.length === 0) return new Map();
         // A comparison is stored in the library anyway, so a read-only one says so here, before any work.
         if (open.readOnly) {
-          throw new ClauseGraphError("WRITE_FAILED", `the library ${dbPath} is open read-only: comparisons are stored in it, so none can be computed`, { file: dbPath });
+          throw new ClauseGraphError("WRITE_FAILED", `the library ${dbPath} is open read-only: comparisons are stored in it, so none can be computed`, {
+            file: dbPath,
+          });
         }
         await refreshVectors();
         if (!hasVectorIndex(await indexNames(open.writer), SECTION_VECTORS)) return new Map();
@@ -514,7 +548,8 @@ export function createKuzuStore(options: KuzuStoreOptions): KuzuGraphStore {
         searchStale = true;
         const withVectors = derived !== undefined && (derived.sectionEmbeddings.size > 0 || derived.tripletEmbeddings.size > 0);
         const space = withVectors ? await readSpace(ctx.session) : null;
-        if (withVectors && space === null) throw new ClauseGraphError("INTERNAL", "vectors were given before an embedding model was chosen (useEmbeddingSpace)");
+        if (withVectors && space === null)
+          throw new ClauseGraphError("INTERNAL", "vectors were given before an embedding model was chosen (useEmbeddingSpace)");
         try {
           await ctx.session.transaction(() => writeDocument(ctx, doc, sections, derived));
           // A commit that loses rows is a Kuzu bug (hnsw-commit-guard.ts); should another one
@@ -534,7 +569,9 @@ export function createKuzuStore(options: KuzuStoreOptions): KuzuGraphStore {
               // takes the document out again, so a failed import leaves the library as it was.
               // (A crash there instead leaves the document without vectors, re-embedded at the next start.)
               vectorsChanged({ documentId: doc.id, dropped: true });
-              await removeDocumentRows(ctx, doc.id).catch((cleanup: unknown) => log(`could not remove ${doc.id} after a failed vector write: ${toErrorInfo(cleanup).message}`));
+              await removeDocumentRows(ctx, doc.id).catch((cleanup: unknown) =>
+                log(`could not remove ${doc.id} after a failed vector write: ${toErrorInfo(cleanup).message}`),
+              );
               throw err;
             }
           }
@@ -702,7 +739,9 @@ export function createKuzuStore(options: KuzuStoreOptions): KuzuGraphStore {
           if (withVectors) {
             const tripletSection = new Map(write.triplets.map((t) => [t.id, t.sectionId]));
             // New rows only: a property under a vector index cannot be SET.
-            await storeVectors(ctx, documentId, space, [{ spec: TRIPLET_VECTORS, vectors: write.tripletEmbeddings, sectionOf: (id) => tripletSection.get(id) ?? "" }]);
+            await storeVectors(ctx, documentId, space, [
+              { spec: TRIPLET_VECTORS, vectors: write.tripletEmbeddings, sectionOf: (id) => tripletSection.get(id) ?? "" },
+            ]);
           }
           await checkpoint();
         } catch (err) {

@@ -53,7 +53,10 @@ export interface MigrationBackup {
 }
 
 function stamp(date: Date): string {
-  return date.toISOString().replace(/[-:]/g, "").replace(/\.\d+Z$/, "Z");
+  return date
+    .toISOString()
+    .replace(/[-:]/g, "")
+    .replace(/\.\d+Z$/, "Z");
 }
 
 async function exists(file: string): Promise<boolean> {

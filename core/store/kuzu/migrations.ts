@@ -1,7 +1,18 @@
 import { ClauseGraphError } from "../../model/errors.ts";
 import type { KuzuSession } from "./session.ts";
 import { registryAliases } from "../../names/document-instruments.ts";
-import { META_TABLE, SCHEMA_V1, SCHEMA_V2, SCHEMA_V3, SCHEMA_V4, SCHEMA_V5, SCHEMA_V6_OCR, SCHEMA_V7_COMPARE, SCHEMA_V8_GRAPH_QUESTIONS, SCHEMA_VERSION_KEY } from "./schema.ts";
+import {
+  META_TABLE,
+  SCHEMA_V1,
+  SCHEMA_V2,
+  SCHEMA_V3,
+  SCHEMA_V4,
+  SCHEMA_V5,
+  SCHEMA_V6_OCR,
+  SCHEMA_V7_COMPARE,
+  SCHEMA_V8_GRAPH_QUESTIONS,
+  SCHEMA_VERSION_KEY,
+} from "./schema.ts";
 import { sectionFromNode } from "./store-rows.ts";
 
 // The schema evolves by appending migrations: version N runs on a database at N-1, inside one
@@ -38,7 +49,10 @@ async function withDocumentAliases(session: KuzuSession): Promise<void> {
   for (const row of await session.run("MATCH (d:Document) RETURN d.id AS id, d.title AS title")) {
     const id = String(row.id);
     const first = await session.run("MATCH (s:Section) WHERE s.documentId = $id RETURN s ORDER BY s.ordinal LIMIT 1", { id });
-    const aliases = registryAliases(String(row.title ?? ""), first.map((r) => sectionFromNode(r.s)));
+    const aliases = registryAliases(
+      String(row.title ?? ""),
+      first.map((r) => sectionFromNode(r.s)),
+    );
     if (aliases.length > 0) await session.run("MATCH (d:Document) WHERE d.id = $id SET d.aliases = $aliases", { id, aliases });
   }
 }

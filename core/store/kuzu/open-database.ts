@@ -54,7 +54,10 @@ export async function openLibrary(options: OpenLibraryOptions): Promise<OpenLibr
   } catch (err) {
     if (!isReadOnlyFsError(err) || !(await exists(dbPath))) {
       if (isReadOnlyFsError(err)) {
-        throw new ClauseGraphError("WRITE_FAILED", `cannot create a library in ${path.dirname(dbPath)}: the folder is on a read-only disk`, { file: dbPath, cause: err });
+        throw new ClauseGraphError("WRITE_FAILED", `cannot create a library in ${path.dirname(dbPath)}: the folder is on a read-only disk`, {
+          file: dbPath,
+          cause: err,
+        });
       }
       throw err;
     }

@@ -37,17 +37,22 @@ export function isNoSpaceError(err: unknown): boolean {
 export function toStoreError(err: unknown, dbPath: string, doing: string): ClauseGraphError {
   if (isClauseGraphError(err)) return err;
   if (isLockError(err)) {
-    return new ClauseGraphError(
-      "DB_LOCKED",
-      `the database ${dbPath} is in use by another process (close the other ClauseGraph window or command and retry)`,
-      { file: dbPath, cause: err },
-    );
+    return new ClauseGraphError("DB_LOCKED", `the database ${dbPath} is in use by another process (close the other ClauseGraph window or command and retry)`, {
+      file: dbPath,
+      cause: err,
+    });
   }
   if (isNoSpaceError(err)) {
-    return new ClauseGraphError("WRITE_FAILED", `the disk is full: Kuzu could not write ${dbPath} while ${doing} (${messageOf(err)})`, { file: dbPath, cause: err });
+    return new ClauseGraphError("WRITE_FAILED", `the disk is full: Kuzu could not write ${dbPath} while ${doing} (${messageOf(err)})`, {
+      file: dbPath,
+      cause: err,
+    });
   }
   if (isReadOnlyFsError(err)) {
-    return new ClauseGraphError("WRITE_FAILED", `the disk holding ${dbPath} is read-only: ${doing} is not possible (${messageOf(err)})`, { file: dbPath, cause: err });
+    return new ClauseGraphError("WRITE_FAILED", `the disk holding ${dbPath} is read-only: ${doing} is not possible (${messageOf(err)})`, {
+      file: dbPath,
+      cause: err,
+    });
   }
   return new ClauseGraphError("DB_ERROR", `database error while ${doing}: ${messageOf(err)}`, {
     file: dbPath,

@@ -16,8 +16,7 @@ interface Props {
   onOpenCitation(citation: AskCitation, emphasis?: { start: number; end: number }, trail?: CitationTrail): void;
 }
 
-const UNSUPPORTED_TIP =
-  "Not supported by a cited passage: no retrieved section states this. Check it against the sources before relying on it.";
+const UNSUPPORTED_TIP = "Not supported by a cited passage: no retrieved section states this. Check it against the sources before relying on it.";
 
 const VERDICT_TEXT: Record<NonNullable<AskResult["verdict"]>, string> = { yes: "Yes", no: "No", conditional: "Only under conditions" };
 
@@ -59,9 +58,12 @@ export function AnswerView({ result, documents, activeSectionId, onOpenCitation 
   // Cited pages a scan's OCR was unsure of: the chip says "OCR, low confidence".
   const lowOcr = (c: AskCitation): number[] => lowConfidenceOcrPages(documents.get(c.documentId)?.ocr, c.pageStart, c.pageEnd);
   const copyText = (): string => {
-    const body = result.sentences.length > 0
-      ? result.sentences.map((s) => `${s.text}${s.citationKeys.length > 0 ? ` [${s.citationKeys.join(", ")}]` : ""}${s.supported ? "" : " (unsupported)"}`).join(" ")
-      : result.answer;
+    const body =
+      result.sentences.length > 0
+        ? result.sentences
+            .map((s) => `${s.text}${s.citationKeys.length > 0 ? ` [${s.citationKeys.join(", ")}]` : ""}${s.supported ? "" : " (unsupported)"}`)
+            .join(" ")
+        : result.answer;
     const verdict = result.verdict === undefined ? "" : `${VERDICT_TEXT[result.verdict]}: `;
     const sources = result.citations.map((c) => `[${c.key}] ${chipText(c)} — ${c.file}`);
     return sources.length > 0 ? `${verdict}${body}\n\nSources:\n${sources.join("\n")}` : `${verdict}${body}`;
@@ -136,7 +138,13 @@ export function AnswerView({ result, documents, activeSectionId, onOpenCitation 
           </button>
         ) : null}
         {rows.length > 0 ? (
-          <GraphRowsTable columns={columns} rows={rows} chipText={chipText} activeSectionId={activeSectionId} onOpen={(c) => onOpenCitation(c, c.spans?.[0], trailAt(stops, c, c.spans?.[0]))} />
+          <GraphRowsTable
+            columns={columns}
+            rows={rows}
+            chipText={chipText}
+            activeSectionId={activeSectionId}
+            onOpen={(c) => onOpenCitation(c, c.spans?.[0], trailAt(stops, c, c.spans?.[0]))}
+          />
         ) : null}
         {refused && result.analysis !== undefined ? (
           <p className="refusal-reason" data-testid="refusal-reason">
@@ -159,7 +167,14 @@ export function AnswerView({ result, documents, activeSectionId, onOpenCitation 
         <div className="sources" data-testid="answer-sources">
           <span className="muted small">Sources</span>
           {result.citations.map((c) => (
-            <CitationChip key={c.key} citation={c} text={chipText(c)} lowOcrPages={lowOcr(c)} active={c.sectionId === activeSectionId} onOpen={() => onOpenCitation(c, undefined, trailAt(stops, c))} />
+            <CitationChip
+              key={c.key}
+              citation={c}
+              text={chipText(c)}
+              lowOcrPages={lowOcr(c)}
+              active={c.sectionId === activeSectionId}
+              onOpen={() => onOpenCitation(c, undefined, trailAt(stops, c))}
+            />
           ))}
         </div>
       ) : null}

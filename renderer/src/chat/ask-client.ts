@@ -15,7 +15,12 @@ let counter = 0;
  * Starts an ask with an id of our own, so its streamed tokens can be told apart and it can be
  * cancelled at once. `conversation` resolves to the conversation to record it in (undefined: none).
  */
-export function startAsk(api: ClauseGraphApi, question: string, onToken: (text: string) => void, conversation: Promise<string | undefined> = Promise.resolve(undefined)): RunningAsk {
+export function startAsk(
+  api: ClauseGraphApi,
+  question: string,
+  onToken: (text: string) => void,
+  conversation: Promise<string | undefined> = Promise.resolve(undefined),
+): RunningAsk {
   counter += 1;
   const askId = `ask-${Date.now().toString(36)}-${counter}`;
   let cancelled = false;

@@ -33,7 +33,14 @@ export function ChatPane({ chat, documents, activeSectionId, onOpenCitation, que
           {chat.conversationId !== null && chat.turns.some((t) => t.result?.logId !== undefined) ? (
             <ExportButtons what="this conversation" testId="export-conversation" run={chat.exportConversation} />
           ) : null}
-          <button type="button" className="quiet small" data-testid="chat-new-conversation" disabled={chat.turns.length === 0} onClick={chat.startNew} title="Start a new conversation (this one stays in the Conversations tab)">
+          <button
+            type="button"
+            className="quiet small"
+            data-testid="chat-new-conversation"
+            disabled={chat.turns.length === 0}
+            onClick={chat.startNew}
+            title="Start a new conversation (this one stays in the Conversations tab)"
+          >
             New conversation
           </button>
         </span>

@@ -40,7 +40,15 @@ export function ChatTurnView({ turn, active, documents, activeSectionId, onSelec
       {(turn.notes ?? []).map((note) => (
         <p key={note} className="turn-note small" data-testid="turn-note">
           {/* A date is never broken at its hyphens. */}
-          {note.split(/(\d{4}-\d{2}-\d{2})/).map((part, i) => (i % 2 === 1 ? <span key={i} className="nowrap">{part}</span> : part))}
+          {note.split(/(\d{4}-\d{2}-\d{2})/).map((part, i) =>
+            i % 2 === 1 ? (
+              <span key={i} className="nowrap">
+                {part}
+              </span>
+            ) : (
+              part
+            ),
+          )}
         </p>
       ))}
       {result === undefined ? null : (

@@ -39,6 +39,12 @@ export function citationStops(result: Pick<AskResult, "sentences" | "citations">
 /** The trail positioned at the stop for this citation and range (the first stop of the citation otherwise). */
 export function trailAt(stops: CitationStop[], citation: AskCitation, emphasis?: { start: number; end: number }): CitationTrail {
   const exact = stops.findIndex((s) => s.citation.key === citation.key && s.emphasis?.start === emphasis?.start);
-  const index = exact >= 0 ? exact : Math.max(0, stops.findIndex((s) => s.citation.key === citation.key));
+  const index =
+    exact >= 0
+      ? exact
+      : Math.max(
+          0,
+          stops.findIndex((s) => s.citation.key === citation.key),
+        );
   return { stops, index };
 }

@@ -43,7 +43,9 @@ export function ConversationList({ list, activeId, onOpen, onNew, onDeleted }: P
       {list.error === null ? null : <ErrorMessage error={list.error} testId="conversation-error" />}
       {!list.loading && list.items.length === 0 ? (
         <p className="empty" data-testid="conversations-empty">
-          {query === "" ? "No conversations yet. Your questions and their answers are kept here, in the library, and come back after a restart." : `No conversation mentions “${query}”.`}
+          {query === ""
+            ? "No conversations yet. Your questions and their answers are kept here, in the library, and come back after a restart."
+            : `No conversation mentions “${query}”.`}
         </p>
       ) : null}
       <ol className="history-list">

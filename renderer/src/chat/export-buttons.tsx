@@ -32,7 +32,15 @@ export function ExportButtons({ what, testId, run }: Props) {
     <span className="export-buttons">
       <span className="muted small">Export</span>
       {FORMATS.map(([format, label, how]) => (
-        <button key={format} type="button" className="quiet small" data-testid={`${testId}-${format}`} disabled={busy !== null} title={`Save ${what} ${how}`} onClick={() => start(format)}>
+        <button
+          key={format}
+          type="button"
+          className="quiet small"
+          data-testid={`${testId}-${format}`}
+          disabled={busy !== null}
+          title={`Save ${what} ${how}`}
+          onClick={() => start(format)}
+        >
           {busy === format ? "Exporting…" : label}
         </button>
       ))}

@@ -45,7 +45,12 @@ export function GraphRowsTable({ columns: all, rows, chipText, activeSectionId, 
                 <td key={c}>{row.cells.find((cell) => cell.name === c)?.value ?? ""}</td>
               ))}
               <td>
-                <CitationChip citation={row.citation} text={chipText(row.citation)} active={row.citation.sectionId === activeSectionId} onOpen={() => onOpen(row.citation)} />
+                <CitationChip
+                  citation={row.citation}
+                  text={chipText(row.citation)}
+                  active={row.citation.sectionId === activeSectionId}
+                  onOpen={() => onOpen(row.citation)}
+                />
               </td>
             </tr>
           ))}

@@ -26,19 +26,22 @@ export function useConversations(api: ClauseGraphApi, refreshKey: unknown): Conv
 
   useEffect(() => {
     let current = true;
-    const timer = window.setTimeout(() => {
-      const q = query.trim();
-      void api.listConversations(q === "" ? {} : { query: q }).then((result) => {
-        if (!current) return;
-        setLoading(false);
-        if (result.ok) {
-          setItems(result.value);
-          setError(null);
-        } else {
-          setError(result.error);
-        }
-      });
-    }, query === "" ? 0 : SEARCH_DELAY_MS);
+    const timer = window.setTimeout(
+      () => {
+        const q = query.trim();
+        void api.listConversations(q === "" ? {} : { query: q }).then((result) => {
+          if (!current) return;
+          setLoading(false);
+          if (result.ok) {
+            setItems(result.value);
+            setError(null);
+          } else {
+            setError(result.error);
+          }
+        });
+      },
+      query === "" ? 0 : SEARCH_DELAY_MS,
+    );
     return () => {
       current = false;
       window.clearTimeout(timer);

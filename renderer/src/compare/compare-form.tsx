@@ -80,11 +80,28 @@ export function CompareForm({ documents, running, modelAvailable, onRun, onCance
       <div className="compare-options">
         <label className="inline">
           Best
-          <input type="number" min={1} max={20} value={k} data-testid="compare-k" onChange={(e) => setK(Math.max(1, Math.min(20, Number(e.currentTarget.value) || 3)))} disabled={running !== null} />
+          <input
+            type="number"
+            min={1}
+            max={20}
+            value={k}
+            data-testid="compare-k"
+            onChange={(e) => setK(Math.max(1, Math.min(20, Number(e.currentTarget.value) || 3)))}
+            disabled={running !== null}
+          />
           matches each
         </label>
-        <label className="inline" title={modelAvailable ? "The loaded model judges every stored pair" : "Choose a language model in the header to have pairs judged"}>
-          <input type="checkbox" checked={verdicts && modelAvailable} disabled={!modelAvailable || running !== null} data-testid="compare-verdicts" onChange={(e) => setVerdicts(e.currentTarget.checked)} />
+        <label
+          className="inline"
+          title={modelAvailable ? "The loaded model judges every stored pair" : "Choose a language model in the header to have pairs judged"}
+        >
+          <input
+            type="checkbox"
+            checked={verdicts && modelAvailable}
+            disabled={!modelAvailable || running !== null}
+            data-testid="compare-verdicts"
+            onChange={(e) => setVerdicts(e.currentTarget.checked)}
+          />
           Model verdicts{a ? ` (up to ${k * a.sections} calls, k × sections)` : ""}
         </label>
         <span className="spacer" />

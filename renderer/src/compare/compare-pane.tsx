@@ -33,7 +33,13 @@ export function ComparePane({ documents, onShowGraph, onOpenSection, libraryKey 
   const c = crosswalk?.comparison;
   return (
     <section className="pane compare-pane" aria-label="Compare">
-      <CompareForm documents={documents} running={compare.running} modelAvailable={modelAvailable} onRun={(r) => void compare.run(r)} onCancel={compare.cancel} />
+      <CompareForm
+        documents={documents}
+        running={compare.running}
+        modelAvailable={modelAvailable}
+        onRun={(r) => void compare.run(r)}
+        onCancel={compare.cancel}
+      />
       {compare.error ? <ErrorMessage error={compare.error} testId="compare-error" /> : null}
       {compare.comparisons.length > 0 ? (
         <details className="compare-history">
@@ -61,10 +67,12 @@ export function ComparePane({ documents, onShowGraph, onOpenSection, libraryKey 
         <>
           <div className="compare-summary" data-testid="compare-summary">
             <div>
-              <strong>{c.documentA.fileName}</strong> ↔ <strong>{c.documentB?.fileName ?? `the library (${plural(c.libraryDocuments.length, "document")})`}</strong>
+              <strong>{c.documentA.fileName}</strong> ↔{" "}
+              <strong>{c.documentB?.fileName ?? `the library (${plural(c.libraryDocuments.length, "document")})`}</strong>
               <span className="muted small">
                 {" "}
-                · {plural(c.sections, "provision")} · {c.pairsExamined} candidate pairs examined ({(c.pairsExamined / Math.max(1, c.k * c.sections)).toFixed(1)} × k·n) · k = {c.k}
+                · {plural(c.sections, "provision")} · {c.pairsExamined} candidate pairs examined ({(c.pairsExamined / Math.max(1, c.k * c.sections)).toFixed(1)}{" "}
+                × k·n) · k = {c.k}
                 {c.llmModel ? ` · verdicts by ${c.llmModel}` : ""}
               </span>
             </div>
@@ -78,8 +86,14 @@ export function ComparePane({ documents, onShowGraph, onOpenSection, libraryKey 
               </button>
             </span>
           </div>
-          {c.stale ? <p className="notice" data-testid="compare-stale">{c.stale}</p> : null}
-          {c.status === "partial" ? <p className="notice">The model's verdicts were stopped before the end: compare again to finish them (those made are kept).</p> : null}
+          {c.stale ? (
+            <p className="notice" data-testid="compare-stale">
+              {c.stale}
+            </p>
+          ) : null}
+          {c.status === "partial" ? (
+            <p className="notice">The model's verdicts were stopped before the end: compare again to finish them (those made are kept).</p>
+          ) : null}
           {compare.pair !== null ? (
             <PairView
               pair={compare.pair}
@@ -103,7 +117,10 @@ export function ComparePane({ documents, onShowGraph, onOpenSection, libraryKey 
           )}
         </>
       ) : compare.running === null ? (
-        <p className="empty">Choose two documents (or one and the whole library): each provision of A gets its best matches in B, with the reasons, and the differences between their obligations.</p>
+        <p className="empty">
+          Choose two documents (or one and the whole library): each provision of A gets its best matches in B, with the reasons, and the differences between
+          their obligations.
+        </p>
       ) : null}
     </section>
   );

@@ -30,11 +30,11 @@ function flagClass(flag: PairFlag): string {
 
 export function CrosswalkTable({ crosswalk, onOpenPair }: Props) {
   const [filter, setFilter] = useState<Filter>("all");
-  const rows = useMemo(
-    () => crosswalk.rows.filter((r) => (filter === "all" ? true : filter === "unmatched" ? r.unmatched : differs(r))),
-    [crosswalk, filter],
+  const rows = useMemo(() => crosswalk.rows.filter((r) => (filter === "all" ? true : filter === "unmatched" ? r.unmatched : differs(r))), [crosswalk, filter]);
+  const counts = useMemo(
+    () => ({ differences: crosswalk.rows.filter(differs).length, unmatched: crosswalk.rows.filter((r) => r.unmatched).length }),
+    [crosswalk],
   );
-  const counts = useMemo(() => ({ differences: crosswalk.rows.filter(differs).length, unmatched: crosswalk.rows.filter((r) => r.unmatched).length }), [crosswalk]);
   return (
     <div className="crosswalk">
       <div className="crosswalk-filters" role="radiogroup" aria-label="Show">
@@ -46,7 +46,14 @@ export function CrosswalkTable({ crosswalk, onOpenPair }: Props) {
           ] as const
         ).map(([value, label]) => (
           <label key={value} className={filter === value ? "chip active" : "chip"}>
-            <input type="radio" name="crosswalk-filter" value={value} checked={filter === value} onChange={() => setFilter(value)} data-testid={`filter-${value}`} />
+            <input
+              type="radio"
+              name="crosswalk-filter"
+              value={value}
+              checked={filter === value}
+              onChange={() => setFilter(value)}
+              data-testid={`filter-${value}`}
+            />
             {label}
           </label>
         ))}
@@ -57,7 +64,9 @@ export function CrosswalkTable({ crosswalk, onOpenPair }: Props) {
           <tr>
             <th scope="col">A’s provision</th>
             <th scope="col">Best matches in B</th>
-            <th scope="col" className="num">Score</th>
+            <th scope="col" className="num">
+              Score
+            </th>
             <th scope="col">Flags / verdict</th>
           </tr>
         </thead>
@@ -71,11 +80,24 @@ export function CrosswalkTable({ crosswalk, onOpenPair }: Props) {
                 <ol className="matches">
                   {row.matches.map((m) => (
                     <li key={m.bSectionId}>
-                      <button type="button" className="link" data-testid="crosswalk-match" title="Open both texts side by side" onClick={() => onOpenPair(row, m)}>
+                      <button
+                        type="button"
+                        className="link"
+                        data-testid="crosswalk-match"
+                        title="Open both texts side by side"
+                        onClick={() => onOpenPair(row, m)}
+                      >
                         {m.bLabel}
                       </button>{" "}
                       <span className="muted">{m.bHeading}</span>
-                      {m.reasons.citation ? <span className="cite-badge" title={`${m.reasons.citation.direction === "a-cites-b" ? "A cites B" : "B cites A"}: ${m.reasons.citation.raw}`}>cited</span> : null}
+                      {m.reasons.citation ? (
+                        <span
+                          className="cite-badge"
+                          title={`${m.reasons.citation.direction === "a-cites-b" ? "A cites B" : "B cites A"}: ${m.reasons.citation.raw}`}
+                        >
+                          cited
+                        </span>
+                      ) : null}
                     </li>
                   ))}
                   {row.matches.length === 0 ? <li className="muted">no candidate</li> : null}
@@ -92,11 +114,21 @@ export function CrosswalkTable({ crosswalk, onOpenPair }: Props) {
                 {row.unmatched ? <span className="flag">no match above {crosswalk.comparison.matchThreshold}</span> : null}
                 {(row.matches[0]?.flags ?? []).map((f, i) => (
                   <span key={i} className={flagClass(f)} title={f.message} data-testid="crosswalk-flag">
-                    {f.kind === "deadline" ? `time: ${f.a ?? "—"} / ${f.b ?? "—"}` : f.kind === "modality" ? `${f.a} / ${f.b}` : f.kind === "no-obligations" ? `no obligations in ${f.side === "a" ? "B" : "A"}` : `duty only in ${f.side.toUpperCase()}`}
+                    {f.kind === "deadline"
+                      ? `time: ${f.a ?? "—"} / ${f.b ?? "—"}`
+                      : f.kind === "modality"
+                        ? `${f.a} / ${f.b}`
+                        : f.kind === "no-obligations"
+                          ? `no obligations in ${f.side === "a" ? "B" : "A"}`
+                          : `duty only in ${f.side.toUpperCase()}`}
                   </span>
                 ))}
                 {row.matches[0]?.verdict ? (
-                  <span className={`verdict ${row.matches[0].verdict.label}`} data-testid="crosswalk-verdict" title={`${row.matches[0].verdict.modelId}: “${row.matches[0].verdict.quoteA.text}” / “${row.matches[0].verdict.quoteB.text}”`}>
+                  <span
+                    className={`verdict ${row.matches[0].verdict.label}`}
+                    data-testid="crosswalk-verdict"
+                    title={`${row.matches[0].verdict.modelId}: “${row.matches[0].verdict.quoteA.text}” / “${row.matches[0].verdict.quoteB.text}”`}
+                  >
                     {VERDICT_WORDS[row.matches[0].verdict.label] ?? row.matches[0].verdict.label}
                   </span>
                 ) : null}

@@ -16,7 +16,10 @@ export interface HighlightPiece {
 }
 
 export function highlightText(text: string, highlights: readonly Highlight[]): HighlightPiece[][] {
-  return cutParagraphs(text, highlights.flatMap((h) => [h.start, h.end])).map((pieces) =>
+  return cutParagraphs(
+    text,
+    highlights.flatMap((h) => [h.start, h.end]),
+  ).map((pieces) =>
     pieces.map(({ start, end, text: piece }) => {
       // A quote outranks a match where both cover a piece: it is what the verdict rests on.
       const covering = highlights.filter((h) => start >= h.start && end <= h.end);

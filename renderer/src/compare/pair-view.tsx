@@ -90,7 +90,9 @@ export function PairView({ pair, onBack, onShowGraph, onOpenSection }: Props) {
         </ul>
       ) : null}
       {detail === null ? (
-        pair.error ? null : <p className="muted">Opening both texts…</p>
+        pair.error ? null : (
+          <p className="muted">Opening both texts…</p>
+        )
       ) : (
         <>
           <div className="pair-columns">

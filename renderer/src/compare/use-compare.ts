@@ -123,7 +123,13 @@ export function useCompare(api: ClauseGraphApi): CompareState {
       setError(null);
       setPair(null);
       setCrosswalk(null);
-      const result = await api.compareDocuments({ documentA: request.documentA, documentB: request.documentB, k: request.k, verdicts: request.verdicts, jobId });
+      const result = await api.compareDocuments({
+        documentA: request.documentA,
+        documentB: request.documentB,
+        k: request.k,
+        verdicts: request.verdicts,
+        jobId,
+      });
       setRunning(null);
       await refresh();
       if (result.ok) await open(result.value.comparison.id);

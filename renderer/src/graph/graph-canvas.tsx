@@ -70,7 +70,10 @@ function seededRandom(seed: number): () => number {
 /** FNV-1a of the graph's node ids: its layout seed. */
 function seedOf(cy: Core): number {
   let h = 0x811c9dc5;
-  for (const id of cy.nodes().map((n) => n.id()).sort()) {
+  for (const id of cy
+    .nodes()
+    .map((n) => n.id())
+    .sort()) {
     for (let i = 0; i < id.length; i++) h = Math.imul(h ^ id.charCodeAt(i), 0x01000193);
   }
   return h >>> 0;
@@ -145,7 +148,9 @@ function spineConstraints(cy: Core, scale: number): { fixedNodeConstraint?: Arra
   const columns = [...byDocument.values()].filter((ids) => ids.length >= 2);
   if (columns.length === 0) return {};
   return {
-    fixedNodeConstraint: columns.flatMap((ids, c) => ids.map((nodeId, i) => ({ nodeId, position: { x: c * SPINE_COLUMN * scale, y: i * SPINE_STEP * scale } }))),
+    fixedNodeConstraint: columns.flatMap((ids, c) =>
+      ids.map((nodeId, i) => ({ nodeId, position: { x: c * SPINE_COLUMN * scale, y: i * SPINE_STEP * scale } })),
+    ),
   };
 }
 
@@ -197,7 +202,14 @@ function toElements(nodes: SubgraphNode[], edges: SubgraphEdge[], groups: Readon
       const parent = documentOfNode(n);
       return {
         group: "nodes" as const,
-        data: { id: n.id, kind: n.kind, label: n.label, short: shortNodeLabel(n.label), ...(parent === null ? {} : { parent: `${DOCUMENT_PREFIX}${parent}` }), ...(n.rank === undefined ? {} : { rank: n.rank }) },
+        data: {
+          id: n.id,
+          kind: n.kind,
+          label: n.label,
+          short: shortNodeLabel(n.label),
+          ...(parent === null ? {} : { parent: `${DOCUMENT_PREFIX}${parent}` }),
+          ...(n.rank === undefined ? {} : { rank: n.rank }),
+        },
       };
     }),
     ...edges
@@ -229,7 +241,20 @@ function applyLabelScale(cy: Core, scale: number): void {
   });
 }
 
-export function GraphCanvas({ nodes, edges, groups, marked, selectedNodeId, theme, reveal, onNodeTap, onNodeDoubleTap, onEdgeTap, onBackgroundTap, ref }: Props) {
+export function GraphCanvas({
+  nodes,
+  edges,
+  groups,
+  marked,
+  selectedNodeId,
+  theme,
+  reveal,
+  onNodeTap,
+  onNodeDoubleTap,
+  onEdgeTap,
+  onBackgroundTap,
+  ref,
+}: Props) {
   const container = useRef<HTMLDivElement>(null);
   const cyRef = useRef<Core | null>(null);
   // The node the list view asked to locate: it stays in the middle while panels beside and above
@@ -343,7 +368,11 @@ export function GraphCanvas({ nodes, edges, groups, marked, selectedNodeId, them
       let placed = 0;
       for (const el of fresh) {
         if (el.group !== "nodes" || el.data.kind === "document") continue;
-        const anchor = firstDraw ? undefined : edges.find((e) => (e.source === el.data.id || e.target === el.data.id) && !cy.getElementById(e.source === el.data.id ? e.target : e.source).empty());
+        const anchor = firstDraw
+          ? undefined
+          : edges.find(
+              (e) => (e.source === el.data.id || e.target === el.data.id) && !cy.getElementById(e.source === el.data.id ? e.target : e.source).empty(),
+            );
         const other = anchor === undefined ? null : cy.getElementById(anchor.source === el.data.id ? anchor.target : anchor.source);
         el.position = other !== null && other.nonempty() ? spiral(Math.floor(jitter() * 8), other.position()) : spiral(placed++);
       }
@@ -388,7 +417,9 @@ export function GraphCanvas({ nodes, edges, groups, marked, selectedNodeId, them
         // where their names would cover the sections': those show on hover.
         node.connectedEdges('[kind = "triplet"]').addClass("focus");
       }
-      cy.edges().filter((e) => marked.has(e.id())).addClass("focus");
+      cy.edges()
+        .filter((e) => marked.has(e.id()))
+        .addClass("focus");
     });
   }, [marked, selectedNodeId, nodes, edges, groups]);
 
@@ -396,34 +427,30 @@ export function GraphCanvas({ nodes, edges, groups, marked, selectedNodeId, them
     cyRef.current?.style(graphStylesheet(readPalette()));
   }, [theme]);
 
-  useImperativeHandle(
-    ref,
-    () => {
-      const zoomBy = (factor: number): void => {
-        const cy = cyRef.current;
-        if (cy === null) return;
-        cy.zoom({ level: cy.zoom() * factor, renderedPosition: { x: cy.width() / 2, y: cy.height() / 2 } });
-      };
-      return {
-        fit: () => {
-          focusRef.current = null;
-          cyRef.current?.fit(undefined, FIT_PADDING);
-        },
-        zoomIn: () => zoomBy(ZOOM_STEP),
-        zoomOut: () => zoomBy(1 / ZOOM_STEP),
-        reset: () => {
-          if (cyRef.current !== null) runSeededLayout(cyRef.current, "grown");
-        },
-        center: (nodeId) => {
-          const node = cyRef.current?.getElementById(nodeId);
-          if (node === undefined || node.empty()) return;
-          focusRef.current = nodeId;
-          cyRef.current?.center(node);
-        },
-      };
-    },
-    [],
-  );
+  useImperativeHandle(ref, () => {
+    const zoomBy = (factor: number): void => {
+      const cy = cyRef.current;
+      if (cy === null) return;
+      cy.zoom({ level: cy.zoom() * factor, renderedPosition: { x: cy.width() / 2, y: cy.height() / 2 } });
+    };
+    return {
+      fit: () => {
+        focusRef.current = null;
+        cyRef.current?.fit(undefined, FIT_PADDING);
+      },
+      zoomIn: () => zoomBy(ZOOM_STEP),
+      zoomOut: () => zoomBy(1 / ZOOM_STEP),
+      reset: () => {
+        if (cyRef.current !== null) runSeededLayout(cyRef.current, "grown");
+      },
+      center: (nodeId) => {
+        const node = cyRef.current?.getElementById(nodeId);
+        if (node === undefined || node.empty()) return;
+        focusRef.current = nodeId;
+        cyRef.current?.center(node);
+      },
+    };
+  }, []);
 
   return (
     <div

@@ -77,7 +77,10 @@ export function visibleGraph(graph: GraphData, limit: number, pinned: ReadonlySe
 }
 
 /** The name a document's box shows: its shortest name ("DORA") and its title. */
-export function documentGroupName(doc: { title: string; fileName: string; aliases?: string[]; userAliases?: string[]; hiddenAliases?: string[] }, aliases: readonly string[]): string {
+export function documentGroupName(
+  doc: { title: string; fileName: string; aliases?: string[]; userAliases?: string[]; hiddenAliases?: string[] },
+  aliases: readonly string[],
+): string {
   const title = doc.title.trim() === "" ? doc.fileName : doc.title.trim();
   const short = [...aliases].filter((a) => a.length >= 2 && a.length <= 24).sort((a, b) => a.length - b.length)[0];
   return short === undefined || title.toLowerCase().startsWith(short.toLowerCase()) ? title : `${short} — ${title}`;

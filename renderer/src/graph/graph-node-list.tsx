@@ -36,7 +36,12 @@ export function GraphNodeList({ nodes, edges, groups, selectedNodeId, onSelect }
     <details className="graph-list">
       <summary data-testid="graph-list-toggle">List view</summary>
       {documents.map((doc) => (
-        <section key={doc} className="graph-list-document" data-testid="graph-list-document" aria-label={doc === "" ? "Other nodes" : (groups.get(doc) ?? "Document")}>
+        <section
+          key={doc}
+          className="graph-list-document"
+          data-testid="graph-list-document"
+          aria-label={doc === "" ? "Other nodes" : (groups.get(doc) ?? "Document")}
+        >
           <h4>{doc === "" ? "Other" : (groups.get(doc) ?? "Document")}</h4>
           {(["section", "entity", "term"] as const).map((kind) => {
             const ofKind = nodes.filter((n) => n.kind === kind && (documentOfNode(n) ?? "") === doc);

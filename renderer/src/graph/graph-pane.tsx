@@ -6,7 +6,16 @@ import { GraphCanvas } from "./graph-canvas.tsx";
 import type { GraphHandle } from "./graph-canvas.tsx";
 import { GraphControls } from "./graph-controls.tsx";
 import { GraphLegend } from "./graph-legend.tsx";
-import { documentGroupName, INITIAL_NODE_LIMIT, NODE_LIMIT_STEP, nodeLabel, sectionNodeId, sectionOfEdge, sectionsOfNode, visibleGraph } from "./graph-model.ts";
+import {
+  documentGroupName,
+  INITIAL_NODE_LIMIT,
+  NODE_LIMIT_STEP,
+  nodeLabel,
+  sectionNodeId,
+  sectionOfEdge,
+  sectionsOfNode,
+  visibleGraph,
+} from "./graph-model.ts";
 import type { SectionRef } from "./graph-model.ts";
 import { GraphNodeList } from "./graph-node-list.tsx";
 import { NodeSources, type SourceItem } from "./node-sources.tsx";

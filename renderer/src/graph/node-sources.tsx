@@ -42,13 +42,27 @@ export function NodeSources({ nodeLabel, kind, sources, current, loading, error,
         <span className="node-sources-actions">
           {many ? (
             <>
-              <button type="button" className="quiet small" data-testid="node-source-prev" aria-label="Previous section" disabled={current <= 0} onClick={() => onOpen(current - 1)}>
+              <button
+                type="button"
+                className="quiet small"
+                data-testid="node-source-prev"
+                aria-label="Previous section"
+                disabled={current <= 0}
+                onClick={() => onOpen(current - 1)}
+              >
                 ‹ Previous
               </button>
               <span className="muted small" data-testid="node-source-position" aria-live="polite">
                 {current + 1} of {sources.length}
               </span>
-              <button type="button" className="quiet small" data-testid="node-source-next" aria-label="Next section" disabled={current >= sources.length - 1} onClick={() => onOpen(current + 1)}>
+              <button
+                type="button"
+                className="quiet small"
+                data-testid="node-source-next"
+                aria-label="Next section"
+                disabled={current >= sources.length - 1}
+                onClick={() => onOpen(current + 1)}
+              >
                 Next ›
               </button>
             </>
@@ -60,7 +74,9 @@ export function NodeSources({ nodeLabel, kind, sources, current, loading, error,
       </div>
       {kind === "entity" && !loading && error === null ? (
         <p className="muted small node-sources-note">
-          {sources.length === 0 ? "No section states a fact about it." : `${sources.length === 1 ? "1 section states" : `${sources.length} sections state`} a fact about it${truncated ? " (the first are listed)" : ""}.`}
+          {sources.length === 0
+            ? "No section states a fact about it."
+            : `${sources.length === 1 ? "1 section states" : `${sources.length} sections state`} a fact about it${truncated ? " (the first are listed)" : ""}.`}
         </p>
       ) : null}
       {loading ? <p className="muted small">Finding the sections that state facts about it…</p> : null}

@@ -26,7 +26,12 @@ export function DocumentAliases({ document, onSave }: Props) {
   };
   const save = async (): Promise<void> => {
     setBusy(true);
-    const failure = await onSave(draft.split(",").map((a) => a.trim()).filter((a) => a !== ""));
+    const failure = await onSave(
+      draft
+        .split(",")
+        .map((a) => a.trim())
+        .filter((a) => a !== ""),
+    );
     setBusy(false);
     setError(failure);
     if (failure === null) setEditing(false);

@@ -40,8 +40,7 @@ export function DocumentRow({ document, selected, onOpen, onDelete, onSetAliases
           {document.title || document.fileName}
         </button>
         <span className="row-meta">
-          <span data-testid="document-file">{document.fileName}</span> · {plural(document.pages, "page")} ·{" "}
-          {plural(document.sections, "section")}
+          <span data-testid="document-file">{document.fileName}</span> · {plural(document.pages, "page")} · {plural(document.sections, "section")}
         </span>
       </div>
       {document.ocr === undefined ? null : <OcrBadge ocr={document.ocr} />}
@@ -58,13 +57,7 @@ export function DocumentRow({ document, selected, onOpen, onDelete, onSetAliases
           </button>
         </span>
       ) : (
-        <button
-          type="button"
-          className="quiet"
-          aria-label={`Delete ${document.fileName}`}
-          data-testid="delete-document"
-          onClick={() => setConfirming(true)}
-        >
+        <button type="button" className="quiet" aria-label={`Delete ${document.fileName}`} data-testid="delete-document" onClick={() => setConfirming(true)}>
           Delete
         </button>
       )}

@@ -16,7 +16,11 @@ export function OcrSetting({ preference, onChange }: Props) {
     <span className="ocr-setting small" data-testid="ocr-setting">
       <label>
         Scanned PDFs{" "}
-        <select value={preference.mode} data-testid="ocr-setting-mode" onChange={(e) => onChange({ ...preference, mode: e.currentTarget.value as OcrPreference["mode"] })}>
+        <select
+          value={preference.mode}
+          data-testid="ocr-setting-mode"
+          onChange={(e) => onChange({ ...preference, mode: e.currentTarget.value as OcrPreference["mode"] })}
+        >
           {(Object.keys(MODE_NAMES) as Array<OcrPreference["mode"]>).map((m) => (
             <option key={m} value={m}>
               {MODE_NAMES[m]}

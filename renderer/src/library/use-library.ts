@@ -68,7 +68,6 @@ export interface Library {
   refresh(): Promise<void>;
 }
 
-
 let keyCounter = 0;
 const nextKey = (): { key: string; seq: number } => ({ key: `import-${++keyCounter}`, seq: keyCounter });
 let jobCounter = 0;
@@ -118,9 +117,7 @@ export function useLibrary(api: ClauseGraphApi): Library {
   const sending = useRef(new Map<string, AbortController>());
 
   const patch = useCallback((key: string, change: Partial<ImportEntry> | null) => {
-    setImports((all) =>
-      change === null ? all.filter((e) => e.key !== key) : all.map((e) => (e.key === key ? { ...e, ...change } : e)),
-    );
+    setImports((all) => (change === null ? all.filter((e) => e.key !== key) : all.map((e) => (e.key === key ? { ...e, ...change } : e))));
   }, []);
 
   const refresh = useCallback(async () => {

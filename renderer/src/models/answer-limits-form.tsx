@@ -17,7 +17,13 @@ export function AnswerLimitsForm({ limits, onSave }: Props) {
   const next = { maxTokens: Number(tokens), maxSeconds: Number(seconds) };
   const changed = next.maxTokens !== limits.maxTokens || next.maxSeconds !== limits.maxSeconds;
   const { maxTokens: t, maxSeconds: s } = ANSWER_LIMIT_BOUNDS;
-  const valid = Number.isInteger(next.maxTokens) && next.maxTokens >= t.min && next.maxTokens <= t.max && Number.isInteger(next.maxSeconds) && next.maxSeconds >= s.min && next.maxSeconds <= s.max;
+  const valid =
+    Number.isInteger(next.maxTokens) &&
+    next.maxTokens >= t.min &&
+    next.maxTokens <= t.max &&
+    Number.isInteger(next.maxSeconds) &&
+    next.maxSeconds >= s.min &&
+    next.maxSeconds <= s.max;
   return (
     <form
       className="answer-limits-form"
@@ -31,18 +37,40 @@ export function AnswerLimitsForm({ limits, onSave }: Props) {
       <div className="model-menu-title">Limits on written answers</div>
       <label className="small">
         At most{" "}
-        <input type="number" min={t.min} max={t.max} step={1} value={tokens} aria-label="Most tokens per answer" data-testid="max-tokens-input" onChange={(e) => (setTokens(e.currentTarget.value), setSaved(false))} />{" "}
+        <input
+          type="number"
+          min={t.min}
+          max={t.max}
+          step={1}
+          value={tokens}
+          aria-label="Most tokens per answer"
+          data-testid="max-tokens-input"
+          onChange={(e) => (setTokens(e.currentTarget.value), setSaved(false))}
+        />{" "}
         tokens
       </label>
       <label className="small">
         and{" "}
-        <input type="number" min={s.min} max={s.max} step={1} value={seconds} aria-label="Most seconds per answer" data-testid="max-seconds-input" onChange={(e) => (setSeconds(e.currentTarget.value), setSaved(false))} />{" "}
+        <input
+          type="number"
+          min={s.min}
+          max={s.max}
+          step={1}
+          value={seconds}
+          aria-label="Most seconds per answer"
+          data-testid="max-seconds-input"
+          onChange={(e) => (setSeconds(e.currentTarget.value), setSaved(false))}
+        />{" "}
         seconds
       </label>
       <button type="submit" className="small" disabled={!valid || !changed} data-testid="save-limits">
         Save
       </button>
-      {saved && !changed ? <span className="muted small" role="status">Saved</span> : null}
+      {saved && !changed ? (
+        <span className="muted small" role="status">
+          Saved
+        </span>
+      ) : null}
       {!valid ? (
         <p className="muted small">
           Tokens from {t.min} to {t.max}, seconds from {s.min} to {s.max}.

@@ -30,7 +30,9 @@ function statusLine(state: ModelsState): string | null {
     case "loading":
       return `Loading ${activeName(state)}… this can take a minute.`;
     case "ready":
-      return active.external ? `Answers are written by ${activeName(state)} (given at start-up).` : `Answers are written by ${activeName(state)} and checked against their citations.`;
+      return active.external
+        ? `Answers are written by ${activeName(state)} (given at start-up).`
+        : `Answers are written by ${activeName(state)} and checked against their citations.`;
     case "failed":
       return `${activeName(state)} could not be loaded, so answers are quoted from the documents.`;
     default: {
@@ -42,7 +44,12 @@ function statusLine(state: ModelsState): string | null {
 
 function ModelOption({ model, checked, disabled, onSelect }: { model: ModelEntry; checked: boolean; disabled: boolean; onSelect(): void }) {
   // A GGUF's own name can be vague ("llama"): the id, from the file name, tells two apart.
-  const details = [model.name.toLowerCase() === model.id ? null : model.id, model.parameters, model.quantization, model.present ? size(model.sizeBytes) : `not installed (~${size(model.sizeBytes)})`].filter((x) => x !== null && x !== "");
+  const details = [
+    model.name.toLowerCase() === model.id ? null : model.id,
+    model.parameters,
+    model.quantization,
+    model.present ? size(model.sizeBytes) : `not installed (~${size(model.sizeBytes)})`,
+  ].filter((x) => x !== null && x !== "");
   return (
     <li>
       <label className={`model-option${model.present ? "" : " absent"}`} data-testid="model-option" data-model-id={model.id} data-present={model.present}>
@@ -113,7 +120,13 @@ export function ModelPicker({ api, refreshKey }: { api: ClauseGraphApi; refreshK
       {open ? (
         <div className="model-menu" role="dialog" aria-label="Language model" data-testid="model-menu">
           <div className="model-menu-title">Answers</div>
-          {state === null ? <p className="muted small">Loading the model list…</p> : <p className="small" data-testid="model-status" data-status={state.active.status}>{statusLine(state)}</p>}
+          {state === null ? (
+            <p className="muted small">Loading the model list…</p>
+          ) : (
+            <p className="small" data-testid="model-status" data-status={state.active.status}>
+              {statusLine(state)}
+            </p>
+          )}
           {state?.active.status === "failed" && state.active.error !== null ? <ErrorMessage error={state.active.error} testId="model-load-error" /> : null}
           {state !== null ? (
             <ul className="model-list" role="radiogroup" aria-label="Model">
@@ -131,8 +144,14 @@ export function ModelPicker({ api, refreshKey }: { api: ClauseGraphApi; refreshK
               ))}
             </ul>
           ) : null}
-          {state !== null ? <AnswerLimitsForm key={`${state.limits.maxTokens}/${state.limits.maxSeconds}`} limits={state.limits} onSave={models.setLimits} /> : null}
-          {busy !== null && busy !== "import" ? <p className="muted small" role="status">Loading {busy === "" ? "…" : busy}… answers keep working meanwhile.</p> : null}
+          {state !== null ? (
+            <AnswerLimitsForm key={`${state.limits.maxTokens}/${state.limits.maxSeconds}`} limits={state.limits} onSave={models.setLimits} />
+          ) : null}
+          {busy !== null && busy !== "import" ? (
+            <p className="muted small" role="status">
+              Loading {busy === "" ? "…" : busy}… answers keep working meanwhile.
+            </p>
+          ) : null}
           {error !== null ? <ErrorMessage error={error} testId="model-error" /> : null}
           <form
             className="model-import"

@@ -12,11 +12,7 @@ interface Props {
   onResponse?(response: SearchResponse): void;
 }
 
-type SearchState =
-  | { kind: "idle" }
-  | { kind: "searching" }
-  | { kind: "done"; query: string; results: SearchResult[] }
-  | { kind: "failed"; error: ErrorInfo };
+type SearchState = { kind: "idle" } | { kind: "searching" } | { kind: "done"; query: string; results: SearchResult[] } | { kind: "failed"; error: ErrorInfo };
 
 export function SearchPane({ titles, activeSectionId, onOpenSection, onResponse }: Props) {
   const api = useApi();

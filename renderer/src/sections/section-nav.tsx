@@ -9,10 +9,24 @@ interface Props {
 export function SectionNav({ previous, next, onOpenSection }: Props) {
   return (
     <div className="section-nav" role="navigation" aria-label="Neighbouring sections">
-      <button type="button" className="quiet small" data-testid="section-prev" disabled={previous === undefined} title={previous?.label} onClick={() => previous && onOpenSection(previous.id)}>
+      <button
+        type="button"
+        className="quiet small"
+        data-testid="section-prev"
+        disabled={previous === undefined}
+        title={previous?.label}
+        onClick={() => previous && onOpenSection(previous.id)}
+      >
         ‹ {previous?.label ?? "Previous"}
       </button>
-      <button type="button" className="quiet small" data-testid="section-next" disabled={next === undefined} title={next?.label} onClick={() => next && onOpenSection(next.id)}>
+      <button
+        type="button"
+        className="quiet small"
+        data-testid="section-next"
+        disabled={next === undefined}
+        title={next?.label}
+        onClick={() => next && onOpenSection(next.id)}
+      >
         {next?.label ?? "Next"} ›
       </button>
     </div>

@@ -62,13 +62,27 @@ export function SectionPages({ section, emphasis, requestedPage }: Props) {
           </button>
         ) : null}
         <span className="spacer" />
-        <button type="button" className="quiet small" data-testid="zoom-out" aria-label="Zoom out" disabled={zoom <= 1} onClick={() => setZoom((z) => Math.max(1, z / 1.25))}>
+        <button
+          type="button"
+          className="quiet small"
+          data-testid="zoom-out"
+          aria-label="Zoom out"
+          disabled={zoom <= 1}
+          onClick={() => setZoom((z) => Math.max(1, z / 1.25))}
+        >
           −
         </button>
         <button type="button" className="quiet small" data-testid="zoom-fit" onClick={() => setZoom(1)} title="Fit the page to the pane's width">
           {Math.round(zoom * 100)}%
         </button>
-        <button type="button" className="quiet small" data-testid="zoom-in" aria-label="Zoom in" disabled={zoom >= 4} onClick={() => setZoom((z) => Math.min(4, z * 1.25))}>
+        <button
+          type="button"
+          className="quiet small"
+          data-testid="zoom-in"
+          aria-label="Zoom in"
+          disabled={zoom >= 4}
+          onClick={() => setZoom((z) => Math.min(4, z * 1.25))}
+        >
           +
         </button>
       </div>

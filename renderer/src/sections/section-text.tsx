@@ -20,7 +20,12 @@ export function SectionText({ paragraphs, labelOf, onOpenSection }: Props) {
       {paragraphs.map((pieces, i) => (
         <p key={i}>
           {pieces.map((piece, j) => {
-            if (piece.marked === true) return <mark key={j} data-testid="evidence">{piece.text}</mark>;
+            if (piece.marked === true)
+              return (
+                <mark key={j} data-testid="evidence">
+                  {piece.text}
+                </mark>
+              );
             if (piece.linkTo !== undefined) {
               const target = piece.linkTo;
               return (

@@ -22,18 +22,21 @@ interface Props {
 export function ViewerPane({ target, titles, related, onOpenSection, onOpenStop }: Props) {
   return (
     <section className="pane viewer-pane" aria-label="Section" data-testid="section-viewer">
-      {target.kind === "none" ? (
-        <p className="empty">Open a citation, a graph node, a search result or a document from the library to read it here.</p>
-      ) : null}
+      {target.kind === "none" ? <p className="empty">Open a citation, a graph node, a search result or a document from the library to read it here.</p> : null}
       {target.kind === "section" ? (
         <>
           {target.trail !== undefined && target.trail.stops.length > 1 ? <CitationSteps trail={target.trail} onOpenStop={onOpenStop} /> : null}
-          <SectionViewer sectionId={target.id} emphasis={target.emphasis ?? null} page={target.page ?? null} titles={titles} related={related} onOpenSection={onOpenSection} />
+          <SectionViewer
+            sectionId={target.id}
+            emphasis={target.emphasis ?? null}
+            page={target.page ?? null}
+            titles={titles}
+            related={related}
+            onOpenSection={onOpenSection}
+          />
         </>
       ) : null}
-      {target.kind === "document" ? (
-        <SectionOutline documentId={target.id} title={titles.get(target.id)} onOpenSection={onOpenSection} />
-      ) : null}
+      {target.kind === "document" ? <SectionOutline documentId={target.id} title={titles.get(target.id)} onOpenSection={onOpenSection} /> : null}
     </section>
   );
 }

@@ -243,16 +243,17 @@ export async function runAuditorFlow(page: Page, options: AuditorFlowOptions): P
   await question.fill(options.question);
   await question.press("Enter");
   const turn = page.getByTestId("chat-turn").last();
-  await timed("answer", () =>
-    expect.poll(() => turn.getAttribute("data-status"), { timeout: options.answerTimeoutMs ?? 60_000 }).toBe("done"),
-  );
+  await timed("answer", () => expect.poll(() => turn.getAttribute("data-status"), { timeout: options.answerTimeoutMs ?? 60_000 }).toBe("done"));
   const answer = turn.getByTestId("answer");
   await answer.waitFor();
   expect(((await answer.textContent()) ?? "").length).toBeGreaterThan(40);
   const chips = answer.getByTestId("answer-sources").getByTestId("citation-chip");
   expect(await chips.count()).toBeGreaterThan(0);
   const chipTexts = await chips.allTextContents();
-  const chipIndex = Math.max(0, chipTexts.findIndex((t) => options.citation.test(t)));
+  const chipIndex = Math.max(
+    0,
+    chipTexts.findIndex((t) => options.citation.test(t)),
+  );
   const chip = chips.nth(chipIndex);
   const chipText = chipTexts[chipIndex] ?? "";
   expect(chipText, `no citation chip matches ${options.citation}: ${chipTexts.join(" | ")}`).toMatch(options.citation);
@@ -333,7 +334,10 @@ export async function runAuditorFlow(page: Page, options: AuditorFlowOptions): P
   await page.getByTestId("tab-library").click();
   const rowsBefore = await page.getByTestId("document-row").allTextContents();
   await timed("bad-input", async () => {
-    await dropFiles(page, options.badInputs.map((b) => b.file));
+    await dropFiles(
+      page,
+      options.badInputs.map((b) => b.file),
+    );
     for (const bad of options.badInputs) {
       const row = page.getByTestId("import-row").filter({ hasText: path.basename(bad.file) });
       await expect.poll(() => row.getAttribute("data-state"), { timeout: 30_000 }).toBe("failed");

@@ -5,10 +5,7 @@ import { RESULTS_DIR } from "./renderer-build.ts";
 // The corpus files the auditor flow uses, in one place for the browser and the Electron test.
 // GDPR and DORA import in about 15 s each here: two real, long regulations with cross-references.
 
-export const FLOW_DOCUMENTS = [
-  "regulatory/eu_gdpr_2016-679_council_first_reading_position_5419-16.pdf",
-  "regulatory/eu_dora_2022-2554_OJ_L333.pdf",
-];
+export const FLOW_DOCUMENTS = ["regulatory/eu_gdpr_2016-679_council_first_reading_position_5419-16.pdf", "regulatory/eu_dora_2022-2554_OJ_L333.pdf"];
 
 /** Bad inputs, with what the manifest says each must produce, and what the library must say. */
 const FLOW_BAD_INPUTS: { path: string; manifestSays: RegExp; code: string; says: RegExp }[] = [

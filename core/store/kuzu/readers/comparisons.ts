@@ -79,7 +79,9 @@ export async function readComparisonCache(session: KuzuSession, keys: readonly s
   const out = new Map<string, string>();
   for (const batch of chunks([...new Set(keys)], batchSize)) {
     // One primary-key lookup per key (a list_contains filter would scan the whole cache).
-    const rows = await session.run(`UNWIND $keys AS k MATCH (c:${COMPARISON_CACHE_TABLE}) WHERE c.key = k RETURN c.key AS key, c.json AS json`, { keys: batch });
+    const rows = await session.run(`UNWIND $keys AS k MATCH (c:${COMPARISON_CACHE_TABLE}) WHERE c.key = k RETURN c.key AS key, c.json AS json`, {
+      keys: batch,
+    });
     for (const r of rows) out.set(String(r.key), String(r.json));
   }
   return out;

@@ -7,7 +7,9 @@ import { EXTRACTION_CACHE_TABLE } from "../schema.ts";
 export async function readExtractionCache(session: KuzuSession, keys: readonly string[], batchSize: number): Promise<Map<string, string>> {
   const out = new Map<string, string>();
   for (const batch of chunks(keys, batchSize)) {
-    const rows = await session.run(`MATCH (c:${EXTRACTION_CACHE_TABLE}) WHERE list_contains($keys, c.key) RETURN c.key AS key, c.json AS json`, { keys: batch });
+    const rows = await session.run(`MATCH (c:${EXTRACTION_CACHE_TABLE}) WHERE list_contains($keys, c.key) RETURN c.key AS key, c.json AS json`, {
+      keys: batch,
+    });
     for (const r of rows) out.set(String(r.key), String(r.json));
   }
   return out;

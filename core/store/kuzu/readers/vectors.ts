@@ -18,9 +18,12 @@ export async function vectorRows(session: KuzuSession, spec: VectorTableSpec, do
   const rows =
     documentId === undefined
       ? await session.run(`MATCH (v:${spec.table}) RETURN v.id AS id, v.documentId AS documentId, v.sectionId AS sectionId, v.vector AS vector`)
-      : await session.run(`MATCH (v:${spec.table}) WHERE v.documentId = $documentId RETURN v.id AS id, v.documentId AS documentId, v.sectionId AS sectionId, v.vector AS vector`, {
-          documentId,
-        });
+      : await session.run(
+          `MATCH (v:${spec.table}) WHERE v.documentId = $documentId RETURN v.id AS id, v.documentId AS documentId, v.sectionId AS sectionId, v.vector AS vector`,
+          {
+            documentId,
+          },
+        );
   return rows.map(toRow);
 }
 
@@ -55,6 +58,11 @@ export async function sectionVectorsOfDocuments(session: KuzuSession, documentId
   const rows = await session.run(`MATCH (v:${SECTION_VECTORS.table}) WHERE list_contains($docs, v.documentId) RETURN v.sectionId AS id, v.vector AS vector`, {
     docs: [...documentIds],
   });
-  for (const r of rows) if (Array.isArray(r.vector)) out.set(String(r.id), Float32Array.from(r.vector, (x) => Number(x)));
+  for (const r of rows)
+    if (Array.isArray(r.vector))
+      out.set(
+        String(r.id),
+        Float32Array.from(r.vector, (x) => Number(x)),
+      );
   return out;
 }

@@ -38,7 +38,6 @@ const SET_PROPERTIES = `c.documentId = $documentId, c.otherDocumentId = $otherDo
   c.scorerVersion = $scorerVersion, c.llmModel = $llmModel, c.status = $status, c.sections = $sections,
   c.pairsExamined = $pairsExamined, c.updatedAt = $updatedAt`;
 
-
 /** The documents a comparison names must exist when it is written (NOT_FOUND otherwise). */
 export async function assertComparedDocuments(session: KuzuSession, c: Pick<ComparisonRecord, "documentId" | "libraryDocuments">): Promise<void> {
   const ids = [...new Set([c.documentId, ...c.libraryDocuments])];
@@ -52,7 +51,10 @@ export async function assertComparedDocuments(session: KuzuSession, c: Pick<Comp
 export async function startComparison(session: KuzuSession, c: ComparisonRecord): Promise<void> {
   await session.transaction(async () => {
     await assertComparedDocuments(session, c);
-    await session.run(`MERGE (c:${COMPARISON_TABLE} {id: $id}) ON CREATE SET c.createdAt = $createdAt SET ${SET_PROPERTIES}`, { ...comparisonParams(c), createdAt: c.createdAt });
+    await session.run(`MERGE (c:${COMPARISON_TABLE} {id: $id}) ON CREATE SET c.createdAt = $createdAt SET ${SET_PROPERTIES}`, {
+      ...comparisonParams(c),
+      createdAt: c.createdAt,
+    });
   });
 }
 
@@ -75,24 +77,22 @@ export async function replaceComparisonEdges(session: KuzuSession, write: Compar
     );
     deleted += Number(row?.n ?? 0);
   }
-  const rows = write.edges.map(
-    (e): Params => ({
-      a: e.aSectionId,
-      aDoc: e.aSectionId.split(":")[0] ?? "",
-      b: e.bSectionId,
-      bDoc: e.bSectionId.split(":")[0] ?? "",
-      comparisonId: c.id,
-      embeddingModel: e.embeddingModel,
-      rank: e.rank,
-      score: doubleParam(e.score),
-      aHash: e.aHash,
-      bHash: e.bHash,
-      reasons: e.reasons,
-      flags: e.flags,
-      evidence: e.evidence,
-      verdict: e.verdict,
-    }),
-  );
+  const rows = write.edges.map((e): Params => ({
+    a: e.aSectionId,
+    aDoc: e.aSectionId.split(":")[0] ?? "",
+    b: e.bSectionId,
+    bDoc: e.bSectionId.split(":")[0] ?? "",
+    comparisonId: c.id,
+    embeddingModel: e.embeddingModel,
+    rank: e.rank,
+    score: doubleParam(e.score),
+    aHash: e.aHash,
+    bHash: e.bHash,
+    reasons: e.reasons,
+    flags: e.flags,
+    evidence: e.evidence,
+    verdict: e.verdict,
+  }));
   let created = 0;
   for (const batch of chunks(rows, batchSize)) {
     // Section ids start with their document id: the filter on it keeps the join to the two documents.
@@ -114,9 +114,17 @@ export async function replaceComparisonEdges(session: KuzuSession, write: Compar
 }
 
 /** Inside the caller's transaction: sets the verdict of existing edges (no edge is deleted or created). */
-export async function updateVerdicts(session: KuzuSession, comparison: ComparisonRecord, verdicts: readonly VerdictUpdate[], batchSize: number): Promise<number> {
+export async function updateVerdicts(
+  session: KuzuSession,
+  comparison: ComparisonRecord,
+  verdicts: readonly VerdictUpdate[],
+  batchSize: number,
+): Promise<number> {
   let updated = 0;
-  for (const batch of chunks(verdicts.map((v): Params => ({ a: v.aSectionId, b: v.bSectionId, verdict: v.verdict })), batchSize)) {
+  for (const batch of chunks(
+    verdicts.map((v): Params => ({ a: v.aSectionId, b: v.bSectionId, verdict: v.verdict })),
+    batchSize,
+  )) {
     const [row] = await session.run(
       `UNWIND $rows AS v MATCH (a:Section)-[r:SIMILAR_TO]->(b:Section)
        WHERE a.documentId = $documentId AND a.id = v.a AND b.id = v.b AND r.comparisonId = $id

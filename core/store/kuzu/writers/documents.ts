@@ -53,7 +53,10 @@ export async function writeDocument(ctx: WriteContext, doc: DocumentRecord, sect
   }
   const withPath = sections.filter((s) => s.path.length > 0).map((s): Params => ({ id: s.id, path: s.path }));
   for (const batch of chunks(withPath, batchSize)) {
-    await session.run("UNWIND $rows AS r MATCH (s:Section) WHERE s.documentId = $documentId AND s.id = r.id SET s.path = r.path", { rows: batch, documentId: doc.id });
+    await session.run("UNWIND $rows AS r MATCH (s:Section) WHERE s.documentId = $documentId AND s.id = r.id SET s.path = r.path", {
+      rows: batch,
+      documentId: doc.id,
+    });
   }
   fault("paths");
   // Edges between this document's sections: matching `{id: r.child}` from an UNWIND row is

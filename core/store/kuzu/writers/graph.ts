@@ -59,7 +59,9 @@ export async function writeGraph(ctx: WriteContext, doc: DocumentRecord, derived
   }
   fault("terms");
   for (const batch of chunks(derived.entities.map(entityRow), batchSize)) {
-    await session.run("UNWIND $rows AS r CREATE (:Entity {id: r.id, documentId: r.documentId, key: r.key, name: r.name, type: r.type, party: r.party})", { rows: batch });
+    await session.run("UNWIND $rows AS r CREATE (:Entity {id: r.id, documentId: r.documentId, key: r.key, name: r.name, type: r.type, party: r.party})", {
+      rows: batch,
+    });
   }
   for (const batch of chunks(derived.triplets.map(tripletRow), batchSize)) {
     await session.run(
@@ -124,11 +126,19 @@ export async function replaceLlmTripletRows(
         await deleteVectors(session, TRIPLET_VECTORS, "v.documentId = $documentId AND list_contains($ids, v.id)", { documentId, ids: batch });
       }
     }
-    await deleteNodesWithEdges(session, await ctx.relConnections(), { table: "Triplet", where: "n.documentId = $documentId AND n.source = 'llm'" }, { documentId });
+    await deleteNodesWithEdges(
+      session,
+      await ctx.relConnections(),
+      { table: "Triplet", where: "n.documentId = $documentId AND n.source = 'llm'" },
+      { documentId },
+    );
     // Entities only the previous LLM triplets used; rule entities always keep a triplet.
-    await session.run("MATCH (e:Entity) WHERE e.documentId = $documentId AND NOT EXISTS { MATCH (e)<-[:HAS_SUBJECT|:HAS_OBJECT|:HAS_RECIPIENT]-(:Triplet) } DELETE e", {
-      documentId,
-    });
+    await session.run(
+      "MATCH (e:Entity) WHERE e.documentId = $documentId AND NOT EXISTS { MATCH (e)<-[:HAS_SUBJECT|:HAS_OBJECT|:HAS_RECIPIENT]-(:Triplet) } DELETE e",
+      {
+        documentId,
+      },
+    );
     fault("llm:deleted");
     for (const batch of chunks(write.entities.map(entityRow), batchSize)) {
       await session.run(
@@ -147,7 +157,13 @@ export async function replaceLlmTripletRows(
       );
     }
     fault("llm:triplets");
-    const stated = write.statedIn.map((x): Params => ({ triplet: x.tripletId, section: x.sectionId, sectionDocumentId: x.sectionId.split(":")[0] ?? "", spanStart: x.start, spanEnd: x.end }));
+    const stated = write.statedIn.map((x): Params => ({
+      triplet: x.tripletId,
+      section: x.sectionId,
+      sectionDocumentId: x.sectionId.split(":")[0] ?? "",
+      spanStart: x.start,
+      spanEnd: x.end,
+    }));
     for (const batch of chunks(stated, batchSize)) {
       await session.run(
         `UNWIND $rows AS r MATCH (t:Triplet), (s:Section)

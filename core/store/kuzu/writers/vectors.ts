@@ -39,7 +39,12 @@ export interface VectorTableWrite {
  * in between is healed by re-embedding on the next start. Returns the rows as the table now holds
  * them, per table, for the in-memory mirror.
  */
-export async function storeVectors(ctx: WriteContext, documentId: string, space: EmbeddingSpace, tables: readonly VectorTableWrite[]): Promise<Map<string, VectorRow[]>> {
+export async function storeVectors(
+  ctx: WriteContext,
+  documentId: string,
+  space: EmbeddingSpace,
+  tables: readonly VectorTableWrite[],
+): Promise<Map<string, VectorRow[]>> {
   const written = new Map<string, VectorRow[]>();
   for (const { spec, vectors, sectionOf } of tables) {
     await commitVectorRows(ctx.session, { documentId, spec, space, vectors, sectionOf, batchSize: ctx.batchSize });
