@@ -6,8 +6,9 @@ import type { LiveGraphSchema } from "../model/store-records.ts";
 // columns that only serve search or the viewer (numberTerms, spans) or name files on the
 // user's disk (Document.file) are never reachable, whatever a question or a model writes.
 
-const NODES = new Set(["Document", "Section", "Reference", "Term", "Entity", "Triplet", "Deadline"]);
-const RELATIONSHIPS = new Set([
+/** The knowledge graph's node tables and relationships: what a graph query may reach. */
+export const GRAPH_NODE_TABLES = ["Document", "Section", "Reference", "Term", "Entity", "Triplet", "Deadline"] as const;
+export const GRAPH_RELATIONSHIPS = [
   "PART_OF",
   "NEXT",
   "IN_DOCUMENT",
@@ -20,7 +21,9 @@ const RELATIONSHIPS = new Set([
   "HAS_OBJECT",
   "HAS_RECIPIENT",
   "SETS_DEADLINE",
-]);
+] as const;
+const NODES = new Set<string>(GRAPH_NODE_TABLES);
+const RELATIONSHIPS = new Set<string>(GRAPH_RELATIONSHIPS);
 const HIDDEN_PROPERTIES = new Set(["Section.numberTerms", "Section.spans", "Document.file", "Document.embeddedWith", "Document.ocr"]);
 
 export interface QuerySchema {

@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { readdir, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { GraphStore } from "../../core/store/graph-store.ts";
+import { GRAPH_NODE_TABLES, GRAPH_RELATIONSHIPS } from "../../core/graph-query/query-schema.ts";
 
 // A small regulation for graph-question tests (a chapter, definitions, a notification with its
 // recipient and deadlines, cross-references), and a digest of everything a library holds, to
@@ -59,21 +60,8 @@ export const HOSTILE_GRAPH_QUESTIONS = [
   "Which chapters contain Article 3\u0000 MATCH (n) DELETE n",
 ];
 
-const LABELS = ["Document", "Section", "Reference", "Term", "Entity", "Triplet", "Deadline"];
-const RELATIONSHIPS = [
-  "PART_OF",
-  "NEXT",
-  "IN_DOCUMENT",
-  "CITES",
-  "REFERS_TO",
-  "DEFINED_IN",
-  "MENTIONS",
-  "STATED_IN",
-  "HAS_SUBJECT",
-  "HAS_OBJECT",
-  "HAS_RECIPIENT",
-  "SETS_DEADLINE",
-];
+const LABELS = GRAPH_NODE_TABLES;
+const RELATIONSHIPS = GRAPH_RELATIONSHIPS;
 
 /** Counts of every node and relationship of the knowledge graph, and a hash of the documents' and sections' content. */
 export async function libraryDigest(store: GraphStore): Promise<Record<string, string | number>> {
