@@ -14,7 +14,7 @@ import { runKillRuns } from "../../bench/lib/kill-runs.ts";
 // third document was stored) made the re-run abort in Kuzu's vector extension
 // ("optionalIndex.has_value() && !isLoaded()", vector_extension.cpp:23) once in three full runs on
 // 25 Nov 2026; not reproduced since (README, "open bugs").
-const IMPORT_RUNS = 10;
+const IMPORT_RUNS = 8;
 const EXTRACT_RUNS = 4;
 const COMPARE_RUNS = 4;
 const SEED = 20_261_122;
