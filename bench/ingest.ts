@@ -212,7 +212,9 @@ log(
     .join(", ")}`,
 );
 log(`RSS after the imports ${(importRss / 2 ** 20).toFixed(0)} MB; JS heap ${(process.memoryUsage().heapUsed / 2 ** 20).toFixed(0)} MB`);
-log(`peak RSS ${summary.peakRssMb} MB (${summary.peakRssBeforeReimportMb} MB before the re-import under searches); search p50 ${summary.searchP50Ms} ms, p95 ${summary.searchP95Ms} ms over ${latencies.length} repeated queries`);
+log(
+  `peak RSS ${summary.peakRssMb} MB (${summary.peakRssBeforeReimportMb} MB before the re-import under searches); search p50 ${summary.searchP50Ms} ms, p95 ${summary.searchP95Ms} ms over ${latencies.length} repeated queries`,
+);
 if (firstSorted.length > 0) {
   log(
     `first-time auditor questions: search p50 ${summary.firstTimeSearchP50Ms} ms, p95 ${summary.firstTimeSearchP95Ms} ms over ${firstSorted.length}; slowest: ${[
