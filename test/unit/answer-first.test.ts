@@ -7,25 +7,14 @@ import { createLanguageResources } from "../../core/answer/language-resources.ts
 import type { RankedSection } from "../../core/model/retrieval-types.ts";
 import type { DocumentRecord } from "../../core/model/store-records.ts";
 import type { Section, SectionKind } from "../../core/model/section-types.ts";
+import { makeDocument } from "./store-fixtures.ts";
 
 // Answer first (issue 12): the lead sentence carries what was asked, from the operative provision
 // — not from a recital, a table of contents or a cut table cell — each sentence cited at its own
 // paragraph and printed page.
 
 function doc(id: string, title: string, fileName: string): DocumentRecord {
-  return {
-    id,
-    sha256: id.padEnd(64, "0"),
-    file: `/lib/${fileName}`,
-    fileName,
-    title,
-    format: "pdf",
-    language: "en",
-    pages: 100,
-    bytes: 1,
-    sections: 10,
-    importedAt: "2025-01-01T00:00:00Z",
-  };
+  return makeDocument(id, 10, { title, fileName, file: `/lib/${fileName}`, pages: 100, bytes: 1, importedAt: "2025-01-01T00:00:00Z" });
 }
 const GDPR = doc("gdpr0000", "REGULATION (EU) 2016/679 on the protection of natural persons", "gdpr.pdf");
 const HIPAA = doc("hipaa000", "HIPAA Administrative Simplification 45 CFR Parts 160, 162 and 164", "hipaa.pdf");

@@ -12,24 +12,13 @@ import type { DocumentRecord } from "../../core/model/store-records.ts";
 import type { TripletRecord } from "../../core/model/graph-records.ts";
 import type { Section } from "../../core/model/section-types.ts";
 import { rejectionCode } from "../helpers/expect-code.ts";
+import { makeDocument } from "./store-fixtures.ts";
 
 // Hand-written sections in the shape sectioning produces (paragraphs one per line, spans per line
 // with their page), a scripted model and a bag-of-words embedder: answering end to end, no files.
 
 function doc(id: string, title: string, fileName: string): DocumentRecord {
-  return {
-    id,
-    sha256: id.padEnd(64, "0"),
-    file: `/lib/${fileName}`,
-    fileName,
-    title,
-    format: "pdf",
-    language: "en",
-    pages: 100,
-    bytes: 1,
-    sections: 10,
-    importedAt: "2025-01-01T00:00:00Z",
-  };
+  return makeDocument(id, 10, { title, fileName, file: `/lib/${fileName}`, pages: 100, bytes: 1, importedAt: "2025-01-01T00:00:00Z" });
 }
 
 const GDPR = doc("gdpr0000", "REGULATION (EU) 2016/679 OF THE EUROPEAN PARLIAMENT AND OF THE COUNCIL on the protection of natural persons", "gdpr.pdf");

@@ -22,26 +22,24 @@ function mentionedIn(value: unknown): string[] {
   return Array.isArray(value) ? value.filter((x): x is string => typeof x === "string").sort() : [];
 }
 
-export async function termsByNormalized(session: KuzuSession, normalizedTerms: readonly string[]): Promise<TermRecord[]> {
-  if (normalizedTerms.length === 0) return [];
+/** Terms whose `key` is one of `values`, each with the sections that mention it. */
+async function termsWhere(session: KuzuSession, key: "normalizedTerm" | "id", values: readonly string[]): Promise<TermRecord[]> {
+  if (values.length === 0) return [];
   const rows = await session.run(
-    `MATCH (t:Term) WHERE list_contains($terms, t.normalizedTerm)
+    `MATCH (t:Term) WHERE list_contains($values, t.${key})
      OPTIONAL MATCH (s:Section)-[:MENTIONS]->(t)
      RETURN t, collect(s.id) AS mentionedIn ORDER BY t.documentId, t.normalizedTerm`,
-    { terms: [...normalizedTerms] },
+    { values: [...values] },
   );
   return rows.map((row) => termFromNode(row.t, mentionedIn(row.mentionedIn)));
 }
 
-export async function termsByIds(session: KuzuSession, ids: readonly string[]): Promise<TermRecord[]> {
-  if (ids.length === 0) return [];
-  const rows = await session.run(
-    `MATCH (t:Term) WHERE list_contains($ids, t.id)
-     OPTIONAL MATCH (s:Section)-[:MENTIONS]->(t)
-     RETURN t, collect(s.id) AS mentionedIn ORDER BY t.documentId, t.normalizedTerm`,
-    { ids: [...ids] },
-  );
-  return rows.map((row) => termFromNode(row.t, mentionedIn(row.mentionedIn)));
+export function termsByNormalized(session: KuzuSession, normalizedTerms: readonly string[]): Promise<TermRecord[]> {
+  return termsWhere(session, "normalizedTerm", normalizedTerms);
+}
+
+export function termsByIds(session: KuzuSession, ids: readonly string[]): Promise<TermRecord[]> {
+  return termsWhere(session, "id", ids);
 }
 
 export async function tripletsOfDocument(session: KuzuSession, documentId: string): Promise<TripletRecord[]> {
