@@ -117,6 +117,8 @@ export interface HostileParseOutcome {
   slowestAnswerMs: number;
   libraryUnchanged: boolean;
   nextImportOk: boolean;
+  /** What the import after this one gave when it failed ("" when it worked). */
+  nextImportError: string;
   /** Why the case fails its checks; null when it passes all of them. */
   failure: string | null;
 }
@@ -203,7 +205,7 @@ function check(o: Omit<HostileParseOutcome, "failure">, file: string, probeProbl
   if (o.enginePeakMb * MB > MAX_ENGINE_RSS) return `engine peak RSS ${o.enginePeakMb} MB`;
   if (!o.libraryUnchanged) return "the library changed";
   if (!o.hostResponsive) return `the host did not answer in time: ${probeProblem ?? "?"}`;
-  if (!o.nextImportOk) return "the next import failed";
+  if (!o.nextImportOk) return `the next import failed: ${o.nextImportError}`;
   return null;
 }
 
@@ -221,11 +223,12 @@ export async function runHostileParse(options: HostileParseOptions = {}): Promis
   let served: Served | null = null;
   let servedLimits = "";
   let control = 0;
-  const importControl = async (engine: Engine): Promise<boolean> => {
+  /** A small, well-formed import: "" when it worked, else what it gave. */
+  const importControl = async (engine: Engine): Promise<string> => {
     const file = path.join(inputs, `control-${++control}.pdf`);
     await writeFile(file, await regulationPdf(undefined, `Control Regulation ${control}`));
     const [result] = await engine.importFiles([file]);
-    return result?.status === "ok";
+    return result?.status === "ok" ? "" : `${outcomeOf(result)} ${result?.error?.message ?? ""}`.trim();
   };
   try {
     for (const hostile of cases) {
@@ -235,7 +238,10 @@ export async function runHostileParse(options: HostileParseOptions = {}): Promis
         served = await serve(dataDir, staticDir, hostile.limits);
         servedLimits = limitsKey;
         // Something to search, and to keep unchanged.
-        if (control === 0) await importControl(served.engine);
+        if (control === 0) {
+          const failed = await importControl(served.engine);
+          if (failed !== "") throw new Error(`the first control import failed: ${failed}`);
+        }
       }
       const { engine, client } = served;
       const file = await hostile.make(inputs);
@@ -248,6 +254,7 @@ export async function runHostileParse(options: HostileParseOptions = {}): Promis
       const probed = await probe.stop();
       const peaks = sampler.stop();
       const libraryUnchanged = (await libraryShape(engine)) === before;
+      const nextImportError = await importControl(engine);
       const partial = {
         name: hostile.name,
         expected: hostile.expected,
@@ -259,7 +266,8 @@ export async function runHostileParse(options: HostileParseOptions = {}): Promis
         hostResponsive: probed.ok,
         slowestAnswerMs: Math.round(probed.slowestMs),
         libraryUnchanged,
-        nextImportOk: await importControl(engine),
+        nextImportOk: nextImportError === "",
+        nextImportError,
       };
       const outcome = { ...partial, failure: check(partial, file, probed.problem) };
       outcomes.push(outcome);

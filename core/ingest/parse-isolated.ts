@@ -55,6 +55,12 @@ export interface IsolatedParseOptions {
 /** An idle child is killed after this long; the next import forks a fresh one. */
 const IDLE_MS = 30_000;
 const WATCHDOG_MS = 200;
+/**
+ * A child that has not said "ready" after this long is killed (INTERNAL). Forking under tsx took
+ * 0.9 s on a quiet machine; on a loaded CI machine it took over 5 s, and while the page and file
+ * budgets still counted the fork, a 5 s test budget stopped a 1-page control file (flaky test).
+ */
+const START_MS = 60_000;
 const STDERR_TAIL = 8192;
 const OUT_OF_MEMORY = /heap out of memory|Reached heap limit|Allocation failed/i;
 
@@ -196,6 +202,8 @@ async function parseIsolated(pool: PoolState, file: string, options: IsolatedPar
   let ocrPages = 0;
   let ocrDone = 0;
   let pageStarted = performance.now();
+  /** When the child could start working: the page and file budgets count from here, not the fork. */
+  let workStarted: number | null = null;
   let settle: ((outcome: { document: ParsedDocument } | { error: ClauseGraphError }, keep: boolean) => void) | undefined;
 
   const result = new Promise<ParsedDocument>((resolve, reject) => {
@@ -274,6 +282,11 @@ async function parseIsolated(pool: PoolState, file: string, options: IsolatedPar
       child.lastRss = rss;
       peak = Math.max(peak, rss);
       const now = performance.now();
+      if (workStarted === null) {
+        if (now - started > START_MS)
+          fail(new ClauseGraphError("INTERNAL", `${path.basename(file)}: the parser did not start within ${START_MS / 1000} s.`, { file }));
+        return;
+      }
       if (rss > limits.childRssMb * 1024 * 1024) {
         breach({ what: `reading took ${megabytes(rss)} of memory`, limit: `the limit is ${formatCount(limits.childRssMb)} MB` });
       } else if (now - pageStarted > pageBudget() * 1000) {
@@ -281,7 +294,7 @@ async function parseIsolated(pool: PoolState, file: string, options: IsolatedPar
           what: `reading took more than ${formatCount(pageBudget())} s`,
           limit: `the limit is ${formatCount(pageBudget())} s per page${ocrPages > 0 ? " read with OCR" : ""}`,
         });
-      } else if (now - started > fileSeconds(limits, total, ocrPages) * 1000) {
+      } else if (now - workStarted > fileSeconds(limits, total, ocrPages) * 1000) {
         const budget = fileSeconds(limits, total, ocrPages);
         breach({
           what: `reading took more than ${formatCount(budget)} s in all`,
@@ -310,6 +323,7 @@ async function parseIsolated(pool: PoolState, file: string, options: IsolatedPar
   if (ready) {
     // The budgets start once the child can work: forking is the engine's cost, not the file's.
     pageStarted = performance.now();
+    workStarted = pageStarted;
     const request: ParseRequest = {
       type: "parse",
       file,
