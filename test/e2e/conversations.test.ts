@@ -173,7 +173,10 @@ describeBrowser("conversations kept in the library (web host, Chromium)", () => 
     await expect.poll(() => page.getByTestId("conversation-item").count()).toBe(0);
     expect(await turns().count()).toBe(0);
     await page.reload();
-    await page.getByTestId("conversations-empty").or(page.getByTestId("chat-pane")).first().waitFor();
+    // The list lies on the History tab, hidden after a reload: it must be there (loaded and empty),
+    // not visible. Waiting for "empty or chat pane" to be visible raced: first() picked the hidden list.
+    await page.getByTestId("chat-pane").waitFor();
+    await page.getByTestId("conversations-empty").waitFor({ state: "attached" });
     expect(await turns().count()).toBe(0);
   }, 60_000);
 
