@@ -1,6 +1,6 @@
 import type { KnownDocument } from "../extract/resolve-references.ts";
 import type { DerivedGraph } from "../model/graph-records.ts";
-import type { Section } from "../model/section-types.ts";
+import type { DocumentOutline, Section } from "../model/section-types.ts";
 import { buildCrossReferences, labelIndex } from "./cross-reference-graph.ts";
 import { documentAliases } from "./document-aliases.ts";
 import { documentKind } from "./document-kind.ts";
@@ -13,11 +13,8 @@ export interface GraphDocument {
   language: string;
 }
 
-export interface OtherDocument {
-  id: string;
-  title: string;
-  sections: readonly Section[];
-}
+/** Another imported document: its outline is all that citations into it are resolved against. */
+export type OtherDocument = DocumentOutline;
 
 /**
  * The model-free part of the knowledge graph of one document: its cross-references (into itself

@@ -6,7 +6,7 @@ import type { CrossReferenceRecord } from "../model/graph-records.ts";
 import type { Section } from "../model/section-types.ts";
 
 /** Section label → id, with long sections split into parts cited by their first part. */
-export function labelIndex(sections: readonly Section[]): Map<string, string> {
+export function labelIndex(sections: ReadonlyArray<Pick<Section, "id" | "label" | "ordinal">>): Map<string, string> {
   const labels = new Map<string, string>();
   for (const s of [...sections].sort((a, b) => a.ordinal - b.ordinal)) {
     const base = s.label.replace(/ \(part \d+\)$/, "");

@@ -2,6 +2,7 @@ import { findInstruments } from "../extract/instruments.ts";
 import { documentInstruments } from "../names/document-instruments.ts";
 import { identifierKey } from "../names/instrument-keys.ts";
 import type { Section } from "../model/section-types.ts";
+import { OUTLINE_OPENING_SECTIONS } from "../model/section-types.ts";
 
 // The names other documents cite this one by, for resolving their citations. Only what the
 // document says about itself counts: the instrument in its title ("Regulation (EU) 2022/2554"),
@@ -12,12 +13,12 @@ import type { Section } from "../model/section-types.ts";
 // documents uses the registry through the stored aliases (core/answer/question-scope.ts).
 const CFR_TITLE = /\b(\d{1,2})\s*CFR\b/;
 
-export function documentAliases(title: string, sections: readonly Section[]): string[] {
+export function documentAliases(title: string, sections: ReadonlyArray<Pick<Section, "label" | "heading" | "text">>): string[] {
   const aliases = new Set<string>([title]);
   for (const m of findInstruments(title)) aliases.add(m.instrument);
   if (sections.some((s) => s.label.startsWith("§ "))) {
     const opening = sections
-      .slice(0, 5)
+      .slice(0, OUTLINE_OPENING_SECTIONS)
       .map((s) => `${s.heading} ${s.text.slice(0, 2000)}`)
       .join(" ");
     const cfr = CFR_TITLE.exec(`${title} ${opening}`);

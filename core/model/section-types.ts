@@ -61,3 +61,19 @@ export interface Section {
   pageEnd: number;
   spans: TextSpan[];
 }
+
+/**
+ * What an import needs to know about the other imported documents to resolve citations into them
+ * (core/graph/build-derived-graph.ts): every section's label in order, and the opening text of the
+ * first few, where a CFR part names itself. Loading their full sections instead made each import
+ * read the whole library (~12 MB of text for the ten corpus PDFs).
+ */
+export interface DocumentOutline {
+  id: string;
+  title: string;
+  /** In document order. `heading` and `text` are filled for the first OUTLINE_OPENING_SECTIONS sections only ("" after). */
+  sections: Array<Pick<Section, "id" | "label" | "ordinal" | "heading" | "text">>;
+}
+
+/** How many leading sections of a document outline carry their heading and text. */
+export const OUTLINE_OPENING_SECTIONS = 5;

@@ -108,10 +108,9 @@ function skipped(result: ImportResult, existing: DocumentRecord, job: JobReporte
   return result;
 }
 
-/** Imported documents with their sections: citations into them resolve to their sections. */
-async function otherDocuments(target: GraphStore): Promise<OtherDocument[]> {
-  const docs = await target.listDocuments();
-  return Promise.all(docs.map(async (d) => ({ id: d.id, title: d.title, sections: await target.getSections(d.id) })));
+/** The imported documents' outlines: citations into them resolve to their sections. */
+function otherDocuments(target: GraphStore): Promise<OtherDocument[]> {
+  return target.getDocumentOutlines();
 }
 
 export function createIngestionPipeline(options: IngestionPipelineOptions): IngestionPipeline {

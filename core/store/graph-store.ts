@@ -1,4 +1,4 @@
-import type { Section } from "../model/section-types.ts";
+import type { DocumentOutline, Section } from "../model/section-types.ts";
 import type {
   DocumentRecord,
   EmbeddingSpace,
@@ -37,6 +37,8 @@ export interface GraphStore extends RetrievalStore {
 
   getSection(id: string): Promise<Section | null>;
   getSections(documentId: string): Promise<Section[]>;
+  /** Every document's section labels and opening text: what an import resolves citations against. */
+  getDocumentOutlines(): Promise<DocumentOutline[]>;
 
   /** Citations leaving or entering any of the sections (resolved or not). */
   getCrossReferences(sectionIds: string[]): Promise<CrossReferenceRecord[]>;

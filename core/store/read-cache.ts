@@ -21,6 +21,7 @@ const PURE_READS = new Set<string>([
   "listDocuments",
   "getSection",
   "getSections",
+  "getDocumentOutlines",
   "getCrossReferences",
   "getTermsByNormalized",
   "getTermsByIds",

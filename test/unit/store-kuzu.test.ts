@@ -157,6 +157,20 @@ describe("kuzu store: documents and sections", () => {
     expect((await store.getSections("doc")).map((s) => s.ordinal)).toEqual([...Array(13).keys()]);
   });
 
+  it("outlines every document for an import: all labels in order, heading and text of the first five only", async () => {
+    const store = await openStore();
+    const shuffled = makeSections("doc", fillerSpecs(8)).reverse();
+    await store.insertDocument(makeDocument("doc", shuffled.length), shuffled);
+    await store.insertDocument(makeDocument("two", 1), makeSections("two", []));
+    const outlines = await store.getDocumentOutlines();
+    expect(outlines.map((o) => o.id)).toEqual(["doc", "two"]);
+    const sections = await store.getSections("doc");
+    const outline = outlines[0]?.sections ?? [];
+    expect(outline.map((s) => [s.id, s.label, s.ordinal])).toEqual(sections.map((s) => [s.id, s.label, s.ordinal]));
+    expect(outline.slice(0, 5).map((s) => [s.heading, s.text])).toEqual(sections.slice(0, 5).map((s) => [s.heading, s.text]));
+    expect(outline.slice(5).every((s) => s.heading === "" && s.text === "")).toBe(true);
+  });
+
   it("stores sections in several batches with structure and order edges", async () => {
     const store = await openStore({ batchSize: 7 });
     const sections = makeSections("doc1", fillerSpecs(30));

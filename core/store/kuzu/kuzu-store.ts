@@ -12,7 +12,17 @@ import { readSchemaVersion, type BeforeMigrate, type Migration } from "./migrati
 import { closeLibrary, openLibrary, type OpenLibrary } from "./open-database.ts";
 import { createReadOnlyConnection, readLiveSchema, type ReadOnlyConnection } from "./read-only-query.ts";
 import { listComparisonRecords, readComparison, readComparisonCache, readComparisonEdges } from "./readers/comparisons.ts";
-import { childSectionIds, documentKeys, findDocument, getSection, getSections, listDocuments, searchRows, sectionsByIds } from "./readers/documents.ts";
+import {
+  childSectionIds,
+  documentKeys,
+  documentOutlines,
+  findDocument,
+  getSection,
+  getSections,
+  listDocuments,
+  searchRows,
+  sectionsByIds,
+} from "./readers/documents.ts";
 import { readExtractionCache } from "./readers/extraction-cache.ts";
 import {
   crossReferences,
@@ -440,6 +450,7 @@ export function createKuzuStore(options: KuzuStoreOptions): KuzuGraphStore {
     checkLibrary: () => read(({ reader }) => checkLibraryRows(reader)),
     getSection: (id) => read(({ reader }) => getSection(reader, id)),
     getSections: (documentId) => read(({ reader }) => getSections(reader, documentId)),
+    getDocumentOutlines: () => read(({ reader }) => documentOutlines(reader)),
     getSectionsByIds: (ids) => read(({ reader }) => sectionsByIds(reader, ids)),
     getChildSectionIds: (ids) => read(({ reader }) => childSectionIds(reader, ids)),
     getCrossReferences: (sectionIds) => read(({ reader }) => crossReferences(reader, sectionIds)),

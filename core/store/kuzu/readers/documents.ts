@@ -1,4 +1,5 @@
-import type { Section } from "../../../model/section-types.ts";
+import type { DocumentOutline, Section } from "../../../model/section-types.ts";
+import { OUTLINE_OPENING_SECTIONS } from "../../../model/section-types.ts";
 import type { DocumentRecord } from "../../../model/store-records.ts";
 import type { KuzuSession } from "../session.ts";
 import { documentFromNode, sectionFromNode } from "../store-rows.ts";
@@ -71,4 +72,33 @@ export async function searchRows(session: KuzuSession): Promise<SearchRow[]> {
   const rows = await session.run("MATCH (s:Section) RETURN s.id AS id, s.label AS label, s.heading AS heading, s.text AS text, s.numberTerms AS numberTerms");
   const str = (v: unknown): string => (typeof v === "string" ? v : "");
   return rows.map((r) => ({ id: String(r.id), label: str(r.label), heading: str(r.heading), text: str(r.text), numberTerms: str(r.numberTerms) }));
+}
+
+/** Every document's outline (DocumentOutline): two queries, labels for all, text for the openings. */
+export async function documentOutlines(session: KuzuSession): Promise<DocumentOutline[]> {
+  const docs = await listDocuments(session);
+  const rows = await session.run("MATCH (s:Section) RETURN s.documentId AS doc, s.id AS id, s.label AS label, s.ordinal AS ordinal ORDER BY doc, ordinal");
+  const outlines = new Map<string, DocumentOutline>(docs.map((d) => [d.id, { id: d.id, title: d.title, sections: [] }]));
+  for (const r of rows) {
+    outlines.get(String(r.doc))?.sections.push({ id: String(r.id), label: String(r.label), ordinal: Number(r.ordinal), heading: "", text: "" });
+  }
+  const openingIds = [...outlines.values()].flatMap((o) => o.sections.slice(0, OUTLINE_OPENING_SECTIONS).map((s) => s.id));
+  if (openingIds.length > 0) {
+    const opening = await session.run(
+      "MATCH (s:Section) WHERE list_contains($docs, s.documentId) AND list_contains($ids, s.id) RETURN s.id AS id, s.heading AS heading, s.text AS text",
+      {
+        docs: documentsOf(openingIds),
+        ids: openingIds,
+      },
+    );
+    const byId = new Map(opening.map((r) => [String(r.id), r]));
+    for (const outline of outlines.values()) {
+      for (const section of outline.sections.slice(0, OUTLINE_OPENING_SECTIONS)) {
+        const row = byId.get(section.id);
+        section.heading = typeof row?.heading === "string" ? row.heading : "";
+        section.text = typeof row?.text === "string" ? row.text : "";
+      }
+    }
+  }
+  return [...outlines.values()];
 }
