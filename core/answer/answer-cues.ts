@@ -135,6 +135,9 @@ export function isFurniture(text: string): boolean {
   // A pointer to a reference list ("[SP 800-61] provides guidance on incident handling."): NIST's
   // discussions end with them; they say where to read, not what is required.
   if (/^\[[^\]]{2,40}\]\s/.test(t)) return true;
+  // A Federal Register source note closing a CFR section ("[74 FR 42740, Aug. 24, 2009, as amended
+  // at 78 FR 5695, Jan. 25, 2013]"): it was quoted as a point of the paragraph before it.
+  if (/^\[\s*\d+\s+FR\s+\d+[^\]]*\]\.?$/.test(t)) return true;
   // Starting inside a word cut by a column or page ("ode Operation Plan …").
   if (/^\p{Ll}{1,3}\s\p{Lu}/u.test(t)) return true;
   return false;

@@ -108,7 +108,7 @@ function itemOf(units: readonly Candidate[], unit: Candidate): Candidate[] {
   for (let i = at + 1; i < units.length; i++) {
     const u = units[i];
     if (u === undefined || POINT.test(u.unit.text) || u.unit.pinpoint === null || u.unit.pinpoint !== opening.unit.pinpoint) break;
-    out.push(u);
+    if (!isFurniture(u.unit.text)) out.push(u);
   }
   return out;
 }
@@ -135,7 +135,7 @@ function pointsOf(units: readonly Candidate[], leadIn: Candidate): Candidate[] {
     if (u === undefined || !inItem(u, units[i - 1])) break;
     if (own !== null && !(u.unit.pinpoint ?? "").startsWith(own)) break;
     if (POINT.test(u.unit.text) && ++items > MAX_POINTS) break;
-    out.push(u);
+    if (!isFurniture(u.unit.text)) out.push(u);
   }
   return out;
 }
@@ -252,12 +252,17 @@ export function extractiveAnswer(pool: SentencePool, maxSentences = DEFAULT_MAX_
   // The top match's own section is searched first (its next paragraph often sets the time limit:
   // "2. The notification shall be submitted within 24 hours", sharing few words with the question).
   const cuedType = !WEAK_CUE_TYPES.has(type) && type !== "other";
+  // A sentence stating the question's threshold on the other side ("less than 500" for "500 or
+  // more") sets the other case's time limit: it never takes the lead from the case asked about.
+  const otherCase = (c: Candidate): boolean => c.features.threshold < 0;
   const sameSection = (): Candidate | undefined =>
     unitsOf(top)
-      .filter((c) => c !== top && c.features.cue > 0 && c.stems.size >= MIN_CONTENT_WORDS && !isFurniture(c.unit.text))
+      .filter((c) => c !== top && c.features.cue > 0 && c.stems.size >= MIN_CONTENT_WORDS && !isFurniture(c.unit.text) && !otherCase(c))
       .sort((a, b) => b.features.cue - a.features.cue || rank(b) - rank(a))[0];
   const cued =
-    cuedType && top.features.cue === 0 ? (sameSection() ?? relevant.find((c) => c.features.cue > 0 && rank(c) >= CUE_FIRST_FLOOR * rank(top))) : undefined;
+    cuedType && top.features.cue === 0
+      ? (sameSection() ?? relevant.find((c) => c.features.cue > 0 && !otherCase(c) && rank(c) >= CUE_FIRST_FLOOR * rank(top)))
+      : undefined;
   let lead = cued ?? top;
   // A bare lead-in ("For the purposes of this Regulation:") answers only a question asking for its
   // list; any other question is answered by its best point (the definition asked for).

@@ -11,6 +11,7 @@ import { namesSection } from "./answer-ranking.ts";
 import type { AnswerHints } from "../model/answer-types.ts";
 import { provisionRole, rolePrior } from "./provision-role.ts";
 import { emptyFeatures, sentenceScore } from "./sentence-score.ts";
+import { thresholdAgreement, thresholdsIn } from "./quantity-thresholds.ts";
 import type { SentenceFeatures } from "../model/sentence-features.ts";
 
 // Every sentence of the top results, scored for the question. The context (what the model reads)
@@ -204,6 +205,7 @@ export async function buildSentencePool(
   const type = hints?.answerType ?? "other";
   const partyStems = (hints?.parties ?? []).map((p) => contentStems(p, language)).filter((p) => p.length > 0);
   const actor = actorOf(question, partyStems, language);
+  const askedThresholds = thresholdsIn(question);
   const askedKey = ` ${termKey(question.replace(/[^\p{L}\p{N}\s-]/gu, " "))} `;
   // Sentences of a requirement's discussion: from its "DISCUSSION" marker to the end of the section.
   const discussion = new Set<number>();
@@ -264,6 +266,7 @@ export async function buildSentencePool(
     features.normative = IMPERATIVE.test(c.unit.text) ? 1 : SHALL.test(c.unit.text) ? 0.5 : 0;
     features.party = partyStems.some((p) => p.every((st) => words.has(st))) ? 1 : 0;
     features.actor = actor !== null && subjectHas(c.unit.text, actor, language) ? 1 : 0;
+    features.threshold = thresholdAgreement(askedThresholds, c.unit.text);
     features.paragraph = paragraphCoverage.get(keys[i] ?? "") ?? 0;
     features.alsoCue = (hints?.alsoAsks ?? []).some((t) => alsoCued(t, c.unit.text)) ? 1 : 0;
     const explanatory = discussion.has(i) || EXAMPLE.test(c.unit.text);

@@ -30,6 +30,9 @@ export const SENTENCE_WEIGHTS: Readonly<SentenceFeatures> = {
   // Set by hand, not by the fit: 0.3 moved the labelled set +1 question with all operative words
   // and +2 citing the answering paragraph, none lost (0.6 lost four); ObliQA dev (400) unchanged.
   actor: 0.3,
+  // Set by hand: it acts only when the question states a threshold and a sentence states the same
+  // number; 0.5 makes the stated side outrank the other case (0.46 apart in hipaa-04).
+  threshold: 0.5,
 };
 
 export function emptyFeatures(): SentenceFeatures {

@@ -39,6 +39,11 @@ export const SENTENCE_FEATURES = [
    * controller …?": the processor) is the sentence's subject, before its shall/must.
    */
   "actor",
+  /**
+   * The question's threshold ("500 or more individuals"): 1 when the sentence states it on the same
+   * side, −1 when it states that number on the other side ("less than 500": the rule's other case).
+   */
+  "threshold",
 ] as const;
 
 export type SentenceFeature = (typeof SENTENCE_FEATURES)[number];

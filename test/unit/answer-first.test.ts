@@ -90,6 +90,21 @@ const S164_310 = section(HIPAA, "§ 164.310", "section", "Physical safeguards", 
   ],
 ]);
 
+const S164_408 = section(HIPAA, "§ 164.408", "section", "Notification to the Secretary", [
+  [73, null, "(a) Standard. A covered entity shall, following the discovery of a breach of unsecured protected health information, notify the Secretary."],
+  [
+    73,
+    null,
+    "(b) Implementation specifications: Breaches involving 500 or more individuals. For breaches of unsecured protected health information involving 500 or more individuals, a covered entity shall provide the notification required by paragraph (a) of this section contemporaneously with and in the same manner as in § 164.404(a).",
+  ],
+  [
+    73,
+    null,
+    "(c) Implementation specifications: Breaches involving less than 500 individuals. For breaches of unsecured protected health information involving less than 500 individuals, a covered entity shall provide the notification required by paragraph (a) of this section not later than 60 days after the end of each calendar year.",
+  ],
+  [73, null, "[74 FR 42740, Aug. 24, 2009, as amended at 78 FR 5695, Jan. 25, 2013]"],
+]);
+
 function ranked(sections: Array<[Section, DocumentRecord]>): RankedSection[] {
   return sections.map(([section, document], i) => ({
     section,
@@ -184,5 +199,15 @@ describe("answer first", () => {
     );
     expect(result.sentences.filter((s) => s.role === "support").length).toBeLessThanOrEqual(3);
     expect(result.sentences[0]?.role).toBe("lead");
+  });
+
+  it("answers the side of a threshold that was asked, not the other case with a time limit; never quotes the source note", async () => {
+    const ask = (question: string) => answerQuestion(input(question, ranked([[S164_408, HIPAA]]), hint("deadline", [], ["Secretary"])));
+    const more = await ask("When must the Secretary be notified of a breach affecting 500 or more individuals?");
+    expect(more.sentences[0]?.text).toMatch(/involving 500 or more individuals.*contemporaneously/);
+    expect(more.citations.find((c) => c.key === more.sentences[0]?.citationKeys[0])?.label).toBe("HIPAA § 164.408(b), p. 73");
+    const fewer = await ask("When must the Secretary be notified of a breach affecting fewer than 500 individuals?");
+    expect(fewer.sentences[0]?.text).toMatch(/involving less than 500 individuals.*60 days/);
+    for (const result of [more, fewer]) expect(result.sentences.map((s) => s.text).join(" ")).not.toMatch(/FR 42740/);
   });
 });
