@@ -39,7 +39,7 @@ export function startEngineHost(options: EngineHostOptions): EngineHost {
   const ready: Promise<Ready> =
     dataDir === undefined
       ? Promise.resolve({ ok: false, failure: { ok: false, error: { code: "INTERNAL", message: "engine started without --data-dir" } } })
-      : createEngine({ dataDir, log, ...(options.bundledModelDir === undefined ? {} : { bundledModelDir: options.bundledModelDir }) }).then(
+      : createEngine({ dataDir, log, warmUp: true, ...(options.bundledModelDir === undefined ? {} : { bundledModelDir: options.bundledModelDir }) }).then(
           async (engine): Promise<Ready> => {
             // The engine holds the library's lock: what is in its upload folder was left by a crash.
             await clearUploads(engine.dataDir).catch((err: unknown) => log(`could not empty the upload folder: ${String(err)}`));

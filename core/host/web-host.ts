@@ -63,7 +63,7 @@ export interface WebHost {
 /** Loaded on demand so a host given its own engine (tests) never loads Kuzu and pdf.js. */
 async function openEngine(dataDir: string, log: (message: string) => void): Promise<Engine> {
   const { createEngine } = await import("../engine.ts");
-  return createEngine({ dataDir, log });
+  return createEngine({ dataDir, log, warmUp: true });
 }
 
 function listen(server: Server, port: number): Promise<number> {
