@@ -65,7 +65,7 @@ describe("withReadCache", () => {
     expect(after.hits).toBeGreaterThan(before.hits);
   });
 
-  it("forgets everything when anything writes", async () => {
+  it("forgets a document's rows when it is written or deleted", async () => {
     const cached = withReadCache(kuzu);
     const ids = (await kuzu.getSections("doca")).map((s) => s.id);
     expect((await cached.getSectionsByIds(ids)).length).toBe(ids.length);
@@ -80,5 +80,29 @@ describe("withReadCache", () => {
     await insert(cached, "doca");
     expect((await cached.getSectionsByIds(ids)).length).toBe(ids.length);
     expect((await cached.getTermsByNormalized(["processor"])).length).toBe(1);
+  });
+
+  it("keeps the other documents' rows across a write confined to one document, and forgets what spans documents", async () => {
+    const cached = withReadCache(kuzu);
+    const a = (await kuzu.getSections("doca")).map((s) => s.id);
+    expect((await cached.getSectionsByIds(a)).length).toBe(a.length);
+    expect((await cached.getTermsByNormalized(["processor"])).length).toBe(1);
+    expect((await cached.listDocuments()).map((d) => d.id)).toEqual(["doca"]);
+    const b = await insert(cached, "docb");
+    expect((await cached.listDocuments()).map((d) => d.id).sort()).toEqual(["doca", "docb"]);
+    // doca's rows come from memory; docb's from the store, the term of both documents is found again.
+    const before = cached.readCacheStats();
+    expect((await cached.getSectionsByIds(a)).length).toBe(a.length);
+    expect(cached.readCacheStats().misses).toBe(before.misses);
+    expect((await cached.getSectionsByIds(b)).length).toBe(b.length);
+    expect((await cached.getTermsByNormalized(["processor"])).length).toBe(2);
+    expect(await cached.deleteDocument("docb")).toBe(true);
+    expect(await cached.getSectionsByIds(b)).toEqual([]);
+    expect((await cached.getTermsByNormalized(["processor"])).length).toBe(1);
+    expect((await cached.listDocuments()).map((d) => d.id)).toEqual(["doca"]);
+    // Anything else that writes (here the user's aliases, part of every section row) empties it all.
+    const edited = await cached.setUserAliases("doca", { userAliases: ["Alias A"], hiddenAliases: [] });
+    expect(edited.userAliases).toEqual(["Alias A"]);
+    expect((await cached.getSectionsByIds(a))[0]?.document.userAliases).toEqual(["Alias A"]);
   });
 });
