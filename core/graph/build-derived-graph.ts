@@ -4,8 +4,9 @@ import type { DocumentOutline, Section } from "../model/section-types.ts";
 import { buildCrossReferences, labelIndex } from "./cross-reference-graph.ts";
 import { documentAliases } from "./document-aliases.ts";
 import { documentKind } from "./document-kind.ts";
-import { buildTerms } from "./term-graph.ts";
-import { buildRuleTriplets, type TripletGraphOptions } from "./triplet-graph.ts";
+import { runToEnd, runYielding, type GraphSteps } from "./graph-steps.ts";
+import { termSteps } from "./term-graph.ts";
+import { ruleTripletSteps, type TripletGraphOptions } from "./triplet-graph.ts";
 
 export interface GraphDocument {
   id: string;
@@ -27,6 +28,25 @@ export function buildDerivedGraph(
   others: readonly OtherDocument[],
   options: TripletGraphOptions = {},
 ): DerivedGraph {
+  return runToEnd(derivedGraphSteps(doc, sections, others, options));
+}
+
+/** buildDerivedGraph, letting other work run every ~10 ms: what an import on the engine's thread uses. */
+export function buildDerivedGraphYielding(
+  doc: GraphDocument,
+  sections: readonly Section[],
+  others: readonly OtherDocument[],
+  options: TripletGraphOptions & { afterYield?: () => void } = {},
+): Promise<DerivedGraph> {
+  return runYielding(derivedGraphSteps(doc, sections, others, options), options.afterYield);
+}
+
+function* derivedGraphSteps(
+  doc: GraphDocument,
+  sections: readonly Section[],
+  others: readonly OtherDocument[],
+  options: TripletGraphOptions,
+): GraphSteps<DerivedGraph> {
   const language = doc.language === "it" ? "it" : "en";
   const documents = new Map<string, KnownDocument>();
   documents.set(doc.id, { title: doc.title, aliases: documentAliases(doc.title, sections), labels: labelIndex(sections) });
@@ -38,8 +58,8 @@ export function buildDerivedGraph(
       labels: labelIndex(other.sections),
     });
   }
-  const terms = buildTerms(doc.id, sections, language);
-  const { entities, triplets, deadlines } = buildRuleTriplets(doc.id, sections, language, terms, options);
+  const terms = yield* termSteps(doc.id, sections, language);
+  const { entities, triplets, deadlines } = yield* ruleTripletSteps(doc.id, sections, language, terms, options);
   return {
     crossReferences: buildCrossReferences(doc.id, sections, documentKind(sections, doc.language), language, documents),
     terms,

@@ -1,3 +1,4 @@
+import { runToEnd, type GraphSteps } from "./graph-steps.ts";
 import { createHash } from "node:crypto";
 import { findDefinitions } from "../extract/definitions.ts";
 import type { TermRecord } from "../model/graph-records.ts";
@@ -12,8 +13,14 @@ function escapeRegExp(text: string): string {
 
 /** Terms a document defines, where it defines them, and which of its sections use them. */
 export function buildTerms(documentId: string, sections: readonly Section[], language: "en" | "it"): TermRecord[] {
+  return runToEnd(termSteps(documentId, sections, language));
+}
+
+/** buildTerms, yielding after each section (graph-steps.ts). */
+export function* termSteps(documentId: string, sections: readonly Section[], language: "en" | "it"): GraphSteps<TermRecord[]> {
   const byTerm = new Map<string, TermRecord>();
   for (const section of sections) {
+    yield;
     for (const d of findDefinitions(section.text, language)) {
       // The first definition of a term wins: later ones are usually amendments quoting it.
       if (d.normalizedTerm.length < 2 || byTerm.has(d.normalizedTerm)) continue;
@@ -31,6 +38,7 @@ export function buildTerms(documentId: string, sections: readonly Section[], lan
     }
   }
   for (const term of byTerm.values()) {
+    yield;
     // Plurals count as uses: "operators" uses the term "operator".
     const re = new RegExp(`(^|[^\\p{L}])${escapeRegExp(term.term)}(s|es)?($|[^\\p{L}])`, "iu");
     for (const section of sections) {

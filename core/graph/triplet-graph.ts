@@ -6,6 +6,7 @@ import { partyTypeOfName, type PartyType } from "../extract/party-types.ts";
 import type { DeadlineRecord, EntityRecord, TermRecord, TripletRecord } from "../model/graph-records.ts";
 import type { Section } from "../model/section-types.ts";
 import { createHash } from "node:crypto";
+import { runToEnd, type GraphSteps } from "./graph-steps.ts";
 
 // Rule-based triplets: every obligation, prohibition, permission and recommendation the
 // obligation finder reads off a section becomes (subject, predicate, object) with its modality,
@@ -86,6 +87,17 @@ export function buildRuleTriplets(
   terms: readonly TermRecord[] = [],
   options: TripletGraphOptions = {},
 ): TripletGraph {
+  return runToEnd(ruleTripletSteps(documentId, sections, language, terms, options));
+}
+
+/** buildRuleTriplets, yielding after each section (graph-steps.ts). */
+export function* ruleTripletSteps(
+  documentId: string,
+  sections: readonly Section[],
+  language: "en" | "it",
+  terms: readonly TermRecord[] = [],
+  options: TripletGraphOptions = {},
+): GraphSteps<TripletGraph> {
   const nlp = language === "en" ? (options.nlp ?? createEnglishNlp()) : undefined;
   // The document's own acronym definitions ("information and communication technology (ICT)")
   // expand its abbreviations wherever they appear, before keys are compared.
@@ -131,19 +143,24 @@ export function buildRuleTriplets(
     return e;
   };
 
-  const extract = (addressee?: string): Array<{ section: Section; found: Obligation[] }> =>
-    sections
-      .filter((s) => s.text.trim() !== "" && (addressee === undefined || s.kind === "requirement"))
-      .map((section) => ({
+  function* extract(addressee?: string): GraphSteps<Array<{ section: Section; found: Obligation[] }>> {
+    const out: Array<{ section: Section; found: Obligation[] }> = [];
+    for (const section of sections) {
+      if (section.text.trim() === "" || (addressee !== undefined && section.kind !== "requirement")) continue;
+      out.push({
         section,
         found: findObligations(section.text, {
           language,
           ...(nlp ? { nlp } : {}),
           ...(addressee !== undefined && section.kind === "requirement" ? { addressee } : {}),
         }),
-      }));
+      });
+      yield;
+    }
+    return out;
+  }
 
-  let perSection = extract();
+  let perSection = yield* extract();
   // Requirements written as imperatives ("Limit system access …") bind the party the document
   // addresses: a second pass over them once the document's own subjects are known.
   if (language === "en" && sections.some((s) => s.kind === "requirement")) {
@@ -159,12 +176,13 @@ export function buildRuleTriplets(
     }
     const addressee = documentAddressee(counts, language);
     if (addressee !== undefined) {
-      const again = new Map(extract(addressee).map((x) => [x.section.id, x.found]));
+      const again = new Map((yield* extract(addressee)).map((x) => [x.section.id, x.found]));
       perSection = perSection.map((x) => ({ section: x.section, found: again.get(x.section.id) ?? x.found }));
     }
   }
 
   for (const { section, found } of perSection) {
+    yield;
     let n = 0;
     for (const o of found) {
       const subject = entity(o.subject, "actor");

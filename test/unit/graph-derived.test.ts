@@ -2,7 +2,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildDerivedGraph } from "../../core/graph/build-derived-graph.ts";
+import { buildDerivedGraph, buildDerivedGraphYielding } from "../../core/graph/build-derived-graph.ts";
 import { createKuzuStore, type KuzuGraphStore } from "../../core/store/kuzu/kuzu-store.ts";
 import type { DocumentRecord } from "../../core/model/store-records.ts";
 import type { Section } from "../../core/model/section-types.ts";
@@ -92,6 +92,22 @@ describe("derived graph: cross-references and terms", () => {
     const operator = graph.terms.find((t) => t.normalizedTerm === "operator");
     expect(operator?.sectionId).toBe("act:article-2");
     expect(operator?.mentionedIn).toEqual(expect.arrayContaining(["act:article-1", "act:article-3"]));
+  });
+  it("the import's yielding build gives the same graph and can be stopped between slices", async () => {
+    const others = [{ id: "gdpr", title: GDPR_TITLE, sections: gdpr }];
+    const yielding = await buildDerivedGraphYielding({ id: "act", title: "Archives Act", language: "en" }, act, others);
+    expect(yielding).toEqual(graph);
+    // 300 sections: more than one 10 ms slice, so the stop check runs and its error ends the build.
+    const many = Array.from({ length: 300 }, (_, i) =>
+      section("big", i, `Article ${i + 1}`, `Every operator shall keep records of processing ${i} and report incidents under Article ${i + 2}.`),
+    );
+    await expect(
+      buildDerivedGraphYielding({ id: "big", title: "Big Act", language: "en" }, many, [], {
+        afterYield: () => {
+          throw new Error("cancelled");
+        },
+      }),
+    ).rejects.toThrow("cancelled");
   });
 });
 
