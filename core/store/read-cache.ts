@@ -190,12 +190,13 @@ export function withReadCache<S extends GraphStore>(store: S, options: { capacit
     async listDocuments(): Promise<DocumentRecord[]> {
       if (documents !== null) {
         counters.hits++;
-        return documents.map((d) => ({ ...d }));
+        // Copies: a caller sorting a record's aliases in place must not change what the next one reads.
+        return structuredClone(documents);
       }
       counters.misses++;
       const started = generation;
       const list = await store.listDocuments();
-      if (generation === started) documents = list.map((d) => ({ ...d }));
+      if (generation === started) documents = structuredClone(list);
       return list;
     },
 
