@@ -1,3 +1,4 @@
+import { mapSymbolFontGlyphs } from "./symbol-font-glyphs.ts";
 import type { PositionedItem } from "./layout-types.ts";
 
 // pdfjs text items → items in top-left page coordinates. The viewport transform takes care of
@@ -55,15 +56,16 @@ export function toPageItems(
   let chars = 0;
   for (const raw of items) {
     if (!isTextItem(raw) || raw.str.length === 0) continue;
-    const isSpace = raw.str.trim().length === 0;
-    chars += raw.str.replace(/\s/g, "").length;
+    const text = mapSymbolFontGlyphs(raw.str);
+    const isSpace = text.trim().length === 0;
+    chars += text.replace(/\s/g, "").length;
     const m = multiply(viewportTransform, raw.transform);
     const [a = 0, b = 0, c = 0, d = 0, x = 0, y = 0] = m;
     const fontSize = Math.hypot(c, d) || Math.hypot(a, b) || raw.height;
     if (!(fontSize > 0)) continue;
     const style = styles[raw.fontName];
     const item: PositionedItem = {
-      text: raw.str,
+      text,
       x,
       baseline: y,
       width: Math.max(0, raw.width),
