@@ -140,6 +140,30 @@ function pointsOf(units: readonly Candidate[], leadIn: Candidate): Candidate[] {
   return out;
 }
 
+/** A sentence that refers back to the one before it: its opening names it again ("That period", "Such …"). */
+const REFERS_BACK =
+  /^(?:(?:That|This|Such|Those|These|The said)\s+\p{L}+|It\s+(?:shall|may|must)|(?:However|Nevertheless),|(?:Tale|Tali|Detto|Detta|Detti|Dette|Questo|Questa|Questi|Queste)\s+\p{L}+)|\b(?:for those purposes|such (?:lower )?\p{L}+ (?:is|shall|may))\b/u;
+
+/** How far into its paragraph a sentence referring back to the lead is looked for. */
+const FOLLOW_ON_SENTENCES = 3;
+
+/**
+ * The sentences of the lead's paragraph up to the last one that refers back (REFERS_BACK), looking
+ * at most FOLLOW_ON_SENTENCES on and stopping at a list item, a lead-in or another paragraph.
+ */
+function followOn(units: readonly Candidate[], unit: Candidate): Candidate[] {
+  if (isLeadIn(unit)) return [];
+  const at = units.indexOf(unit);
+  let last = at;
+  for (let i = at + 1; i <= at + FOLLOW_ON_SENTENCES && i < units.length; i++) {
+    const next = units[i];
+    if (next === undefined || POINT.test(next.unit.text) || isFurniture(next.unit.text) || isLeadIn(next)) break;
+    if (next.unit.paragraph !== unit.unit.paragraph || next.unit.pinpoint !== unit.unit.pinpoint) break;
+    if (REFERS_BACK.test(next.unit.text)) last = i;
+  }
+  return units.slice(at + 1, last + 1);
+}
+
 function jaccard(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
   let both = 0;
   for (const s of a) if (b.has(s)) both++;
@@ -299,6 +323,10 @@ export function extractiveAnswer(pool: SentencePool, maxSentences = DEFAULT_MAX_
   // The lead itself introduces a list (the answer to "what must …"): all of it, in order.
   if (isLeadIn(head) && head === lead) for (const p of pointsOf(leadUnits, head)) if (!roles.has(p)) roles.set(p, "point");
   if (cued !== undefined && !roles.has(top)) roles.set(top, "support");
+  // The lead's paragraph goes on about it ("… within one month of receipt of the request. That
+  // period may be extended by two further months …"; "… a lower age for those purposes provided
+  // that such lower age is not below 13 years"): the sentences up to one referring back come with it.
+  for (const u of followOn(leadUnits, head)) if (!roles.has(u)) roles.set(u, "point");
 
   const max = Math.max(1, maxSentences);
   const best = rank(lead);

@@ -105,6 +105,19 @@ const S164_408 = section(HIPAA, "§ 164.408", "section", "Notification to the Se
   [73, null, "[74 FR 42740, Aug. 24, 2009, as amended at 78 FR 5695, Jan. 25, 2013]"],
 ]);
 
+const ARTICLE_8 = section(GDPR, "Article 8", "article", "Conditions applicable to child's consent in relation to information society services", [
+  [
+    123,
+    "122",
+    "1. Where point (a) of Article 6(1) applies, in relation to the offer of information society services directly to a child, the processing of the personal data of a child shall be lawful where the child is at least 16 years old. Where the child is below the age of 16 years, such processing shall be lawful only if and to the extent that consent is given or authorised by the holder of parental responsibility over the child. Member States may provide by law for a lower age for those purposes provided that such lower age is not below 13 years.",
+  ],
+  [
+    123,
+    "122",
+    "2. The controller shall make reasonable efforts to verify in such cases that consent is given or authorised by the holder of parental responsibility over the child.",
+  ],
+]);
+
 function ranked(sections: Array<[Section, DocumentRecord]>): RankedSection[] {
   return sections.map(([section, document], i) => ({
     section,
@@ -209,5 +222,17 @@ describe("answer first", () => {
     const fewer = await ask("When must the Secretary be notified of a breach affecting fewer than 500 individuals?");
     expect(fewer.sentences[0]?.text).toMatch(/involving less than 500 individuals.*60 days/);
     for (const result of [more, fewer]) expect(result.sentences.map((s) => s.text).join(" ")).not.toMatch(/FR 42740/);
+  });
+
+  it("reads the lead with the rest of its paragraph up to the sentence that refers back to it", async () => {
+    const result = await answerQuestion(
+      input("From what age can a child consent on its own to information society services?", ranked([[ARTICLE_8, GDPR]]), hint("amount", [], ["child"])),
+    );
+    const text = result.sentences.map((s) => s.text);
+    expect(text[0]).toMatch(/at least 16 years old/);
+    expect(text.slice(1, 3).join(" ")).toMatch(/below the age of 16 years.*not below 13 years/);
+    // Read with the lead as part of it, not as supports that could be left out for other sections.
+    expect(result.sentences.slice(1, 3).map((s) => s.role)).toEqual(["point", "point"]);
+    expect(result.citations.find((c) => c.key === result.sentences[2]?.citationKeys[0])?.label).toBe("GDPR Art. 8(1), p. 122");
   });
 });
