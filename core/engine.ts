@@ -156,9 +156,15 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
   const retrievalCaches = createRetrievalCaches();
   // The wink pipelines and alias lookups that read questions and answers: this engine's own too.
   const languageResources = createLanguageResources();
-  // The import pipeline (core/pipeline/): owns the parsing child kept between imports and the
-  // English pipeline the graph is derived with; both die with this engine.
-  const pipeline = createIngestionPipeline({ dataDir, getEmbedder, log, ...(options.parseLimits === undefined ? {} : { parseLimits: options.parseLimits }) });
+  // The import pipeline (core/pipeline/): owns the parsing child kept between imports, which dies
+  // with this engine; it derives the graph with the same English pipeline questions are read with.
+  const pipeline = createIngestionPipeline({
+    dataDir,
+    getEmbedder,
+    englishNlp: () => languageResources.englishNlp(),
+    log,
+    ...(options.parseLimits === undefined ? {} : { parseLimits: options.parseLimits }),
+  });
 
   // The model answering and extracting right now. Model selection replaces it at run time. An
   // answer or a job takes it with models.acquire() when it starts and releases it when done, so a

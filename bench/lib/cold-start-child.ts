@@ -1,4 +1,3 @@
-export {};
 // A user's cold start, in a process of its own (run by bench/ingest.ts on the library it built):
 // from the process starting to the first answer — loading the engine's modules, opening the
 // library, and answering one question (which loads the embedding model and the NLP pipeline).
@@ -6,6 +5,7 @@ export {};
 // that many milliseconds after the library is open, as a user typing it; `firstAnswerMs` is then
 // what the user waits after asking. Prints one JSON line.
 // Usage: node bin/run-ts.mjs bench/lib/cold-start-child.ts <dataDir> <modelRoot|""> <question> [<delay ms>]
+export {};
 const [dataDir, modelRoot, question, delayArg] = process.argv.slice(2);
 if (dataDir === undefined || question === undefined) {
   console.error('usage: cold-start-child.ts <dataDir> <modelRoot|""> <question> [<delay ms>]');

@@ -38,6 +38,11 @@ export interface IngestionPipelineOptions {
   parseLimits?: Partial<ParseLimits>;
   /** The embedder for section and triplet vectors, made on first use; null: no vectors. */
   getEmbedder(): Promise<Embedder | null>;
+  /**
+   * The English pipeline the graph is derived with: the engine passes the one its questions are
+   * read with (~100 ms and some memory to load each); without it the pipeline loads its own.
+   */
+  englishNlp?: () => EnglishNlp;
   log?: Logger;
 }
 
@@ -118,8 +123,9 @@ export function createIngestionPipeline(options: IngestionPipelineOptions): Inge
   const log: Logger = options.log ?? (() => {});
   // The parsing child kept between imports belongs to this pipeline (and so to its engine) and dies with it.
   const parsePool = createParsePool();
-  // wink's English pipeline costs ~100 ms to load: made at the first English document, kept after.
+  // wink's English pipeline costs ~100 ms to load: taken at the first English document, kept after.
   let nlp: EnglishNlp | null = null;
+  const englishNlp = (): EnglishNlp => (nlp ??= options.englishNlp?.() ?? createEnglishNlp());
 
   async function prepareVectors(embedder: Embedder, target: GraphStore): Promise<void> {
     await target.useEmbeddingSpace({ modelId: embedder.id, dimensions: embedder.dimensions });
@@ -148,10 +154,9 @@ export function createIngestionPipeline(options: IngestionPipelineOptions): Inge
     job?.throwIfCancelled();
     job?.update("graph", 0, 1);
     let started = performance.now();
-    nlp ??= createEnglishNlp();
     // Yielding every ~10 ms: deriving a large document's graph held the engine's thread 0.2–0.5 s.
     const derived = await buildDerivedGraphYielding({ id: record.id, title: record.title, language: record.language }, sections, await ingest.others(), {
-      nlp,
+      nlp: englishNlp(),
       // A cancel lands between two slices, not after the whole graph.
       afterYield: () => job?.throwIfCancelled(),
     });

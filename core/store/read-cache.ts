@@ -333,25 +333,22 @@ export function withReadCache<S extends GraphStore>(store: S, options: { capacit
       if (typeof property === "string" && Object.hasOwn(cached, property)) return cached[property as keyof typeof cached];
       const value: unknown = Reflect.get(target, property, receiver);
       if (typeof value !== "function" || typeof property !== "string" || PURE_READS.has(property) || ROW_NEUTRAL.has(property)) return value;
+      if (property === "useEmbeddingSpace") return (...args: unknown[]) => useEmbeddingSpace(value, target, args);
       const scope = DOCUMENT_WRITES[property];
       // Anything else may write: nothing read before or during it may be served after it.
       return async (...args: unknown[]) => {
         const documentId = scope?.(args) ?? null;
-        if (property === "useEmbeddingSpace") return useEmbeddingSpace(value, target, args);
         const clear = (ended: boolean): void => (documentId === null ? forget() : forgetDocument(documentId, ended));
         clear(false);
-        let deleted = false;
         try {
-          const result = await (value as (...a: unknown[]) => unknown).apply(target, args);
-          deleted = property === "deleteDocument" && documentId !== null;
+          const result: unknown = await (value as (...a: unknown[]) => unknown).apply(target, args);
+          // Deleted (or never there): absent from now on, even while it is imported again.
+          if (documentId !== null && property === "deleteDocument") absent.add(documentId);
           return result;
         } finally {
           clear(true);
-          // Inserted, or written otherwise: present from now on. Deleted (or never there): absent.
-          if (documentId !== null) {
-            if (deleted) absent.add(documentId);
-            else if (property === "insertDocument") absent.delete(documentId);
-          }
+          // Inserted (or the insert undone): what the store says from now on.
+          if (documentId !== null && property === "insertDocument") absent.delete(documentId);
         }
       };
     },
