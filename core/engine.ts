@@ -44,6 +44,7 @@ import { routeToGraph } from "./graph-query/graph-answer.ts";
 import { entityFacts } from "./graph-query/entity-facts.ts";
 import { recordGraphAnswer, reopenGraphAnswer } from "./graph-query/graph-answer-log.ts";
 import { createJobReporter, type JobReporter } from "./jobs/job-reporter.ts";
+import { createReadAhead } from "./jobs/read-ahead.ts";
 import { createWriteQueue } from "./jobs/write-queue.ts";
 import { hybridSearch } from "./retrieve/hybrid-search.ts";
 import { createRetrievalCaches } from "./retrieve/retrieval-caches.ts";
@@ -190,6 +191,8 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
   // Kuzu allows one write transaction at a time; imports from several callers (UI + CLI in the
   // web host) are serialized here instead of failing on a busy database.
   const writes = createWriteQueue();
+  /** Imports read ahead of their store, one parsed document waiting at most (core/jobs/read-ahead.ts). */
+  const readAhead = createReadAhead(2);
   /** An import or a delete changed the library's documents since the search index was last rebuilt. */
   let searchIndexStale = false;
   /**
@@ -337,19 +340,28 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     dataDir,
     async importFiles(files, opts = {}) {
       ensureOpen();
-      // One file at a time, in the order given: pdf.js and Kuzu's writer are the bottlenecks and
-      // both are single-threaded here. Every file is queued now with its job ("queued" event), so a
+      // Stored one file at a time, in the order given (Kuzu has one writer), each read while the
+      // one before it is stored. Every file is queued now with its job ("queued" event), so a
       // file cancelled while it waits settles at once and is never read.
       const jobIdOf = (index: number): string | undefined =>
         opts.jobId === undefined ? undefined : files.length === 1 ? opts.jobId : `${opts.jobId}-${index + 1}`;
       return Promise.all(
         files.map((file, index) => {
           const job = importJob(file, opts, jobIdOf(index));
+          const request = { options: opts, job, target: store };
+          // Read (in the parsing child) while the file before it is stored: core/jobs/read-ahead.ts.
+          const read = readAhead.schedule(() => pipeline.readFile(file, request));
           return writes.runUnlessCancelled(
             opts.signal,
             () =>
               store.batchWrites(async () => {
-                const result = await pipeline.importFile(file, { options: opts, job, target: store });
+                let result: ImportResult;
+                try {
+                  const outcome = await read.result;
+                  result = outcome.kind === "settled" ? outcome.result : await pipeline.storeFile(outcome.file, request);
+                } finally {
+                  read.release();
+                }
                 if (result.status === "ok") searchIndexStale = true;
                 // The last file of a batch rebuilds the index: it is searchable as soon as its result is back.
                 await refreshWhenDrained();

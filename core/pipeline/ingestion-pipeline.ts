@@ -85,9 +85,30 @@ export interface IngestTimings {
   embedded: number;
 }
 
+/** A file read, hashed, parsed and cut into sections, waiting for its turn to be stored. */
+export interface ReadFile {
+  result: ImportResult;
+  record: DocumentRecord;
+  sections: Section[];
+  /** The file's bytes, kept as the library's source copy when it is stored. */
+  bytes: Uint8Array;
+  /** The file as given (the copy is skipped when it already is the copy). */
+  absolute: string;
+}
+
+/** What reading a file came to: ready to store, or already settled (skipped, failed, cancelled). */
+export type ReadOutcome = { kind: "read"; file: ReadFile } | { kind: "settled"; result: ImportResult };
+
 export interface IngestionPipeline {
   /** Imports one file; never throws: failures and cancellation come back in the result and the job. */
   importFile(file: string, request: FileImport): Promise<ImportResult>;
+  /**
+   * The first half of importFile, which touches no database row: checked, read and hashed once,
+   * parsed in the bounded child, cut into sections. Never throws; a settled outcome has finished its job.
+   */
+  readFile(file: string, request: FileImport): Promise<ReadOutcome>;
+  /** The second half: graph, vectors, source copy and one transaction. Never throws, finishes the job. */
+  storeFile(read: ReadFile, request: FileImport): Promise<ImportResult>;
   /** From sections to a stored document: its derived graph, its vectors, one transaction. */
   ingestDocument(document: SectionedDocument, options: IngestOptions): Promise<DerivedGraph>;
   /** Makes the database's vectors those of this embedder; re-embeds what a model change left without. */
@@ -193,7 +214,18 @@ export function createIngestionPipeline(options: IngestionPipelineOptions): Inge
     return derived;
   }
 
-  async function importFile(file: string, request: FileImport): Promise<ImportResult> {
+  /** A failure or cancel of either half: the result says why and the job is finished with it. */
+  function failed(result: ImportResult, err: unknown, absolute: string, job: JobReporter): ImportResult {
+    const info = toErrorInfo(err, absolute);
+    result.status = "error";
+    result.error = info;
+    if (err instanceof OcrNeededError) result.ocrOffer = err.offer;
+    job.finish(info.code === "CANCELLED" ? "cancelled" : "failed", err);
+    log(`failed ${absolute}: ${info.code} ${info.message}`);
+    return result;
+  }
+
+  async function readFile(file: string, request: FileImport): Promise<ReadOutcome> {
     const { options: opts, job, target, origin } = request;
     const absolute = path.resolve(file);
     const result = emptyImportResult(origin?.file ?? absolute);
@@ -206,7 +238,7 @@ export function createIngestionPipeline(options: IngestionPipelineOptions): Inge
       await checkFileBeforeReading(absolute);
       const source = await readSourceFile(absolute, opts.signal);
       const known = await target.findDocumentBySha(source.sha256);
-      if (known) return skipped(result, known, job);
+      if (known) return { kind: "settled", result: skipped(result, known, job) };
 
       job.update("reading", 0, 1);
       const parsed = await parsePool.parse(absolute, {
@@ -237,9 +269,6 @@ export function createIngestionPipeline(options: IngestionPipelineOptions): Inge
         await pruneOcrCache(ocrCacheDir(dataDir)).catch((err: unknown) => log(`OCR cache not trimmed: ${toErrorInfo(err).message}`));
       }
 
-      const existing = await target.findDocumentBySha(parsed.sha256);
-      if (existing) return skipped(result, existing, job);
-
       job.throwIfCancelled();
       job.update("sections", 0, 1);
       const sections = sectionDocument(parsed, result.documentId);
@@ -263,6 +292,22 @@ export function createIngestionPipeline(options: IngestionPipelineOptions): Inge
         hiddenAliases: origin?.hiddenAliases ?? [],
         ...(ocr === null ? {} : { ocr }),
       };
+      return { kind: "read", file: { result, record, sections, bytes: source.bytes, absolute } };
+    } catch (err) {
+      return { kind: "settled", result: failed(result, err, absolute, job) };
+    }
+  }
+
+  async function storeFile(read: ReadFile, request: FileImport): Promise<ImportResult> {
+    const { options: opts, job, target } = request;
+    const { result, record, sections, absolute } = read;
+    try {
+      job.throwIfCancelled();
+      // Checked again at its turn: the same content dropped twice in one batch is read twice
+      // (the second read starts while the first is stored) but stored once.
+      const existing = await target.findDocumentBySha(record.sha256);
+      if (existing) return skipped(result, existing, job);
+
       const copy = sourcePath(dataDir, record.id, record.fileName);
       const copied = path.resolve(copy) !== absolute;
       /** The copy and its record are this import's: a failed transaction takes them back. */
@@ -278,7 +323,7 @@ export function createIngestionPipeline(options: IngestionPipelineOptions): Inge
             beforeStore: async () => {
               // The copy lands before the database row, so a stored document always has its source.
               // A full or read-only disk fails here, before the database is touched (WRITE_FAILED).
-              if (copied) await keepSourceBytes(source.bytes, absolute, copy);
+              if (copied) await keepSourceBytes(read.bytes, absolute, copy);
               // Where it came from, beside the copy: a document a damaged library lost is re-imported
               // from the copy under its own name (repairLibrary).
               await writeSourceRecord(dataDir, record);
@@ -300,18 +345,19 @@ export function createIngestionPipeline(options: IngestionPipelineOptions): Inge
       log(`imported ${record.fileName}: ${record.pages} pages, ${sections.length} sections`);
       return result;
     } catch (err) {
-      const info = toErrorInfo(err, absolute);
-      result.status = "error";
-      result.error = info;
-      if (err instanceof OcrNeededError) result.ocrOffer = err.offer;
-      job.finish(info.code === "CANCELLED" ? "cancelled" : "failed", err);
-      log(`failed ${absolute}: ${info.code} ${info.message}`);
-      return result;
+      return failed(result, err, absolute, job);
     }
+  }
+
+  async function importFile(file: string, request: FileImport): Promise<ImportResult> {
+    const outcome = await readFile(file, request);
+    return outcome.kind === "settled" ? outcome.result : storeFile(outcome.file, request);
   }
 
   return {
     importFile,
+    readFile,
+    storeFile,
     ingestDocument,
     prepareVectors,
     close() {
