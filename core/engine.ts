@@ -44,6 +44,7 @@ import { routeToGraph } from "./graph-query/graph-answer.ts";
 import { entityFacts } from "./graph-query/entity-facts.ts";
 import { recordGraphAnswer, reopenGraphAnswer } from "./graph-query/graph-answer-log.ts";
 import { createJobReporter, type JobReporter } from "./jobs/job-reporter.ts";
+import { createForeground } from "./jobs/foreground.ts";
 import { createReadAhead } from "./jobs/read-ahead.ts";
 import { createWriteQueue } from "./jobs/write-queue.ts";
 import { hybridSearch } from "./retrieve/hybrid-search.ts";
@@ -159,10 +160,13 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
   const languageResources = createLanguageResources();
   // The import pipeline (core/pipeline/): owns the parsing child kept between imports, which dies
   // with this engine; it derives the graph with the same English pipeline questions are read with.
+  // Searches and questions go before an import's graph work on this thread (core/jobs/foreground.ts).
+  const foreground = createForeground();
   const pipeline = createIngestionPipeline({
     dataDir,
     getEmbedder,
     englishNlp: () => languageResources.englishNlp(),
+    yieldToForeground: () => foreground.yieldTo(),
     log,
     ...(options.parseLimits === undefined ? {} : { parseLimits: options.parseLimits }),
   });
@@ -372,36 +376,39 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
         }),
       );
     },
-    async search(query, opts: SearchOptions = {}): Promise<SearchResponse> {
-      ensureOpen();
-      const started = performance.now();
-      const k = Math.max(1, Math.min(100, Math.floor(opts.k ?? 10)));
-      const stages: StageSwitches = { ...ALL_STAGES, ...opts.stages };
-      const embedder = stages.sectionVectors || stages.tripletVectors ? await getEmbedder() : null;
-      // A query naming an imported instrument ("DORA incident reporting") searches that document.
-      const scope = documentScope(query, libraryNames(await store.listDocuments()).documents, languageResources).documentIds;
-      const ranked: RankedSection[] = await hybridSearch(store, embedder, query, {
-        k,
-        stages,
-        caches: retrievalCaches,
-        ...(scope.length > 0 ? { documentIds: scope } : {}),
+    search(query, opts: SearchOptions = {}): Promise<SearchResponse> {
+      // Interactive: an import's graph work waits for it (core/jobs/foreground.ts).
+      return foreground.run(async () => {
+        ensureOpen();
+        const started = performance.now();
+        const k = Math.max(1, Math.min(100, Math.floor(opts.k ?? 10)));
+        const stages: StageSwitches = { ...ALL_STAGES, ...opts.stages };
+        const embedder = stages.sectionVectors || stages.tripletVectors ? await getEmbedder() : null;
+        // A query naming an imported instrument ("DORA incident reporting") searches that document.
+        const scope = documentScope(query, libraryNames(await store.listDocuments()).documents, languageResources).documentIds;
+        const ranked: RankedSection[] = await hybridSearch(store, embedder, query, {
+          k,
+          stages,
+          caches: retrievalCaches,
+          ...(scope.length > 0 ? { documentIds: scope } : {}),
+        });
+        const retrieveMs = performance.now() - started;
+        const top = ranked.slice(0, TRIPLET_SECTIONS);
+        const [triplets, subgraph] = await Promise.all([store.getTripletsForSections(top.map((r) => r.section.id)), buildSubgraph(store, ranked, { query })]);
+        // Triplets the query's vector matched come first, then the rest in result order.
+        const matched = new Set(top.flatMap((r) => r.evidence.tripletIds));
+        const order = new Map(top.map((r, i) => [r.section.id, i]));
+        triplets.sort(
+          (a, b) => Number(matched.has(b.id)) - Number(matched.has(a.id)) || (order.get(a.sectionId) ?? 0) - (order.get(b.sectionId) ?? 0) || a.start - b.start,
+        );
+        return {
+          query,
+          results: ranked.map((r) => toSearchResult(r.section, r.document, r.score, query, (Object.keys(r.evidence.stages) as StageName[]).sort())),
+          triplets: triplets.slice(0, MAX_SEARCH_TRIPLETS),
+          subgraph,
+          timings: { retrieveMs, totalMs: performance.now() - started },
+        };
       });
-      const retrieveMs = performance.now() - started;
-      const top = ranked.slice(0, TRIPLET_SECTIONS);
-      const [triplets, subgraph] = await Promise.all([store.getTripletsForSections(top.map((r) => r.section.id)), buildSubgraph(store, ranked, { query })]);
-      // Triplets the query's vector matched come first, then the rest in result order.
-      const matched = new Set(top.flatMap((r) => r.evidence.tripletIds));
-      const order = new Map(top.map((r, i) => [r.section.id, i]));
-      triplets.sort(
-        (a, b) => Number(matched.has(b.id)) - Number(matched.has(a.id)) || (order.get(a.sectionId) ?? 0) - (order.get(b.sectionId) ?? 0) || a.start - b.start,
-      );
-      return {
-        query,
-        results: ranked.map((r) => toSearchResult(r.section, r.document, r.score, query, (Object.keys(r.evidence.stages) as StageName[]).sort())),
-        triplets: triplets.slice(0, MAX_SEARCH_TRIPLETS),
-        subgraph,
-        timings: { retrieveMs, totalMs: performance.now() - started },
-      };
     },
     async ask(question, opts = {}) {
       ensureOpen();
@@ -425,12 +432,14 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
         analysis.missingInstruments.length > 0
           ? []
           : rankForAnswer(
-              await hybridSearch(store, embedder, query, {
-                k: Math.max(k, ANSWER_CANDIDATES),
-                stages: ALL_STAGES,
-                caches: retrievalCaches,
-                ...(scope.length > 0 ? { documentIds: scope } : {}),
-              }),
+              await foreground.run(() =>
+                hybridSearch(store, embedder, query, {
+                  k: Math.max(k, ANSWER_CANDIDATES),
+                  stages: ALL_STAGES,
+                  caches: retrievalCaches,
+                  ...(scope.length > 0 ? { documentIds: scope } : {}),
+                }),
+              ),
               analysis,
             ).slice(0, k);
       const [triplets, subgraph, missingNames] = await Promise.all([

@@ -36,9 +36,9 @@ export function buildDerivedGraphYielding(
   doc: GraphDocument,
   sections: readonly Section[],
   others: readonly OtherDocument[],
-  options: TripletGraphOptions & { afterYield?: () => void } = {},
+  options: TripletGraphOptions & { afterYield?: () => void; pause?: () => Promise<void> } = {},
 ): Promise<DerivedGraph> {
-  return runYielding(derivedGraphSteps(doc, sections, others, options), options.afterYield);
+  return runYielding(derivedGraphSteps(doc, sections, others, options), options.afterYield, options.pause);
 }
 
 function* derivedGraphSteps(

@@ -17,14 +17,19 @@ export function runToEnd<T>(steps: GraphSteps<T>): T {
 /** Time on the thread between two yields to the event loop. */
 const SLICE_MS = 10;
 
-/** Runs the steps, yielding to the event loop every SLICE_MS; `afterYield` may throw to stop (a cancelled import). */
-export async function runYielding<T>(steps: GraphSteps<T>, afterYield?: () => void): Promise<T> {
+const nextTurn = (): Promise<void> => new Promise<void>((resolve) => setImmediate(resolve));
+
+/**
+ * Runs the steps, yielding every SLICE_MS through `pause` (one turn of the event loop unless the
+ * engine waits for its searches: core/jobs/foreground.ts); `afterYield` may throw to stop (a cancelled import).
+ */
+export async function runYielding<T>(steps: GraphSteps<T>, afterYield?: () => void, pause: () => Promise<void> = nextTurn): Promise<T> {
   let sliceStarted = performance.now();
   for (;;) {
     const next = steps.next();
     if (next.done === true) return next.value;
     if (performance.now() - sliceStarted >= SLICE_MS) {
-      await new Promise<void>((resolve) => setImmediate(resolve));
+      await pause();
       afterYield?.();
       sliceStarted = performance.now();
     }

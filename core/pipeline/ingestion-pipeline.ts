@@ -43,6 +43,8 @@ export interface IngestionPipelineOptions {
    * read with (~100 ms and some memory to load each); without it the pipeline loads its own.
    */
   englishNlp?: () => EnglishNlp;
+  /** Between two slices of graph work: the engine lets its searches go first (core/jobs/foreground.ts). */
+  yieldToForeground?: () => Promise<void>;
   log?: Logger;
 }
 
@@ -180,6 +182,7 @@ export function createIngestionPipeline(options: IngestionPipelineOptions): Inge
       nlp: englishNlp(),
       // A cancel lands between two slices, not after the whole graph.
       afterYield: () => job?.throwIfCancelled(),
+      ...(options.yieldToForeground ? { pause: options.yieldToForeground } : {}),
     });
     if (timings) timings.deriveMs += performance.now() - started;
     job?.update("graph", 1, 1);

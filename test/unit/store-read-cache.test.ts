@@ -100,6 +100,29 @@ describe("withReadCache", () => {
     expect(await cached.getSectionsByIds(b)).toEqual([]);
     expect((await cached.getTermsByNormalized(["processor"])).length).toBe(1);
     expect((await cached.listDocuments()).map((d) => d.id)).toEqual(["doca"]);
+    // An insert citing another document's section: that section's citations are read again (the
+    // new one enters it), the new document's rows were read in at the insert (no lookup misses).
+    const cachedRefs = await cached.getCrossReferences(a);
+    const docc = makeDocument("docc", specs.length + 1);
+    const cSections = makeSections("docc", specs);
+    const derived = buildDerivedGraph({ id: "docc", title: docc.title, language: "en" }, cSections, []);
+    const template = derived.crossReferences[0];
+    expect(template).toBeDefined();
+    if (template === undefined) return;
+    derived.crossReferences.push({ ...template, id: `${template.id}-x`, toSectionId: a[1] ?? "", toDocumentId: "doca", resolved: true });
+    await cached.insertDocument(docc, cSections, derived);
+    const cIds = cSections.map((x) => x.id);
+    const warmed = cached.readCacheStats();
+    expect(await cached.getSectionsByIds(cIds)).toEqual(await kuzu.getSectionsByIds(cIds));
+    expect(await cached.getTripletsForSections(cIds)).toEqual(await kuzu.getTripletsForSections(cIds));
+    expect(await cached.getChildSectionIds(cIds)).toEqual(await kuzu.getChildSectionIds(cIds));
+    expect(cached.readCacheStats().misses).toBe(warmed.misses);
+    const refsAfter = await cached.getCrossReferences(a);
+    expect(refsAfter).toEqual(await kuzu.getCrossReferences(a));
+    expect(refsAfter.length).toBe(cachedRefs.length + 1);
+    expect(await cached.deleteDocument("docc")).toBe(true);
+    expect(await cached.getCrossReferences(a)).toEqual(cachedRefs);
+
     // Anything else that writes (here the user's aliases, part of every section row) empties it all.
     const edited = await cached.setUserAliases("doca", { userAliases: ["Alias A"], hiddenAliases: [] });
     expect(edited.userAliases).toEqual(["Alias A"]);
