@@ -196,6 +196,7 @@ export function createIngestionPipeline(options: IngestionPipelineOptions): Inge
       await embedDerived(embedder, sections, derived, {
         ...(job ? { onProgress: (done: number, total: number) => job.update("embeddings", done, total) } : {}),
         ...(signal ? { signal } : {}),
+        ...(options.yieldToForeground ? { pause: options.yieldToForeground } : {}),
       });
       if (timings) timings.embedded += derived.sectionEmbeddings.size + derived.tripletEmbeddings.size;
     }

@@ -12,9 +12,10 @@ import type { Section } from "../model/section-types.ts";
 // Correctness rule: any method not known to be a pure read empties the cache, before and after
 // it runs, so a write added to GraphStore later can never leave stale rows behind. The known
 // exceptions are named below: an insert forgets its document's rows and the exact cross-document
-// entries it changes, then reads its new rows in (cached.insertDocument); deletes and vector
-// writes forget that document's rows and what spans documents (DOCUMENT_WRITES); two methods
-// change no row (ROW_NEUTRAL); and a model switch forgets only when it changed something. A read that was in flight across a write does
+// entries it changes, then reads its new rows in (cached.insertDocument); a delete forgets its
+// document's rows and edits the cross-document entries as its cascade does (cached.deleteDocument);
+// vector writes forget that document's rows and what spans documents (DOCUMENT_WRITES); two
+// methods change no row (ROW_NEUTRAL); and a model switch forgets only when it changed something. A read that was in flight across a write does
 // not fill the cache (generation check).
 
 /** Pure reads: they neither change stored data nor need the cache emptied. */
@@ -65,8 +66,7 @@ const PURE_READS = new Set<string>([
  * reads took 0.5–1.9 s (a search 2.4–2.7 s) while the two largest PDFs were imported again.
  */
 const DOCUMENT_WRITES: Readonly<Record<string, (args: readonly unknown[]) => string | null>> = {
-  // insertDocument is wrapped on its own (withReadCache): it knows exactly what it adds.
-  deleteDocument: (args) => (typeof args[0] === "string" ? args[0] : null),
+  // insertDocument and deleteDocument are wrapped on their own (withReadCache): what they change is known exactly.
   putEmbeddings: (args) => (typeof args[0] === "string" ? args[0] : null),
 };
 
@@ -78,9 +78,10 @@ const ROW_NEUTRAL = new Set<string>(["batchWrites", "refreshSearchIndex"]);
 
 /**
  * Ids per lookup when a stored document's rows are read into the cache: each lookup holds the
- * read lane for one query, so a search arriving meanwhile waits for one chunk, not the document.
+ * read lane for one query, so a search arriving meanwhile waits for one chunk, not the document
+ * (100 ids took 60–75 ms for triplets, 40 stay under ~30 ms).
  */
-const WARM_CHUNK = 100;
+const WARM_CHUNK = 40;
 
 /** Entries per map before it is emptied: bounds memory for very large libraries. */
 const DEFAULT_CAPACITY = 50_000;
@@ -92,6 +93,9 @@ interface CrossDocumentKeys {
   references: string[];
   terms: string[];
 }
+
+/** How a write confined to one document changed the cross-document entries. */
+type CrossDocumentChange = CrossDocumentKeys | "deleted" | "unknown";
 
 /** What inserting this document changes outside its own keys (its sections are forgotten by prefix). */
 function crossDocumentKeys(documentId: string, derived: DerivedGraph): CrossDocumentKeys {
@@ -159,24 +163,38 @@ export function withReadCache<S extends GraphStore>(store: S, options: { capacit
   };
   /**
    * Around a write confined to one document: its own entries go when it starts and when it ends;
-   * what spans documents (citations entering a section, terms by name) goes when it ends — until
-   * the write commits, readers see the state before it, which is what those entries hold.
+   * what spans documents (citations entering a section, terms by name) is brought up to date when
+   * it ends (`after`) — until the write commits, readers see the state before it, which is what
+   * those entries hold.
    */
-  const forgetDocument = (documentId: string, ended: boolean, spans: CrossDocumentKeys | null = null): void => {
+  const forgetDocument = (documentId: string, ended: boolean, after: CrossDocumentChange = "unknown"): void => {
     generation++;
     const prefix = `${documentId}:`;
-    for (const map of [sections, children, triplets, tripletRows, ...(spans === null ? [] : [references])]) {
+    for (const map of [sections, children, triplets, tripletRows, references]) {
       for (const key of [...map.keys()]) if (key.startsWith(prefix)) map.delete(key);
     }
-    if (ended) {
-      if (spans === null) {
-        references.clear();
-        terms.clear();
-      } else {
-        for (const key of spans.references) references.delete(key);
-        for (const key of spans.terms) terms.delete(key);
+    if (!ended) return;
+    documents = null;
+    if (after === "unknown") {
+      references.clear();
+      terms.clear();
+    } else if (after === "deleted") {
+      // As the delete cascade leaves them (schema.ts DOCUMENT_CASCADE): the document's citations
+      // and terms are gone, and citations of other documents into it are unresolved again.
+      for (const [key, list] of references) {
+        references.set(
+          key,
+          list.flatMap((r) => (r.documentId === documentId ? [] : r.toDocumentId === documentId ? [{ ...r, toSectionId: null, resolved: false }] : [r])),
+        );
       }
-      documents = null;
+      for (const [key, list] of terms)
+        terms.set(
+          key,
+          list.filter((t) => t.documentId !== documentId),
+        );
+    } else {
+      for (const key of after.references) references.delete(key);
+      for (const key of after.terms) terms.delete(key);
     }
   };
 
@@ -345,11 +363,31 @@ export function withReadCache<S extends GraphStore>(store: S, options: { capacit
       try {
         await store.insertDocument(doc, rows, derived);
       } finally {
-        forgetDocument(doc.id, true, derived === undefined ? null : crossDocumentKeys(doc.id, derived));
+        forgetDocument(doc.id, true, derived === undefined ? "unknown" : crossDocumentKeys(doc.id, derived));
         // Inserted (or the insert undone): what the store says from now on.
         absent.delete(doc.id);
       }
       await warm(rows.map((r) => r.id));
+    },
+
+    /**
+     * A delete takes out its document's rows and changes the cross-document entries in a known way
+     * (schema.ts DOCUMENT_CASCADE): they are edited to match instead of emptied, so the searches
+     * right after it (a file deleted to be imported again) still read the other documents from memory.
+     * A delete that fails empties them.
+     */
+    async deleteDocument(id: string): Promise<boolean> {
+      forgetDocument(id, false);
+      let after: CrossDocumentChange = "unknown";
+      try {
+        const deleted = await store.deleteDocument(id);
+        // Deleted (or never there): absent from now on, even while it is imported again.
+        absent.add(id);
+        after = "deleted";
+        return deleted;
+      } finally {
+        forgetDocument(id, true, after);
+      }
     },
 
     readCacheStats: (): ReadCacheStats => ({ ...counters }),
@@ -396,10 +434,7 @@ export function withReadCache<S extends GraphStore>(store: S, options: { capacit
         const clear = (ended: boolean): void => (documentId === null ? forget() : forgetDocument(documentId, ended));
         clear(false);
         try {
-          const result: unknown = await (value as (...a: unknown[]) => unknown).apply(target, args);
-          // Deleted (or never there): absent from now on, even while it is imported again.
-          if (documentId !== null && property === "deleteDocument") absent.add(documentId);
-          return result;
+          return await (value as (...a: unknown[]) => unknown).apply(target, args);
         } finally {
           clear(true);
         }

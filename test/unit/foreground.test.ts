@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { createForeground } from "../../core/jobs/foreground.ts";
 import { runYielding, type GraphSteps } from "../../core/graph/graph-steps.ts";
+import { embedAll } from "../../core/embed/embed-derived.ts";
+import type { Embedder } from "../../core/model/embedder.ts";
 
 // Searches before background work (core/jobs/foreground.ts): a slice of an import's graph work
 // waits while a search runs, goes on as soon as none runs, and never waits past the bound.
@@ -56,6 +58,37 @@ describe("foreground", () => {
     expect(await runYielding(busySteps(3, log), undefined, () => foreground.yieldTo())).toBe(3);
     stop = true;
     await endless;
+  });
+
+  it("an import's embedding waits for a search between two batches", async () => {
+    const foreground = createForeground(2_000_000_000);
+    const log: string[] = [];
+    const embedder: Embedder = {
+      id: "count",
+      dimensions: 1,
+      embedQueries: (texts) => Promise.resolve(texts.map(() => Float32Array.of(1))),
+      embedDocuments: (texts) => {
+        log.push(`batch of ${texts.length}`);
+        return Promise.resolve(texts.map(() => Float32Array.of(1)));
+      },
+      close: () => Promise.resolve(),
+    };
+    let release = (): void => undefined;
+    const search = foreground.run(() => new Promise<void>((resolve) => (release = resolve)));
+    const items = Array.from({ length: 40 }, (_, i) => ({ id: `s${i}`, text: `text ${i}` }));
+    const embedding = embedAll(
+      embedder,
+      items,
+      () => {},
+      undefined,
+      () => foreground.yieldTo(),
+    );
+    await sleep(50);
+    expect(log).toEqual(["batch of 16"]);
+    release();
+    await search;
+    expect((await embedding).size).toBe(40);
+    expect(log).toEqual(["batch of 16", "batch of 16", "batch of 8"]);
   });
 
   it("a failed request still releases the background", async () => {

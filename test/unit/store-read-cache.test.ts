@@ -122,10 +122,43 @@ describe("withReadCache", () => {
     expect(refsAfter.length).toBe(cachedRefs.length + 1);
     expect(await cached.deleteDocument("docc")).toBe(true);
     expect(await cached.getCrossReferences(a)).toEqual(cachedRefs);
+    expect(await cached.getCrossReferences(a)).toEqual(await kuzu.getCrossReferences(a));
 
     // Anything else that writes (here the user's aliases, part of every section row) empties it all.
     const edited = await cached.setUserAliases("doca", { userAliases: ["Alias A"], hiddenAliases: [] });
     expect(edited.userAliases).toEqual(["Alias A"]);
     expect((await cached.getSectionsByIds(a))[0]?.document.userAliases).toEqual(["Alias A"]);
+  });
+
+  it("a delete edits the other documents' cached citations and terms as the store does, without emptying them", async () => {
+    const cached = withReadCache(kuzu);
+    const d = await insert(cached, "docd");
+    const eDoc = makeDocument("doce", specs.length + 1);
+    const eSections = makeSections("doce", specs);
+    const derived = buildDerivedGraph({ id: "doce", title: eDoc.title, language: "en" }, eSections, []);
+    const template = derived.crossReferences[0];
+    expect(template).toBeDefined();
+    if (template === undefined) return;
+    // doce cites a section of docd: deleting docd leaves that citation unresolved.
+    derived.crossReferences.push({ ...template, id: `${template.id}-d`, toSectionId: d[2] ?? "", toDocumentId: "docd", resolved: true });
+    await cached.insertDocument(eDoc, eSections, derived);
+    const e = eSections.map((x) => x.id);
+    const a = (await kuzu.getSections("doca")).map((x) => x.id);
+    const before = await cached.getCrossReferences(e);
+    expect(before.some((r) => r.toDocumentId === "docd" && r.resolved)).toBe(true);
+    await cached.getCrossReferences(a);
+    expect((await cached.getTermsByNormalized(["processor"])).map((t) => t.documentId).sort()).toEqual(["doca", "docd", "doce"]);
+
+    expect(await cached.deleteDocument("docd")).toBe(true);
+    const misses = cached.readCacheStats().misses;
+    const after = await cached.getCrossReferences(e);
+    expect(after).toEqual(await kuzu.getCrossReferences(e));
+    expect(after.some((r) => r.toDocumentId === "docd" && !r.resolved && r.toSectionId === null)).toBe(true);
+    expect(await cached.getCrossReferences(a)).toEqual(await kuzu.getCrossReferences(a));
+    expect(await cached.getTermsByNormalized(["processor"])).toEqual(await kuzu.getTermsByNormalized(["processor"]));
+    // All from memory: the delete edited the entries instead of emptying them.
+    expect(cached.readCacheStats().misses).toBe(misses);
+    expect(await cached.deleteDocument("doce")).toBe(true);
+    expect(await cached.getTermsByNormalized(["processor"])).toEqual(await kuzu.getTermsByNormalized(["processor"]));
   });
 });

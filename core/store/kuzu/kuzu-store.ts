@@ -104,13 +104,13 @@ export interface KuzuGraphStore extends GraphStore {
 
 const DEFAULT_BATCH = 500;
 /**
- * Kuzu's page cache for the library. Pages it evicts are read back from the OS's file cache. At
- * 256 MB the ten corpus PDFs' 152 MB database stayed in the pool and the engine peaked at
- * 883–963 MB during their import. At 128 MB it peaked at 777 MB, with the same import speed
- * (55 pages/s) and search p95 (27 ms) (bench:ingest). A generated 3,000-page regulation still
- * imports in one transaction.
+ * Kuzu's page cache for the library. Pages it evicts are read back from the OS's file cache. With
+ * the ten corpus PDFs (a 152 MB database), the engine's peak during their import was 871–963 MB
+ * at 256 MB, 777–905 MB at 128 MB and 822–833 MB at 96 MB, with the same import speed
+ * (53–56 pages/s) and search p95 (26–33 ms) (bench:ingest). A generated 3,000-page regulation
+ * imports in one transaction at each size, its checkpoint taking ~9 s at each.
  */
-const DEFAULT_BUFFER_POOL = 128 * 1024 * 1024;
+const DEFAULT_BUFFER_POOL = 96 * 1024 * 1024;
 const DEFAULT_SEARCH_BUFFER_POOL = 64 * 1024 * 1024;
 
 interface LibraryState extends OpenLibrary {
@@ -457,7 +457,10 @@ export function createKuzuStore(options: KuzuStoreOptions): KuzuGraphStore {
     checkLibrary: () => read(({ reader }) => checkLibraryRows(reader)),
     getSection: (id) => read(({ reader }) => getSection(reader, id)),
     getSections: (documentId) => read(({ reader }) => getSections(reader, documentId)),
-    getDocumentOutlines: () => read(({ reader }) => documentOutlines(reader)),
+    // The import's own read (every section's label, ~100–140 ms for the ten corpus PDFs), made
+    // in the write lane on the writer's connection: the read lane is one connection taken in
+    // turn, and searches during an import waited behind it.
+    getDocumentOutlines: () => lanes.write(() => documentOutlines(opened().writer)),
     getSectionsByIds: (ids) => read(({ reader }) => sectionsByIds(reader, ids)),
     getChildSectionIds: (ids) => read(({ reader }) => childSectionIds(reader, ids)),
     getCrossReferences: (sectionIds) => read(({ reader }) => crossReferences(reader, sectionIds)),
