@@ -130,6 +130,28 @@ describe("withReadCache", () => {
     expect((await cached.getSectionsByIds(a))[0]?.document.userAliases).toEqual(["Alias A"]);
   });
 
+  it("warmLibrary reads every section's rows in when the library is small enough", async () => {
+    const ids = (await kuzu.getDocumentOutlines()).flatMap((o) => o.sections.map((x) => x.id));
+    expect(ids.length).toBeGreaterThan(0);
+    const over = withReadCache(kuzu);
+    expect(await over.warmLibrary(ids.length - 1)).toBe(0);
+    expect(over.readCacheStats().misses).toBe(0);
+
+    const cached = withReadCache(kuzu);
+    expect(await cached.warmLibrary(ids.length)).toBe(ids.length);
+    const misses = cached.readCacheStats().misses;
+    expect(await cached.getSectionsByIds(ids)).toEqual(await kuzu.getSectionsByIds(ids));
+    expect(await cached.getCrossReferences(ids)).toEqual(await kuzu.getCrossReferences(ids));
+    expect(await cached.getTripletsForSections(ids)).toEqual(await kuzu.getTripletsForSections(ids));
+    expect(await cached.getChildSectionIds(ids)).toEqual(await kuzu.getChildSectionIds(ids));
+    expect(cached.readCacheStats().misses).toBe(misses);
+
+    // Stopped (the engine closing): nothing beyond the document list is read.
+    const stopped = withReadCache(kuzu);
+    await stopped.warmLibrary(ids.length, () => true);
+    expect(stopped.readCacheStats().misses).toBe(1);
+  });
+
   it("a delete edits the other documents' cached citations and terms as the store does, without emptying them", async () => {
     const cached = withReadCache(kuzu);
     const d = await insert(cached, "docd");
