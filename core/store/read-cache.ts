@@ -15,8 +15,8 @@ import type { Section } from "../model/section-types.ts";
 // entries it changes, then reads its new rows in (cached.insertDocument); a delete forgets its
 // document's rows and edits the cross-document entries as its cascade does (cached.deleteDocument);
 // vector writes forget that document's rows and what spans documents (DOCUMENT_WRITES); two
-// methods change no row (ROW_NEUTRAL); and a model switch forgets only when it changed something. A read that was in flight across a write does
-// not fill the cache (generation check).
+// methods change no row (ROW_NEUTRAL); and a model switch forgets only when it changed something.
+// A read that was in flight across a write does not fill the cache (generation check).
 
 /** Pure reads: they neither change stored data nor need the cache emptied. */
 const PURE_READS = new Set<string>([
@@ -193,11 +193,12 @@ export function withReadCache<S extends GraphStore>(store: S, options: { capacit
           list.flatMap((r) => (r.documentId === documentId ? [] : r.toDocumentId === documentId ? [{ ...r, toSectionId: null, resolved: false }] : [r])),
         );
       }
-      for (const [key, list] of terms)
+      for (const [key, list] of terms) {
         terms.set(
           key,
           list.filter((t) => t.documentId !== documentId),
         );
+      }
     } else {
       for (const key of after.references) references.delete(key);
       for (const key of after.terms) terms.delete(key);

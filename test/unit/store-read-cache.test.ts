@@ -27,10 +27,16 @@ describe("withReadCache", () => {
     tmp.cleanup();
   });
 
-  async function insert(store: KuzuGraphStore, id: string): Promise<string[]> {
+  /** Inserts a generated document; with `cites`, one more citation resolved into that section of another document. */
+  async function insert(store: KuzuGraphStore, id: string, cites?: { sectionId: string; documentId: string }): Promise<string[]> {
     const doc = makeDocument(id, specs.length + 1);
     const sections = makeSections(id, specs);
     const derived = buildDerivedGraph({ id, title: doc.title, language: "en" }, sections, []);
+    const template = derived.crossReferences[0];
+    if (cites !== undefined) {
+      if (template === undefined) throw new Error("the generated document cites nothing to copy a citation from");
+      derived.crossReferences.push({ ...template, id: `${template.id}-x`, toSectionId: cites.sectionId, toDocumentId: cites.documentId, resolved: true });
+    }
     await store.insertDocument(doc, sections, derived);
     return sections.map((s) => s.id);
   }
@@ -103,15 +109,7 @@ describe("withReadCache", () => {
     // An insert citing another document's section: that section's citations are read again (the
     // new one enters it), the new document's rows were read in at the insert (no lookup misses).
     const cachedRefs = await cached.getCrossReferences(a);
-    const docc = makeDocument("docc", specs.length + 1);
-    const cSections = makeSections("docc", specs);
-    const derived = buildDerivedGraph({ id: "docc", title: docc.title, language: "en" }, cSections, []);
-    const template = derived.crossReferences[0];
-    expect(template).toBeDefined();
-    if (template === undefined) return;
-    derived.crossReferences.push({ ...template, id: `${template.id}-x`, toSectionId: a[1] ?? "", toDocumentId: "doca", resolved: true });
-    await cached.insertDocument(docc, cSections, derived);
-    const cIds = cSections.map((x) => x.id);
+    const cIds = await insert(cached, "docc", { sectionId: a[1] ?? "", documentId: "doca" });
     const warmed = cached.readCacheStats();
     expect(await cached.getSectionsByIds(cIds)).toEqual(await kuzu.getSectionsByIds(cIds));
     expect(await cached.getTripletsForSections(cIds)).toEqual(await kuzu.getTripletsForSections(cIds));
@@ -155,16 +153,8 @@ describe("withReadCache", () => {
   it("a delete edits the other documents' cached citations and terms as the store does, without emptying them", async () => {
     const cached = withReadCache(kuzu);
     const d = await insert(cached, "docd");
-    const eDoc = makeDocument("doce", specs.length + 1);
-    const eSections = makeSections("doce", specs);
-    const derived = buildDerivedGraph({ id: "doce", title: eDoc.title, language: "en" }, eSections, []);
-    const template = derived.crossReferences[0];
-    expect(template).toBeDefined();
-    if (template === undefined) return;
     // doce cites a section of docd: deleting docd leaves that citation unresolved.
-    derived.crossReferences.push({ ...template, id: `${template.id}-d`, toSectionId: d[2] ?? "", toDocumentId: "docd", resolved: true });
-    await cached.insertDocument(eDoc, eSections, derived);
-    const e = eSections.map((x) => x.id);
+    const e = await insert(cached, "doce", { sectionId: d[2] ?? "", documentId: "docd" });
     const a = (await kuzu.getSections("doca")).map((x) => x.id);
     const before = await cached.getCrossReferences(e);
     expect(before.some((r) => r.toDocumentId === "docd" && r.resolved)).toBe(true);

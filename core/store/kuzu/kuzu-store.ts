@@ -106,8 +106,8 @@ const DEFAULT_BATCH = 500;
 /**
  * Kuzu's page cache for the library. Pages it evicts are read back from the OS's file cache. With
  * the ten corpus PDFs (a 152 MB database), the engine's peak during their import was 871–963 MB
- * at 256 MB, 777–905 MB at 128 MB and 822–833 MB at 96 MB, with the same import speed
- * (53–56 pages/s) and search p95 (26–33 ms) (bench:ingest). A generated 3,000-page regulation
+ * at 256 MB, 777–905 MB at 128 MB and 727–839 MB at 96 MB, with about the same import speed
+ * (51–56 pages/s) and search p95 (26–34 ms) (bench:ingest). A generated 3,000-page regulation
  * imports in one transaction at each size, its checkpoint taking ~9 s at each.
  */
 const DEFAULT_BUFFER_POOL = 96 * 1024 * 1024;
