@@ -88,8 +88,9 @@ export function rankForAnswer(
     return { section: r, score };
   });
   // Stable: equal scores keep the retrieval's order.
+  const best = Math.max(...ranked.map((r) => r.score), Number.EPSILON);
   return ranked
     .map((r, i) => ({ ...r, i }))
     .sort((a, b) => b.score - a.score || a.i - b.i)
-    .map((r) => r.section);
+    .map((r) => ({ ...r.section, standing: Math.max(0, r.score) / best }));
 }

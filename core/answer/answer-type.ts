@@ -84,6 +84,8 @@ const RULES: ReadonlyArray<readonly [AnswerType, readonly RegExp[]]> = [
     "definition",
     [
       /\bwhat is meant by\b/,
+      // "Which entities are covered entities?" asks what the term covers; "… are subject to …" asks the scope.
+      /\b(?:which|what) (?:entities|persons|organi[sz]ations|bodies|parties) (?:are|count as|qualify as) (?!(?:subject|exempt|excluded|required|obliged|allowed|permitted|covered by|in scope|within|outside|responsible|liable)\b)(?:an? |the )?[\w-]+(?: [\w-]+){0,3}(?: (?:under|in|according to) .*)?\?*$/,
       /\b(?:che )?cos'\s*e\b/,
       /\bhow (?:does|do|is|are)\b.*\bdefined?\b/,
       /\bdefinition\b/,

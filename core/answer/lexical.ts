@@ -84,10 +84,15 @@ export function isFunctionWord(word: string): boolean {
 }
 
 /** Stems of the content words of a text, in order (repeats kept). */
+const FOOTNOTE_MARK = /^(\p{Ll}{3,})\d{1,3}$/u;
+
 export function contentStems(text: string, language: TextLanguage = "en"): string[] {
   const stem = stemIn(language);
   const out: string[] = [];
-  for (const w of tokenize(text)) {
+  for (const token of tokenize(text)) {
+    // A footnote number printed against its word ("The risk assessment process43 is composed of
+    // four steps", NIST SP 800-30) is not part of it.
+    const w = token.replace(FOOTNOTE_MARK, "$1");
     if (isFunctionWord(w) || (w.length < 2 && !/\d/.test(w))) continue;
     out.push(stem(w));
   }

@@ -15,6 +15,8 @@ const EU_PARAGRAPH = /^\s*(\d{1,3})\.\s+\S/;
 /** One or more markers opening a line: "(c) …", "(a)(1) …" (CFR prints a paragraph's first subparagraph on its line). */
 const PAREN_MARKERS = /^\s*((?:\((?:[a-z]{1,2}|\d{1,3}|[ivxlc]{1,6}|[A-Z])\))+)\s+\S/;
 const ROMAN = /^[ivxlc]+$/;
+/** A line opening with a defined term, unmarked: "Covered entity means:", "Health plan means an individual or group plan …". */
+const DEFINITION_LINE = /^\s*\p{Lu}[\p{L}-]*(?:\s+[\p{L}-]+){0,6}?\s+(?:means|shall mean|has the meaning)\b/u;
 
 const ROMANS = ["i", "ii", "iii", "iv", "v", "vi", "vii", "viii", "ix", "x", "xi", "xii", "xiii", "xiv", "xv", "xvi", "xvii", "xviii", "xix", "xx"];
 
@@ -48,6 +50,10 @@ export class PinpointTracker {
     const numbered = EU_PARAGRAPH.exec(text);
     if (numbered) {
       this.paragraph = numbered[1] ?? null;
+      this.markers = [];
+    } else if (DEFINITION_LINE.test(text)) {
+      // An unnumbered definition closes the points of the one before it: in 45 CFR 160.103,
+      // "Covered entity means:" is not part of "Business associate"'s "(4)(iv)".
       this.markers = [];
     } else {
       const paren = PAREN_MARKERS.exec(text);

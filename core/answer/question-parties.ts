@@ -40,6 +40,7 @@ const PARTIES: ReadonlyArray<readonly string[]> = [
   ["business associate", "business associates"],
   ["subcontractor", "subcontractors"],
   ["health plan", "health plans"],
+  ["small health plan", "small health plans"],
   ["health care provider", "health care providers", "healthcare provider", "healthcare providers"],
   ["health care clearinghouse", "health care clearinghouses"],
   ["individual", "individuals"],

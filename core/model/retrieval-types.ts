@@ -44,6 +44,11 @@ export interface RankedSection {
   score: number;
   /** 1-based. */
   rank: number;
+  /**
+   * Set when ranked for an answer (answer-ranking.ts): its answer score over the best one's, 0–1.
+   * Sentences are scored on it, not on the rank alone.
+   */
+  standing?: number;
   evidence: SectionEvidence;
 }
 

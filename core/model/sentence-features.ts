@@ -8,7 +8,7 @@ export const SENTENCE_FEATURES = [
   "heading",
   /** How far the sentence's embedding stands above the pool's median cosine with the question, 0–1. */
   "similarity",
-  /** 1 / (rank of its section among those answering), the re-ranked retrieval order (answer-ranking.ts). */
+  /** Its section's answer score over the best section's, 0–1 (answer-ranking.ts); 1 / rank when not ranked for an answer. */
   "rank",
   /** It says what the question's type asks for (answer-cues.ts): 1 for the strongest cue, 0.5 for another. */
   "cue",

@@ -4,6 +4,7 @@ import { askResultSchema } from "../../core/model/answer-schemas.ts";
 import type { AnswerHints } from "../../core/model/answer-types.ts";
 import type { AnswerRequest } from "../../core/answer/answer-question.ts";
 import { createLanguageResources } from "../../core/answer/language-resources.ts";
+import { contentStems } from "../../core/answer/lexical.ts";
 import type { RankedSection } from "../../core/model/retrieval-types.ts";
 import type { DocumentRecord } from "../../core/model/store-records.ts";
 import type { Section, SectionKind } from "../../core/model/section-types.ts";
@@ -116,6 +117,80 @@ const ARTICLE_8 = section(GDPR, "Article 8", "article", "Conditions applicable t
     "122",
     "2. The controller shall make reasonable efforts to verify in such cases that consent is given or authorised by the holder of parental responsibility over the child.",
   ],
+]);
+
+const NIST30 = doc("nist30000", "NIST SP 800-30 Rev. 1 Guide for Conducting Risk Assessments", "nist-sp800-30r1.pdf");
+const GLOSSARY = section(NIST30, "Appendix B", "appendix", "GLOSSARY", [
+  [51, "B-1", "This appendix provides definitions for security terminology used within Special Publication 800-30."],
+  [
+    59,
+    "B-9",
+    "Risk Assessment The process of identifying, estimating, and prioritizing risks to organizational operations, organizational assets, individuals, other organizations, and the Nation.",
+  ],
+  [
+    59,
+    "B-9",
+    "Risk A measure of the extent to which an entity is threatened by a potential circumstance or event, and typically a function of: (i) the adverse impacts that would arise if the circumstance or event occurs; and (ii) the likelihood of occurrence.",
+  ],
+  [59, "B-9", "Risk Executive (Function) An individual or group within an organization that helps to ensure that risk is viewed organization-wide."],
+]);
+const S160_103 = section(HIPAA, "§ 160.103", "section", "Definitions", [
+  [11, null, "(4) Business associate does not include:"],
+  [12, null, "(iv) A covered entity participating in an organized health care arrangement that performs a function for the arrangement."],
+  [12, null, "Covered entity means:"],
+  [12, null, "(1) A health plan."],
+  [12, null, "(2) A health care clearinghouse."],
+  [12, null, "(3) A health care provider who transmits any health information in electronic form in connection with a transaction covered by this subchapter."],
+  [12, null, "Compliance date means the date by which a covered entity or business associate must comply with a standard."],
+]);
+const ARTICLE_35 = section(GDPR, "Article 35", "article", "Data protection impact assessment", [
+  [
+    164,
+    "163",
+    "1. Where a type of processing in particular using new technologies is likely to result in a high risk to the rights and freedoms of natural persons, the controller shall, prior to the processing, carry out a data protection impact assessment.",
+  ],
+  [165, "164", "3. A data protection impact assessment referred to in paragraph 1 shall in particular be required in the case of:"],
+  [165, "164", "(a) a systematic and extensive evaluation of personal aspects relating to natural persons which is based on automated processing;"],
+  [165, "164", "(b) processing on a large scale of special categories of data referred to in Article 9(1); or"],
+  [165, "164", "(c) a systematic monitoring of a publicly accessible area on a large scale."],
+]);
+const S164_318 = section(HIPAA, "§ 164.318", "section", "Compliance dates for the initial implementation of the security standards", [
+  [68, null, "(a) Health plan."],
+  [68, null, "(1) A health plan that is not a small health plan must comply with the applicable requirements of this subpart no later than April 20, 2005."],
+  [68, null, "(2) A small health plan must comply with the applicable requirements of this subpart no later than April 20, 2006."],
+]);
+const S164_404 = section(HIPAA, "§ 164.404", "section", "Notification to individuals", [
+  [
+    71,
+    null,
+    "(c) Implementation specifications: Content of notification —(1) Elements. The notification required by paragraph (a) of this section shall include, to the extent possible:",
+  ],
+  [71, null, "(A) A brief description of what happened, including the date of the breach;"],
+  [72, null, "(B) A description of the types of unsecured protected health information that were involved in the breach;"],
+  [72, null, "(C) Any steps individuals should take to protect themselves from potential harm resulting from the breach;"],
+  [72, null, "(D) A brief description of what the covered entity involved is doing to investigate the breach; and"],
+  [72, null, "(E) Contact procedures for individuals to ask questions or learn additional information."],
+]);
+
+const S164_530 = section(HIPAA, "§ 164.530", "section", "Administrative requirements", [
+  [
+    112,
+    null,
+    "(a)(1) Standard: Personnel designations. (i) A covered entity must designate a privacy official who is responsible for the development and implementation of its policies and procedures.",
+  ],
+  [
+    112,
+    null,
+    "(2) Implementation specification: Personnel designations. A covered entity must document the personnel designations in paragraph (a)(1) of this section as required by paragraph (j) of this section.",
+  ],
+]);
+const NIST30_CHAPTER_3 = section(NIST30, "Chapter 3", "chapter", "THE PROCESS", [
+  [
+    32,
+    "23",
+    "The risk assessment process43 is composed of four steps: (i) prepare for the assessment; (ii) conduct the assessment; (iii) communicate assessment results; and (iv) maintain the assessment.",
+  ],
+  [32, "23", "Risk tables and exemplary assessment scales are listed in appropriate tasks."],
 ]);
 
 function ranked(sections: Array<[Section, DocumentRecord]>): RankedSection[] {
@@ -234,5 +309,79 @@ describe("answer first", () => {
     // Read with the lead as part of it, not as supports that could be left out for other sections.
     expect(result.sentences.slice(1, 3).map((s) => s.role)).toEqual(["point", "point"]);
     expect(result.citations.find((c) => c.key === result.sentences[2]?.citationKeys[0])?.label).toBe("GDPR Art. 8(1), p. 122");
+  });
+});
+
+describe("answers that rest on a definition or a list", () => {
+  const quoted = (result: { sentences: Array<{ text: string }> }): string => result.sentences.map((s) => s.text).join(" ");
+
+  it("a glossary entry answers a definition question, without the glossary's other lines", async () => {
+    const result = await answerQuestion(input("How does NIST SP 800-30 define risk?", ranked([[GLOSSARY, NIST30]]), hint("definition")));
+    expect(result.sentences[0]?.text).toMatch(/^Risk A measure of the extent .* likelihood of occurrence\.$/);
+    expect(quoted(result)).not.toMatch(/Risk Assessment The process|Risk Executive|provides definitions/);
+  });
+
+  it("a definition whose body is a list is quoted whole, each point cited at its own paragraph", async () => {
+    const result = await answerQuestion(
+      input("Which entities are covered entities under HIPAA?", ranked([[S160_103, HIPAA]]), hint("definition", [], ["covered entity"])),
+    );
+    expect(result.sentences.slice(0, 4).map((s) => s.text)).toEqual([
+      "Covered entity means:",
+      "(1) A health plan.",
+      "(2) A health care clearinghouse.",
+      expect.stringMatching(/^\(3\) A health care provider who transmits/),
+    ]);
+    const labels = result.sentences.slice(0, 4).map((s) => result.citations.find((c) => c.key === s.citationKeys[0])?.label);
+    expect(labels).toEqual(["HIPAA § 160.103, p. 12", "HIPAA § 160.103(1), p. 12", "HIPAA § 160.103(2), p. 12", "HIPAA § 160.103(3), p. 12"]);
+  });
+
+  it("a list in the lead's article supports it whole, after the lead: the cases Art. 35(3) names", async () => {
+    const result = await answerQuestion(
+      input("When is a data protection impact assessment required?", ranked([[ARTICLE_35, GDPR]]), hint("scope", [], ["controller"])),
+    );
+    const text = result.sentences.map((s) => s.text);
+    const leadIn = text.findIndex((t) => /shall in particular be required in the case of:$/.test(t));
+    expect(leadIn).toBeGreaterThan(0);
+    expect(text.slice(leadIn + 1, leadIn + 4).map((t) => t.slice(0, 3))).toEqual(["(a)", "(b)", "(c)"]);
+  });
+
+  it("the points of a lead that ends in a list come with it: § 164.404(c)'s elements (A)–(E)", async () => {
+    const result = await answerQuestion(
+      input("What must a breach notification to individuals contain?", ranked([[S164_404, HIPAA]]), hint("requirements", [], ["individual"])),
+    );
+    expect(result.sentences[0]?.text).toMatch(/Content of notification .* to the extent possible:$/);
+    expect(result.sentences.slice(1, 6).map((s) => s.text.slice(0, 3))).toEqual(["(A)", "(B)", "(C)", "(D)", "(E)"]);
+  });
+
+  it("who is designated: the sentence naming a party the question does not leads", async () => {
+    const result = await answerQuestion(
+      input(
+        "Who must a covered entity designate under the personnel designations standard?",
+        ranked([[S164_530, HIPAA]]),
+        hint("party", [], ["covered entity"]),
+      ),
+    );
+    expect(result.sentences[0]?.text).toMatch(/must designate a privacy official/);
+  });
+
+  it("a footnote number printed against a word does not hide it: NIST SP 800-30's four steps", async () => {
+    expect(contentStems("The risk assessment process43 is composed of four steps")).toEqual(
+      contentStems("The risk assessment process is composed of four steps"),
+    );
+    // Section numbers and amounts keep their digits.
+    expect(contentStems("Article 33 of Regulation 2016/679, 72 hours")).toContain("72");
+    const result = await answerQuestion(input("What are the steps of the risk assessment process?", ranked([[NIST30_CHAPTER_3, NIST30]]), hint("procedure")));
+    expect(result.sentences[0]?.text).toMatch(/^The risk assessment process43 is composed of four steps/);
+  });
+
+  it("a party the subject excludes is not the one asked about: small health plans comply by 2006", async () => {
+    const result = await answerQuestion(
+      input(
+        "When did small health plans have to comply with the Security Rule?",
+        ranked([[S164_318, HIPAA]]),
+        hint("application-date", [], ["small health plan"]),
+      ),
+    );
+    expect(result.sentences[0]?.text).toMatch(/^\(2\) A small health plan must comply .* April 20, 2006\.$/);
   });
 });

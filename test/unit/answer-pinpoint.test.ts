@@ -39,6 +39,19 @@ describe("pinpoints of EU articles and CFR sections", () => {
     ).toEqual(["(b)", "(b)(1)", "(b)(1)(i)", "(b)(1)(ii)", "(c)"]);
   });
 
+  it("CFR definitions: an unnumbered definition closes the points of the one before it", () => {
+    // 45 CFR 160.103: "Covered entity means:" is not point (4)(iv) of "Business associate".
+    expect(
+      pinpoints([
+        "(4) Business associate does not include:",
+        "(iv) A covered entity participating in an organized health care arrangement.",
+        "Covered entity means:",
+        "(1) A health plan.",
+        "Health plan means an individual or group plan that provides, or pays the cost of, medical care.",
+      ]),
+    ).toEqual(["(4)", "(4)(iv)", null, "(1)", null]);
+  });
+
   it("a point run into the line above: its '(ii)' is still a numeral, and the run-in '(i)' opens where its sentence starts", () => {
     // 45 CFR 164.316 as pdf.js reads it: "(i)" sits on the line of "(b)(1)".
     const lines = [

@@ -305,8 +305,11 @@ describe("answerQuestion without a model (extractive)", () => {
     expectWellFormed(result);
     expect(result.mode).toBe("extractive");
     expect(result.sentences.length).toBeGreaterThanOrEqual(3);
-    // At most five supporting sentences; what does not fit in the first ~100 words waits under "show more".
-    expect(result.sentences.filter((s) => s.role === "support").length).toBeLessThanOrEqual(5);
+    // At most five supporting sentences and one supporting list (its lead-in, then its points); what
+    // does not fit in the first ~100 words waits under "show more".
+    const supports = result.sentences.filter((s) => s.role === "support");
+    expect(supports.filter((s) => !s.text.endsWith(":")).length).toBeLessThanOrEqual(5);
+    expect(supports.filter((s) => s.text.endsWith(":")).length).toBeLessThanOrEqual(1);
     const shown = result.sentences.filter((s) => s.more !== true);
     expect(
       shown
@@ -568,8 +571,11 @@ describe("prompt injection in document text", () => {
   it("extractive: quotes stay quotes, keys stay ours", async () => {
     const result = await answerQuestion(input(question, results));
     expectWellFormed(result);
-    expect(result.answer).not.toMatch(/\[S9\]/);
+    // The injected "[S9]" is quoted inert (⟨S9⟩); the answer's keys are only those we gave.
+    expect(result.sentences.some((s) => s.text.includes("⟨S9⟩"))).toBe(true);
     for (const s of result.sentences) {
+      expect(s.text).not.toMatch(/\[S\d+\]/);
+      expect(s.citationKeys.every((k) => result.citations.some((c) => c.key === k))).toBe(true);
       const c = result.citations.find((x) => x.key === s.citationKeys[0]);
       // Each quoted sentence cites the section it was quoted from, nothing else.
       const source = [GDPR_33, INJECTION, DORA_19].find((x) => x.id === c?.sectionId);

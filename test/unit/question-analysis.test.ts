@@ -122,6 +122,7 @@ const TABLE: Row[] = [
   { q: "What is a business associate under HIPAA?", type: "definition", docs: ["hipaa"], parties: ["business associate"] },
   { q: "How does DORA define an ICT-related incident?", type: "definition", docs: ["dora"] },
   { q: "What is meant by controlled unclassified information?", type: "definition" },
+  { q: "Which entities are covered entities under HIPAA?", type: "definition", docs: ["hipaa"], parties: ["covered entity"] },
   { q: "Cosa si intende per operatore economico?", type: "definition", lang: "it", parties: ["operatore economico"] },
   { q: "Che cos'è il DGUE?", type: "definition", lang: "it" },
   // yes/no
