@@ -15,10 +15,11 @@ const UNIT = String.raw`hours?|days?|working days|business days|weeks?|months?|y
 const CUES: Record<CuedType, RegExp[]> = {
   deadline: [
     // A time limit in so many words: "within 72 hours", "in no case later than 60 calendar days",
+    // a validity ("avere validità per almeno 180 giorni", it-d06),
     // "without undue delay", or one set elsewhere ("within the time limits to be laid down in
     // accordance with Article 20": DORA's own answer to "how quickly").
     new RegExp(
-      String.raw`\b(?:within|no later than|not later than|later than|at the latest|before|by|after|entro|non oltre|prima di|dopo)\b[^.;]{0,40}\b(?:${DURATION})\s*(?:\(\d+\)\s*)?(?:${UNIT})\b|\bwithin the (?:time limits?|deadlines?|periods?)\b|\bwithout (?:undue|unreasonable) delay\b|\bsenza ingiustificato ritardo\b|\bentro i termini\b`,
+      String.raw`\b(?:within|no later than|not later than|later than|at the latest|before|by|after|for at least|for a period of|valid for|entro|non oltre|prima di|dopo|almeno|per un periodo di|validit[àa] di)\b[^.;]{0,40}\b(?:${DURATION})\s*(?:\(\d+\)\s*)?(?:${UNIT})\b|\bwithin the (?:time limits?|deadlines?|periods?)\b|\bwithout (?:undue|unreasonable) delay\b|\bsenza ingiustificato ritardo\b|\bentro i termini\b`,
       "i",
     ),
     new RegExp(String.raw`\b(?:${DURATION})\s*(?:\(\d+\)\s*)?(?:${UNIT})\b`, "i"),

@@ -21,7 +21,15 @@ const PROVISION_WORDS: Record<"en" | "it", Partial<Record<string, string>>> = {
   },
 };
 
+/**
+ * "When does DORA enter into force?" asks for the entry into force, not the date it applies from:
+ * with "shall apply from" added, "It shall apply from 17 January 2025" (Art. 64, second
+ * paragraph) led instead of "… shall enter into force on the twentieth day …".
+ */
+const ENTRY_INTO_FORCE = /\b(?:enters?|entered|entry) into force\b|\bin vigore\b/i;
+const ENTRY_INTO_FORCE_WORDS = { en: "shall enter into force entry into force", it: "entra in vigore entrata in vigore" } as const;
+
 export function retrievalQuery(question: string, answerType: string, language: "en" | "it" = "en"): string {
-  const words = PROVISION_WORDS[language][answerType];
+  const words = answerType === "application-date" && ENTRY_INTO_FORCE.test(question) ? ENTRY_INTO_FORCE_WORDS[language] : PROVISION_WORDS[language][answerType];
   return words === undefined ? question : `${question} ${words}`;
 }

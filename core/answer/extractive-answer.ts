@@ -78,8 +78,13 @@ function isBareLeadIn(c: Candidate, type: string): boolean {
   return EMPTY_LEAD_IN.test(c.unit.text.trim()) || (type === "definition" && countWords(c.unit.text) <= BARE_LEAD_IN_WORDS && c.features.definedTerm === 0);
 }
 
-/** A list point: "(a) …", "b) …", "(a)(1) …", "• …". */
-const POINT = /^(?:(?:\(?(?:[a-z]{1,2}|[ivx]{1,5}|\d{1,2})\))+|[•▪◦‣●])\s/i;
+/**
+ * A list point: "(a) …", "b) …", "(a)(1) …", "• …", and "1. la descrizione del prodotto;" — a
+ * number opening a lower-case line is an item (an article's paragraphs open with a capital).
+ */
+const MARKED_POINT = /^(?:(?:\(?(?:[a-z]{1,2}|[ivx]{1,5}|\d{1,2})\))+|[•▪◦‣●])\s/i;
+const NUMBERED_ITEM = /^\d{1,2}\.\s+\p{Ll}/u;
+const POINT = { test: (text: string): boolean => MARKED_POINT.test(text) || NUMBERED_ITEM.test(text) };
 
 type Role = "lead" | "point" | "support";
 
@@ -363,10 +368,16 @@ export function extractiveAnswer(pool: SentencePool, maxSentences = DEFAULT_MAX_
   /** Points quoted with a supporting lead-in: they follow it among the supports, not the lead. */
   const withSupport = new Set<Candidate>();
   let supportingLists = 0;
+  // A caller asking for fewer sentences than the default (`maxSentences`) gets no list beside the lead's.
+  const listsAllowed = max >= DEFAULT_MAX_SENTENCES ? MAX_SUPPORTING_LISTS : 0;
   const quotedSection = (c: Candidate): boolean => [...roles.keys()].some((r) => r.resultIndex === c.resultIndex);
   const supportRank = (c: Candidate): number => rank(c) * (quotedSection(c) ? SAME_SECTION_FACTOR : 1);
   for (const c of [...relevant].sort((a, b) => supportRank(b) - supportRank(a))) {
-    if (support >= Math.min(MAX_SUPPORT, max - 1)) break;
+    // With the supporting sentences chosen, a list may still follow them (DORA Art. 30(2)'s
+    // contents behind five sentences of Art. 31 and 28).
+    const full = support >= Math.min(MAX_SUPPORT, max - 1);
+    if (full && supportingLists >= listsAllowed) break;
+    if (full && !isLeadIn(c)) continue;
     if (roles.has(c) || rank(c) < best * RELATIVE_FLOOR || otherDefinition(c)) continue;
     if ([...roles.keys()].some((p) => jaccard(p.stems, c.stems) >= NEAR_DUPLICATE)) continue;
     const units = unitsOf(c);
@@ -381,7 +392,7 @@ export function extractiveAnswer(pool: SentencePool, maxSentences = DEFAULT_MAX_
       // Labelled answers with all operative words 75.2 → 78.3 %; ObliQA dev citing a gold passage
       // 79.8 → 81.9 % (400 questions). Counted as a support it displaced other provisions' sentences.
       const points = c.features.listCoverage >= LIST_MIN_COVERAGE ? pointsOf(units, c) : [];
-      if (supportingLists >= MAX_SUPPORTING_LISTS || points.length === 0 || points.some((p) => roles.has(p))) continue;
+      if (supportingLists >= listsAllowed || points.length === 0 || points.some((p) => roles.has(p))) continue;
       roles.set(c, "support");
       for (const u of points) {
         roles.set(u, "point");

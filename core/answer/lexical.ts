@@ -19,9 +19,17 @@ const EXPANSION_WEIGHT = 0.5;
 
 const baseStem = memoStemmer();
 
-/** The shared stemmer, plus one fold it lacks: "notify"/"notification", "apply"/"application". */
+/**
+ * The shared stemmer, plus the folds it lacks: "notify"/"notification", "apply"/"application";
+ * "apply", "comply" are not adverbs ("ap", "com" while "applies" gave "appli"); a final y after a
+ * consonant as "carries" has it ("carrying out" gave "carry", "carry out" "carri": DORA Art. 27's
+ * testers "for the carrying out of TLPT" missed the question's words); "contractual" as "contract".
+ */
 function stemOf(word: string): string {
-  return baseStem(word).replace(/icat$/, "i");
+  return (/ply$/.test(word) ? word : baseStem(word))
+    .replace(/icat$/, "i")
+    .replace(/([^aeiou])y$/, "$1i")
+    .replace(/(?<=[a-z]{5})tu$/, "t");
 }
 
 export type TextLanguage = "en" | "it";

@@ -193,6 +193,16 @@ const NIST30_CHAPTER_3 = section(NIST30, "Chapter 3", "chapter", "THE PROCESS", 
   [32, "23", "Risk tables and exemplary assessment scales are listed in appropriate tasks."],
 ]);
 
+const CAPITOLATO = doc("capitol0", "Capitolato tecnico – fornitura di dispositivi medici", "capitolato.pdf");
+const CAPITOLATO_4 = section(CAPITOLATO, "Art. 4", "article", "Confezionamento ed etichettatura", [
+  [14, null, "In particolare, sulle confezioni interne devono essere riportate le seguenti indicazioni:"],
+  [14, null, "1. la descrizione del prodotto, comprensiva del nome e della misura;"],
+  [14, null, "2. il codice del prodotto;"],
+  [14, null, "3. il numero di lotto di produzione;"],
+  [14, null, "4. la data di validità e anno di fabbricazione."],
+  [14, null, "Le stampigliature dovranno essere apposte direttamente sulle singole confezioni."],
+]);
+
 function ranked(sections: Array<[Section, DocumentRecord]>): RankedSection[] {
   return sections.map(([section, document], i) => ({
     section,
@@ -372,6 +382,18 @@ describe("answers that rest on a definition or a list", () => {
     expect(contentStems("Article 33 of Regulation 2016/679, 72 hours")).toContain("72");
     const result = await answerQuestion(input("What are the steps of the risk assessment process?", ranked([[NIST30_CHAPTER_3, NIST30]]), hint("procedure")));
     expect(result.sentences[0]?.text).toMatch(/^The risk assessment process43 is composed of four steps/);
+  });
+
+  it("numbered lines opening in lower case are the points of the lead-in above them", async () => {
+    const result = await answerQuestion(
+      input("Quali indicazioni devono riportare le confezioni interne dei prodotti?", ranked([[CAPITOLATO_4, CAPITOLATO]]), {
+        ...hint("requirements"),
+        language: "it",
+      }),
+    );
+    expect(result.sentences[0]?.text).toMatch(/seguenti indicazioni:$/);
+    expect(result.sentences.slice(1, 5).map((s) => s.role)).toEqual(["point", "point", "point", "point"]);
+    expect(quoted(result)).toMatch(/codice del prodotto.*numero di lotto.*data di validità/);
   });
 
   it("a party the subject excludes is not the one asked about: small health plans comply by 2006", async () => {
