@@ -33,7 +33,8 @@ const CUES: Record<CuedType, RegExp[]> = {
   ],
   amount: [
     /(?:€|EUR|USD|\$|euro)\s?\d[\d.,]*/i,
-    /\b\d[\d.,]*\s*(?:%|per cent|percent|per cento|euro|EUR|million|thousand|milioni)\b/i,
+    // "%" then a space has no word boundary after it: "del 10% del valore" went uncued.
+    /\b\d[\d.,]*\s*(?:%|(?:per cent|percent|per cento|euro|EUR|million|thousand|milioni)\b)/i,
     /\b(?:threshold|ceiling|maximum|minimum|up to|not exceeding|importo|soglia|massimo|minimo)\b[^.;]{0,40}\d/i,
   ],
   party: [

@@ -82,6 +82,15 @@ function isBareLeadIn(c: Candidate, type: string): boolean {
  * A list point: "(a) …", "b) …", "(a)(1) …", "• …", and "1. la descrizione del prodotto;" — a
  * number opening a lower-case line is an item (an article's paragraphs open with a capital).
  */
+/**
+ * A table flattened into a sentence, opening with its column headers in capitals ("OPERATORI
+ * ECONOMICI RIENTRANTI PERCENTUALE PERCENTUALE … 1° Operatore Economico … 50% 100%"): it may hold
+ * the figure asked for, but a sentence saying it leads before it.
+ */
+/** A sentence leads over a table row scoring up to this much more. */
+const TABLE_FLOOR = 0.9;
+const tableRow = (c: Candidate): boolean => /^(?:[\p{Lu}\d°'’.,-]{2,}\s+){5,}/u.test(c.unit.text);
+
 const MARKED_POINT = /^(?:(?:\(?(?:[a-z]{1,2}|[ivx]{1,5}|\d{1,2})\))+|[•▪◦‣●])\s/i;
 const NUMBERED_ITEM = /^\d{1,2}\.\s+\p{Ll}/u;
 const POINT = { test: (text: string): boolean => MARKED_POINT.test(text) || NUMBERED_ITEM.test(text) };
@@ -145,6 +154,31 @@ function pointsOf(units: readonly Candidate[], leadIn: Candidate): Candidate[] {
     if (own !== null && !(u.unit.pinpoint ?? "").startsWith(own)) break;
     if (POINT.test(u.unit.text) && ++items > MAX_POINTS) break;
     if (!isFurniture(u.unit.text)) out.push(u);
+  }
+  return out;
+}
+
+/** Sentences of one unmarked line a lead-in introduces, when no points follow it. */
+const MAX_LINE_UNITS = 4;
+
+/**
+ * A lead-in followed by no marked points introduces the line after it: "… il fornitore è tenuto ad
+ * avvertire tempestivamente:" / "A.O. Mauriziano: dott.ssa …, Responsabile Vigilanza Dispositivi
+ * Medici …" (the tender's Art. 5). Its sentences come with it, up to MAX_LINE_UNITS.
+ */
+function unmarkedLineAfter(units: readonly Candidate[], leadIn: Candidate): Candidate[] {
+  if (pointsOf(units, leadIn).length > 0) return [];
+  const at = units.indexOf(leadIn);
+  const first = units[at + 1];
+  if (first === undefined || POINT.test(first.unit.text) || isLeadIn(first)) return [];
+  const text = first.result.section.text;
+  const line = text.lastIndexOf("\n", first.unit.start);
+  if (line < leadIn.unit.end - 1 || text.slice(leadIn.unit.end, line).trim() !== "") return [];
+  const out: Candidate[] = [];
+  for (let i = at + 1; i < units.length && out.length < MAX_LINE_UNITS; i++) {
+    const u = units[i];
+    if (u === undefined || text.lastIndexOf("\n", u.unit.start) !== line || isFurniture(u.unit.text)) break;
+    out.push(u);
   }
   return out;
 }
@@ -291,15 +325,19 @@ export function extractiveAnswer(pool: SentencePool, maxSentences = DEFAULT_MAX_
   const sameSection = (): Candidate | undefined =>
     unitsOf(top)
       .filter((c) => c !== top && c.features.cue > 0 && c.stems.size >= MIN_CONTENT_WORDS && !isFurniture(c.unit.text) && !otherCase(c))
-      .sort((a, b) => b.features.cue - a.features.cue || rank(b) - rank(a))[0];
+      .sort((a, b) => Number(tableRow(a)) - Number(tableRow(b)) || b.features.cue - a.features.cue || rank(b) - rank(a))[0];
   // A definition question is answered by the sentence defining its term (a glossary's "Risk A
   // measure of …" has no "means" to cue it), when one is nearly as relevant as the best match.
   const defining =
     type === "definition" && top.features.definedTerm === 0
       ? relevant.find((c) => c.features.definedTerm === 1 && rank(c) >= CUE_FIRST_FLOOR * rank(top))
       : undefined;
+  // A table row leads only when no sentence says the same nearly as well ("La fornitura nella misura
+  // minima del 50% … verrà affidata alla ditta prima in graduatoria" over the table of quotas).
+  const prose = tableRow(top) ? relevant.find((c) => !tableRow(c) && c.features.cue >= top.features.cue && rank(c) >= TABLE_FLOOR * rank(top)) : undefined;
   const cued =
     defining ??
+    prose ??
     (cuedType && top.features.cue === 0
       ? (sameSection() ?? relevant.find((c) => c.features.cue > 0 && !otherCase(c) && rank(c) >= CUE_FIRST_FLOOR * rank(top)))
       : undefined);
@@ -343,7 +381,8 @@ export function extractiveAnswer(pool: SentencePool, maxSentences = DEFAULT_MAX_
   // So does the lead's item when it ends in one: "(c) … Content of notification —(1) Elements. The
   // notification … shall include, to the extent possible:" and its points (A)–(E).
   const listHead = isLeadIn(head) && head === lead ? head : head === opening ? item.find((u) => u !== head && isLeadIn(u)) : undefined;
-  if (listHead !== undefined) for (const p of pointsOf(leadUnits, listHead)) if (!roles.has(p)) roles.set(p, "point");
+  if (listHead !== undefined)
+    for (const p of [...pointsOf(leadUnits, listHead), ...unmarkedLineAfter(leadUnits, listHead)]) if (!roles.has(p)) roles.set(p, "point");
   if (cued !== undefined && !roles.has(top) && !otherDefinition(top)) roles.set(top, "support");
   // The lead's paragraph goes on about it ("… within one month of receipt of the request. That
   // period may be extended by two further months …"; "… a lower age for those purposes provided
@@ -418,7 +457,13 @@ export function extractiveAnswer(pool: SentencePool, maxSentences = DEFAULT_MAX_
     if (!isHeadingLike(c.unit.text)) continue;
     const units = unitsOf(c);
     const next = units[units.indexOf(c) + 1];
-    if (next !== undefined && !POINT.test(next.unit.text) && !isFurniture(next.unit.text)) continuation.set(c, next);
+    if (next === undefined || POINT.test(next.unit.text) || isFurniture(next.unit.text)) continue;
+    // The requirement follows on the same line ("(b) Standard: Workstation use. Implement …"), or
+    // on the next below a title alone on its line; a line such as "A.O. Mauriziano: dott.ssa …,
+    // Responsabile Vigilanza …" is no title, and the paragraph after it is another matter.
+    const text = c.result.section.text;
+    const sameLine = text.slice(c.unit.end, next.unit.start).indexOf("\n") < 0;
+    if (sameLine || !/:\s*\S/.test(c.unit.text)) continuation.set(c, next);
   }
   for (const next of continuation.values()) if (roles.get(next) !== "lead") roles.delete(next);
 

@@ -24,7 +24,7 @@ const MAX_UNIT_CHARS = 900;
 const INLINE_MARKER = /^\((?:[a-z]{1,2}|\d{1,3}|[ivxlc]{1,6}|[A-Z])\)\s+\p{Lu}/u;
 const MARKER_ONLY = /^\(?(?:\d{1,3}|[a-z]{1,2}|[ivx]{1,5})[.)]$/i;
 const ABBREVIATION_END =
-  /(?:\b(?:art|artt|arts|no|nos|para|paras|par|p|pp|sec|reg|cf|lett|n|nn|vol|fig|e\.g|i\.e|etc|u\.s|c\.f\.r|u\.s\.c|d\.lgs)|\b\p{Lu})\.$/iu;
+  /(?:\b(?:art|artt|arts|no|nos|para|paras|par|p|pp|sec|reg|cf|lett|n|nn|vol|fig|e\.g|i\.e|etc|u\.s|c\.f\.r|u\.s\.c|d\.lgs|dott|dr|sig|avv|ing|prof|tel|fax)|\b\p{Lu})\.$/iu;
 
 /** Sentence strings of one paragraph, aligned back to offsets in it. */
 function rawSentences(wink: WinkMethods, line: string): Array<{ start: number; end: number }> {

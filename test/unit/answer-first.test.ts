@@ -203,6 +203,25 @@ const CAPITOLATO_4 = section(CAPITOLATO, "Art. 4", "article", "Confezionamento e
   [14, null, "Le stampigliature dovranno essere apposte direttamente sulle singole confezioni."],
 ]);
 
+const CAPITOLATO_5 = section(CAPITOLATO, "Art. 5", "article", "Richiami e ritiri", [
+  [
+    14,
+    null,
+    "Qualora, nel corso della fornitura, intervenissero provvedimenti di ritiro dal mercato dei dispositivi oggetto della fornitura, il fornitore è tenuto ad avvertire tempestivamente:",
+  ],
+  [14, null, "A.O. Mauriziano: dott.ssa Chiara Marengo, Responsabile Vigilanza Dispositivi Medici – via Magellano, 1 – tel. 0115082894."],
+  [14, null, "Qualora si verificassero incidenti con l’utilizzo dei dispositivi forniti, la ditta è tenuta all’immediata sostituzione del lotto."],
+]);
+const DISCIPLINARE = doc("discipl0", "Disciplinare di gara – accordo quadro", "disciplinare.pdf");
+const PAR_17 = section(DISCIPLINARE, "Par. 17", "section", "Criterio di aggiudicazione", [
+  [
+    41,
+    null,
+    "OPERATORI ECONOMICI RIENTRANTI PERCENTUALE PERCENTUALE NELL’ACCORDO QUADRO MINIMA DI MASSIMA DI ACQUISTO ACQUISTO 1° Operatore Economico in graduatoria 50% 100% successivi operatori economici in graduatoria 0% 50%",
+  ],
+  [41, null, "La fornitura nella misura minima del 50% e fino al massimo del 100% verrà affidata alla ditta prima in graduatoria."],
+]);
+
 function ranked(sections: Array<[Section, DocumentRecord]>): RankedSection[] {
   return sections.map(([section, document], i) => ({
     section,
@@ -394,6 +413,31 @@ describe("answers that rest on a definition or a list", () => {
     expect(result.sentences[0]?.text).toMatch(/seguenti indicazioni:$/);
     expect(result.sentences.slice(1, 5).map((s) => s.role)).toEqual(["point", "point", "point", "point"]);
     expect(quoted(result)).toMatch(/codice del prodotto.*numero di lotto.*data di validità/);
+  });
+
+  it("a lead-in with no points introduces the line after it, abbreviations and all", async () => {
+    const result = await answerQuestion(
+      input("Chi deve avvertire il fornitore in caso di ritiro dal mercato dei dispositivi?", ranked([[CAPITOLATO_5, CAPITOLATO]]), {
+        ...hint("party"),
+        language: "it",
+      }),
+    );
+    expect(result.sentences[0]?.text).toMatch(/tenuto ad avvertire tempestivamente:$/);
+    // "dott." and "tel." end no sentence: the whole line is one point.
+    expect(result.sentences[1]).toMatchObject({
+      role: "point",
+      text: expect.stringMatching(/^A\.O\. Mauriziano: dott\.ssa .*Responsabile Vigilanza.*0115082894\.$/),
+    });
+  });
+
+  it("a sentence saying the figure leads over the table row that lists it", async () => {
+    const result = await answerQuestion(
+      input("Quale quota della fornitura viene affidata all'operatore primo in graduatoria?", ranked([[PAR_17, DISCIPLINARE]]), {
+        ...hint("amount"),
+        language: "it",
+      }),
+    );
+    expect(result.sentences[0]?.text).toMatch(/^La fornitura nella misura minima del 50%/);
   });
 
   it("a party the subject excludes is not the one asked about: small health plans comply by 2006", async () => {

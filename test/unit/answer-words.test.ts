@@ -31,6 +31,11 @@ describe("answer words", () => {
     expect(retrievalQuery("Quando entra in vigore il contratto?", "application-date", "it")).toMatch(/entrata in vigore$/);
   });
 
+  it("a percentage is an amount, wherever it stands in the sentence", () => {
+    expect(cueStrength("amount", "I contratti attuativi dovranno avere una propria garanzia definitiva del 10% del valore contrattuale.")).toBeGreaterThan(0);
+    expect(cueStrength("amount", "The fine is up to 4 % of the total worldwide annual turnover.")).toBeGreaterThan(0);
+  });
+
   it("a validity period is a time limit", () => {
     expect(cueStrength("deadline", "avere validità per almeno 180 giorni dalla data di presentazione dell'offerta;")).toBe(2);
     expect(cueStrength("deadline", "The certificate shall remain valid for at least 12 months.")).toBe(2);
