@@ -238,6 +238,12 @@ async function runObliqa() {
           `${q.id.slice(0, 8)} ${refused(result) ? "refused " : "answered"} gold-cited=${result.citations.some((c) => gold.has(keyOf(c.sectionId))) ? "y" : "n"} ` +
             `context ${cTokens}/${pTokens} tokens (${pct(r)}) recall ${cRecall.toFixed(2)}/${pRecall.toFixed(2)}`,
         );
+        // A miss, read as an auditor would: what was asked, what led, what the gold passage says.
+        if (!refused(result) && !result.citations.some((c) => gold.has(keyOf(c.sectionId)))) {
+          log(`    Q: ${q.text.replace(/\s+/g, " ").slice(0, 200)}`);
+          log(`    led: ${(result.sentences[0]?.text ?? "").slice(0, 160)} [${result.citations.map((c) => keyOf(c.sectionId)).join(", ")}]`);
+          log(`    gold (evidence rank ${goldRank || "-"}): ${[...gold].join(", ")}`);
+        }
       } else if ((i + 1) % 200 === 0) {
         log(`  ${i + 1}/${questions.length} questions (${((performance.now() - started) / (i + 1)).toFixed(0)} ms each)`);
       }

@@ -19,14 +19,16 @@ import type { Candidate, SentencePool } from "./sentence-pool.ts";
 // model reads kept five points, and DORA Art. 17(3)'s sixth was lost), and the citation blocks
 // are built from what is quoted.
 
-export const DEFAULT_MAX_SENTENCES = 6;
+/** The lead and up to six supporting sentences (MAX_SUPPORT), points and lists apart. */
+export const DEFAULT_MAX_SENTENCES = 7;
 /**
  * Sentences backing the lead, past its list. The UI shows what fits in SHOWN_WORDS and keeps the
  * rest under "show more", but they are cited: on ObliQA dev the passage that answers is often the
  * second or third retrieved section, and with two supports the answers cited it 71 % of the time
- * (200 questions).
+ * (200 questions). Six rather than five: ObliQA dev (400) 83.1 → 83.6 %, labelled answers citing
+ * the answering paragraph 92.4 → 93.6 %; what is shown before "show more" is unchanged (77 words).
  */
-const MAX_SUPPORT = 5;
+const MAX_SUPPORT = 6;
 /** A supporting sentence from a section the answer already quotes counts for less than one from a new section. */
 const SAME_SECTION_FACTOR = 0.85;
 /** Sections at the top of the answer ranking that keep their best answering sentence among the sources. */

@@ -305,10 +305,10 @@ describe("answerQuestion without a model (extractive)", () => {
     expectWellFormed(result);
     expect(result.mode).toBe("extractive");
     expect(result.sentences.length).toBeGreaterThanOrEqual(3);
-    // At most five supporting sentences and one supporting list (its lead-in, then its points); what
+    // At most six supporting sentences and one supporting list (its lead-in, then its points); what
     // does not fit in the first ~100 words waits under "show more".
     const supports = result.sentences.filter((s) => s.role === "support");
-    expect(supports.filter((s) => !s.text.endsWith(":")).length).toBeLessThanOrEqual(5);
+    expect(supports.filter((s) => !s.text.endsWith(":")).length).toBeLessThanOrEqual(6);
     expect(supports.filter((s) => s.text.endsWith(":")).length).toBeLessThanOrEqual(1);
     const shown = result.sentences.filter((s) => s.more !== true);
     expect(
