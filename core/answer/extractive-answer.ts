@@ -54,6 +54,8 @@ const MAX_SUPPORTING_LISTS = 1;
 const WEAK_CUE_TYPES = new Set(["requirements", "procedure", "party"]);
 /** A sentence saying what was asked leads over a better-matching one that does not, down to this share of its score. */
 const CUE_FIRST_FLOOR = 0.6;
+/** For a question asking for a list, a list leads over a better-matching sentence down to this share of its score. */
+const LIST_FIRST_FLOOR = 0.9;
 /** Coverage of the question a list (lead-in and points together) needs to count as answering it. */
 const LIST_MIN_COVERAGE = 0.3;
 /** Coverage of the question a strongly cued sentence needs to count as answering it. */
@@ -343,7 +345,15 @@ export function extractiveAnswer(pool: SentencePool, maxSentences = DEFAULT_MAX_
     (cuedType && top.features.cue === 0
       ? (sameSection() ?? relevant.find((c) => c.features.cue > 0 && !otherCase(c) && rank(c) >= CUE_FIRST_FLOOR * rank(top)))
       : undefined);
-  let lead = cued ?? top;
+  // A question asking for a list ("What must the notification contain?") is answered by a list: a
+  // lead-in whose points cover the question leads over a sentence matching as well that lists
+  // nothing (GDPR Art. 33(3)'s "shall at least:" over Art. 33(1)'s 72 hours). The labelled figures
+  // are unchanged by it (0.8 or 0.9): it changes which provision leads, not what is quoted.
+  const listed =
+    LIST_TYPES.has(type) && cued === undefined && !isLeadIn(top)
+      ? relevant.find((c) => isLeadIn(c) && c.features.listCoverage >= LIST_MIN_COVERAGE && rank(c) >= LIST_FIRST_FLOOR * rank(top))
+      : undefined;
+  let lead = cued ?? listed ?? top;
   // A bare lead-in ("For the purposes of this Regulation:") answers only a question asking for its
   // list; any other question is answered by its best point (the definition asked for).
   if (isLeadIn(lead) && isBareLeadIn(lead, type)) {
