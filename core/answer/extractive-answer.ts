@@ -83,20 +83,20 @@ function isBareLeadIn(c: Candidate, type: string): boolean {
 }
 
 /**
- * A list point: "(a) …", "b) …", "(a)(1) …", "• …", and "1. la descrizione del prodotto;" — a
- * number opening a lower-case line is an item (an article's paragraphs open with a capital).
- */
-/**
  * A table flattened into a sentence, opening with its column headers in capitals ("OPERATORI
  * ECONOMICI RIENTRANTI PERCENTUALE PERCENTUALE … 1° Operatore Economico … 50% 100%"): it may hold
  * the figure asked for, but a sentence saying it leads before it.
  */
+const tableRow = (c: Candidate): boolean => /^(?:[\p{Lu}\d°'’.,-]{2,}\s+){5,}/u.test(c.unit.text);
 /** A sentence leads over a table row scoring up to this much more. */
 const TABLE_FLOOR = 0.9;
-const tableRow = (c: Candidate): boolean => /^(?:[\p{Lu}\d°'’.,-]{2,}\s+){5,}/u.test(c.unit.text);
 
 const MARKED_POINT = /^(?:(?:\(?(?:[a-z]{1,2}|[ivx]{1,5}|\d{1,2})\))+|[•▪◦‣●])\s/i;
 const NUMBERED_ITEM = /^\d{1,2}\.\s+\p{Ll}/u;
+/**
+ * A list point: "(a) …", "b) …", "(a)(1) …", "• …", and "1. la descrizione del prodotto;" — a
+ * number opening a lower-case line is an item (an article's paragraphs open with a capital).
+ */
 const POINT = { test: (text: string): boolean => MARKED_POINT.test(text) || NUMBERED_ITEM.test(text) };
 
 type Role = "lead" | "point" | "support";
@@ -166,12 +166,11 @@ function pointsOf(units: readonly Candidate[], leadIn: Candidate): Candidate[] {
 const MAX_LINE_UNITS = 4;
 
 /**
- * A lead-in followed by no marked points introduces the line after it: "… il fornitore è tenuto ad
- * avvertire tempestivamente:" / "A.O. Mauriziano: dott.ssa …, Responsabile Vigilanza Dispositivi
- * Medici …" (the tender's Art. 5). Its sentences come with it, up to MAX_LINE_UNITS.
+ * What a lead-in followed by no marked points introduces: the line after it ("… il fornitore è
+ * tenuto ad avvertire tempestivamente:" / "A.O. Mauriziano: dott.ssa …, Responsabile Vigilanza
+ * Dispositivi Medici …", the tender's Art. 5), its sentences up to MAX_LINE_UNITS.
  */
 function unmarkedLineAfter(units: readonly Candidate[], leadIn: Candidate): Candidate[] {
-  if (pointsOf(units, leadIn).length > 0) return [];
   const at = units.indexOf(leadIn);
   const first = units[at + 1];
   if (first === undefined || POINT.test(first.unit.text) || isLeadIn(first)) return [];
@@ -329,7 +328,7 @@ export function extractiveAnswer(pool: SentencePool, maxSentences = DEFAULT_MAX_
   const sameSection = (): Candidate | undefined =>
     unitsOf(top)
       .filter((c) => c !== top && c.features.cue > 0 && c.stems.size >= MIN_CONTENT_WORDS && !isFurniture(c.unit.text) && !otherCase(c))
-      .sort((a, b) => Number(tableRow(a)) - Number(tableRow(b)) || b.features.cue - a.features.cue || rank(b) - rank(a))[0];
+      .sort((a, b) => b.features.cue - a.features.cue || rank(b) - rank(a))[0];
   // A definition question is answered by the sentence defining its term (a glossary's "Risk A
   // measure of …" has no "means" to cue it), when one is nearly as relevant as the best match.
   const defining =
@@ -393,8 +392,10 @@ export function extractiveAnswer(pool: SentencePool, maxSentences = DEFAULT_MAX_
   // So does the lead's item when it ends in one: "(c) … Content of notification —(1) Elements. The
   // notification … shall include, to the extent possible:" and its points (A)–(E).
   const listHead = isLeadIn(head) && head === lead ? head : head === opening ? item.find((u) => u !== head && isLeadIn(u)) : undefined;
-  if (listHead !== undefined)
-    for (const p of [...pointsOf(leadUnits, listHead), ...unmarkedLineAfter(leadUnits, listHead)]) if (!roles.has(p)) roles.set(p, "point");
+  if (listHead !== undefined) {
+    const points = pointsOf(leadUnits, listHead);
+    for (const p of points.length > 0 ? points : unmarkedLineAfter(leadUnits, listHead)) if (!roles.has(p)) roles.set(p, "point");
+  }
   if (cued !== undefined && !roles.has(top) && !otherDefinition(top)) roles.set(top, "support");
   // The lead's paragraph goes on about it ("… within one month of receipt of the request. That
   // period may be extended by two further months …"; "… a lower age for those purposes provided

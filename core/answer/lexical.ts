@@ -91,9 +91,10 @@ export function isFunctionWord(word: string): boolean {
   return isStopword(word) || ITALIAN_STOPWORDS.has(word);
 }
 
-/** Stems of the content words of a text, in order (repeats kept). */
+/** A footnote number printed against its word: "process43". */
 const FOOTNOTE_MARK = /^(\p{Ll}{3,})\d{1,3}$/u;
 
+/** Stems of the content words of a text, in order (repeats kept). */
 export function contentStems(text: string, language: TextLanguage = "en"): string[] {
   const stem = stemIn(language);
   const out: string[] = [];

@@ -217,7 +217,8 @@ const PAR_17 = section(DISCIPLINARE, "Par. 17", "section", "Criterio di aggiudic
   [
     41,
     null,
-    "OPERATORI ECONOMICI RIENTRANTI PERCENTUALE PERCENTUALE NELL’ACCORDO QUADRO MINIMA DI MASSIMA DI ACQUISTO ACQUISTO 1° Operatore Economico in graduatoria 50% 100% successivi operatori economici in graduatoria 0% 50%",
+    // The row shares more of the question's words than the sentence does: it scores first.
+    "OPERATORI ECONOMICI RIENTRANTI PERCENTUALE PERCENTUALE NELL’ACCORDO QUADRO MINIMA DI MASSIMA DI ACQUISTO ACQUISTO 1° Operatore Economico primo in graduatoria fornitura affidata 50% 100% successivi operatori economici in graduatoria 0% 50%",
   ],
   [41, null, "La fornitura nella misura minima del 50% e fino al massimo del 100% verrà affidata alla ditta prima in graduatoria."],
 ]);
