@@ -4,6 +4,7 @@ import path from "node:path";
 import type { Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openLabelledLibrary, pdfsIn } from "../../bench/lib/labelled-library.ts";
+import { CONVERSATIONS_DIR } from "../../core/answer/conversation-store.ts";
 import { createEngine } from "../../core/engine.ts";
 import type { Engine } from "../../core/model/engine-types.ts";
 import { corpusPath, HAS_CORPUS } from "../helpers/corpus.ts";
@@ -92,6 +93,10 @@ describeBrowser("the answer graph (ten regulatory PDFs, Chromium)", () => {
     // A copy: the conversations this test records stay out of the shared cache.
     tmp = await mkdtemp(path.join(os.tmpdir(), "cg-e2e-graph-"));
     await cp(library.dataDir, path.join(tmp, "data"), { recursive: true });
+    // A conversation someone recorded in the shared cache would be reopened, and its scope kept for
+    // this test's questions ("Who must notify the Lead Overseer?" after a GDPR question found no
+    // DORA rows): the questions here start a library without conversations.
+    await rm(path.join(tmp, "data", CONVERSATIONS_DIR), { recursive: true, force: true });
     engine = await createEngine({ dataDir: path.join(tmp, "data"), modelRoot, llm: null });
     browser = await openEngineInBrowser(engine, tmp);
     page = browser.page;
