@@ -223,11 +223,50 @@ const PAR_17 = section(DISCIPLINARE, "Par. 17", "section", "Criterio di aggiudic
   [41, null, "La fornitura nella misura minima del 50% e fino al massimo del 100% verrà affidata alla ditta prima in graduatoria."],
 ]);
 
+// ADGM's rulebooks print the same rule for client money and for safe custody; a vague question
+// shares few words with the Regulator's powers that rank first (ObliQA dev).
+const COBS = doc("adgmcobs", "ADGM Conduct of Business Rulebook", "cob.pdf");
+const CLIENT_MONEY = section(COBS, "14.3.2", "section", "Client Money: mandates", [
+  [
+    40,
+    null,
+    "Where the Authorised Person holds a mandate, or similar authority over an account established in the Client's own name with a third party, its systems and controls must include a current list of all such mandates and any conditions placed on their use.",
+  ],
+]);
+const SAFE_CUSTODY = section(COBS, "15.3.3", "section", "Safe Custody: mandates", [
+  [
+    52,
+    null,
+    "Where the Authorised Person controls Safe Custody Assets by holding a mandate, or similar authority over an account established in the Client's own name with a third party, its systems and controls must include a current list of all such mandates and any conditions placed on their use.",
+  ],
+]);
+const DIRECTIONS = section(COBS, "5B", "section", "Directions", [
+  [
+    3,
+    null,
+    "Without limiting the generality of its powers to issue Directions, the Regulator may, by written notice, require an Authorised Person to take the steps specified.",
+  ],
+]);
+const GUIDANCE_POWER = section(COBS, "5A", "section", "Powers of the Regulator in relation to Virtual Assets", [
+  [3, null, "The Regulator may issue Guidance on the conduct of business in relation to Virtual Assets, and Authorised Persons should have regard to it."],
+]);
+
 function ranked(sections: Array<[Section, DocumentRecord]>): RankedSection[] {
   return sections.map(([section, document], i) => ({
     section,
     document,
     score: 1 / (i + 1),
+    rank: i + 1,
+    evidence: { stages: {}, tripletIds: [], links: [], features: {} },
+  }));
+}
+
+/** Sections with the scores retrieval gave them (a provision a hair behind the first). */
+function scored(sections: Array<[Section, DocumentRecord, number]>): RankedSection[] {
+  return sections.map(([section, document, score], i) => ({
+    section,
+    document,
+    score,
     rank: i + 1,
     evidence: { stages: {}, tripletIds: [], links: [], features: {} },
   }));
@@ -450,5 +489,39 @@ describe("answers that rest on a definition or a list", () => {
       ),
     );
     expect(result.sentences[0]?.text).toMatch(/^\(2\) A small health plan must comply .* April 20, 2006\.$/);
+  });
+});
+
+describe("sources an answer keeps", () => {
+  it("the same rule printed in two provisions is cited at both: client money and safe custody", async () => {
+    const result = await answerQuestion(
+      input(
+        "What must an Authorised Person's systems and controls include when it holds a mandate over a client's account with a third party?",
+        scored([
+          [CLIENT_MONEY, COBS, 1],
+          [SAFE_CUSTODY, COBS, 0.98],
+        ]),
+        hint("requirements"),
+      ),
+    );
+    expect(result.sentences[0]?.text).toMatch(/^Where the Authorised Person holds a mandate/);
+    expect(result.citations.map((c) => c.label)).toEqual(["ADGM Conduct of Business Rulebook 14.3.2, p. 40", "ADGM Conduct of Business Rulebook 15.3.3, p. 52"]);
+  });
+
+  it("the first-ranked provision is cited under show more when a vague question shares few of its words", async () => {
+    const result = await answerQuestion(
+      input(
+        "Can the Regulator provide case studies or examples of best practices for compliance in the management and operation of Virtual Assets?",
+        scored([
+          [DIRECTIONS, COBS, 1],
+          [GUIDANCE_POWER, COBS, 0.97],
+        ]),
+        hint("yes-no"),
+      ),
+    );
+    expect(result.sentences[0]?.text).toMatch(/^The Regulator may issue Guidance/);
+    const directions = result.sentences.find((s) => /^Without limiting the generality/.test(s.text));
+    expect(directions).toMatchObject({ role: "support", more: true });
+    expect(result.citations.map((c) => c.label)).toContain("ADGM Conduct of Business Rulebook 5B, p. 3");
   });
 });
