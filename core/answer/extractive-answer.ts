@@ -490,6 +490,17 @@ export function extractiveAnswer(pool: SentencePool, maxSentences = DEFAULT_MAX_
         }
     support++;
   }
+  // A supporting sentence is read with its paragraph's sentences referring back to it, as the lead
+  // is: Art. 12(3)'s "within one month" goes on "That period may be extended by two further
+  // months" (labelled answers with all operative words 86.0 → 86.6 %, ObliQA dev unchanged).
+  for (const c of [...roles.keys()]) {
+    if (roles.get(c) !== "support" || withSupport.has(c)) continue;
+    for (const u of followOn(unitsOf(c), c))
+      if (!roles.has(u)) {
+        roles.set(u, "point");
+        withSupport.add(u);
+      }
+  }
   // A quoted sentence that only names a standard is read with the next one, which says what it requires.
   const continuation = new Map<Candidate, Candidate>();
   for (const c of roles.keys()) {

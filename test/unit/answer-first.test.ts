@@ -223,6 +223,26 @@ const PAR_17 = section(DISCIPLINARE, "Par. 17", "section", "Criterio di aggiudic
   [41, null, "La fornitura nella misura minima del 50% e fino al massimo del 100% verrà affidata alla ditta prima in graduatoria."],
 ]);
 
+const ARTICLE_12 = section(
+  GDPR,
+  "Article 12",
+  "article",
+  "Transparent information, communication and modalities for the exercise of the rights of the data subject",
+  [
+    [
+      130,
+      "129",
+      "3. The controller shall provide information on action taken on a request under Articles 15 to 22 to the data subject without undue delay and in any event within one month of receipt of the request.",
+    ],
+    [130, "129", "That period may be extended by two further months where necessary, taking into account the complexity and number of the requests."],
+    [
+      130,
+      "129",
+      "4. If the controller does not take action on the request of the data subject, the controller shall inform the data subject without delay and at the latest within one month of receipt of the request of the reasons for not taking action.",
+    ],
+  ],
+);
+
 // ADGM's rulebooks print the same rule for client money and for safe custody; a vague question
 // shares few words with the Regulator's powers that rank first (ObliQA dev).
 const COBS = doc("adgmcobs", "ADGM Conduct of Business Rulebook", "cob.pdf");
@@ -505,7 +525,10 @@ describe("sources an answer keeps", () => {
       ),
     );
     expect(result.sentences[0]?.text).toMatch(/^Where the Authorised Person holds a mandate/);
-    expect(result.citations.map((c) => c.label)).toEqual(["ADGM Conduct of Business Rulebook 14.3.2, p. 40", "ADGM Conduct of Business Rulebook 15.3.3, p. 52"]);
+    expect(result.citations.map((c) => c.label)).toEqual([
+      "ADGM Conduct of Business Rulebook 14.3.2, p. 40",
+      "ADGM Conduct of Business Rulebook 15.3.3, p. 52",
+    ]);
   });
 
   it("the first-ranked provision is cited under show more when a vague question shares few of its words", async () => {
@@ -523,5 +546,19 @@ describe("sources an answer keeps", () => {
     const directions = result.sentences.find((s) => /^Without limiting the generality/.test(s.text));
     expect(directions).toMatchObject({ role: "support", more: true });
     expect(result.citations.map((c) => c.label)).toContain("ADGM Conduct of Business Rulebook 5B, p. 3");
+  });
+
+  it("a supporting sentence comes with the sentence of its paragraph referring back to it: two further months", async () => {
+    const result = await answerQuestion(
+      input(
+        "Within what time must the controller inform the data subject of action on the request?",
+        ranked([[ARTICLE_12, GDPR]]),
+        hint("deadline", [], ["controller"]),
+      ),
+    );
+    const extension = result.sentences.find((s) => /^That period may be extended by two further months/.test(s.text));
+    expect(extension).toBeDefined();
+    expect(result.citations.find((c) => c.key === extension?.citationKeys[0])?.label).toBe("GDPR Art. 12(3), p. 129");
+    expect(result.answer).toMatch(/within one month/);
   });
 });
