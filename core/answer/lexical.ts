@@ -25,8 +25,10 @@ const baseStem = memoStemmer();
  * consonant as "carries" has it ("carrying out" gave "carry", "carry out" "carri": DORA Art. 27's
  * testers "for the carrying out of TLPT" missed the question's words); "contractual" as "contract".
  */
+// "-ness" goes before stemming: the stemmer keeps "lawfulness" whole, so GDPR Art. 6 ("Lawfulness
+// of processing") lost the lead to Art. 5 for "What are the lawful bases for processing?".
 function stemOf(word: string): string {
-  return (/ply$/.test(word) ? word : baseStem(word))
+  return (/ply$/.test(word) ? word : baseStem(word.replace(/(?<=[a-z]{4})ness$/, "")))
     .replace(/icat$/, "i")
     .replace(/([^aeiou])y$/, "$1i")
     .replace(/(?<=[a-z]{5})tu$/, "t");

@@ -18,6 +18,9 @@ describe("answer words", () => {
     same("comply", "complies");
     same("contractual", "contract");
     same("party", "parties");
+    // GDPR Art. 6 is headed "Lawfulness of processing": it answers "the lawful bases for processing".
+    same("lawful", "lawfulness");
+    same("aware", "awareness");
     // Different words stay apart.
     expect(contentStems("day")).not.toEqual(contentStems("data"));
     expect(contentStems("annual")).not.toEqual(contentStems("actual"));
