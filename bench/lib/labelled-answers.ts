@@ -46,6 +46,8 @@ export interface LabelledOutcome {
   citesProvision: boolean;
   leadAllWords: boolean;
   leadHalfWords: boolean;
+  /** The lead sentence (after a bare verdict; with its first point after a lead-in) is quoted from the answering paragraph: answer first. */
+  leadCitesProvision: boolean;
   lead: string;
   citations: string[];
   /** Words shown before "show more". */
@@ -70,8 +72,27 @@ const countWords = (text: string): number => text.split(/\s+/).filter((w) => /[\
 export function leadText(result: AskResult): string {
   const [first, second] = result.sentences;
   if (first === undefined) return "";
-  if (second !== undefined && countWords(first.text) <= 3 && /^\s*(?:yes|no|s[iì]|non?)\b/i.test(first.text)) return `${first.text} ${second.text}`;
+  if (second !== undefined && isBareVerdict(first.text)) return `${first.text} ${second.text}`;
   return first.text;
+}
+
+const isBareVerdict = (text: string): boolean => countWords(text) <= 3 && /^\s*(?:yes|no|s[iì]|non?)\b/i.test(text);
+
+/** The sentence whose citation is the lead's: the first, or the one after a bare "Yes." / "No.". */
+function leadSentence(result: AskResult): AskResult["sentences"][number] | undefined {
+  const [first, second] = result.sentences;
+  return first !== undefined && second !== undefined && isBareVerdict(first.text) && first.citationKeys.length === 0 ? second : first;
+}
+
+/**
+ * The lead and, when it is a list's lead-in ("A covered entity … must, in accordance with
+ * § 164.306:"), the point quoted right after it: together they say what was asked.
+ */
+function leadBlock(result: AskResult): Array<AskResult["sentences"][number]> {
+  const lead = leadSentence(result);
+  if (lead === undefined) return [];
+  const next = result.sentences[result.sentences.indexOf(lead) + 1];
+  return next !== undefined && next.role === "point" && /[:—–-]\s*$/.test(lead.text) ? [lead, next] : [lead];
 }
 
 /** Whether one answer sentence is quoted from within [start, end) of the section text. */
@@ -176,10 +197,18 @@ export async function askLabelled(engine: Engine, questions: readonly AnswerQues
     const half = Math.ceil(q.operativeWords.length / 2);
     let citesSection = false;
     let citesProvision = false;
+    let leadCitesProvision = false;
+    const block = leadBlock(result);
+    const leadKeys = new Set(block.flatMap((x) => x.citationKeys));
     for (const c of result.citations) {
       const cited = await citesAnswering(q, c, result, sectionOf, provisionOf);
       citesSection ||= cited.section;
       citesProvision ||= cited.provision;
+      // The lead's own citations, checked on the lead alone (not on other sentences under the same key).
+      if (leadKeys.has(c.key) && !leadCitesProvision) {
+        const alone = { ...result, sentences: block };
+        leadCitesProvision = (await citesAnswering(q, c, alone, sectionOf, provisionOf)).provision;
+      }
     }
     const outcome: LabelledOutcome = {
       question: q,
@@ -192,6 +221,7 @@ export async function askLabelled(engine: Engine, questions: readonly AnswerQues
       citesProvision,
       leadAllWords: !refused && inLead.found.length === q.operativeWords.length,
       leadHalfWords: !refused && inLead.found.length >= half,
+      leadCitesProvision: !refused && leadCitesProvision,
       lead,
       citations: result.citations.map((c) => c.label),
       words: refused ? 0 : countWords(shownText),
@@ -228,6 +258,7 @@ export interface LabelledFigures {
   citesSection: Share;
   leadAllWords: Share;
   leadHalfWords: Share;
+  leadCitesProvision: Share;
   refused: Share;
   /** Over answered questions: words shown before "show more", and of the whole answer. */
   meanAnswerWords: number;
@@ -270,6 +301,7 @@ export function labelledFigures(outcomes: readonly LabelledOutcome[]): LabelledF
     citesSection: count((o) => o.citesSection),
     leadAllWords: count((o) => o.leadAllWords),
     leadHalfWords: count((o) => o.leadHalfWords),
+    leadCitesProvision: count((o) => o.leadCitesProvision),
     refused: count((o) => o.refused),
     meanAnswerWords: answered.length === 0 ? 0 : answered.reduce((s, o) => s + o.words, 0) / answered.length,
     meanAllWords: answered.length === 0 ? 0 : answered.reduce((s, o) => s + o.allSentenceWords, 0) / answered.length,
@@ -304,7 +336,7 @@ const expected = (q: AnswerQuestion): string =>
 /** One line per question for --verbose: marks for words / provision / lead, the lead sentence and the citations. */
 export function outcomeLine(o: LabelledOutcome): string {
   const q = o.question;
-  const marks = o.refused ? "REFUSED  " : `W${mark(o.allWords)} C${mark(o.citesProvision)} L${mark(o.leadAllWords)}`;
+  const marks = o.refused ? "REFUSED     " : `W${mark(o.allWords)} C${mark(o.citesProvision)} L${mark(o.leadAllWords)} P${mark(o.leadCitesProvision)}`;
   return (
     `${q.id.padEnd(9)} ${marks} ${o.ms.toFixed(0).padStart(5)} ms | lead: ${clip(o.lead, 140)} | cites: ${o.citations.join("; ") || "—"}` +
     (o.missing.length > 0 ? ` | missing: ${o.missing.map((w) => `"${w}"`).join(", ")}` : "")
@@ -321,6 +353,7 @@ export function printLabelled(f: LabelledFigures, outcomes: readonly LabelledOut
     `  answers citing the answering paragraph     ${pct(f.citesProvision)} (goal ≥ ${100 * t.citesProvisionShare}%); citing its section at all ${pct(f.citesSection)}`,
   );
   log(`  lead sentence with all operative words     ${pct(f.leadAllWords)}; with at least half ${pct(f.leadHalfWords)}`);
+  log(`  lead sentence from the answering paragraph ${pct(f.leadCitesProvision)} (answer first)`);
   log(`  refused                                    ${pct(f.refused)}`);
   log(
     `  mean answer words before "show more"       ${f.meanAnswerWords.toFixed(1)} (answered questions; goal ≤ ${t.meanAnswerWords}); with "show more" ${f.meanAllWords.toFixed(1)}`,
