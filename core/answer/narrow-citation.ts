@@ -13,11 +13,39 @@ import type { Candidate } from "./sentence-pool.ts";
 /** Most consecutive sentences one claim is traced to (a list's lead-in and its points). */
 const MAX_WINDOW = 4;
 
+/** "12." before a quoted paragraph's first sentence: dropped from the quote, still in the source. */
+const PARAGRAPH_NUMBER_CHARS = 3;
+
+/** Letters and digits only, lower-cased: a quote compared whatever its spacing, punctuation or inert keys. */
+const bare = (text: string): string => text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, "");
+
+/**
+ * The run of consecutive sentences a claim quotes word for word (an extractive answer's sentence,
+ * less the paragraph number it opened with). Matching by shared words alone cited DORA Art. 2(3)'s
+ * "This Regulation does not apply to:" at Art. 2(1), whose "… this Regulation applies to the
+ * following entities:" shares the same words and comes first.
+ */
+function quotedRun(block: ContextBlock, claim: string): Candidate[] | undefined {
+  const wanted = bare(claim);
+  if (wanted.length === 0) return undefined;
+  for (let i = 0; i < block.units.length; i++) {
+    let run = "";
+    for (let j = i; j < Math.min(block.units.length, i + MAX_WINDOW); j++) {
+      run += bare(block.units[j]?.unit.text ?? "");
+      if (run.length > wanted.length + PARAGRAPH_NUMBER_CHARS) break;
+      if (run.endsWith(wanted) && run.length - wanted.length <= PARAGRAPH_NUMBER_CHARS) return block.units.slice(i, j + 1);
+    }
+  }
+  return undefined;
+}
+
 /**
  * The run of consecutive quoted sentences holding most of the claim's words, the shortest such run
  * on a tie: a claim usually restates one passage, and a passage is what an auditor looks up.
  */
 export function unitsForClaim(block: ContextBlock, claim: string): Candidate[] {
+  const quoted = quotedRun(block, claim);
+  if (quoted !== undefined) return quoted;
   const words = new Set(contentStems(claim));
   let best: Candidate[] = [];
   let bestCovered = 0;

@@ -243,6 +243,21 @@ const ARTICLE_12 = section(
   ],
 );
 
+const DORA = doc("dora0000", "REGULATION (EU) 2022/2554 on digital operational resilience for the financial sector", "dora.pdf");
+const DORA_2 = section(DORA, "Article 2", "article", "Scope", [
+  [24, "24", "1. Without prejudice to paragraphs 3 and 4, this Regulation applies to the following entities:"],
+  [24, "24", "(a) credit institutions;"],
+  [24, "24", "(o) insurance intermediaries, reinsurance intermediaries and ancillary insurance intermediaries;"],
+  [24, "24", "2. For the purposes of this Regulation, entities referred to in paragraph 1 shall collectively be referred to as ‘financial entities’."],
+  [24, "24", "3. This Regulation does not apply to:"],
+  [24, "24", "(a) managers of alternative investment funds as referred to in Article 3(2) of Directive 2011/61/EU;"],
+  [
+    24,
+    "24",
+    "(e) insurance intermediaries, reinsurance intermediaries and ancillary insurance intermediaries which are microenterprises or small or medium-sized enterprises;",
+  ],
+]);
+
 // ADGM's rulebooks print the same rule for client money and for safe custody; a vague question
 // shares few words with the Regulator's powers that rank first (ObliQA dev).
 const COBS = doc("adgmcobs", "ADGM Conduct of Business Rulebook", "cob.pdf");
@@ -560,5 +575,18 @@ describe("sources an answer keeps", () => {
     expect(extension).toBeDefined();
     expect(result.citations.find((c) => c.key === extension?.citationKeys[0])?.label).toBe("GDPR Art. 12(3), p. 129");
     expect(result.answer).toMatch(/within one month/);
+  });
+
+  it("a quoted sentence is cited at its own paragraph, not at an earlier one sharing its words", async () => {
+    const result = await answerQuestion(
+      input(
+        "Does DORA apply to insurance intermediaries that are microenterprises or small or medium-sized enterprises?",
+        ranked([[DORA_2, DORA]]),
+        hint("yes-no"),
+      ),
+    );
+    const excluded = result.sentences.find((s) => s.text === "This Regulation does not apply to:");
+    expect(excluded).toBeDefined();
+    expect(result.citations.find((c) => c.key === excluded?.citationKeys[0])?.label).toBe("DORA Art. 2(3), p. 24");
   });
 });
