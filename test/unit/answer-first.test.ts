@@ -286,6 +286,19 @@ const GUIDANCE_POWER = section(COBS, "5A", "section", "Powers of the Regulator i
   [3, null, "The Regulator may issue Guidance on the conduct of business in relation to Virtual Assets, and Authorised Persons should have regard to it."],
 ]);
 
+const NOTIFY = (label: string, heading: string, text: string): Section => section(COBS, label, "section", heading, [[60, null, text]]);
+// Eight provisions that each match the question: the lead and six supports leave the eighth out.
+const NOTIFICATIONS = [
+  "any admission of a new member to its facilities",
+  "any change to the criteria for admitting members to its facilities",
+  "any refusal of an application for membership of its facilities",
+  "any disciplinary action taken against a member of its facilities",
+  "any change to the fees charged to members of its facilities",
+  "any member failing to meet its obligations to the facilities",
+  "any default of a member of its facilities",
+  "the suspension or termination of a member's access to its facilities",
+].map((what, i) => NOTIFY(`2.8.${i + 1}`, "Membership", `A Recognised Body must immediately notify the Regulator of ${what}.`));
+
 function ranked(sections: Array<[Section, DocumentRecord]>): RankedSection[] {
   return sections.map(([section, document], i) => ({
     section,
@@ -296,12 +309,14 @@ function ranked(sections: Array<[Section, DocumentRecord]>): RankedSection[] {
   }));
 }
 
-/** Sections with the scores retrieval gave them (a provision a hair behind the first). */
+/** Sections with the scores retrieval gave them and their standing beside the best (a provision a hair behind the first). */
 function scored(sections: Array<[Section, DocumentRecord, number]>): RankedSection[] {
+  const best = Math.max(...sections.map(([, , score]) => score));
   return sections.map(([section, document, score], i) => ({
     section,
     document,
     score,
+    standing: score / best,
     rank: i + 1,
     evidence: { stages: {}, tripletIds: [], links: [], features: {} },
   }));
@@ -588,5 +603,19 @@ describe("sources an answer keeps", () => {
     const excluded = result.sentences.find((s) => s.text === "This Regulation does not apply to:");
     expect(excluded).toBeDefined();
     expect(result.citations.find((c) => c.key === excluded?.citationKeys[0])?.label).toBe("DORA Art. 2(3), p. 24");
+  });
+
+  it("a provision further down matching nearly as well as the lead is cited under show more", async () => {
+    const result = await answerQuestion(
+      input(
+        "What must a Recognised Body immediately notify the Regulator of?",
+        scored(NOTIFICATIONS.map((s, i): [Section, DocumentRecord, number] => [s, COBS, 1 - i * 0.01])),
+        hint("requirements"),
+      ),
+    );
+    expect(result.sentences[0]?.text).toMatch(/^A Recognised Body must immediately notify the Regulator of any admission/);
+    const eighth = result.sentences.find((s) => /suspension or termination/.test(s.text));
+    expect(eighth).toMatchObject({ role: "support", more: true });
+    expect(result.citations.map((c) => c.label)).toContain("ADGM Conduct of Business Rulebook 2.8.8, p. 60");
   });
 });
