@@ -37,6 +37,11 @@ const TOP_SECTIONS_CITED = 3;
 const TOP_SECTION_FLOOR = 0.7;
 /** Below the top sections, a provision whose best sentence scores this share of the lead's is cited as a contender. */
 const CONTENDER_FLOOR = 0.8;
+/** Scores this close are a tie (labelled: the answering paragraph leads in one more answer at 0.95 or 0.99 alike). */
+const FAILURE_CASE_TIE = 0.99;
+/** A sentence setting out what follows when a rule is not complied with ("If the controller does not take action …"). */
+const FAILURE_CASE =
+  /^(?:\(?[a-z0-9]{1,3}\)\s*|\d{1,3}\.\s+)?(?:If|Where|When|Qualora|Se|Ove)\b[^,;:]{0,160}?\b(?:does not|do not|did not|fails? to|failed to|has not|have not|is not|are not|non)\b/i;
 /** A supporting sentence scoring below this share of the lead adds noise, not support. */
 const RELATIVE_FLOOR = 0.45;
 /**
@@ -317,8 +322,14 @@ export function extractiveAnswer(pool: SentencePool, maxSentences = DEFAULT_MAX_
   const relevant = pool.candidates
     .filter((c) => answers(c) && c.stems.size >= MIN_CONTENT_WORDS && !isFurniture(c.unit.text))
     .sort((a, b) => rank(b) - rank(a));
-  const top = relevant[0];
-  if (top === undefined) return { drafts: [], context: EMPTY };
+  const first = relevant[0];
+  if (first === undefined) return { drafts: [], context: EMPTY };
+  // Between sentences matching alike, the rule leads, not what happens when it is not followed:
+  // GDPR Art. 12(3)'s "within one month of receipt of the request" over Art. 12(4)'s "If the
+  // controller does not take action on the request …", which scored 3.611 to 3.611.
+  const top = FAILURE_CASE.test(first.unit.text)
+    ? (relevant.find((c) => !FAILURE_CASE.test(c.unit.text) && c.features.cue >= first.features.cue && rank(c) >= FAILURE_CASE_TIE * rank(first)) ?? first)
+    : first;
   // The best match shares the question's words but does not say what it asks for ("Operators
   // shall notify major incidents to the competent authority." for "how quickly …?"): the best
   // sentence that does (the time limit, the amount, the date) leads when it is nearly as relevant,

@@ -618,4 +618,20 @@ describe("sources an answer keeps", () => {
     expect(eighth).toMatchObject({ role: "support", more: true });
     expect(result.citations.map((c) => c.label)).toContain("ADGM Conduct of Business Rulebook 2.8.8, p. 60");
   });
+
+  it("between sentences matching alike, the rule leads, not what follows when it is not complied with", async () => {
+    // Printed first and matching the same words, the failure case used to lead.
+    const article = section(GDPR, "Article 12", "article", "Modalities for the exercise of the rights of the data subject", [
+      [130, "129", "3. If the controller does not act on a request, the controller shall inform the data subject within one month."],
+      [130, "129", "4. The controller shall act on a request and shall inform the data subject within one month."],
+    ]);
+    const result = await answerQuestion(
+      input(
+        "Within what time must the controller act on a request and inform the data subject?",
+        ranked([[article, GDPR]]),
+        hint("deadline", [], ["controller"]),
+      ),
+    );
+    expect(result.sentences[0]?.text).toMatch(/^The controller shall act on a request/);
+  });
 });
