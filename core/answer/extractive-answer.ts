@@ -37,6 +37,11 @@ const TOP_SECTIONS_CITED = 3;
 const TOP_SECTION_FLOOR = 0.7;
 /** Below the top sections, a provision whose best sentence scores this share of the lead's is cited as a contender. */
 const CONTENDER_FLOOR = 0.8;
+/**
+ * A sentence leaning on the one before it ("That period …", "… of any such extension …"): it cannot
+ * stand in for the rule (Art. 12(3)'s third sentence took the lead from its first).
+ */
+const leansOnAnother = (text: string): boolean => REFERS_BACK.test(text) || /\b(?:such|tale|tali)\b/i.test(text);
 /** Scores this close are a tie (labelled: the answering paragraph leads in one more answer at 0.95 or 0.99 alike). */
 const FAILURE_CASE_TIE = 0.99;
 /** A sentence setting out what follows when a rule is not complied with ("If the controller does not take action …"). */
@@ -328,7 +333,10 @@ export function extractiveAnswer(pool: SentencePool, maxSentences = DEFAULT_MAX_
   // GDPR Art. 12(3)'s "within one month of receipt of the request" over Art. 12(4)'s "If the
   // controller does not take action on the request …", which scored 3.611 to 3.611.
   const top = FAILURE_CASE.test(first.unit.text)
-    ? (relevant.find((c) => !FAILURE_CASE.test(c.unit.text) && c.features.cue >= first.features.cue && rank(c) >= FAILURE_CASE_TIE * rank(first)) ?? first)
+    ? (relevant.find(
+        (c) =>
+          !FAILURE_CASE.test(c.unit.text) && !leansOnAnother(c.unit.text) && c.features.cue >= first.features.cue && rank(c) >= FAILURE_CASE_TIE * rank(first),
+      ) ?? first)
     : first;
   // The best match shares the question's words but does not say what it asks for ("Operators
   // shall notify major incidents to the competent authority." for "how quickly …?"): the best
