@@ -23,10 +23,10 @@ const baseStem = memoStemmer();
  * The shared stemmer, plus the folds it lacks: "notify"/"notification", "apply"/"application";
  * "apply", "comply" are not adverbs ("ap", "com" while "applies" gave "appli"); a final y after a
  * consonant as "carries" has it ("carrying out" gave "carry", "carry out" "carri": DORA Art. 27's
- * testers "for the carrying out of TLPT" missed the question's words); "contractual" as "contract".
+ * testers "for the carrying out of TLPT" missed the question's words); "contractual" as "contract";
+ * "-ness" dropped first, as the stemmer keeps "lawfulness" whole (GDPR Art. 6, "Lawfulness of
+ * processing", lost the lead to Art. 5 for "What are the lawful bases for processing?").
  */
-// "-ness" goes before stemming: the stemmer keeps "lawfulness" whole, so GDPR Art. 6 ("Lawfulness
-// of processing") lost the lead to Art. 5 for "What are the lawful bases for processing?".
 function stemOf(word: string): string {
   return (/ply$/.test(word) ? word : baseStem(word.replace(/(?<=[a-z]{4})ness$/, "")))
     .replace(/icat$/, "i")
