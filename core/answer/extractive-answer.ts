@@ -37,11 +37,6 @@ const TOP_SECTIONS_CITED = 3;
 const TOP_SECTION_FLOOR = 0.7;
 /** Below the top sections, a provision whose best sentence scores this share of the lead's is cited as a contender. */
 const CONTENDER_FLOOR = 0.8;
-/**
- * A sentence leaning on the one before it ("That period …", "… of any such extension …"): it cannot
- * stand in for the rule (Art. 12(3)'s third sentence took the lead from its first).
- */
-const leansOnAnother = (text: string): boolean => REFERS_BACK.test(text) || /\b(?:such|tale|tali)\b/i.test(text);
 /** Scores this close are a tie (labelled: the answering paragraph leads in one more answer at 0.95 or 0.99 alike). */
 const FAILURE_CASE_TIE = 0.99;
 /** A sentence setting out what follows when a rule is not complied with ("If the controller does not take action …"). */
@@ -204,6 +199,12 @@ function unmarkedLineAfter(units: readonly Candidate[], leadIn: Candidate): Cand
 const REFERS_BACK =
   /^(?:(?:That|This|Such|Those|These|The said)\s+\p{L}+|It\s+(?:shall|may|must)|(?:However|Nevertheless),|(?:Tale|Tali|Detto|Detta|Detti|Dette|Questo|Questa|Questi|Queste)\s+\p{L}+)|\b(?:for those purposes|such (?:lower )?\p{L}+ (?:is|shall|may))\b/u;
 
+/**
+ * A sentence leaning on the one before it ("That period …", "… of any such extension …"): it cannot
+ * stand in for the rule (Art. 12(3)'s third sentence took the lead from its first).
+ */
+const leansOnAnother = (text: string): boolean => REFERS_BACK.test(text) || /\b(?:such|tale|tali)\b/i.test(text);
+
 /** How far into its paragraph a sentence referring back to the lead is looked for. */
 const FOLLOW_ON_SENTENCES = 3;
 
@@ -313,7 +314,7 @@ function contextOf(chosen: ReadonlyArray<{ units: Candidate[] }>): { context: An
 const EMPTY: AnswerContext = { blocks: [], byKey: new Map(), text: "", tokens: 0 };
 
 export function extractiveAnswer(pool: SentencePool, maxSentences = DEFAULT_MAX_SENTENCES, hints?: AnswerHints): ExtractiveAnswer {
-  const { sectionOf } = sectionsOf(pool);
+  const { sections, sectionOf } = sectionsOf(pool);
   const unitsOf = (c: Candidate): Candidate[] => sectionOf.get(c)?.units ?? [c];
   // The pool scored every sentence for this question (sentence-score.ts): relevance, what the
   // question's type asks for, the section's role and rank, the provision it names.
@@ -329,14 +330,14 @@ export function extractiveAnswer(pool: SentencePool, maxSentences = DEFAULT_MAX_
     .sort((a, b) => rank(b) - rank(a));
   const first = relevant[0];
   if (first === undefined) return { drafts: [], context: EMPTY };
+  /** The best acceptable sentence saying as much as `weak` (its cue) and scoring within `floor` of it. */
+  const alternativeTo = (weak: Candidate, acceptable: (c: Candidate) => boolean, floor: number): Candidate | undefined =>
+    relevant.find((c) => acceptable(c) && c.features.cue >= weak.features.cue && rank(c) >= floor * rank(weak));
   // Between sentences matching alike, the rule leads, not what happens when it is not followed:
   // GDPR Art. 12(3)'s "within one month of receipt of the request" over Art. 12(4)'s "If the
   // controller does not take action on the request …", which scored 3.611 to 3.611.
   const top = FAILURE_CASE.test(first.unit.text)
-    ? (relevant.find(
-        (c) =>
-          !FAILURE_CASE.test(c.unit.text) && !leansOnAnother(c.unit.text) && c.features.cue >= first.features.cue && rank(c) >= FAILURE_CASE_TIE * rank(first),
-      ) ?? first)
+    ? (alternativeTo(first, (c) => !FAILURE_CASE.test(c.unit.text) && !leansOnAnother(c.unit.text), FAILURE_CASE_TIE) ?? first)
     : first;
   // The best match shares the question's words but does not say what it asks for ("Operators
   // shall notify major incidents to the competent authority." for "how quickly …?"): the best
@@ -360,7 +361,7 @@ export function extractiveAnswer(pool: SentencePool, maxSentences = DEFAULT_MAX_
       : undefined;
   // A table row leads only when no sentence says the same nearly as well ("La fornitura nella misura
   // minima del 50% … verrà affidata alla ditta prima in graduatoria" over the table of quotas).
-  const prose = tableRow(top) ? relevant.find((c) => !tableRow(c) && c.features.cue >= top.features.cue && rank(c) >= TABLE_FLOOR * rank(top)) : undefined;
+  const prose = tableRow(top) ? alternativeTo(top, (c) => !tableRow(c), TABLE_FLOOR) : undefined;
   const cued =
     defining ??
     prose ??
@@ -444,13 +445,14 @@ export function extractiveAnswer(pool: SentencePool, maxSentences = DEFAULT_MAX_
   // as the lead (TOP_SECTION_FLOOR) is kept all the same. ObliQA dev citing a gold passage, with
   // near-duplicates kept across sections: questions 1–400 82.8 → 85.0 %, 401–1,200 81.8 → 85.6 %.
   // Four or five such sections instead of three lost the labelled answers' paragraph (−1, −2).
-  const byScore = [...pool.candidates].sort((a, b) => rank(b) - rank(a));
+  const quotedSection = (c: Candidate): boolean => [...roles.keys()].some((r) => r.resultIndex === c.resultIndex);
+  const sectionAt = new Map(sections.map((s) => [s.resultIndex, [...s.units].sort((a, b) => rank(b) - rank(a))]));
   /** A section's best sentence that can stand alone (no lead-in, no point), scoring at least `floor` of the lead unless relevant. */
   const bestOwn = (index: number, floor: number, orRelevant: boolean): Candidate | undefined => {
-    if ([...roles.keys()].some((c) => c.resultIndex === index)) return undefined;
+    const byScore = sectionAt.get(index) ?? [];
+    if (byScore[0] === undefined || quotedSection(byScore[0])) return undefined;
     const own = byScore.find(
       (c) =>
-        c.resultIndex === index &&
         ((orRelevant && c.relevant) || rank(c) >= floor * best) &&
         c.stems.size >= MIN_CONTENT_WORDS &&
         !isFurniture(c.unit.text) &&
@@ -474,7 +476,6 @@ export function extractiveAnswer(pool: SentencePool, maxSentences = DEFAULT_MAX_
   let supportingLists = 0;
   // A caller asking for fewer sentences than the default (`maxSentences`) gets no list beside the lead's.
   const listsAllowed = max >= DEFAULT_MAX_SENTENCES ? MAX_SUPPORTING_LISTS : 0;
-  const quotedSection = (c: Candidate): boolean => [...roles.keys()].some((r) => r.resultIndex === c.resultIndex);
   const supportRank = (c: Candidate): number => rank(c) * (quotedSection(c) ? SAME_SECTION_FACTOR : 1);
   for (const c of [...relevant].sort((a, b) => supportRank(b) - supportRank(a))) {
     // With the supporting sentences chosen, a list may still follow them (DORA Art. 30(2)'s
@@ -521,7 +522,7 @@ export function extractiveAnswer(pool: SentencePool, maxSentences = DEFAULT_MAX_
   // the supports and not counted among them. ObliQA dev citing a gold passage: questions 1–400
   // 85.0 → 86.0 %, 401–1,200 85.6 → 86.8 %; labelled answers unchanged, 6 more words under "show
   // more" (from 0.85 to 0.75 of the lead: +0.9 to +1.2 points, +3 to +11 words).
-  for (let index = TOP_SECTIONS_CITED; index < pool.results.length; index++) {
+  for (const index of [...sectionAt.keys()].filter((i) => i >= TOP_SECTIONS_CITED).sort((a, b) => a - b)) {
     const own = bestOwn(index, CONTENDER_FLOOR, false);
     if (own === undefined) continue;
     roles.set(own, "support");
