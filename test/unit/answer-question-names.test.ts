@@ -47,6 +47,13 @@ describe("namesMissingFromLibrary", () => {
     expect(await namesMissingFromLibrary("What does the Sarbanes-Oxley Act require?", search)).toEqual([]);
   });
 
+  it("an acronym that is also a function word is never held against the question", async () => {
+    // The full-text index drops "it" and "us" as stop words: the search finds nothing.
+    const none = async (): Promise<Array<{ text: string }>> => [];
+    expect(await namesMissingFromLibrary("What controls must a firm have for its IT systems?", none)).toEqual([]);
+    expect(await namesMissingFromLibrary("Does HIPAA apply to US federal agencies?", none)).toEqual(["HIPAA"]);
+  });
+
   it("an acronym the evidence spells out is known: the GDPR never writes “DPO”", async () => {
     const evidence = ["Article 37 Designation of the data protection officer: the controller and the processor shall designate a data protection officer."];
     expect(await namesMissingFromLibrary("When must a controller appoint a DPO?", async () => [], evidence)).toEqual([]);
