@@ -619,6 +619,28 @@ describe("sources an answer keeps", () => {
     expect(result.citations.map((c) => c.label)).toContain("ADGM Conduct of Business Rulebook 2.8.8, p. 60");
   });
 
+  it("a provision whose best sentence is a lead-in is cited with its best-matching point under show more", async () => {
+    const listed = section(COBS, "2.8.9", "section", "Membership", [
+      [61, null, "The following events must be reported to the Regulator without delay:"],
+      [61, null, "(a) the appointment of a new auditor; and"],
+      [61, null, "(b) any member's access to its facilities being withdrawn."],
+    ]);
+    // Ranked second: its lead-in is its best sentence, and no sentence of it can stand alone.
+const sections = [NOTIFICATIONS[0], listed, ...NOTIFICATIONS.slice(1, 7)].filter((x): x is Section => x !== undefined);
+    const result = await answerQuestion(
+      input(
+        "What must a Recognised Body immediately notify the Regulator of concerning its facilities?",
+        scored(sections.map((s, i): [Section, DocumentRecord, number] => [s, COBS, 1 - i * 0.01])),
+        hint("requirements"),
+      ),
+    );
+    const leadIn = result.sentences.find((s) => s.text === "The following events must be reported to the Regulator without delay:");
+    expect(leadIn).toMatchObject({ role: "support", more: true });
+    expect(result.sentences.some((s) => /access to its facilities being withdrawn/.test(s.text))).toBe(true);
+    expect(result.sentences.some((s) => /appointment of a new auditor/.test(s.text))).toBe(false);
+    expect(result.citations.map((c) => c.label)).toContain("ADGM Conduct of Business Rulebook 2.8.9, p. 61");
+  });
+
   it("between sentences matching alike, the rule leads, not what follows when it is not complied with", async () => {
     // Printed first and matching the same words, the failure case used to lead.
     const article = section(GDPR, "Article 12", "article", "Modalities for the exercise of the rights of the data subject", [
