@@ -349,6 +349,11 @@ export function extractiveAnswer(pool: SentencePool, maxSentences = DEFAULT_MAX_
   // A sentence stating the question's threshold on the other side ("less than 500" for "500 or
   // more") sets the other case's time limit: it never takes the lead from the case asked about.
   const otherCase = (c: Candidate): boolean => c.features.threshold < 0;
+  // A match stating the question's threshold is the case asked about: a time limit elsewhere that
+  // does not state it answers another matter. For "Within what time must a covered entity notify
+  // the Secretary of a breach affecting 500 or more individuals?", § 164.408(b) had given the lead
+  // to § 164.526's "within the time required" for amending a record.
+  const losesThreshold = (c: Candidate): boolean => top.features.threshold > 0 && c.features.threshold <= 0;
   const sameSection = (): Candidate | undefined =>
     unitsOf(top)
       .filter((c) => c !== top && c.features.cue > 0 && c.stems.size >= MIN_CONTENT_WORDS && !isFurniture(c.unit.text) && !otherCase(c))
@@ -366,7 +371,7 @@ export function extractiveAnswer(pool: SentencePool, maxSentences = DEFAULT_MAX_
     defining ??
     prose ??
     (cuedType && top.features.cue === 0
-      ? (sameSection() ?? relevant.find((c) => c.features.cue > 0 && !otherCase(c) && rank(c) >= CUE_FIRST_FLOOR * rank(top)))
+      ? (sameSection() ?? relevant.find((c) => c.features.cue > 0 && !otherCase(c) && !losesThreshold(c) && rank(c) >= CUE_FIRST_FLOOR * rank(top)))
       : undefined);
   // A question asking for a list ("What must the notification contain?") is answered by a list: a
   // lead-in whose points cover the question leads over a sentence matching as well that lists

@@ -418,6 +418,23 @@ describe("answer first", () => {
     for (const result of [more, fewer]) expect(result.sentences.map((s) => s.text).join(" ")).not.toMatch(/FR 42740/);
   });
 
+  it("a time limit elsewhere that does not state the asked threshold never takes the lead from the case asked about", async () => {
+    const amendment = section(HIPAA, "§ 164.526", "section", "Amendment of protected health information", [
+      [108, null, "A covered entity that is unable to act on an individual's request within the time required may extend the time for such action by no more than 30 days."],
+    ]);
+    const result = await answerQuestion(
+      input(
+        "Within what time must a covered entity notify the Secretary of a breach affecting 500 or more individuals?",
+        scored([
+          [S164_408, HIPAA, 1],
+          [amendment, HIPAA, 0.75],
+        ]),
+        hint("deadline", [], ["covered entity", "Secretary"]),
+      ),
+    );
+    expect(result.sentences[0]?.text).toMatch(/involving 500 or more individuals.*contemporaneously/);
+  });
+
   it("reads the lead with the rest of its paragraph up to the sentence that refers back to it", async () => {
     const result = await answerQuestion(
       input("From what age can a child consent on its own to information society services?", ranked([[ARTICLE_8, GDPR]]), hint("amount", [], ["child"])),
