@@ -433,6 +433,8 @@ describe("answer first", () => {
       ),
     );
     expect(result.sentences[0]?.text).toMatch(/involving 500 or more individuals.*contemporaneously/);
+    // Kept as a source, it is not shown first either.
+    expect(result.sentences.find((s) => /unable to act on an individual's request/.test(s.text))).toMatchObject({ more: true });
   });
 
   it("reads the lead with the rest of its paragraph up to the sentence that refers back to it", async () => {
