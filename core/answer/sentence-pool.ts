@@ -12,6 +12,7 @@ import type { AnswerHints } from "../model/answer-types.ts";
 import { provisionRole, rolePrior } from "./provision-role.ts";
 import { emptyFeatures, sentenceScore } from "./sentence-score.ts";
 import { questionParties } from "./question-parties.ts";
+import { noticeRecipient } from "./notice-recipient.ts";
 import { thresholdAgreement, thresholdsIn } from "./quantity-thresholds.ts";
 import type { SentenceFeatures } from "../model/sentence-features.ts";
 
@@ -75,6 +76,12 @@ const DEFINITION_WORDS =
 const DISCUSSION = /^(?:DISCUSSION|Discussion:|Supplemental Guidance:?|SUPPLEMENTAL GUIDANCE|Note:|NOTE:|Commento|Nota:)/;
 /** The weight of a sentence in a requirement's discussion, or giving an example, against the requirement itself. */
 const DISCUSSION_PRIOR = 0.75;
+/**
+ * The weight of a sentence of a section on a notice to another recipient than the one asked about
+ * (notice-recipient.ts): "Within how many days must a covered entity notify individuals …?" had led
+ * with § 164.408(c), under "Notification to the Secretary", over § 164.404(b)'s 60 days.
+ */
+const OTHER_RECIPIENT_PRIOR = 0.8;
 const EXAMPLE = /^(?:For example|For instance|E\.g\.|Ad esempio|Per esempio)\b/i;
 /** A requirement as CFR standards and NIST requirements word it: an imperative verb first, after any marker. */
 const IMPERATIVE =
@@ -249,6 +256,11 @@ export async function buildSentencePool(
   // (The query the pool scores carries words retrieval added: "shall apply from" for a date question.)
   const asksExemption = (type === "yes-no" || type === "scope") && EXEMPTION_QUESTION.test(question);
   const askedThresholds = thresholdsIn(question);
+  const askedRecipient = noticeRecipient(question);
+  const otherRecipient = top.map((r) => {
+    const recipient = askedRecipient === null ? null : noticeRecipient(r.section.heading);
+    return recipient !== null && recipient !== askedRecipient;
+  });
   // "Who must a covered entity designate?": the sentence naming a party the question does not
   // ("… must designate a privacy official") says who; any provision names the covered entity.
   const askedParties = new Set(hints?.parties ?? []);
@@ -324,7 +336,8 @@ export async function buildSentencePool(
     features.paragraph = paragraphCoverage.get(keys[i] ?? "") ?? 0;
     features.alsoCue = (hints?.alsoAsks ?? []).some((t) => alsoCued(t, c.unit.text)) ? 1 : 0;
     const explanatory = discussion.has(i) || EXAMPLE.test(c.unit.text);
-    const prior = rolePrior(provisionRole(c.result.section), type) * (explanatory ? DISCUSSION_PRIOR : 1);
+    const prior =
+      rolePrior(provisionRole(c.result.section), type) * (explanatory ? DISCUSSION_PRIOR : 1) * (otherRecipient[c.resultIndex] === true ? OTHER_RECIPIENT_PRIOR : 1);
     // A definition question is answered by the sentence defining its term, however few of its
     // other words that sentence repeats ("What makes consent valid under the GDPR definition?").
     const definesAsked = features.definedTerm === 1 && type === "definition";

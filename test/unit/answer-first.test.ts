@@ -437,6 +437,27 @@ describe("answer first", () => {
     expect(result.sentences.find((s) => /unable to act on an individual's request/.test(s.text))).toMatchObject({ more: true });
   });
 
+  it("a notice to another recipient than the one asked about does not lead: individuals, not the Secretary", async () => {
+    const timeliness = section(HIPAA, "§ 164.404", "section", "Notification to individuals", [
+      [
+        71,
+        null,
+        "(b) Implementation specification: Timeliness of notification. Except as provided in § 164.412, a covered entity shall provide the notification required by paragraph (a) of this section without unreasonable delay and in no case later than 60 calendar days after discovery of a breach.",
+      ],
+    ]);
+    const result = await answerQuestion(
+      input(
+        "Within how many days must a covered entity notify individuals of a breach of unsecured protected health information?",
+        scored([
+          [S164_408, HIPAA, 1],
+          [timeliness, HIPAA, 0.97],
+        ]),
+        hint("deadline", [], ["covered entity", "individual"]),
+      ),
+    );
+    expect(result.sentences[0]?.text).toMatch(/no case later than 60 calendar days after discovery/);
+  });
+
   it("reads the lead with the rest of its paragraph up to the sentence that refers back to it", async () => {
     const result = await answerQuestion(
       input("From what age can a child consent on its own to information society services?", ranked([[ARTICLE_8, GDPR]]), hint("amount", [], ["child"])),
