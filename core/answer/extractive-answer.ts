@@ -601,7 +601,11 @@ export function extractiveAnswer(pool: SentencePool, maxSentences = DEFAULT_MAX_
     const role = roles.get(c) ?? "support";
     // Nor is such a time limit elsewhere shown first among the supports: it is kept, under "show more".
     const elsewhere = c.resultIndex !== lead.resultIndex && c.features.cue > 0 && losesThreshold(c);
-    chosen.push({ units: next === undefined ? [c] : [c, next], role, weak: role === "support" && (rank(c) < best * SHOWN_SUPPORT_FLOOR || alwaysMore.has(c) || elsewhere) });
+    chosen.push({
+      units: next === undefined ? [c] : [c, next],
+      role,
+      weak: role === "support" && (rank(c) < best * SHOWN_SUPPORT_FLOOR || alwaysMore.has(c) || elsewhere),
+    });
   };
   const chosen: Array<{ units: Candidate[]; role: Role; weak: boolean }> = [];
   const leadList = [...roles.keys()]

@@ -337,7 +337,9 @@ export async function buildSentencePool(
     features.alsoCue = (hints?.alsoAsks ?? []).some((t) => alsoCued(t, c.unit.text)) ? 1 : 0;
     const explanatory = discussion.has(i) || EXAMPLE.test(c.unit.text);
     const prior =
-      rolePrior(provisionRole(c.result.section), type) * (explanatory ? DISCUSSION_PRIOR : 1) * (otherRecipient[c.resultIndex] === true ? OTHER_RECIPIENT_PRIOR : 1);
+      rolePrior(provisionRole(c.result.section), type) *
+      (explanatory ? DISCUSSION_PRIOR : 1) *
+      (otherRecipient[c.resultIndex] === true ? OTHER_RECIPIENT_PRIOR : 1);
     // A definition question is answered by the sentence defining its term, however few of its
     // other words that sentence repeats ("What makes consent valid under the GDPR definition?").
     const definesAsked = features.definedTerm === 1 && type === "definition";

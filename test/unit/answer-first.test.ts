@@ -420,7 +420,11 @@ describe("answer first", () => {
 
   it("a time limit elsewhere that does not state the asked threshold never takes the lead from the case asked about", async () => {
     const amendment = section(HIPAA, "§ 164.526", "section", "Amendment of protected health information", [
-      [108, null, "A covered entity that is unable to act on an individual's request within the time required may extend the time for such action by no more than 30 days."],
+      [
+        108,
+        null,
+        "A covered entity that is unable to act on an individual's request within the time required may extend the time for such action by no more than 30 days.",
+      ],
     ]);
     const result = await answerQuestion(
       input(
@@ -666,7 +670,7 @@ describe("sources an answer keeps", () => {
       [61, null, "(b) any member's access to its facilities being withdrawn."],
     ]);
     // Ranked second: its lead-in is its best sentence, and no sentence of it can stand alone.
-const sections = [NOTIFICATIONS[0], listed, ...NOTIFICATIONS.slice(1, 7)].filter((x): x is Section => x !== undefined);
+    const sections = [NOTIFICATIONS[0], listed, ...NOTIFICATIONS.slice(1, 7)].filter((x): x is Section => x !== undefined);
     const result = await answerQuestion(
       input(
         "What must a Recognised Body immediately notify the Regulator of concerning its facilities?",

@@ -283,7 +283,10 @@ describe("analyzeQuestion: names, conditions and focus terms", () => {
     // The UK GDPR is not the GDPR.
     expect(analyzeQuestion("What does the UK GDPR say about international transfers?", LIBRARY, resources).missingInstruments).toEqual(["the UK GDPR"]);
     // An instrument given as an example of what is asked about is not the question's subject.
-    expect(analyzeQuestion("Must ICT third-party providers follow secure hosting standards such as ISO/IEC 27001 under DORA?", LIBRARY, resources).missingInstruments).toEqual([]);
+    expect(
+      analyzeQuestion("Must ICT third-party providers follow secure hosting standards such as ISO/IEC 27001 under DORA?", LIBRARY, resources)
+        .missingInstruments,
+    ).toEqual([]);
     expect(analyzeQuestion("How does DORA interface with other laws, e.g. the UK GDPR?", LIBRARY, resources).missingInstruments).toEqual([]);
     expect(analyzeQuestion("Which ISO/IEC 27001 controls address supplier relationships?", LIBRARY, resources).missingInstruments).toEqual(["ISO/IEC 27001"]);
   });
