@@ -16,13 +16,25 @@ const GLOSSARY_HEADING = /\b(?:glossary|definitions?|terms and definitions|defin
 /** The preamble of a proposed rule or a guide: explains why, not what must be done. */
 const EXPLANATORY_HEADING = /\b(?:supplementary information|background|discussion|purpose|introduction|executive summary|foreword|premessa|introduzione)\b/i;
 
+/**
+ * A caption that is the whole heading, or the whole label of a section with no heading: a Federal
+ * Register preamble's "Summary" and "Supplementary information (part 2)" tell what a proposed rule
+ * would require, while its § 39.13 paragraphs require it (the FAA proposed AD's preamble led five
+ * labelled answers over § 39.13(c), (g), (m) and (p)). Whole captions only: "8.Introduction.Guidance.1."
+ * (ADGM rulebooks) and NIST SP 800-30's "SUMMARY OF TASKS" are not, and ObliQA dev lost 2 of 800
+ * when ADGM's chapter introductions counted as explanatory.
+ */
+const EXPLANATORY_CAPTION =
+  /^(?:summary|supplementary information|background|discussion|purpose|introduction|executive summary|foreword|premessa|introduzione):?$/i;
+
 /** The role of a section, from its kind and the headings on its path. */
 export function provisionRole(section: Pick<Section, "kind" | "heading" | "label">): ProvisionRole {
   const heading = section.heading;
   if (section.kind === "recital" || section.kind === "preamble") return "explanatory";
   if (POINTER_HEADING.test(heading) && !GLOSSARY_HEADING.test(heading)) return "pointer";
   if (GLOSSARY_HEADING.test(heading)) return "definitions";
-  if (EXPLANATORY_HEADING.test(heading)) return "explanatory";
+  const caption = heading.trim() === "" ? section.label.replace(/\s*\(part \d+\)$/, "").trim() : heading.trim();
+  if (EXPLANATORY_HEADING.test(heading) || EXPLANATORY_CAPTION.test(caption)) return "explanatory";
   if (section.kind === "annex" || section.kind === "appendix") return "annex";
   return "operative";
 }
