@@ -480,18 +480,18 @@ export function extractiveAnswer(pool: SentencePool, maxSentences = DEFAULT_MAX_
    * (up to 8 points) gained less on dev (+0.25 to +0.6 point) for +42 words under "show more".
    */
   const leadInWithPoint = (index: number, floor: number): boolean => {
-    const byScore = sectionAt.get(index) ?? [];
-    const top = byScore[0];
-    if (top === undefined || quotedSection(top) || !isLeadIn(top) || rank(top) < floor * best || otherDefinition(top)) return false;
+    const strongest = sectionAt.get(index)?.[0];
+    if (strongest === undefined || quotedSection(strongest) || !isLeadIn(strongest) || rank(strongest) < floor * best || otherDefinition(strongest))
+      return false;
     // A relevant list is quoted whole among the supports, below.
-    if (top.relevant && top.features.listCoverage >= LIST_MIN_COVERAGE) return false;
-    const point = pointsOf(unitsOf(top), top)
+    if (strongest.relevant && strongest.features.listCoverage >= LIST_MIN_COVERAGE) return false;
+    const point = pointsOf(unitsOf(strongest), strongest)
       .filter((p) => POINT.test(p.unit.text))
       .sort((a, b) => rank(b) - rank(a))[0];
-    if (point === undefined || [...roles.keys()].some((p) => nearDuplicate(p, top))) return false;
-    roles.set(top, "support");
-    alwaysMore.add(top);
-    for (const u of itemOf(unitsOf(top), point)) {
+    if (point === undefined || [...roles.keys()].some((p) => nearDuplicate(p, strongest))) return false;
+    roles.set(strongest, "support");
+    alwaysMore.add(strongest);
+    for (const u of itemOf(unitsOf(strongest), point)) {
       roles.set(u, "point");
       withSupport.add(u);
     }

@@ -56,8 +56,9 @@ const DOCUMENT_KINDS = [
 /**
  * "secure hosting standards such as ISO27001", "international laws, such as GDPR": an instrument
  * given as an example of what the question asks about is not its subject, so the library is not
- * refused for lacking it. ObliQA dev: 3 of 2,788 questions were refused this way ("No imported
- * document is ISO/IEC 27001") though the rulebooks they ask about answer them.
+ * refused for lacking it. ObliQA dev: 2 of 2,788 questions were refused this way ("No imported
+ * document is ISO/IEC 27001") though the rulebooks they ask about answer them; a third, asking how
+ * to apply ISO27001 itself, still is.
  */
 const AS_EXAMPLE = /(?:\bsuch as|\be\.g\.,?|\bfor (?:example|instance),?|\blike|\bincluding|\bad esempio)\s+(?:the\s+|il\s+|la\s+|lo\s+)?$/i;
 
@@ -164,6 +165,9 @@ export function documentScope(
       if (doc !== undefined && inScope.has(id) && ![...doc.identity].every((e) => e === entry.id)) parts.push({ documentId: id, path });
     }
   }
+  /** Every mention of the instrument gives it as an example ("… such as ISO27001"). */
+  const onlyAsExample = (entry: InstrumentEntry): boolean =>
+    mentions.filter((m) => m.entry.id === entry.id).every((m) => AS_EXAMPLE.test(question.slice(0, m.start)));
   const otherNames = questionNames(question).filter(
     (name) => !mentions.some((m) => covers(m.text, name.text)) && !aliasTexts.some((alias) => covers(alias, name.text)),
   );
@@ -171,9 +175,7 @@ export function documentScope(
     documentIds: documents.filter((d) => inScope.has(d.id)).map((d) => d.id),
     parts,
     instruments: [...new Set(mentions.map((m) => m.text))],
-    missingInstruments: named
-      .filter((e) => !satisfied.has(e.id) && !mentions.every((m) => m.entry.id !== e.id || AS_EXAMPLE.test(question.slice(0, m.start))))
-      .map((e) => e.display),
+    missingInstruments: named.filter((e) => !satisfied.has(e.id) && !onlyAsExample(e)).map((e) => e.display),
     otherNames,
   };
 }
