@@ -669,7 +669,13 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     async repairLibrary(repairOptions = {}) {
       ensureOpen();
       if (options.store) throw new ClauseGraphError("INTERNAL", "a library with a store given by the caller cannot be rebuilt");
-      return serialize(() => rebuildLibrary(repairOptions));
+      return serialize(async () => {
+        // A library whose full-text index could not be built (a buffer pool too small for it)
+        // gets it now, whatever else the check finds.
+        await store.refreshSearchIndex();
+        await store.searchIndexSettled();
+        return rebuildLibrary(repairOptions);
+      });
     },
     async ocrPreference() {
       ensureOpen();

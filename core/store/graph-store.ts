@@ -17,6 +17,14 @@ import type { ComparisonCacheEntry, ComparisonRecord, ComparisonWrite, SimilarTo
 // The engine talks to the database only through this interface. Kuzu upstream is archived, so
 // everything Kuzu-specific (Cypher, FTS calls, connection threading) stays behind it.
 
+/** The full-text index's segments (store/kuzu/search-database.ts). */
+export interface SearchIndexShape {
+  segments: number;
+  sections: number;
+  /** Buffer pools the open segments may fill. */
+  poolBytes: number;
+}
+
 export interface GraphStore extends RetrievalStore {
   /** Opens (creating or migrating as needed). Throws DB_LOCKED when another process writes to it. */
   open(): Promise<void>;
@@ -76,6 +84,11 @@ export interface GraphStore extends RetrievalStore {
   putEmbeddings(documentId: string, sections: ReadonlyMap<string, Float32Array>, triplets: ReadonlyMap<string, Float32Array>): Promise<void>;
   /** Builds any missing search index now (BM25 and vectors) so the next query does not wait. */
   refreshSearchIndex(): Promise<void>;
+  /**
+   * Waits until no merge of full-text segments is under way or wanted (they run in the background
+   * after imports into a large library), and says what the index is made of. Benches and tests.
+   */
+  searchIndexSettled(): Promise<SearchIndexShape>;
   /**
    * Runs the caller's own write task (an import reads and parses a file before it stores it) as part
    * of a batch: until it ends, a search that finds the full-text index stale is answered by the last

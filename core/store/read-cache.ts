@@ -72,9 +72,10 @@ const DOCUMENT_WRITES: Readonly<Record<string, (args: readonly unknown[]) => str
 
 /**
  * Neither read nor write of rows: batchWrites writes nothing itself (what its task writes goes
- * through this cache), and refreshSearchIndex builds the full-text and vector indexes only.
+ * through this cache), refreshSearchIndex builds the full-text and vector indexes only, and
+ * searchIndexSettled waits for their background merges.
  */
-const ROW_NEUTRAL = new Set<string>(["batchWrites", "refreshSearchIndex"]);
+const ROW_NEUTRAL = new Set<string>(["batchWrites", "refreshSearchIndex", "searchIndexSettled"]);
 
 /**
  * Ids per lookup when a stored document's rows are read into the cache: each lookup holds the

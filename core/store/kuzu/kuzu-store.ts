@@ -20,7 +20,7 @@ import {
   getSection,
   getSections,
   listDocuments,
-  searchRows,
+  searchRowsOf,
   sectionsByIds,
 } from "./readers/documents.ts";
 import { readExtractionCache } from "./readers/extraction-cache.ts";
@@ -38,8 +38,9 @@ import { countRows, documentsMissingEmbeddings, hasVectorIndex, indexNames, read
 import { hnswSearch, sectionVectorsOfDocuments, storedSectionVectors, vectorRows } from "./readers/vectors.ts";
 import { readRelConnections, type RelConnection } from "./rel-checkpoint-guard.ts";
 import { SECTION_VECTORS, TRIPLET_VECTORS, VECTOR_TABLES, type VectorTableSpec } from "./schema.ts";
-import { createSearchDatabase, fingerprintOf, type SearchDatabase } from "./search-database.ts";
-import { toStoreError } from "./store-errors.ts";
+import { fileBytes, grownPool, libraryPoolBytes, poolCeiling, readMemoryRecord, writeMemoryRecord } from "./memory-plan.ts";
+import { createSearchDatabase, type SearchDatabase } from "./search-database.ts";
+import { isPoolFullError, toStoreError } from "./store-errors.ts";
 import { compactIfWorn } from "./vector-compaction.ts";
 import { VectorMirror, hasDirection, type VectorHit, type VectorRow } from "./vector-mirror.ts";
 import { nearestSectionsIn } from "./vector-neighbours.ts";
@@ -80,13 +81,14 @@ export interface KuzuStoreOptions {
   /** Sections per UNWIND statement. */
   batchSize?: number;
   /**
-   * Kuzu's buffer pool for the library (default 256 MB; Kuzu's own default, 80 % of RAM, is too
-   * greedy for a desktop app). The ten corpus PDFs' library is ~60 MB on disk; the pool is
-   * allocated as pages are used.
+   * Kuzu's buffer pool for the library. Default: sized from the database file and the machine
+   * (memory-plan.ts), at least what the library's memory record says a statement needed.
    */
   bufferPoolBytes?: number;
-  /** The buffer pool of the full-text search database (search-database.ts; default 64 MB). */
-  searchBufferPoolBytes?: number;
+  /** The largest pool any of the library's databases may use (default: memory-plan.ts poolCeiling). */
+  poolCeilingBytes?: number;
+  /** Tests: the search segments' thresholds and smallest pool (search-database.ts). */
+  searchSegments?: { targetSections?: number; foldSections?: number; poolFloorBytes?: number };
   /** Tests only: a different migration list. */
   migrations?: readonly Migration[];
   /**
@@ -103,15 +105,6 @@ export interface KuzuGraphStore extends GraphStore {
 }
 
 const DEFAULT_BATCH = 500;
-/**
- * Kuzu's page cache for the library. Pages it evicts are read back from the OS's file cache. With
- * the ten corpus PDFs (a 152 MB database), the engine's peak during their import was 871–963 MB
- * at 256 MB, 777–905 MB at 128 MB and 727–839 MB at 96 MB, with about the same import speed
- * (51–56 pages/s) and search p95 (26–34 ms) (bench:ingest). A generated 3,000-page regulation
- * imports in one transaction at each size, its checkpoint taking ~9 s at each.
- */
-const DEFAULT_BUFFER_POOL = 96 * 1024 * 1024;
-const DEFAULT_SEARCH_BUFFER_POOL = 64 * 1024 * 1024;
 
 interface LibraryState extends OpenLibrary {
   /** The relationship tables, read from the catalog on first use (see rel-checkpoint-guard.ts). */
@@ -132,6 +125,9 @@ export function createKuzuStore(options: KuzuStoreOptions): KuzuGraphStore {
   const exactLimit = Math.max(0, options.exactVectorLimit ?? 100_000);
   const lanes = createLanes();
   let state: LibraryState | null = null;
+  const ceilingBytes = options.poolCeilingBytes ?? poolCeiling();
+  /** The library database's buffer pool as opened (memory-plan.ts). */
+  let libraryPool = 0;
 
   // What lives beside the database, kept in step with the writes. Only this process can write the
   // library (Kuzu locks the file), so these flags are the truth about it.
@@ -139,6 +135,12 @@ export function createKuzuStore(options: KuzuStoreOptions): KuzuGraphStore {
   let searchStale = true;
   /** Caller write tasks under way (batchWrites): stale full-text searches keep to the last index. */
   let batches = 0;
+  /** The search segments covered the library once this session: a stale search may use them meanwhile. */
+  let searchUsable = false;
+  /** The background merge of search segments under way, if any (search-database.ts). */
+  let merging: Promise<void> | null = null;
+  /** A merge failed: none starts again before the next refresh (a full disk would fail each one). */
+  let mergeHeld = false;
   /** Vector indexes exist where they should and have been checked for wear (refreshVectors). */
   let vectorIndexFresh = false;
   let spaceCache: EmbeddingSpace | null | undefined;
@@ -210,10 +212,14 @@ export function createKuzuStore(options: KuzuStoreOptions): KuzuGraphStore {
   // ---- opening -------------------------------------------------------------------------------
 
   async function openState(): Promise<LibraryState> {
+    const ceiling = ceilingBytes;
+    libraryPool = options.bufferPoolBytes ?? libraryPoolBytes(await fileBytes(dbPath), (await readMemoryRecord(dbPath)).libraryPoolBytes, ceiling);
+    // A pool grown after a failure (withPoolGrowth) outranks the caller's fixed one.
+    libraryPool = Math.max(libraryPool, (await readMemoryRecord(dbPath)).libraryPoolBytes);
     const library = await openLibrary({
       dbPath,
       readOnly: readOnlyOption,
-      bufferPoolBytes: options.bufferPoolBytes ?? DEFAULT_BUFFER_POOL,
+      bufferPoolBytes: libraryPool,
       log,
       ...(options.beforeMigrate ? { beforeMigrate: options.beforeMigrate } : {}),
       ...(options.migrations ? { migrations: options.migrations } : {}),
@@ -221,18 +227,16 @@ export function createKuzuStore(options: KuzuStoreOptions): KuzuGraphStore {
     const search = createSearchDatabase({
       dbPath,
       readOnly: library.readOnly,
-      bufferPoolBytes: options.searchBufferPoolBytes ?? DEFAULT_SEARCH_BUFFER_POOL,
+      poolCeilingBytes: ceiling,
+      ...(options.searchSegments ?? {}),
       log,
     });
+    searchUsable = false;
     try {
       const documents = await documentKeys(library.writer);
-      searchStale = !(await search.openExisting(fingerprintOf(documents)));
-      // A new library gets its (empty) index at once: searches during its first import then never
-      // wait for a first build behind the import (searchIndexReady).
-      if (searchStale && documents.length === 0 && !library.readOnly) {
-        await search.rebuild([], []);
-        searchStale = false;
-      }
+      await search.openExisting(documents);
+      searchStale = !search.covers(documents);
+      searchUsable = !searchStale;
     } catch (err) {
       log(`the search index could not be opened, it is rebuilt: ${toErrorInfo(err).message}`);
       searchStale = true;
@@ -242,37 +246,59 @@ export function createKuzuStore(options: KuzuStoreOptions): KuzuGraphStore {
 
   // ---- full-text search ----------------------------------------------------------------------
 
-  /** In the write lane: builds a new search database when the library's documents changed. */
+  /** In the write lane: indexes the documents the search segments lack (search-database.ts). */
   async function rebuildSearchIfStale(): Promise<void> {
     const open = opened();
-    if (!searchStale && open.search.ready) return;
+    if (!searchStale) return;
     const documents = await documentKeys(open.writer);
-    if (open.search.ready && open.search.fingerprint === fingerprintOf(documents)) {
-      searchStale = false;
-      return;
-    }
-    // Nothing writes meanwhile (this runs in the write lane): the index is of exactly these rows.
-    await open.search.rebuild(await searchRows(open.writer), documents);
+    // Nothing writes meanwhile (this runs in the write lane): the rows read are the library's.
+    const outcome = await open.search.refresh(documents, (ids) => searchRowsOf(open.writer, ids));
     searchStale = false;
+    searchUsable = true;
+    mergeHeld = false;
+    if (outcome.kind !== "fresh") log(`search index: ${outcome.kind} of ${outcome.documents} documents (${outcome.sections} sections) in ${outcome.ms} ms`);
+    mergeInBackground();
+  }
+
+  /**
+   * Small segments are merged while the others keep answering: the rows are read in the write lane
+   * (a moment), the index is built outside every lane, and the merged segment is swapped in.
+   */
+  function mergeInBackground(): void {
+    if (merging !== null || mergeHeld || state === null || !state.search.mergeWanted) return;
+    const search = state.search;
+    const rowsOf = (ids: readonly string[]) => lanes.write(() => searchRowsOf(opened().writer, ids));
+    merging = (async () => {
+      try {
+        while (state?.search === search && search.mergeWanted) {
+          if (!(await search.mergeOnce(rowsOf))) break;
+        }
+      } catch (err) {
+        mergeHeld = true;
+        if (state?.search === search) log(`merging search segments failed, the segments answer as they are: ${toErrorInfo(err).message}`);
+      } finally {
+        merging = null;
+      }
+    })();
   }
 
   /**
    * The index a search may use now. A write under way (in the store or a caller's batch) never
-   * makes a search wait for a rebuild: the last index built answers, without the sections being
-   * written (deleted ones drop out when their rows are looked up). Otherwise a stale index is
-   * rebuilt first, so a search after a write finds what was written.
+   * makes a search wait for a refresh: the segments built answer, without the sections being
+   * written (deleted ones are filtered out). Otherwise the documents the segments lack are
+   * indexed first, so a search after a write finds what was written.
    */
   async function searchIndexReady(): Promise<SearchDatabase> {
     const { search } = opened();
-    if (!searchStale && search.ready) return search;
-    if (search.ready && (batches > 0 || lanes.writing)) return search;
+    if (!searchStale) return search;
+    if (searchUsable && (batches > 0 || lanes.writing)) return search;
     try {
       await lanes.write(rebuildSearchIfStale);
     } catch (err) {
-      // A full disk must not take search away: the last index built answers (search-database.ts
-      // keeps it until a new one is complete).
-      if (!opened().search.ready) throw toStoreError(err, dbPath, "building the search index");
-      log(`search index not rebuilt, the previous one answers: ${toErrorInfo(err).message}`);
+      // A full disk must not take search away: the segments built answer (search-database.ts
+      // keeps them until new ones are complete).
+      if (!searchUsable) throw toStoreError(err, dbPath, "building the search index");
+      log(`search index not refreshed, the segments built answer: ${toErrorInfo(err).message}`);
     }
     return opened().search;
   }
@@ -418,6 +444,94 @@ export function createKuzuStore(options: KuzuStoreOptions): KuzuGraphStore {
 
   const read = <T>(work: (state: LibraryState) => Promise<T>): Promise<T> => lanes.read(() => work(opened()));
 
+  /** Stores one document in one transaction (GraphStore.insertDocument), in the write lane. */
+  function insertNow(
+    doc: Parameters<GraphStore["insertDocument"]>[0],
+    sections: Parameters<GraphStore["insertDocument"]>[1],
+    derived: Parameters<GraphStore["insertDocument"]>[2],
+  ): Promise<void> {
+    return lanes.write(async () => {
+      const ctx = context();
+      validateInsert(doc, sections);
+      if (derived !== undefined) validateDerived(doc, derived);
+      await beforeWrite(`storing ${doc.fileName}`);
+      if (await findDocument(ctx.session, "id", doc.id)) {
+        throw new ClauseGraphError("VALIDATION", `document ${doc.id} is already in the database`, { file: doc.file });
+      }
+      const started = Date.now();
+      searchStale = true;
+      const withVectors = derived !== undefined && (derived.sectionEmbeddings.size > 0 || derived.tripletEmbeddings.size > 0);
+      const space = withVectors ? await readSpace(ctx.session) : null;
+      if (withVectors && space === null) throw new ClauseGraphError("INTERNAL", "vectors were given before an embedding model was chosen (useEmbeddingSpace)");
+      try {
+        await ctx.session.transaction(() => writeDocument(ctx, doc, sections, derived));
+        // A commit that loses rows is a Kuzu bug (hnsw-commit-guard.ts); should another one
+        // appear, the import fails here instead of reporting "ok" for a document that is gone.
+        await verifyCommitted(ctx, doc, sections.length);
+        if (derived && space) {
+          const tripletSection = new Map(derived.triplets.map((t) => [t.id, t.sectionId]));
+          try {
+            const added = await storeVectors(ctx, doc.id, space, [
+              { spec: SECTION_VECTORS, vectors: derived.sectionEmbeddings, sectionOf: (id) => id },
+              { spec: TRIPLET_VECTORS, vectors: derived.tripletEmbeddings, sectionOf: (id) => tripletSection.get(id) ?? "" },
+            ]);
+            vectorsChanged({ documentId: doc.id, added });
+            fault("embeddings");
+          } catch (err) {
+            // The vectors are written after the graph (hnsw-commit-guard.ts); a failure there
+            // takes the document out again, so a failed import leaves the library as it was.
+            // (A crash there instead leaves the document without vectors, re-embedded at the next start.)
+            vectorsChanged({ documentId: doc.id, dropped: true });
+            await removeDocumentRows(ctx, doc.id).catch((cleanup: unknown) =>
+              log(`could not remove ${doc.id} after a failed vector write: ${toErrorInfo(cleanup).message}`),
+            );
+            throw err;
+          }
+        }
+        await checkpoint();
+      } catch (err) {
+        throw toStoreError(err, dbPath, `storing ${doc.fileName}`);
+      }
+      log(`stored ${doc.fileName}: ${sections.length} sections in ${Date.now() - started} ms`);
+    });
+  }
+
+  /**
+   * A write that found the library's buffer pool too small (Kuzu rolled it back) grows the pool,
+   * records it for the next start (memory-plan.ts), reopens the library with it and runs once more,
+   * unless `done` says the write took effect before the failure (a checkpoint after the commit).
+   */
+  async function withPoolGrowth<T>(doing: string, done: () => Promise<boolean>, write: () => Promise<T>): Promise<T | void> {
+    try {
+      return await write();
+    } catch (err) {
+      if (!isPoolFullError(err) || state === null || state.readOnly) throw err;
+      const larger = grownPool(libraryPool, ceilingBytes);
+      if (larger === null) throw err;
+      log(
+        `${doing} needed more memory than the library's buffer pool of ${Math.round(libraryPool / 2 ** 20)} MB: reopened with ${Math.round(larger / 2 ** 20)} MB`,
+      );
+      await writeMemoryRecord(dbPath, {
+        libraryPoolBytes: larger,
+        reason: `${doing} filled a pool of ${Math.round(libraryPool / 2 ** 20)} MB`,
+        at: new Date().toISOString(),
+      });
+      await lanes.exclusive(async () => {
+        if (!state) return;
+        const open = state;
+        state = null;
+        await open.search.close().catch(() => undefined);
+        await (await open.readOnlyConnection)?.close().catch(() => undefined);
+        await closeLibrary(open, dbPath);
+        state = await openState();
+        vectorIndexFresh = false;
+        forgetVectors();
+      });
+      if (await done()) return;
+      return write();
+    }
+  }
+
   return {
     dbPath,
 
@@ -527,6 +641,17 @@ export function createKuzuStore(options: KuzuStoreOptions): KuzuGraphStore {
         await refreshVectors();
       }),
 
+    searchIndexSettled: async () => {
+      for (;;) {
+        if (merging === null) mergeInBackground();
+        const running = merging as Promise<void> | null;
+        if (running === null) return state?.search.describe() ?? { segments: 0, sections: 0, poolBytes: 0 };
+        await running;
+        // A merge that found its segments changed under it stops; the loop starts the next one.
+        if (state === null || mergeHeld || !state.search.mergeWanted) return state?.search.describe() ?? { segments: 0, sections: 0, poolBytes: 0 };
+      }
+    },
+
     nearestSections: (queries, k, documentIds) =>
       // A restricted search projects a graph, which Kuzu counts as a write: the write lane.
       lanes.write(async () => {
@@ -557,51 +682,11 @@ export function createKuzuStore(options: KuzuStoreOptions): KuzuGraphStore {
       }),
 
     insertDocument: (doc, sections, derived) =>
-      lanes.write(async () => {
-        const ctx = context();
-        validateInsert(doc, sections);
-        if (derived !== undefined) validateDerived(doc, derived);
-        await beforeWrite(`storing ${doc.fileName}`);
-        if (await findDocument(ctx.session, "id", doc.id)) {
-          throw new ClauseGraphError("VALIDATION", `document ${doc.id} is already in the database`, { file: doc.file });
-        }
-        const started = Date.now();
-        searchStale = true;
-        const withVectors = derived !== undefined && (derived.sectionEmbeddings.size > 0 || derived.tripletEmbeddings.size > 0);
-        const space = withVectors ? await readSpace(ctx.session) : null;
-        if (withVectors && space === null)
-          throw new ClauseGraphError("INTERNAL", "vectors were given before an embedding model was chosen (useEmbeddingSpace)");
-        try {
-          await ctx.session.transaction(() => writeDocument(ctx, doc, sections, derived));
-          // A commit that loses rows is a Kuzu bug (hnsw-commit-guard.ts); should another one
-          // appear, the import fails here instead of reporting "ok" for a document that is gone.
-          await verifyCommitted(ctx, doc, sections.length);
-          if (derived && space) {
-            const tripletSection = new Map(derived.triplets.map((t) => [t.id, t.sectionId]));
-            try {
-              const added = await storeVectors(ctx, doc.id, space, [
-                { spec: SECTION_VECTORS, vectors: derived.sectionEmbeddings, sectionOf: (id) => id },
-                { spec: TRIPLET_VECTORS, vectors: derived.tripletEmbeddings, sectionOf: (id) => tripletSection.get(id) ?? "" },
-              ]);
-              vectorsChanged({ documentId: doc.id, added });
-              fault("embeddings");
-            } catch (err) {
-              // The vectors are written after the graph (hnsw-commit-guard.ts); a failure there
-              // takes the document out again, so a failed import leaves the library as it was.
-              // (A crash there instead leaves the document without vectors, re-embedded at the next start.)
-              vectorsChanged({ documentId: doc.id, dropped: true });
-              await removeDocumentRows(ctx, doc.id).catch((cleanup: unknown) =>
-                log(`could not remove ${doc.id} after a failed vector write: ${toErrorInfo(cleanup).message}`),
-              );
-              throw err;
-            }
-          }
-          await checkpoint();
-        } catch (err) {
-          throw toStoreError(err, dbPath, `storing ${doc.fileName}`);
-        }
-        log(`stored ${doc.fileName}: ${sections.length} sections in ${Date.now() - started} ms`);
-      }),
+      withPoolGrowth(
+        `storing ${doc.fileName}`,
+        async () => (await read(({ reader }) => findDocument(reader, "id", doc.id))) !== null,
+        () => insertNow(doc, sections, derived),
+      ),
 
     deleteDocument: (id) =>
       lanes.write(async () => {

@@ -4,39 +4,46 @@ import os from "node:os";
 import path from "node:path";
 import { ensurePrivateDir, tightenDataDir } from "../../files/private-files.ts";
 import type { ScoredId } from "../../model/graph-records.ts";
+import { toErrorInfo } from "../../model/errors.ts";
 import { cypherString, newDatabase, openConnection, type Connection, type Database } from "./driver.ts";
+import { fileBytes, grownPool, poolCeiling, SEARCH_POOL_FLOOR, searchBuildPoolBytes, searchQueryPoolBytes } from "./memory-plan.ts";
 import { createKuzuSession, type KuzuSession } from "./session.ts";
+import { isPoolFullError } from "./store-errors.ts";
 
-// Full-text search (BM25) lives in a database of its own, `<library>.search/<n>.kuzu`, built from
-// the library's sections and replaced whole after writes. Three Kuzu 0.11.3 bugs put it there:
+// Full-text search (BM25) lives in databases of its own, `<library>.search/<n>.kuzu`: segments,
+// each the index of a set of whole documents, built once and then only read. Three Kuzu 0.11.3
+// bugs put it there:
 //
 // 1. An FTS index cannot be maintained by writes. Rows inserted while an index exists were
-//    sometimes missing from it (2–8 of 40 small batches), and deleting a row whose terms were
-//    added incrementally segfaults (three one-word rows suffice; kuzudb/kuzu#5671, never fixed).
-//    So no table with an FTS index is ever written: this database's one table is filled once,
-//    then indexed, then only read.
-// 2. Building an FTS index stalls every other connection of its database. CREATE_FTS_INDEX waits
-//    for all active transactions to leave before it checkpoints and gives up after ~6 s; with a
-//    reader 2 ms apart it timed out, and the reader waited the 6 s (test/unit/store-search-database.test.ts
+//    sometimes missing from it, and deleting a row whose terms were added incrementally segfaults
+//    (kuzudb/kuzu#5671, never fixed). So no table with an FTS index is ever written.
+// 2. Building an FTS index stalls every other connection of its database (CREATE_FTS_INDEX waits
+//    for all active transactions and gives up after ~6 s; test/unit/store-search-database.test.ts
 //    shows it on bare Kuzu). Built in a database of its own, a new index keeps the library's
-//    readers and the old index's searches going: searches during the rebuild of 13,000 passages
-//    answered in p50 47 ms, at most 84 ms, on a busy 2-core machine.
-// 3. Kuzu keeps ~2 MB of native memory per index build for as long as the database that built it
-//    is open (RSS +1.1 GB over 500 rebuilds in the soak). The library used to be closed and reopened
-//    every 20 builds for it, stalling everything meanwhile; a search database is closed, and its
-//    file removed, as soon as the next one is in use.
+//    readers and the current segments' searches going.
+// 3. Kuzu keeps native memory per index build for as long as the database that built it is open,
+//    so a segment is closed after its build and opened again for queries.
 //
-// The database records which documents it indexes (their ids and sha256): at the next start it is
-// used as it is when the library still holds exactly those, and rebuilt otherwise. A build a crash
-// interrupted has no record and is removed. A library on a read-only disk uses the search database
-// it has, or builds one in the temporary folder for the session.
+// Segments, as a search engine keeps them (Lucene's tiered merges): rebuilding one index of the
+// whole library after each import grows with the library, so a document imported into a large
+// library gets a small segment of its own, searched beside the others at once, and small segments
+// are merged in the background into segments of about SEGMENT_TARGET_SECTIONS while the old ones
+// keep answering. A small library is still one index rebuilt whole (FOLD_SECTIONS): at that size
+// the rebuild costs what a delta would, and its scores keep one set of statistics. Each segment's
+// build is bounded by its own text, so its buffer pool is too (memory-plan.ts).
+//
+// Each segment records the documents it indexes (ids and sha256); at the next start the newest
+// segments that cover the library without overlap are used as they are, and the documents none
+// covers are indexed anew. Rows of documents deleted since are filtered out of results until a
+// merge drops them. A build a crash interrupted has no record and is removed. A library on a
+// read-only disk uses the segments it has, and builds what is missing in the temporary folder.
 
 // Everything that is not a letter separates words when indexing: ASCII punctuation and digits as
 // in Kuzu's default, but also typographic apostrophes and quotes (’ « » “ ”), dashes, § and
 // emoji, which the default keeps glued to words ("dell’appalto" would be one term). Kuzu
 // lower-cases the pattern before compiling it, so \p{L} is unusable: ranges are hex escapes.
 // (Kuzu keeps the tokenizer macro of a database's first index creation even after DROP_FTS_INDEX;
-// every search database is new, and the pattern is part of its fingerprint, so a changed pattern
+// every segment is a new database, and the pattern is part of its recipe, so a changed pattern
 // takes effect at the next start.)
 export const FTS_IGNORE_PATTERN =
   "[^\\x{41}-\\x{5a}\\x{61}-\\x{7a}\\x{c0}-\\x{d6}\\x{d8}-\\x{f6}\\x{f8}-\\x{2af}\\x{300}-\\x{36f}" +
@@ -49,23 +56,31 @@ const BUILT_TABLE = "Built";
 const FILE_PATTERN = /^(\d+)\.kuzu$/;
 const BATCH = 2000;
 
+/** Merges aim at segments of about this many sections: large enough that few are searched, small enough to build in bounded memory. */
+export const SEGMENT_TARGET_SECTIONS = 16_000;
+/** Up to this many sections, the small segments and new documents are indexed again as one, in the import's own time. */
+export const FOLD_SECTIONS = 6_000;
+/** A segment whose deleted rows reach this share is rewritten by the next merge. */
+export const DEAD_SHARE_TO_REWRITE = 0.25;
+
 /** One section's searchable text, as the library stores it (numberTerms: fts-query.ts). */
 export interface SearchRow {
   id: string;
+  documentId: string;
   label: string;
   heading: string;
   text: string;
   numberTerms: string;
 }
 
-/** A document the index holds: the library's documents are immutable, so id and sha256 say what it indexed. */
+/** A document an index holds: the library's documents are immutable, so id and sha256 say what it indexed. */
 export interface IndexedDocument {
   id: string;
   sha256: string;
 }
 
-/** How an index is built; part of its fingerprint, so an index built another way is rebuilt. */
-const INDEX_RECIPE = `SectionText(label, heading, text, numberTerms) porter ${FTS_IGNORE_PATTERN}`;
+/** How a segment is built; part of its record, so a segment built another way is rebuilt. */
+const INDEX_RECIPE = `SectionText(documentId, label, heading, text, numberTerms) porter ${FTS_IGNORE_PATTERN}`;
 
 /** What the documents of an index add up to (with how it is built): equal fingerprints, equal contents. */
 export function fingerprintOf(documents: readonly IndexedDocument[]): string {
@@ -75,37 +90,68 @@ export function fingerprintOf(documents: readonly IndexedDocument[]): string {
   return hash.digest("hex");
 }
 
-interface OpenIndex {
+/** A built segment, open for queries. */
+interface Segment {
+  n: number;
   file: string;
   db: Database;
   conn: Connection;
   session: KuzuSession;
-  fingerprint: string;
-  /** No section was indexed (an empty library has no FTS index to query). */
-  empty: boolean;
+  documents: IndexedDocument[];
+  /** Rows per document, so the share of deleted rows is known without a query. */
+  sectionsOf: Map<string, number>;
+  /** Each document's sha256, to tell its rows from those of a deleted document. */
+  shaOf: Map<string, string>;
+  sections: number;
+  poolBytes: number;
 }
 
+/** What a refresh did, for the store's log and the benches. */
+export interface RefreshOutcome {
+  /** "fresh": nothing to do; "fold": the small segments and new documents indexed again as one; "delta": new segments of the new documents only. */
+  kind: "fresh" | "fold" | "delta";
+  documents: number;
+  sections: number;
+  ms: number;
+}
+
+/** Reads the searchable rows of these documents from the library (in the store's write lane). */
+export type RowsOf = (documentIds: readonly string[]) => Promise<SearchRow[]>;
+
 export interface SearchDatabaseOptions {
-  /** The library's database file; search databases live in `<dbPath>.search/`. */
+  /** The library's database file; segments live in `<dbPath>.search/`. */
   dbPath: string;
-  /** The library cannot be written: an existing index is opened read-only, a new one goes to the temporary folder. */
+  /** The library cannot be written: existing segments are opened read-only, new ones go to the temporary folder. */
   readOnly: boolean;
-  /** Buffer pool of each search database (the index of 13,705 ObliQA passages builds within 64 MB). */
-  bufferPoolBytes: number;
+  /** Largest pool any segment may use (memory-plan.ts poolCeiling). */
+  poolCeilingBytes?: number;
+  /** Smallest pool a segment starts from (memory-plan.ts SEARCH_POOL_FLOOR; tests make it small to see a pool grow). */
+  poolFloorBytes?: number;
+  /** Tests: smaller thresholds than the defaults above. */
+  targetSections?: number;
+  foldSections?: number;
   log: (message: string) => void;
 }
 
 export interface SearchDatabase {
-  /** Opens the newest complete index whose fingerprint is `fingerprint`; removes every other one. False when there is none. */
-  openExisting(fingerprint: string): Promise<boolean>;
-  /** An index is open (possibly of older contents than the library's). */
-  readonly ready: boolean;
-  /** Fingerprint of the open index, or null. */
-  readonly fingerprint: string | null;
-  /** BM25 top `top` for a sanitized query literal (fts-query.ts), best first; [] without an index. */
+  /** Opens the newest segments that cover these documents without overlap; removes the rest. */
+  openExisting(documents: readonly IndexedDocument[]): Promise<void>;
+  /** Every one of these documents is indexed, and no small segment holds deleted rows. */
+  covers(documents: readonly IndexedDocument[]): boolean;
+  /** Indexes what the library holds and the segments do not (in the write lane: `rowsOf` reads a still library). */
+  refresh(documents: readonly IndexedDocument[], rowsOf: RowsOf): Promise<RefreshOutcome>;
+  /** Small segments to combine or worn ones to rewrite. */
+  readonly mergeWanted: boolean;
+  /**
+   * One merge step: reads the chosen segments' live rows through `rowsOf` (the store takes its
+   * write lane for that read alone), builds outside any lane, swaps. False when there was nothing
+   * to merge or the segments changed meanwhile.
+   */
+  mergeOnce(rowsOf: RowsOf): Promise<boolean>;
+  /** BM25 top `top` for a sanitized query literal (fts-query.ts), best first, over every segment. */
   query(literal: string, top: number): Promise<ScoredId[]>;
-  /** Builds a new index from `rows`, puts it in use and removes the previous one. */
-  rebuild(rows: readonly SearchRow[], documents: readonly IndexedDocument[]): Promise<void>;
+  /** Segments open and the sections they hold (benches, check). */
+  describe(): { segments: number; sections: number; poolBytes: number };
   close(): Promise<void>;
 }
 
@@ -115,11 +161,21 @@ export function searchDirectory(dbPath: string): string {
 
 export function createSearchDatabase(options: SearchDatabaseOptions): SearchDatabase {
   const { readOnly, log } = options;
+  const ceiling = options.poolCeilingBytes ?? poolCeiling();
+  const floor = options.poolFloorBytes ?? SEARCH_POOL_FLOOR;
+  const target = options.targetSections ?? SEGMENT_TARGET_SECTIONS;
+  const fold = options.foldSections ?? FOLD_SECTIONS;
   let dir = searchDirectory(options.dbPath);
   let temporary: string | null = null;
-  let current: OpenIndex | null = null;
-  // Queries of the open index run one at a time on its connection; a swap waits for the one in
-  // flight, so no query ever runs on a closed database.
+  let segments: Segment[] = [];
+  /** The library's documents at the last refresh: rows of any other are deleted ones. */
+  let live = new Map<string, string>();
+  let nextN = 1;
+  let closing = false;
+  /** Segment builds under way: close waits for them, so no native database outlives the store. */
+  const building = new Set<Promise<unknown>>();
+  // Queries run one at a time; a swap waits for the one in flight, so no query ever runs on a
+  // closed database.
   let queue: Promise<unknown> = Promise.resolve();
   const serial = <T>(work: () => Promise<T>): Promise<T> => {
     const next = queue.then(work, work);
@@ -127,24 +183,27 @@ export function createSearchDatabase(options: SearchDatabaseOptions): SearchData
     return next;
   };
 
-  async function openIndex(file: string, asReadOnly: boolean): Promise<OpenIndex> {
-    const db = newDatabase(file, { bufferPoolBytes: options.bufferPoolBytes, readOnly: asReadOnly });
+  async function openDatabase(file: string, poolBytes: number, asReadOnly: boolean): Promise<{ db: Database; conn: Connection; session: KuzuSession }> {
+    const db = newDatabase(file, { bufferPoolBytes: poolBytes, readOnly: asReadOnly });
     try {
       await db.init();
       const conn = await openConnection(db);
-      return { file, db, conn, session: createKuzuSession(conn, file), fingerprint: "", empty: true };
+      return { db, conn, session: createKuzuSession(conn, file) };
     } catch (err) {
       await db.close().catch(() => undefined);
       throw err;
     }
   }
 
-  async function closeIndex(index: OpenIndex): Promise<void> {
-    await index.conn.close().catch(() => undefined);
-    await index.db.close().catch(() => undefined);
+  async function closeDatabase(open: { db: Database; conn: Connection }): Promise<void> {
+    await open.conn.close().catch(() => undefined);
+    await open.db.close().catch(() => undefined);
   }
 
+  const mayRemove = (file: string): boolean => !readOnly || (temporary !== null && file.startsWith(temporary));
+
   async function removeFiles(file: string): Promise<void> {
+    if (!mayRemove(file)) return;
     for (const f of [file, `${file}.wal`, `${file}.shadow`]) await rm(f, { force: true });
   }
 
@@ -158,117 +217,359 @@ export function createSearchDatabase(options: SearchDatabaseOptions): SearchData
       .sort((a, b) => b.n - a.n);
   }
 
-  async function builtRecord(index: OpenIndex): Promise<{ fingerprint: string; sections: number } | null> {
-    const tables = await index.session.run("CALL show_tables() RETURN name");
+  interface BuiltRecord {
+    fingerprint: string;
+    documents: IndexedDocument[];
+    sectionsOf: Map<string, number>;
+    sections: number;
+  }
+
+  function parseCounts(value: unknown): { documents: IndexedDocument[]; sectionsOf: Map<string, number> } | null {
+    if (typeof value !== "string") return null;
+    try {
+      const parsed: unknown = JSON.parse(value);
+      if (!Array.isArray(parsed)) return null;
+      const documents: IndexedDocument[] = [];
+      const sectionsOf = new Map<string, number>();
+      for (const entry of parsed) {
+        if (!Array.isArray(entry) || typeof entry[0] !== "string" || typeof entry[1] !== "string" || typeof entry[2] !== "number") return null;
+        documents.push({ id: entry[0], sha256: entry[1] });
+        sectionsOf.set(entry[0], entry[2]);
+      }
+      return { documents, sectionsOf };
+    } catch {
+      return null;
+    }
+  }
+
+  async function builtRecord(session: KuzuSession): Promise<BuiltRecord | null> {
+    const tables = await session.run("CALL show_tables() RETURN name");
     if (!tables.some((t) => t.name === BUILT_TABLE)) return null;
-    const [row] = await index.session.run(`MATCH (b:${BUILT_TABLE}) RETURN b.fingerprint AS f, b.sections AS s`);
-    return typeof row?.f === "string" ? { fingerprint: row.f, sections: Number(row.s ?? 0) } : null;
+    const [row] = await session.run(`MATCH (b:${BUILT_TABLE}) RETURN b.fingerprint AS f, b.documents AS d, b.sections AS s`);
+    const counts = parseCounts(row?.d);
+    if (typeof row?.f !== "string" || counts === null) return null;
+    return { fingerprint: row.f, documents: counts.documents, sectionsOf: counts.sectionsOf, sections: Number(row.s ?? 0) };
+  }
+
+  /** Opens a built segment for queries, with a pool sized from its file. */
+  async function openSegment(n: number, file: string, record: BuiltRecord): Promise<Segment> {
+    const poolBytes = searchQueryPoolBytes(await fileBytes(file), ceiling, floor);
+    const open = await openDatabase(file, poolBytes, true);
+    const shaOf = new Map(record.documents.map((d) => [d.id, d.sha256]));
+    return { n, file, ...open, documents: record.documents, sectionsOf: record.sectionsOf, shaOf, sections: record.sections, poolBytes };
+  }
+
+  async function ensureDir(): Promise<void> {
+    if (readOnly && temporary === null) {
+      temporary = await mkdtemp(path.join(os.tmpdir(), "clausegraph-search-"));
+      dir = temporary;
+    } else if (!readOnly) {
+      await ensurePrivateDir(dir);
+    }
+  }
+
+  /** Builds one segment file from `rows` in a pool sized from their text, grown while it proves too small. */
+  function buildSegment(rows: readonly SearchRow[], documents: readonly IndexedDocument[]): Promise<Segment> {
+    if (closing) return Promise.reject(new Error("the library is closing"));
+    const build = buildSegmentNow(rows, documents);
+    building.add(build);
+    void build.finally(() => building.delete(build)).catch(() => undefined);
+    return build;
+  }
+
+  async function buildSegmentNow(rows: readonly SearchRow[], documents: readonly IndexedDocument[]): Promise<Segment> {
+    await ensureDir();
+    const n = nextN++;
+    const file = path.join(dir, `${n}.kuzu`);
+    const chars = rows.reduce((sum, r) => sum + r.text.length + r.heading.length + r.label.length + r.numberTerms.length, 0);
+    const sectionsOf = new Map<string, number>(documents.map((d) => [d.id, 0]));
+    for (const r of rows) sectionsOf.set(r.documentId, (sectionsOf.get(r.documentId) ?? 0) + 1);
+    let poolBytes: number | null = searchBuildPoolBytes(chars, ceiling, floor);
+    for (;;) {
+      await removeFiles(file);
+      try {
+        await writeSegment(file, poolBytes, rows, documents, sectionsOf);
+        break;
+      } catch (err) {
+        await removeFiles(file);
+        const larger: number | null = isPoolFullError(err) ? grownPool(poolBytes, ceiling) : null;
+        if (larger === null) throw err;
+        log(
+          `search segment ${n}: a pool of ${Math.round(poolBytes / 2 ** 20)} MB was too small for ${rows.length} sections; retrying with ${Math.round(larger / 2 ** 20)} MB`,
+        );
+        poolBytes = larger;
+      }
+    }
+    if (closing) {
+      await removeFiles(file);
+      throw new Error("the library is closing");
+    }
+    if (!readOnly) await tightenDataDir(dir);
+    const record: BuiltRecord = { fingerprint: fingerprintOf(documents), documents: [...documents], sectionsOf, sections: rows.length };
+    return openSegment(n, file, record);
+  }
+
+  async function writeSegment(
+    file: string,
+    poolBytes: number,
+    rows: readonly SearchRow[],
+    documents: readonly IndexedDocument[],
+    sectionsOf: Map<string, number>,
+  ): Promise<void> {
+    const open = await openDatabase(file, poolBytes, false);
+    try {
+      const { session } = open;
+      await session.run(
+        `CREATE NODE TABLE ${SEARCH_TABLE}(id STRING PRIMARY KEY, documentId STRING, label STRING, heading STRING, text STRING, numberTerms STRING)`,
+      );
+      for (let i = 0; i < rows.length; i += BATCH) {
+        if (closing) throw new Error("the library is closing");
+        await session.run(
+          `UNWIND $rows AS r CREATE (:${SEARCH_TABLE} {id: r.id, documentId: r.documentId, label: r.label, heading: r.heading, text: r.text, numberTerms: r.numberTerms})`,
+          { rows: rows.slice(i, i + BATCH).map((r) => ({ ...r })) },
+        );
+      }
+      if (rows.length > 0) {
+        await session.run(
+          `CALL CREATE_FTS_INDEX(${cypherString(SEARCH_TABLE)}, ${cypherString(SEARCH_INDEX)}, ['label', 'heading', 'text', 'numberTerms'], ` +
+            `stemmer := 'porter', ignore_pattern := ${cypherString(FTS_IGNORE_PATTERN)})`,
+        );
+      }
+      // Written last: a build interrupted before this line is never used (openExisting).
+      await session.run(`CREATE NODE TABLE ${BUILT_TABLE}(fingerprint STRING PRIMARY KEY, documents STRING, sections INT64, poolBytes INT64, builtAt STRING)`);
+      await session.run(`CREATE (:${BUILT_TABLE} {fingerprint: $f, documents: $d, sections: $s, poolBytes: $p, builtAt: $t})`, {
+        f: fingerprintOf(documents),
+        d: JSON.stringify(documents.map((doc) => [doc.id, doc.sha256, sectionsOf.get(doc.id) ?? 0])),
+        s: rows.length,
+        p: poolBytes,
+        t: new Date().toISOString(),
+      });
+      await session.run("CHECKPOINT");
+    } finally {
+      await closeDatabase(open);
+    }
+  }
+
+  /** Puts `added` in use in place of `replaced` (when all of them are still in use), then closes and removes those. */
+  async function swap(added: readonly Segment[], replaced: readonly Segment[]): Promise<boolean> {
+    const swapped = await serial(async () => {
+      if (closing || !replaced.every((s) => segments.includes(s))) return false;
+      segments = [...segments.filter((s) => !replaced.includes(s)), ...added].sort((a, b) => b.n - a.n);
+      return true;
+    });
+    const gone = swapped ? replaced : added;
+    for (const segment of gone) {
+      await closeDatabase(segment);
+      await removeFiles(segment.file);
+    }
+    return swapped;
+  }
+
+  const liveSections = (segment: Segment): number => {
+    let n = 0;
+    for (const d of segment.documents) if (live.get(d.id) === d.sha256) n += segment.sectionsOf.get(d.id) ?? 0;
+    return n;
+  };
+  const deadShare = (segment: Segment): number =>
+    segment.sections === 0 ? (segment.documents.length > 0 ? 1 : 0) : 1 - liveSections(segment) / segment.sections;
+  const liveDocuments = (list: readonly Segment[]): IndexedDocument[] => list.flatMap((s) => s.documents.filter((d) => live.get(d.id) === d.sha256));
+
+  function uncovered(documents: readonly IndexedDocument[]): IndexedDocument[] {
+    const covered = new Map<string, string>();
+    for (const s of segments) for (const d of s.documents) covered.set(d.id, d.sha256);
+    return documents.filter((d) => covered.get(d.id) !== d.sha256);
+  }
+
+  /** Groups rows into chunks of whole documents of about `target` sections. */
+  function chunks(rows: readonly SearchRow[], documents: readonly IndexedDocument[]): Array<{ rows: SearchRow[]; documents: IndexedDocument[] }> {
+    const byDocument = new Map<string, SearchRow[]>(documents.map((d) => [d.id, []]));
+    for (const r of rows) byDocument.get(r.documentId)?.push(r);
+    const out: Array<{ rows: SearchRow[]; documents: IndexedDocument[] }> = [];
+    let current: { rows: SearchRow[]; documents: IndexedDocument[] } = { rows: [], documents: [] };
+    for (const d of documents) {
+      const own = byDocument.get(d.id) ?? [];
+      if (current.documents.length > 0 && current.rows.length + own.length > target) {
+        out.push(current);
+        current = { rows: [], documents: [] };
+      }
+      current.rows.push(...own);
+      current.documents.push(d);
+    }
+    if (current.documents.length > 0) out.push(current);
+    return out;
+  }
+
+  /** The next merge: the small segments, smallest first, up to the target; or a worn segment with them. */
+  function mergePlan(): Segment[] {
+    const worn = segments.filter((s) => deadShare(s) >= DEAD_SHARE_TO_REWRITE);
+    const small = segments.filter((s) => !worn.includes(s) && liveSections(s) < target / 2).sort((a, b) => liveSections(a) - liveSections(b));
+    const chosen: Segment[] = [...worn];
+    let total = worn.reduce((sum, s) => sum + liveSections(s), 0);
+    for (const s of small) {
+      if (chosen.length > 0 && total + liveSections(s) > target) break;
+      chosen.push(s);
+      total += liveSections(s);
+    }
+    return chosen.length >= 2 || worn.length > 0 ? chosen : [];
+  }
+
+  async function queryOne(segment: Segment, literal: string, top: number): Promise<ScoredId[]> {
+    if (segment.sections === 0) return [];
+    const rows = await segment.session.run(
+      `CALL QUERY_FTS_INDEX(${cypherString(SEARCH_TABLE)}, ${cypherString(SEARCH_INDEX)}, ${cypherString(literal)}, top := ${top})
+       RETURN node.id AS id, node.documentId AS doc, score ORDER BY score DESC, id`,
+    );
+    return rows.flatMap((r) => {
+      const doc = String(r.doc);
+      if (live.get(doc) === undefined || live.get(doc) !== segment.shaOf.get(doc)) return [];
+      return [{ id: String(r.id), score: typeof r.score === "number" ? r.score : Number(r.score) }];
+    });
+  }
+
+  /** A query that found the segment's pool too small reopens it with a larger one, once. */
+  async function queryGrowing(segment: Segment, literal: string, top: number): Promise<ScoredId[]> {
+    try {
+      return await queryOne(segment, literal, top);
+    } catch (err) {
+      const larger = isPoolFullError(err) ? grownPool(segment.poolBytes, ceiling) : null;
+      if (larger === null) throw err;
+      log(
+        `search segment ${segment.n}: its pool of ${Math.round(segment.poolBytes / 2 ** 20)} MB was too small for a query; reopened with ${Math.round(larger / 2 ** 20)} MB`,
+      );
+      await closeDatabase(segment);
+      Object.assign(segment, await openDatabase(segment.file, larger, true), { poolBytes: larger });
+      return queryOne(segment, literal, top);
+    }
   }
 
   return {
-    get ready() {
-      return current !== null;
-    },
-    get fingerprint() {
-      return current?.fingerprint ?? null;
+    async openExisting(documents) {
+      live = new Map(documents.map((d) => [d.id, d.sha256]));
+      const found = await existing();
+      nextN = Math.max(nextN, (found[0]?.n ?? 0) + 1);
+      const kept: Segment[] = [];
+      const covered = new Set<string>();
+      for (const candidate of found) {
+        let segment: Segment | null = null;
+        try {
+          const probe = await openDatabase(candidate.file, searchQueryPoolBytes(0, ceiling, floor), true);
+          let record: BuiltRecord | null = null;
+          try {
+            record = await builtRecord(probe.session);
+          } finally {
+            await closeDatabase(probe);
+          }
+          // Usable: complete, built this way, of documents whose content is the library's, and
+          // none already covered by a newer segment (which then replaced it).
+          const usable =
+            record !== null &&
+            record.fingerprint === fingerprintOf(record.documents) &&
+            record.documents.every((d) => !covered.has(d.id) && (!live.has(d.id) || live.get(d.id) === d.sha256));
+          if (usable && record !== null) segment = await openSegment(candidate.n, candidate.file, record);
+        } catch (err) {
+          log(`search segment ${candidate.file} is unreadable, it is rebuilt: ${toErrorInfo(err).message}`);
+        }
+        if (segment === null) {
+          // Interrupted, of other contents, or superseded: never read again.
+          await removeFiles(candidate.file);
+          continue;
+        }
+        for (const d of segment.documents) covered.add(d.id);
+        kept.push(segment);
+      }
+      await serial(async () => {
+        segments = kept;
+      });
     },
 
-    async openExisting(fingerprint) {
-      let found: OpenIndex | null = null;
-      for (const candidate of await existing()) {
-        if (found === null) {
-          const index = await openIndex(candidate.file, readOnly).catch(() => null);
-          const built = index === null ? null : await builtRecord(index).catch(() => null);
-          if (index !== null && built?.fingerprint === fingerprint) {
-            found = { ...index, fingerprint, empty: built.sections === 0 };
-            continue;
-          }
-          if (index !== null) await closeIndex(index);
+    covers(documents) {
+      if (uncovered(documents).length > 0) return false;
+      const ids = new Set(documents.map((d) => d.id));
+      // A deleted document's rows in a small segment are folded away at once, as a small library always was.
+      return segments.every((s) => s.sections >= fold || s.documents.every((d) => ids.has(d.id)));
+    },
+
+    async refresh(documents, rowsOf) {
+      const started = Date.now();
+      live = new Map(documents.map((d) => [d.id, d.sha256]));
+      const missing = uncovered(documents);
+      const small = segments.filter((s) => s.sections < fold);
+      const smallWithDead = small.filter((s) => s.documents.some((d) => live.get(d.id) !== d.sha256));
+      if (missing.length === 0 && smallWithDead.length === 0) return { kind: "fresh", documents: 0, sections: 0, ms: 0 };
+      const newRows = await rowsOf(missing.map((d) => d.id));
+      const smallLive = small.reduce((sum, s) => sum + liveSections(s), 0);
+      if (smallLive + newRows.length <= fold) {
+        // Fold: the small segments' live documents and the new ones, one index again.
+        const kept = liveDocuments(small);
+        const rows = [...(await rowsOf(kept.map((d) => d.id))), ...newRows];
+        const all = [...kept, ...missing];
+        const added = all.length === 0 ? [] : [await buildSegment(rows, all)];
+        await swap(added, small);
+        return { kind: "fold", documents: all.length, sections: rows.length, ms: Date.now() - started };
+      }
+      // Delta: the new documents alone, merged into the others in the background.
+      const added: Segment[] = [];
+      try {
+        for (const chunk of chunks(newRows, missing)) added.push(await buildSegment(chunk.rows, chunk.documents));
+      } catch (err) {
+        for (const s of added) {
+          await closeDatabase(s);
+          await removeFiles(s.file);
         }
-        // Older, interrupted or of other contents: never read again.
-        if (!readOnly) await removeFiles(candidate.file);
+        throw err;
       }
-      if (found !== null) {
-        const open = found;
-        await serial(async () => {
-          current = open;
-        });
-      }
-      return found !== null;
+      await swap(added, []);
+      return { kind: "delta", documents: missing.length, sections: newRows.length, ms: Date.now() - started };
+    },
+
+    get mergeWanted() {
+      return !closing && !readOnly && mergePlan().length > 0;
+    },
+
+    async mergeOnce(rowsOf) {
+      const chosen = mergePlan();
+      if (chosen.length === 0 || closing) return false;
+      const started = Date.now();
+      const documents = liveDocuments(chosen);
+      const rows = await rowsOf(documents.map((d) => d.id));
+      // Documents deleted while the rows were read have none: they stay out of the merged segment.
+      const present = new Set(rows.map((r) => r.documentId));
+      const kept = documents.filter((d) => present.has(d.id) || live.get(d.id) === d.sha256);
+      const added = kept.length === 0 ? [] : [await buildSegment(rows, kept)];
+      const swapped = await swap(added, chosen);
+      if (swapped) log(`search segments merged: ${chosen.length} into ${added.length} (${rows.length} sections) in ${Date.now() - started} ms`);
+      return swapped;
     },
 
     query(literal, top) {
       return serial(async () => {
-        if (current === null || current.empty || literal === "" || top < 1) return [];
-        const rows = await current.session.run(
-          `CALL QUERY_FTS_INDEX(${cypherString(SEARCH_TABLE)}, ${cypherString(SEARCH_INDEX)}, ${cypherString(literal)}, top := ${Math.floor(top)})
-           RETURN node.id AS id, score ORDER BY score DESC, id`,
-        );
-        return rows.map((r) => ({ id: String(r.id), score: typeof r.score === "number" ? r.score : Number(r.score) }));
+        const k = Math.floor(top);
+        if (segments.length === 0 || literal === "" || k < 1) return [];
+        // Segments are databases of their own: their queries run side by side.
+        const hits = (await Promise.all(segments.map((segment) => queryGrowing(segment, literal, k)))).flat();
+        // Each segment scores with its own statistics; merged segments are large enough that
+        // they agree closely, and a small delta is merged soon after it is made.
+        return hits.sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)).slice(0, k);
       });
     },
 
-    async rebuild(rows, documents) {
-      const started = Date.now();
-      if (readOnly && temporary === null) {
-        temporary = await mkdtemp(path.join(os.tmpdir(), "clausegraph-search-"));
-        dir = temporary;
-      } else if (!readOnly) {
-        await ensurePrivateDir(dir);
-      }
-      const n = ((await existing())[0]?.n ?? 0) + 1;
-      const file = path.join(dir, `${n}.kuzu`);
-      await removeFiles(file);
-      const index = await openIndex(file, false);
-      const fingerprint = fingerprintOf(documents);
-      try {
-        await index.session.run(`CREATE NODE TABLE ${SEARCH_TABLE}(id STRING PRIMARY KEY, label STRING, heading STRING, text STRING, numberTerms STRING)`);
-        for (let i = 0; i < rows.length; i += BATCH) {
-          await index.session.run(
-            `UNWIND $rows AS r CREATE (:${SEARCH_TABLE} {id: r.id, label: r.label, heading: r.heading, text: r.text, numberTerms: r.numberTerms})`,
-            { rows: rows.slice(i, i + BATCH).map((r) => ({ ...r })) },
-          );
-        }
-        if (rows.length > 0) {
-          await index.session.run(
-            `CALL CREATE_FTS_INDEX(${cypherString(SEARCH_TABLE)}, ${cypherString(SEARCH_INDEX)}, ['label', 'heading', 'text', 'numberTerms'], ` +
-              `stemmer := 'porter', ignore_pattern := ${cypherString(FTS_IGNORE_PATTERN)})`,
-          );
-        }
-        // Written last: a build interrupted before this line is never used (openExisting).
-        await index.session.run(`CREATE NODE TABLE ${BUILT_TABLE}(fingerprint STRING PRIMARY KEY, documents INT64, sections INT64, builtAt STRING)`);
-        await index.session.run(`CREATE (:${BUILT_TABLE} {fingerprint: $f, documents: $d, sections: $s, builtAt: $t})`, {
-          f: fingerprint,
-          d: documents.length,
-          s: rows.length,
-          t: new Date().toISOString(),
-        });
-        await index.session.run("CHECKPOINT");
-      } catch (err) {
-        await closeIndex(index);
-        await removeFiles(file);
-        throw err;
-      }
-      if (!readOnly) await tightenDataDir(dir);
-      const previous = await serial(async () => {
-        const old = current;
-        current = { ...index, fingerprint, empty: rows.length === 0 };
-        return old;
-      });
-      if (previous !== null) {
-        await closeIndex(previous);
-        await removeFiles(previous.file);
-      }
-      if (rows.length > 0) log(`search index rebuilt in ${Date.now() - started} ms (${rows.length} sections)`);
+    describe() {
+      return {
+        segments: segments.length,
+        sections: segments.reduce((sum, s) => sum + s.sections, 0),
+        poolBytes: segments.reduce((sum, s) => sum + s.poolBytes, 0),
+      };
     },
 
     async close() {
+      closing = true;
+      await Promise.allSettled([...building]);
       const open = await serial(async () => {
-        const old = current;
-        current = null;
+        const old = segments;
+        segments = [];
         return old;
       });
-      if (open !== null) await closeIndex(open);
+      for (const segment of open) await closeDatabase(segment);
       if (temporary !== null) {
         await rm(temporary, { recursive: true, force: true });
         temporary = null;

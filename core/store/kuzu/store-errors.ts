@@ -59,3 +59,11 @@ export function toStoreError(err: unknown, dbPath: string, doing: string): Claus
     cause: err,
   });
 }
+
+// Kuzu's words when a statement needs more pages pinned than its buffer pool holds.
+const POOL_FULL_PATTERN = /buffer pool is full|unable to allocate memory/i;
+
+/** The statement failed because the database's buffer pool was too small for it (retry with a larger one). */
+export function isPoolFullError(err: unknown): boolean {
+  return chainHas(err, POOL_FULL_PATTERN, "");
+}

@@ -68,10 +68,22 @@ export async function childSectionIds(session: KuzuSession, ids: readonly string
 }
 
 /** Every section's searchable text, for a new search database. */
-export async function searchRows(session: KuzuSession): Promise<SearchRow[]> {
-  const rows = await session.run("MATCH (s:Section) RETURN s.id AS id, s.label AS label, s.heading AS heading, s.text AS text, s.numberTerms AS numberTerms");
+/** The searchable rows of these documents (search-database.ts). */
+export async function searchRowsOf(session: KuzuSession, documentIds: readonly string[]): Promise<SearchRow[]> {
+  if (documentIds.length === 0) return [];
+  const rows = await session.run(
+    "MATCH (s:Section) WHERE list_contains($docs, s.documentId) RETURN s.id AS id, s.documentId AS doc, s.label AS label, s.heading AS heading, s.text AS text, s.numberTerms AS numberTerms",
+    { docs: [...documentIds] },
+  );
   const str = (v: unknown): string => (typeof v === "string" ? v : "");
-  return rows.map((r) => ({ id: String(r.id), label: str(r.label), heading: str(r.heading), text: str(r.text), numberTerms: str(r.numberTerms) }));
+  return rows.map((r) => ({
+    id: String(r.id),
+    documentId: String(r.doc),
+    label: str(r.label),
+    heading: str(r.heading),
+    text: str(r.text),
+    numberTerms: str(r.numberTerms),
+  }));
 }
 
 /** Every document's outline (DocumentOutline): two queries, labels for all, text for the openings. */

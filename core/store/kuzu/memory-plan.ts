@@ -1,0 +1,97 @@
+import { readFile, rename, stat, writeFile } from "node:fs/promises";
+import os from "node:os";
+
+// How much memory Kuzu may hold for a library and its full-text segments. Kuzu reserves a
+// buffer pool per database and fills it as pages are used; a statement that needs more pinned at
+// once than the pool holds fails ("the buffer pool is full"). Fixed pools worked for ten PDFs and
+// broke a 52-document library, so every pool is sized from what the database holds, between a
+// floor (small libraries keep the memory they always had) and a ceiling taken from the machine,
+// and grown when a statement proves it too small.
+
+const MB = 1024 * 1024;
+
+/** The smallest pool of the library database. */
+export const LIBRARY_POOL_FLOOR = 96 * MB;
+/** The library's pool covers this share of its database file: its hot pages, not all of it. */
+export const LIBRARY_POOL_SHARE = 0.25;
+/** The smallest pool of a search segment. */
+export const SEARCH_POOL_FLOOR = 64 * MB;
+/** Pool bytes an FTS index build needs per character of text indexed (with headroom). */
+export const SEARCH_POOL_PER_CHAR = 12;
+/** No pool takes more than this share of the machine's memory (nor more than POOL_CAP). */
+export const POOL_MACHINE_SHARE = 0.25;
+const POOL_CAP = 4096 * MB;
+/** A pool found too small is retried at this many times its size, up to the ceiling. */
+export const POOL_GROWTH = 2;
+
+export function poolCeiling(totalMemory = os.totalmem()): number {
+  return Math.max(LIBRARY_POOL_FLOOR, Math.min(POOL_CAP, Math.floor(totalMemory * POOL_MACHINE_SHARE)));
+}
+
+function clamp(bytes: number, floor: number, ceiling: number): number {
+  return Math.min(ceiling, Math.max(floor, Math.ceil(bytes / MB) * MB));
+}
+
+/** The library's pool: from its file's size, at least what an earlier statement proved it needs. */
+export function libraryPoolBytes(fileBytes: number, recorded: number, ceiling = poolCeiling()): number {
+  return clamp(Math.max(fileBytes * LIBRARY_POOL_SHARE, recorded), LIBRARY_POOL_FLOOR, ceiling);
+}
+
+/** The pool to build a search segment of this much text in. */
+export function searchBuildPoolBytes(textChars: number, ceiling = poolCeiling(), floor = SEARCH_POOL_FLOOR): number {
+  return clamp(textChars * SEARCH_POOL_PER_CHAR, floor, ceiling);
+}
+
+/** The pool to query a built segment with: its file's size, so the hot index stays in memory. */
+export function searchQueryPoolBytes(fileBytes: number, ceiling = poolCeiling(), floor = SEARCH_POOL_FLOOR): number {
+  return clamp(fileBytes, floor, ceiling);
+}
+
+/** The next size to try after `bytes` proved too small, or null at the ceiling. */
+export function grownPool(bytes: number, ceiling = poolCeiling()): number | null {
+  return bytes >= ceiling ? null : Math.min(ceiling, bytes * POOL_GROWTH);
+}
+
+/** What the library's memory record (`<library>.memory.json`) holds. */
+export interface MemoryRecord {
+  /** The library pool a statement proved necessary (0: none yet). */
+  libraryPoolBytes: number;
+  /** Why it was grown, for `clausegraph check`. */
+  reason: string;
+  at: string;
+}
+
+export function memoryRecordPath(dbPath: string): string {
+  return `${dbPath}.memory.json`;
+}
+
+export async function readMemoryRecord(dbPath: string): Promise<MemoryRecord> {
+  try {
+    const parsed: unknown = JSON.parse(await readFile(memoryRecordPath(dbPath), "utf8"));
+    if (typeof parsed === "object" && parsed !== null) {
+      const bytes = (parsed as Record<string, unknown>).libraryPoolBytes;
+      const reason = (parsed as Record<string, unknown>).reason;
+      const at = (parsed as Record<string, unknown>).at;
+      if (typeof bytes === "number" && Number.isFinite(bytes) && bytes >= 0) {
+        return { libraryPoolBytes: bytes, reason: typeof reason === "string" ? reason : "", at: typeof at === "string" ? at : "" };
+      }
+    }
+  } catch {
+    // No record (or an unreadable one): the pool follows the file's size alone.
+  }
+  return { libraryPoolBytes: 0, reason: "", at: "" };
+}
+
+/** Written whole and renamed into place, so a crash leaves the old record or the new one. */
+export async function writeMemoryRecord(dbPath: string, record: MemoryRecord): Promise<void> {
+  const file = memoryRecordPath(dbPath);
+  await writeFile(`${file}.tmp`, `${JSON.stringify(record, null, 2)}\n`, { mode: 0o600 });
+  await rename(`${file}.tmp`, file);
+}
+
+export async function fileBytes(file: string): Promise<number> {
+  return stat(file).then(
+    (s) => s.size,
+    () => 0,
+  );
+}
