@@ -66,7 +66,7 @@ describe("full-text segments", () => {
     expect(await top(store, "personal data lawfully")).toBe("keep:s1");
     await insert(store, "added", "Article 9", "The operator reports major incidents.", "incidents");
     expect(await top(store, "major incidents")).toBe("added:s1");
-    expect(lines.filter((l) => l.startsWith("search index: delta"))).toHaveLength(2);
+    expect(lines.filter((l) => l.startsWith("search index: new segment"))).toHaveLength(2);
     expect(await top(store, "personal data lawfully")).toBe("keep:s1");
 
     const shape = await store.searchIndexSettled();
@@ -104,11 +104,11 @@ describe("full-text segments", () => {
     const lines: string[] = [];
     const second = await openStore({}, (line) => lines.push(line));
     expect(await top(second, "records of processing activities")).toBe("one:s1");
-    expect(lines.filter((l) => l.startsWith("search index: "))).toEqual([]);
+    expect(lines.filter((l) => l.startsWith("search index"))).toEqual([]);
     expect(await second.searchIndexSettled()).toEqual(before);
     await insert(second, "three", "Article 3", "Outsourcing arrangements with providers.", "outsourcing");
     expect(await top(second, "outsourcing arrangements providers")).toBe("three:s1");
-    expect(lines.filter((l) => l.startsWith("search index: delta of 1 documents"))).toHaveLength(1);
+    expect(lines.filter((l) => l.startsWith("search index: new segment of 1 documents"))).toHaveLength(1);
   });
 
   it("keeps a small library one index, rebuilt whole after each change", async () => {
@@ -118,7 +118,7 @@ describe("full-text segments", () => {
     await store.searchSections("records", 1);
     await insert(store, "b", "Article 2", "Security of network and information systems.", "security");
     expect(await top(store, "network information security")).toBe("b:s1");
-    expect(lines.filter((l) => l.startsWith("search index: fold"))).toHaveLength(2);
+    expect(lines.filter((l) => l.startsWith("search index rebuilt"))).toHaveLength(2);
     expect((await store.searchIndexSettled()).segments).toBe(1);
     expect(await segmentFiles()).toHaveLength(1);
   });

@@ -256,7 +256,9 @@ export function createKuzuStore(options: KuzuStoreOptions): KuzuGraphStore {
     searchStale = false;
     searchUsable = true;
     mergeHeld = false;
-    if (outcome.kind !== "fresh") log(`search index: ${outcome.kind} of ${outcome.documents} documents (${outcome.sections} sections) in ${outcome.ms} ms`);
+    // A fold is the index rebuilt whole, as a small library's always was; a delta is a new segment.
+    if (outcome.kind === "fold" && outcome.sections > 0) log(`search index rebuilt in ${outcome.ms} ms (${outcome.sections} sections)`);
+    if (outcome.kind === "delta") log(`search index: new segment of ${outcome.documents} documents (${outcome.sections} sections) in ${outcome.ms} ms`);
     mergeInBackground();
   }
 

@@ -42,9 +42,12 @@ export function searchBuildPoolBytes(textChars: number, ceiling = poolCeiling(),
   return clamp(textChars * SEARCH_POOL_PER_CHAR, floor, ceiling);
 }
 
-/** The pool to query a built segment with: its file's size, so the hot index stays in memory. */
+/** A query reads the postings of its few terms: this share of a segment's file stays cached for it. */
+export const SEARCH_QUERY_POOL_SHARE = 0.25;
+
+/** The pool to query a built segment with (grown by the segment when a query finds it full). */
 export function searchQueryPoolBytes(fileBytes: number, ceiling = poolCeiling(), floor = SEARCH_POOL_FLOOR): number {
-  return clamp(fileBytes, floor, ceiling);
+  return clamp(fileBytes * SEARCH_QUERY_POOL_SHARE, floor, ceiling);
 }
 
 /** The next size to try after `bytes` proved too small, or null at the ceiling. */
