@@ -41,6 +41,17 @@ export function buildDerivedGraphYielding(
   return runYielding(derivedGraphSteps(doc, sections, others, options), options.afterYield, options.pause);
 }
 
+/** What citations resolve against in another document, made once per outline (outlines are kept across imports). */
+const knownDocuments = new WeakMap<OtherDocument, KnownDocument>();
+function knownDocument(other: OtherDocument): KnownDocument {
+  let known = knownDocuments.get(other);
+  if (known === undefined) {
+    known = { title: other.title, aliases: documentAliases(other.title, other.sections), labels: labelIndex(other.sections) };
+    knownDocuments.set(other, known);
+  }
+  return known;
+}
+
 function* derivedGraphSteps(
   doc: GraphDocument,
   sections: readonly Section[],
@@ -52,11 +63,7 @@ function* derivedGraphSteps(
   documents.set(doc.id, { title: doc.title, aliases: documentAliases(doc.title, sections), labels: labelIndex(sections) });
   for (const other of others) {
     if (other.id === doc.id) continue;
-    documents.set(other.id, {
-      title: other.title,
-      aliases: documentAliases(other.title, other.sections),
-      labels: labelIndex(other.sections),
-    });
+    documents.set(other.id, knownDocument(other));
   }
   const terms = yield* termSteps(doc.id, sections, language);
   const { entities, triplets, deadlines } = yield* ruleTripletSteps(doc.id, sections, language, terms, options);

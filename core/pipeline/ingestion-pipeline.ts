@@ -137,8 +137,26 @@ function skipped(result: ImportResult, existing: DocumentRecord, job: JobReporte
 }
 
 /** The imported documents' outlines: citations into them resolve to their sections. */
-function otherDocuments(target: GraphStore): Promise<OtherDocument[]> {
-  return target.getDocumentOutlines();
+/**
+ * The library's outlines an import resolves citations against. Documents never change once stored,
+ * so each one's outline is read once per library and kept (with what the graph derives from it,
+ * build-derived-graph.ts): an import into a large library reads only the documents new since.
+ */
+function createOutlineCache(): (target: GraphStore) => Promise<OtherDocument[]> {
+  const byTarget = new WeakMap<GraphStore, Map<string, OtherDocument>>();
+  return async (target) => {
+    const kept = byTarget.get(target) ?? new Map<string, OtherDocument>();
+    byTarget.set(target, kept);
+    const ids = (await target.listDocuments()).map((d) => d.id);
+    const present = new Set(ids);
+    for (const id of kept.keys()) if (!present.has(id)) kept.delete(id);
+    const missing = ids.filter((id) => !kept.has(id));
+    if (missing.length > 0) for (const outline of await target.getDocumentOutlines(missing)) kept.set(outline.id, outline);
+    return ids.flatMap((id) => {
+      const outline = kept.get(id);
+      return outline === undefined ? [] : [outline];
+    });
+  };
 }
 
 export function createIngestionPipeline(options: IngestionPipelineOptions): IngestionPipeline {
@@ -146,6 +164,7 @@ export function createIngestionPipeline(options: IngestionPipelineOptions): Inge
   const log: Logger = options.log ?? (() => {});
   // The parsing child kept between imports belongs to this pipeline (and so to its engine) and dies with it.
   const parsePool = createParsePool();
+  const otherDocuments = createOutlineCache();
   // wink's English pipeline costs ~100 ms to load: taken at the first English document, kept after.
   let nlp: EnglishNlp | null = null;
   const englishNlp = (): EnglishNlp => (nlp ??= options.englishNlp?.() ?? createEnglishNlp());

@@ -45,8 +45,11 @@ export interface GraphStore extends RetrievalStore {
 
   getSection(id: string): Promise<Section | null>;
   getSections(documentId: string): Promise<Section[]>;
-  /** Every document's section labels and opening text: what an import resolves citations against. */
-  getDocumentOutlines(): Promise<DocumentOutline[]>;
+  /**
+   * Section labels and opening text of every document, or of these documents only: what an import
+   * resolves citations against (the pipeline keeps those it read, documents being immutable).
+   */
+  getDocumentOutlines(documentIds?: readonly string[]): Promise<DocumentOutline[]>;
 
   /** Citations leaving or entering any of the sections (resolved or not). */
   getCrossReferences(sectionIds: string[]): Promise<CrossReferenceRecord[]>;

@@ -576,7 +576,7 @@ export function createKuzuStore(options: KuzuStoreOptions): KuzuGraphStore {
     // The import's own read (every section's label, ~100–140 ms for the ten corpus PDFs), made
     // in the write lane on the writer's connection: the read lane is one connection taken in
     // turn, and searches during an import waited behind it.
-    getDocumentOutlines: () => lanes.write(() => documentOutlines(opened().writer)),
+    getDocumentOutlines: (documentIds) => lanes.write(() => documentOutlines(opened().writer, documentIds)),
     getSectionsByIds: (ids) => read(({ reader }) => sectionsByIds(reader, ids)),
     getChildSectionIds: (ids) => read(({ reader }) => childSectionIds(reader, ids)),
     getCrossReferences: (sectionIds) => read(({ reader }) => crossReferences(reader, sectionIds)),

@@ -86,10 +86,18 @@ export async function searchRowsOf(session: KuzuSession, documentIds: readonly s
   }));
 }
 
-/** Every document's outline (DocumentOutline): two queries, labels for all, text for the openings. */
-export async function documentOutlines(session: KuzuSession): Promise<DocumentOutline[]> {
-  const docs = await listDocuments(session);
-  const rows = await session.run("MATCH (s:Section) RETURN s.documentId AS doc, s.id AS id, s.label AS label, s.ordinal AS ordinal ORDER BY doc, ordinal");
+/** Every document's outline (DocumentOutline), or these documents': two queries, labels for all, text for the openings. */
+export async function documentOutlines(session: KuzuSession, documentIds?: readonly string[]): Promise<DocumentOutline[]> {
+  const wanted = documentIds === undefined ? null : new Set(documentIds);
+  const docs = (await listDocuments(session)).filter((d) => wanted === null || wanted.has(d.id));
+  if (docs.length === 0) return [];
+  const rows =
+    wanted === null
+      ? await session.run("MATCH (s:Section) RETURN s.documentId AS doc, s.id AS id, s.label AS label, s.ordinal AS ordinal ORDER BY doc, ordinal")
+      : await session.run(
+          "MATCH (s:Section) WHERE list_contains($docs, s.documentId) RETURN s.documentId AS doc, s.id AS id, s.label AS label, s.ordinal AS ordinal ORDER BY doc, ordinal",
+          { docs: docs.map((d) => d.id) },
+        );
   const outlines = new Map<string, DocumentOutline>(docs.map((d) => [d.id, { id: d.id, title: d.title, sections: [] }]));
   for (const r of rows) {
     outlines.get(String(r.doc))?.sections.push({ id: String(r.id), label: String(r.label), ordinal: Number(r.ordinal), heading: "", text: "" });
