@@ -250,6 +250,8 @@ mkdirSync(editionsDir, { recursive: true });
 const dataDir = path.join(work, "library");
 rmSync(dataDir, { recursive: true, force: true });
 const figures: SizeFigures[] = [];
+/** Each edition's import time as the library grows: the growth curve. */
+const curve: Array<{ edition: number; documents: number; sections: number; textsMs: number; pdfsMs: number }> = [];
 if (values.measure !== undefined) {
   // The query side of a library built before (its import figures are in that run's output).
   const rss = sampleRss(200);
@@ -297,6 +299,8 @@ for (const size of sizes.sort((a, b) => a - b)) {
     pdfPagesTotal += p.pages;
     floorMsTotal += pdftotextMs(pdfs) ?? 0;
     errors.push(...t.failed, ...p.failed);
+    const stats = await engine.stats();
+    curve.push({ edition: k, documents: stats.documents, sections: stats.sections, textsMs: t.ms, pdfsMs: p.ms });
     console.log(
       `edition ${k}: ${texts.length} texts in ${fmt(t.ms)}, ${pdfs.length} PDFs in ${fmt(p.ms)}${t.failed.length + p.failed.length > 0 ? `, ${t.failed.length + p.failed.length} failed` : ""}`,
     );
@@ -352,10 +356,18 @@ const lines = [
     );
   }),
 ];
+lines.push(
+  "",
+  "Growth curve: each edition's 42 text files and 10 PDFs imported into the library as it stood.",
+  "",
+  "| edition | documents after | sections after | 42 texts | 10 PDFs |",
+  "|---|---|---|---|---|",
+  ...curve.map((c) => `| ${c.edition} | ${c.documents} | ${c.sections.toLocaleString("en")} | ${fmt(c.textsMs)} | ${fmt(c.pdfsMs)} |`),
+);
 console.log(`\n${lines.join("\n")}`);
 for (const f of figures) for (const e of f.errors.slice(0, 20)) console.log(`  ${f.size}×: ${e}`);
 mkdirSync(path.join(root, "bench-results"), { recursive: true });
-writeFileSync(path.join(root, "bench-results/scale.json"), `${JSON.stringify(figures, null, 2)}\n`);
+writeFileSync(path.join(root, "bench-results/scale.json"), `${JSON.stringify({ figures, curve }, null, 2)}\n`);
 writeFileSync(path.join(root, "bench-results/scale.md"), `${lines.join("\n")}\n`);
 if (values.keep === undefined) rmSync(work, { recursive: true, force: true });
 else cpSync(path.join(root, "bench-results/scale.md"), path.join(work, "scale.md"));

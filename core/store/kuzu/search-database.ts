@@ -174,6 +174,9 @@ export function createSearchDatabase(options: SearchDatabaseOptions): SearchData
   let closing = false;
   /** Segment builds under way: close waits for them, so no native database outlives the store. */
   const building = new Set<Promise<unknown>>();
+  // One build at a time, whoever asks (a refresh in the write lane, a merge outside it): two FTS
+  // index builds side by side in one process crashed it.
+  let buildTail: Promise<unknown> = Promise.resolve();
   // Queries run one at a time; a swap waits for the one in flight, so no query ever runs on a
   // closed database.
   let queue: Promise<unknown> = Promise.resolve();
@@ -271,13 +274,18 @@ export function createSearchDatabase(options: SearchDatabaseOptions): SearchData
   /** Builds one segment file from `rows` in a pool sized from their text, grown while it proves too small. */
   function buildSegment(rows: readonly SearchRow[], documents: readonly IndexedDocument[]): Promise<Segment> {
     if (closing) return Promise.reject(new Error("the library is closing"));
-    const build = buildSegmentNow(rows, documents);
+    const build = buildTail.then(
+      () => buildSegmentNow(rows, documents),
+      () => buildSegmentNow(rows, documents),
+    );
+    buildTail = build.catch(() => undefined);
     building.add(build);
     void build.finally(() => building.delete(build)).catch(() => undefined);
     return build;
   }
 
   async function buildSegmentNow(rows: readonly SearchRow[], documents: readonly IndexedDocument[]): Promise<Segment> {
+    if (closing) throw new Error("the library is closing");
     await ensureDir();
     const n = nextN++;
     const file = path.join(dir, `${n}.kuzu`);
@@ -545,8 +553,10 @@ export function createSearchDatabase(options: SearchDatabaseOptions): SearchData
       return serial(async () => {
         const k = Math.floor(top);
         if (segments.length === 0 || literal === "" || k < 1) return [];
-        // Segments are databases of their own: their queries run side by side.
-        const hits = (await Promise.all(segments.map((segment) => queryGrowing(segment, literal, k)))).flat();
+        // One segment after another: full-text queries running side by side on Kuzu's threads
+        // corrupted its heap (driver.ts), whichever databases they ran on.
+        const hits: ScoredId[] = [];
+        for (const segment of segments) hits.push(...(await queryGrowing(segment, literal, k)));
         // Each segment scores with its own statistics; merged segments are large enough that
         // they agree closely, and a small delta is merged soon after it is made.
         return hits.sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)).slice(0, k);
