@@ -256,8 +256,19 @@ export function createSearchDatabase(options: SearchDatabaseOptions): SearchData
 
   /** Opens a built segment for queries, with a pool sized from its file. */
   async function openSegment(n: number, file: string, record: BuiltRecord): Promise<Segment> {
-    const poolBytes = searchQueryPoolBytes(await fileBytes(file), ceiling, floor);
-    const open = await openDatabase(file, poolBytes, true);
+    let poolBytes = searchQueryPoolBytes(await fileBytes(file), ceiling, floor);
+    let open: Awaited<ReturnType<typeof openDatabase>>;
+    for (;;) {
+      try {
+        open = await openDatabase(file, poolBytes, true);
+        break;
+      } catch (err) {
+        // Opening reads the index's catalog into the pool: a pool too small for that grows too.
+        const larger = isPoolFullError(err) ? grownPool(poolBytes, ceiling) : null;
+        if (larger === null) throw err;
+        poolBytes = larger;
+      }
+    }
     const shaOf = new Map(record.documents.map((d) => [d.id, d.sha256]));
     return { n, file, ...open, documents: record.documents, sectionsOf: record.sectionsOf, shaOf, sections: record.sections, poolBytes };
   }
