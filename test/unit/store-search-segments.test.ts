@@ -139,8 +139,8 @@ describe("full-text segments", () => {
 describe("memory plan", () => {
   it("sizes pools from what a database holds, between a floor and a ceiling", () => {
     expect(libraryPoolBytes(0, 0, 4096 * MB)).toBe(LIBRARY_POOL_FLOOR);
-    expect(libraryPoolBytes(2000 * MB, 0, 4096 * MB)).toBe(500 * MB);
-    expect(libraryPoolBytes(2000 * MB, 800 * MB, 4096 * MB)).toBe(800 * MB);
+    expect(libraryPoolBytes(2000 * MB, 0, 4096 * MB)).toBe(800 * MB);
+    expect(libraryPoolBytes(2000 * MB, 1000 * MB, 4096 * MB)).toBe(1000 * MB);
     expect(libraryPoolBytes(100_000 * MB, 0, 1024 * MB)).toBe(1024 * MB);
     expect(searchBuildPoolBytes(1000, 4096 * MB)).toBe(SEARCH_POOL_FLOOR);
     expect(searchBuildPoolBytes(50 * MB, 4096 * MB)).toBeGreaterThan(SEARCH_POOL_FLOOR);

@@ -38,7 +38,7 @@ import { countRows, documentsMissingEmbeddings, hasVectorIndex, indexNames, read
 import { hnswSearch, sectionVectorsOfDocuments, storedSectionVectors, vectorRows } from "./readers/vectors.ts";
 import { readRelConnections, type RelConnection } from "./rel-checkpoint-guard.ts";
 import { SECTION_VECTORS, TRIPLET_VECTORS, VECTOR_TABLES, type VectorTableSpec } from "./schema.ts";
-import { fileBytes, grownPool, libraryPoolBytes, poolCeiling, readMemoryRecord, writeMemoryRecord } from "./memory-plan.ts";
+import { fileBytes, grownPool, libraryPoolBytes, poolCeiling, POOL_REGROW, readMemoryRecord, writeMemoryRecord } from "./memory-plan.ts";
 import { createSearchDatabase, type SearchDatabase } from "./search-database.ts";
 import { isPoolFullError, toStoreError } from "./store-errors.ts";
 import { compactIfWorn } from "./vector-compaction.ts";
@@ -211,9 +211,9 @@ export function createKuzuStore(options: KuzuStoreOptions): KuzuGraphStore {
 
   // ---- opening -------------------------------------------------------------------------------
 
-  async function openState(): Promise<LibraryState> {
+  async function openState(poolBytes?: number): Promise<LibraryState> {
     const ceiling = ceilingBytes;
-    libraryPool = options.bufferPoolBytes ?? libraryPoolBytes(await fileBytes(dbPath), (await readMemoryRecord(dbPath)).libraryPoolBytes, ceiling);
+    libraryPool = poolBytes ?? options.bufferPoolBytes ?? libraryPoolBytes(await fileBytes(dbPath), (await readMemoryRecord(dbPath)).libraryPoolBytes, ceiling);
     // A pool grown after a failure (withPoolGrowth) outranks the caller's fixed one.
     libraryPool = Math.max(libraryPool, (await readMemoryRecord(dbPath)).libraryPoolBytes);
     const library = await openLibrary({
@@ -498,12 +498,42 @@ export function createKuzuStore(options: KuzuStoreOptions): KuzuGraphStore {
     });
   }
 
+  /** Closes the library and opens it again with a pool of `bytes` (between writes, in the exclusive lane). */
+  async function reopenWithPool(bytes: number): Promise<void> {
+    await lanes.exclusive(async () => {
+      if (!state) return;
+      const open = state;
+      state = null;
+      await open.search.close().catch(() => undefined);
+      await (await open.readOnlyConnection)?.close().catch(() => undefined);
+      await closeLibrary(open, dbPath);
+      state = await openState(bytes);
+      vectorIndexFresh = false;
+      forgetVectors();
+    });
+  }
+
+  /**
+   * Before a write: a library that grew past what its pool was sized for is reopened with the
+   * pool its size calls for, while no statement runs. A write that fills the pool can leave Kuzu
+   * 0.11.3's library unreadable (bench:scale: reads of its sections segfaulted afterwards), so the
+   * pool is kept ahead of the library rather than grown after a failure.
+   */
+  async function growIfOutgrown(doing: string): Promise<void> {
+    if (options.bufferPoolBytes !== undefined || state === null || state.readOnly) return;
+    const wanted = libraryPoolBytes(await fileBytes(dbPath), (await readMemoryRecord(dbPath)).libraryPoolBytes, ceilingBytes);
+    if (wanted < libraryPool * POOL_REGROW) return;
+    log(`the library grew past its buffer pool of ${Math.round(libraryPool / 2 ** 20)} MB: reopened with ${Math.round(wanted / 2 ** 20)} MB before ${doing}`);
+    await reopenWithPool(wanted);
+  }
+
   /**
    * A write that found the library's buffer pool too small (Kuzu rolled it back) grows the pool,
    * records it for the next start (memory-plan.ts), reopens the library with it and runs once more,
    * unless `done` says the write took effect before the failure (a checkpoint after the commit).
    */
   async function withPoolGrowth<T>(doing: string, done: () => Promise<boolean>, write: () => Promise<T>): Promise<T | void> {
+    await growIfOutgrown(doing);
     try {
       return await write();
     } catch (err) {
@@ -518,17 +548,7 @@ export function createKuzuStore(options: KuzuStoreOptions): KuzuGraphStore {
         reason: `${doing} filled a pool of ${Math.round(libraryPool / 2 ** 20)} MB`,
         at: new Date().toISOString(),
       });
-      await lanes.exclusive(async () => {
-        if (!state) return;
-        const open = state;
-        state = null;
-        await open.search.close().catch(() => undefined);
-        await (await open.readOnlyConnection)?.close().catch(() => undefined);
-        await closeLibrary(open, dbPath);
-        state = await openState();
-        vectorIndexFresh = false;
-        forgetVectors();
-      });
+      await reopenWithPool(larger);
       if (await done()) return;
       return write();
     }

@@ -12,8 +12,13 @@ const MB = 1024 * 1024;
 
 /** The smallest pool of the library database. */
 export const LIBRARY_POOL_FLOOR = 96 * MB;
-/** The library's pool covers this share of its database file: its hot pages, not all of it. */
-export const LIBRARY_POOL_SHARE = 0.25;
+/**
+ * The library's pool covers this share of its database file: its hot pages, not all of it, with
+ * headroom (an insert filled a pool of a fifth of its library's file: docs/benchmarks/scale.md).
+ */
+export const LIBRARY_POOL_SHARE = 0.4;
+/** A library whose size calls for this many times its pool is reopened with a larger one before its next write. */
+export const POOL_REGROW = 1.25;
 /** The smallest pool of a search segment. */
 export const SEARCH_POOL_FLOOR = 64 * MB;
 /** Pool bytes an FTS index build needs per character of text indexed (with headroom). */
