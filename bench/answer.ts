@@ -1,7 +1,7 @@
-// npm run bench:answer -- [--set all|obliqa|labelled] [--split dev|test] [--limit N] [--json] [--verbose] [--tokenizer <gguf>]
+// npm run bench:answer -- [--set all|obliqa|labelled|auditor] [--split dev|test] [--limit N] [--json] [--verbose] [--tokenizer <gguf>]
 //
 // Answering without a model (extractive mode), through the real engine (Kuzu store, hybrid
-// retrieval, engine.ask with its answer log), on two sets:
+// retrieval, engine.ask with its answer log), on three sets:
 //
 // Labelled auditor questions (test/corpus/answer-questions.json; run when ../shared/corpus exists):
 // the ten regulatory PDFs imported with createEngine into a library cached under os.tmpdir()
@@ -9,6 +9,13 @@
 // operative words. Printed: share of answers containing all (and at least half) of the operative
 // words, share citing the answering provision and paragraph, share whose lead sentence carries
 // them, share refused, mean answer words, ask latency p50/p95 (lib/labelled-answers.ts).
+//
+// Auditor dev set (../shared/corpus/qa/auditor/auditor_dev.jsonl; run when the corpus exists): 80
+// auditor-phrased questions over the same library, each with gold pages and a phrase copied from
+// them, and 8 out-of-domain ones. Printed for all, the read part and the unread part (ids divisible
+// by 4, reported as totals only) side by side: gold phrase shown / anywhere, gold page cited,
+// refusals, lead answered from another document, words shown, latency, search hit@10; all by
+// document too (lib/auditor-dev.ts).
 //
 // ObliQA (the ADGM passage corpus):
 // - gold citation rate: share of answered ObliQA questions whose citations include a gold passage;
@@ -37,11 +44,12 @@ import type { LlmClient } from "../core/model/llm-client.ts";
 import { hybridSearch } from "../core/retrieve/hybrid-search.ts";
 import { createKuzuStore } from "../core/store/kuzu/kuzu-store.ts";
 import { loadAnswerQuestions } from "./lib/answer-questions.ts";
+import { askAuditor, auditorFigures, auditorLine, loadAuditorDev, printAuditor, type AuditorFigures, type AuditorOutcome } from "./lib/auditor-dev.ts";
 import { APPROX_TOKENIZER, approxTokens, plainContext } from "./lib/context-tokens.ts";
 import { loadEmpuliaQuestions } from "./lib/empulia-questions.ts";
 import { ingestIntoKuzu } from "./lib/kuzu-ingest.ts";
 import { askLabelled, labelledFigures, outcomeLine, printLabelled, type LabelledFigures } from "./lib/labelled-answers.ts";
-import { openLabelledLibrary } from "./lib/labelled-library.ts";
+import { openLabelledLibrary, pdfsIn } from "./lib/labelled-library.ts";
 import { percentile } from "./lib/metrics.ts";
 import { loadObliqaQuestions, loadPassages, type Question } from "./lib/obliqa-corpus.ts";
 import { adaptCorpus } from "./lib/obliqa-sections.ts";
@@ -50,10 +58,11 @@ import { OOD_QUESTIONS } from "./lib/ood-questions.ts";
 const here = path.dirname(fileURLToPath(import.meta.url));
 const QA_DIR = path.resolve(here, "../../shared/corpus/qa");
 const REGULATORY_DIR = path.resolve(here, "../../shared/corpus/regulatory");
+const AUDITOR_DEV_FILE = path.join(QA_DIR, "auditor/auditor_dev.jsonl");
 
 const { values } = parseArgs({
   options: {
-    /** all (default): the labelled questions when the corpus is there, then ObliQA. */
+    /** all (default): the labelled questions and the auditor dev set when the corpus is there, then ObliQA. */
     set: { type: "string", default: "all" },
     split: { type: "string", default: "dev" },
     json: { type: "boolean", default: false },
@@ -66,14 +75,14 @@ const { values } = parseArgs({
   },
 });
 
-const USAGE = "usage: bench:answer -- [--set all|obliqa|labelled] [--split dev|test] [--limit N] [--json] [--verbose] [--tokenizer <gguf>]";
+const USAGE = "usage: bench:answer -- [--set all|obliqa|labelled|auditor] [--split dev|test] [--limit N] [--json] [--verbose] [--tokenizer <gguf>]";
 const split = values.split;
 if (split !== "dev" && split !== "test") {
   console.error(USAGE);
   process.exit(2);
 }
 const set = values.set;
-if (set !== "all" && set !== "obliqa" && set !== "labelled") {
+if (set !== "all" && set !== "obliqa" && set !== "labelled" && set !== "auditor") {
   console.error(USAGE);
   process.exit(2);
 }
@@ -117,6 +126,32 @@ async function runLabelled(): Promise<LabelledFigures> {
     const outcomes = await askLabelled(library.engine, questions, values.verbose ? (o) => log(outcomeLine(o)) : undefined);
     const figures = labelledFigures(outcomes);
     printLabelled(figures, outcomes, log);
+    return figures;
+  } finally {
+    await library.engine.close();
+  }
+}
+
+// ---- auditor dev set over the same library ---------------------------------------------------
+async function runAuditor(): Promise<AuditorFigures> {
+  const all = await loadAuditorDev(AUDITOR_DEV_FILE);
+  const questions = all.slice(0, limit);
+  const pdfs = pdfsIn(REGULATORY_DIR);
+  log(`auditor dev: ${questions.length} of ${all.length} questions over ${pdfs.length} PDFs in ${REGULATORY_DIR}`);
+  await mkdir(values["model-dir"], { recursive: true });
+  const library = await openLabelledLibrary({ pdfs, modelRoot: values["model-dir"], log });
+  log(library.imported ? `imported in ${library.importSeconds.toFixed(1)} s into ${library.dataDir}` : `library reused from ${library.dataDir}`);
+  try {
+    // auditorLine gives null for the unread part, and askAuditor only reports the read part.
+    const onRead = values.verbose
+      ? (o: AuditorOutcome) => {
+          const line = auditorLine(o);
+          if (line !== null) log(line);
+        }
+      : undefined;
+    const outcomes = await askAuditor(library.engine, questions, onRead);
+    const figures = auditorFigures(path.relative(process.cwd(), AUDITOR_DEV_FILE), all.length, outcomes);
+    printAuditor(figures, log);
     return figures;
   } finally {
     await library.engine.close();
@@ -328,13 +363,20 @@ async function runObliqa() {
   }
 }
 
-const labelledRuns = set !== "obliqa" && existsSync(REGULATORY_DIR);
+const labelledRuns = (set === "all" || set === "labelled") && existsSync(REGULATORY_DIR);
 if (set === "labelled" && !labelledRuns) {
   console.error(`${REGULATORY_DIR} not found: the labelled questions need the shared corpus`);
   process.exit(2);
 }
 if (set === "all" && !labelledRuns) log(`${REGULATORY_DIR} not found: labelled questions skipped`);
+const auditorRuns = (set === "all" || set === "auditor") && existsSync(REGULATORY_DIR) && existsSync(AUDITOR_DEV_FILE);
+if (set === "auditor" && !auditorRuns) {
+  console.error(`${REGULATORY_DIR} or ${AUDITOR_DEV_FILE} not found: the auditor dev set needs the shared corpus`);
+  process.exit(2);
+}
+if (set === "all" && !auditorRuns) log(`${REGULATORY_DIR} or ${AUDITOR_DEV_FILE} not found: auditor dev set skipped`);
 const labelled = labelledRuns ? await runLabelled() : undefined;
-const obliqa = set === "labelled" ? undefined : await runObliqa();
-// One JSON line: ObliQA's figures at the top level as before, the labelled set's under "labelled".
-if (values.json) console.log(JSON.stringify({ ...obliqa, ...(labelled === undefined ? {} : { labelled }) }));
+const auditor = auditorRuns ? await runAuditor() : undefined;
+const obliqa = set === "all" || set === "obliqa" ? await runObliqa() : undefined;
+// One JSON line: ObliQA's figures at the top level as before, the labelled set's under "labelled", the auditor dev set's under "auditor".
+if (values.json) console.log(JSON.stringify({ ...obliqa, ...(labelled === undefined ? {} : { labelled }), ...(auditor === undefined ? {} : { auditor }) }));
