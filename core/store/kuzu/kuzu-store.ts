@@ -128,6 +128,8 @@ export function createKuzuStore(options: KuzuStoreOptions): KuzuGraphStore {
   const ceilingBytes = options.poolCeilingBytes ?? poolCeiling();
   /** The library database's buffer pool as opened (memory-plan.ts). */
   let libraryPool = 0;
+  /** The pool `<library>.memory.json` says a write needed; only this process writes it. */
+  let recordedPool = 0;
 
   // What lives beside the database, kept in step with the writes. Only this process can write the
   // library (Kuzu locks the file), so these flags are the truth about it.
@@ -212,10 +214,9 @@ export function createKuzuStore(options: KuzuStoreOptions): KuzuGraphStore {
   // ---- opening -------------------------------------------------------------------------------
 
   async function openState(poolBytes?: number): Promise<LibraryState> {
-    const ceiling = ceilingBytes;
-    libraryPool = poolBytes ?? options.bufferPoolBytes ?? libraryPoolBytes(await fileBytes(dbPath), (await readMemoryRecord(dbPath)).libraryPoolBytes, ceiling);
+    recordedPool = (await readMemoryRecord(dbPath)).libraryPoolBytes;
     // A pool grown after a failure (withPoolGrowth) outranks the caller's fixed one.
-    libraryPool = Math.max(libraryPool, (await readMemoryRecord(dbPath)).libraryPoolBytes);
+    libraryPool = Math.max(poolBytes ?? options.bufferPoolBytes ?? libraryPoolBytes(await fileBytes(dbPath), recordedPool, ceilingBytes), recordedPool);
     const library = await openLibrary({
       dbPath,
       readOnly: readOnlyOption,
@@ -227,7 +228,7 @@ export function createKuzuStore(options: KuzuStoreOptions): KuzuGraphStore {
     const search = createSearchDatabase({
       dbPath,
       readOnly: library.readOnly,
-      poolCeilingBytes: ceiling,
+      poolCeilingBytes: ceilingBytes,
       ...(options.searchSegments ?? {}),
       log,
     });
@@ -521,7 +522,7 @@ export function createKuzuStore(options: KuzuStoreOptions): KuzuGraphStore {
    */
   async function growIfOutgrown(doing: string): Promise<void> {
     if (options.bufferPoolBytes !== undefined || state === null || state.readOnly) return;
-    const wanted = libraryPoolBytes(await fileBytes(dbPath), (await readMemoryRecord(dbPath)).libraryPoolBytes, ceilingBytes);
+    const wanted = libraryPoolBytes(await fileBytes(dbPath), recordedPool, ceilingBytes);
     if (wanted < libraryPool * POOL_REGROW) return;
     log(`the library grew past its buffer pool of ${Math.round(libraryPool / 2 ** 20)} MB: reopened with ${Math.round(wanted / 2 ** 20)} MB before ${doing}`);
     await reopenWithPool(wanted);

@@ -83,7 +83,7 @@ export interface IndexedDocument {
 const INDEX_RECIPE = `SectionText(documentId, label, heading, text, numberTerms) porter ${FTS_IGNORE_PATTERN}`;
 
 /** What the documents of an index add up to (with how it is built): equal fingerprints, equal contents. */
-export function fingerprintOf(documents: readonly IndexedDocument[]): string {
+function fingerprintOf(documents: readonly IndexedDocument[]): string {
   const hash = createHash("sha256");
   hash.update(`${INDEX_RECIPE}\n`);
   for (const d of [...documents].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))) hash.update(`${d.id}:${d.sha256}\n`);
