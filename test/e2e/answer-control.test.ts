@@ -60,9 +60,9 @@ import { RESULTS_DIR } from "./flows/renderer-build.ts";
       await expect.poll(() => page.getByTestId("answer-streaming").textContent(), { timeout: 10_000 }).toMatch(/and more/);
       expect(llm.running).toBe(1);
       await stop();
-      await page.getByTestId("answer-cancelled").last().waitFor({ timeout: 2_000 });
+      await page.getByTestId("answer-cancelled").last().waitFor({ timeout: 10_000 });
       expect(await page.getByTestId("cancel-ask").count()).toBe(0);
-      await expect.poll(() => llm.running, { timeout: 1_000, interval: 20 }).toBe(0);
+      await expect.poll(() => llm.running, { timeout: 10_000, interval: 20 }).toBe(0);
     }
   });
 

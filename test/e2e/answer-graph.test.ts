@@ -63,7 +63,8 @@ function cyFacts(page: Page): Promise<CyFacts> {
       orphans: nodes.filter((n) => n.parent().length === 0).length,
       zoom,
       // The label size on screen: the style's font size times the zoom.
-      minLabelPx: Math.min(...all.map((n) => parseFloat(n.style("font-size")) * zoom)),
+      // Rounded to a hundredth of a pixel: the renderer sets 11 px / zoom, and the product is not exact in floating point.
+      minLabelPx: Math.round(Math.min(...all.map((n) => parseFloat(n.style("font-size")) * zoom)) * 100) / 100,
       labelledEdges: [...cy.edges()].filter((e) => e.style("label") !== "").length,
       ids: nodes.map((n) => n.id()).sort(),
       positions,

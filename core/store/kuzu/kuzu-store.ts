@@ -229,6 +229,7 @@ export function createKuzuStore(options: KuzuStoreOptions): KuzuGraphStore {
       dbPath,
       readOnly: library.readOnly,
       poolCeilingBytes: ceilingBytes,
+      minFreeBytes: minFree,
       ...(options.searchSegments ?? {}),
       log,
     });

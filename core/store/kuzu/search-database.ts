@@ -4,7 +4,8 @@ import os from "node:os";
 import path from "node:path";
 import { ensurePrivateDir, tightenDataDir } from "../../files/private-files.ts";
 import type { ScoredId } from "../../model/graph-records.ts";
-import { toErrorInfo } from "../../model/errors.ts";
+import { ClauseGraphError, toErrorInfo } from "../../model/errors.ts";
+import { freeBytes } from "../free-space.ts";
 import { cypherString, newDatabase, openConnection, type Connection, type Database } from "./driver.ts";
 import { fileBytes, grownPool, poolCeiling, SEARCH_POOL_FLOOR, searchBuildPoolBytes, searchQueryPoolBytes } from "./memory-plan.ts";
 import { createKuzuSession, type KuzuSession } from "./session.ts";
@@ -62,6 +63,10 @@ export const SEGMENT_TARGET_SECTIONS = 16_000;
 export const FOLD_SECTIONS = 6_000;
 /** A segment whose deleted rows reach this share is rewritten by the next merge. */
 export const DEAD_SHARE_TO_REWRITE = 0.25;
+/** What a segment takes on disk before its first row: Kuzu lays out its catalog and tables in fixed steps. */
+export const SEGMENT_BASE_BYTES = 8 * 2 ** 20;
+/** And per character indexed: the text kept, its terms and their postings. */
+export const SEGMENT_BYTES_PER_CHAR = 4;
 
 /** One section's searchable text, as the library stores it (numberTerms: fts-query.ts). */
 export interface SearchRow {
@@ -127,6 +132,8 @@ export interface SearchDatabaseOptions {
   poolCeilingBytes?: number;
   /** Smallest pool a segment starts from (memory-plan.ts SEARCH_POOL_FLOOR; tests make it small to see a pool grow). */
   poolFloorBytes?: number;
+  /** What the library keeps free on its disk (free-space.ts); a fold short of room frees the old index first. */
+  minFreeBytes?: number;
   /** Tests: smaller thresholds than the defaults above. */
   targetSections?: number;
   foldSections?: number;
@@ -165,6 +172,7 @@ export function createSearchDatabase(options: SearchDatabaseOptions): SearchData
   const floor = options.poolFloorBytes ?? SEARCH_POOL_FLOOR;
   const target = options.targetSections ?? SEGMENT_TARGET_SECTIONS;
   const fold = options.foldSections ?? FOLD_SECTIONS;
+  const minFree = Math.max(0, options.minFreeBytes ?? 0);
   let dir = searchDirectory(options.dbPath);
   let temporary: string | null = null;
   let segments: Segment[] = [];
@@ -282,6 +290,31 @@ export function createSearchDatabase(options: SearchDatabaseOptions): SearchData
     }
   }
 
+  const segmentBytes = (chars: number): number => SEGMENT_BASE_BYTES + chars * SEGMENT_BYTES_PER_CHAR;
+
+  /**
+   * Rule "room before a build": a segment is not started on a disk that cannot hold it. Kuzu
+   * 0.11.3 aborts the process when a write fails for space while it closes a database, so the
+   * build is refused as a full disk is, in words, and the segments in use keep answering.
+   */
+  async function ensureRoomFor(chars: number): Promise<void> {
+    const free = await freeBytes(dir);
+    const need = segmentBytes(chars);
+    if (free === null || free >= need) return;
+    throw new ClauseGraphError(
+      "WRITE_FAILED",
+      `could not build the search index: the disk holding ${dir} has ${Math.floor(free / 2 ** 20)} MB free and the index needs about ${Math.ceil(need / 2 ** 20)} MB. Free some space; the library is kept, and its search index is built at the next start.`,
+      { file: dir },
+    );
+  }
+
+  /** Bytes the files of these segments take. */
+  async function bytesOf(list: readonly Segment[]): Promise<number> {
+    let sum = 0;
+    for (const s of list) sum += await fileBytes(s.file);
+    return sum;
+  }
+
   /** Builds one segment file from `rows` in a pool sized from their text, grown while it proves too small. */
   function buildSegment(rows: readonly SearchRow[], documents: readonly IndexedDocument[]): Promise<Segment> {
     if (closing) return Promise.reject(new Error("the library is closing"));
@@ -303,6 +336,7 @@ export function createSearchDatabase(options: SearchDatabaseOptions): SearchData
     const chars = rows.reduce((sum, r) => sum + r.text.length + r.heading.length + r.label.length + r.numberTerms.length, 0);
     const sectionsOf = new Map<string, number>(documents.map((d) => [d.id, 0]));
     for (const r of rows) sectionsOf.set(r.documentId, (sectionsOf.get(r.documentId) ?? 0) + 1);
+    await ensureRoomFor(chars);
     let poolBytes: number | null = searchBuildPoolBytes(chars, ceiling, floor);
     for (;;) {
       await removeFiles(file);
@@ -522,6 +556,19 @@ export function createSearchDatabase(options: SearchDatabaseOptions): SearchData
         const kept = liveDocuments(small);
         const rows = [...(await rowsOf(kept.map((d) => d.id))), ...newRows];
         const all = [...kept, ...missing];
+        // Rule "short of room, replace in place": a fold normally builds beside the index it
+        // replaces, so searches go on meanwhile. When the disk could not hold both and keep its
+        // margin, the old one goes first: searches during the fold (seconds at this size) miss
+        // these documents, rather than the disk filling up under Kuzu.
+        const free = small.length > 0 && !readOnly ? await freeBytes(dir) : null;
+        const chars = rows.reduce((sum, r) => sum + r.text.length + r.heading.length + r.label.length + r.numberTerms.length, 0);
+        if (free !== null && free < segmentBytes(chars) + minFree) {
+          log(
+            `search index: ${Math.floor(free / 2 ** 20)} MB free, so the old index of ${await bytesOf(small).then((b) => Math.ceil(b / 2 ** 20))} MB is removed before its replacement is built`,
+          );
+          await swap([], small);
+          small.length = 0;
+        }
         const added = all.length === 0 ? [] : [await buildSegment(rows, all)];
         await swap(added, small);
         return { kind: "fold", documents: all.length, sections: rows.length, ms: Date.now() - started };
