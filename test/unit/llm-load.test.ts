@@ -82,7 +82,7 @@ describe("loadLlm before llama.cpp starts", () => {
     const started = Date.now();
     const err = await runtime.loadLlm({ modelPath: fake, loadTimeoutMs: 50 }).catch((e: unknown) => e);
     expect(err).toMatchObject({ code: "MODEL_TIMEOUT", file: fake });
-    expect(Date.now() - started).toBeLessThan(5000);
+    expect(Date.now() - started).toBeLessThan(20_000);
     expect(spy.calls).toBe(1);
     await runtime.dispose();
   });
