@@ -47,6 +47,7 @@ import { createJobReporter, type JobReporter } from "./jobs/job-reporter.ts";
 import { createForeground } from "./jobs/foreground.ts";
 import { createReadAhead } from "./jobs/read-ahead.ts";
 import { createWriteQueue } from "./jobs/write-queue.ts";
+import { vocabularyExpansions } from "./retrieve/legal-thesaurus.ts";
 import { hybridSearch } from "./retrieve/hybrid-search.ts";
 import { createRetrievalCaches } from "./retrieve/retrieval-caches.ts";
 import { makeSnippet } from "./retrieve/snippet.ts";
@@ -488,7 +489,9 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
             // The saved caps (answer-limits.ts), or this call's own (`ask --max-tokens / --max-seconds`).
             options: { maxAnswerTokens: opts.maxTokens ?? lease.limits.maxTokens, maxSeconds: opts.maxSeconds ?? lease.limits.maxSeconds },
           }));
-        const result = await routed.finish(labelAnswer(answer, { id: lease.model?.id ?? null, name: lease.name, failure: lease.failure }));
+        const labelled = labelAnswer(answer, { id: lease.model?.id ?? null, name: lease.name, failure: lease.failure });
+        const expansions = vocabularyExpansions(query);
+        const result = await routed.finish(expansions.length > 0 ? { ...labelled, expansions } : labelled);
         const record = answerLogRecord(
           question.replace(/\s+/g, " ").trim(),
           ranked.map((r) => r.section.id),

@@ -1,5 +1,5 @@
 import { analyzeQuery, isStopword, memoStemmer, tokenize } from "../retrieve/query-terms.ts";
-import { thesaurusExpansion } from "../retrieve/legal-thesaurus.ts";
+import { vocabularyExpansions } from "../retrieve/legal-thesaurus.ts";
 
 // Word-level evidence for answering: which content words a question asks about (weighted by how
 // rare they are among the candidate sentences, so "data" in a GDPR pool counts little and
@@ -16,6 +16,8 @@ const ITALIAN_STOPWORDS = new Set(
 
 /** Expansion words (regulatory wording of lay terms) count for this share of a question word. */
 const EXPANSION_WEIGHT = 0.5;
+/** A lay word whose regulatory counterpart a sentence has counts this much of the word itself. */
+const EQUIVALENT_WEIGHT = 0.8;
 
 const baseStem = memoStemmer();
 
@@ -128,6 +130,11 @@ export interface QueryTerms {
   weights: Map<string, number>;
   /** Stems the question itself has (what coverage is measured against). */
   required: Set<string>;
+  /**
+   * The question's lay words and the regulatory words they stand for (legal-thesaurus.ts): a
+   * sentence saying "classify" answers the "grade" of the question.
+   */
+  equivalents: Array<{ lay: string[]; legal: string[] }>;
 }
 
 /**
@@ -146,11 +153,20 @@ export function queryTerms(question: string, ignore: ReadonlySet<string> = new S
     weights.set(s, 1);
     required.add(s);
   });
-  for (const w of thesaurusExpansion(question)) {
-    const s = stemOf(w);
-    if (!weights.has(s) && !ignore.has(s) && !isFunctionWord(w)) weights.set(s, EXPANSION_WEIGHT);
+  const equivalents: QueryTerms["equivalents"] = [];
+  for (const expansion of vocabularyExpansions(question)) {
+    for (const w of expansion.added) {
+      const s = stemOf(w);
+      if (!weights.has(s) && !ignore.has(s) && !isFunctionWord(w)) weights.set(s, EXPANSION_WEIGHT);
+    }
+    const lay = tokenize(expansion.from)
+      .filter((w) => !isFunctionWord(w))
+      .map(stemOf)
+      .filter((s) => required.has(s));
+    const legal = expansion.to.flatMap((phrase) => tokenize(phrase).filter((w) => !isFunctionWord(w) && w.length > 1)).map(stemOf);
+    if (lay.length > 0 && legal.length > 0) equivalents.push({ lay, legal });
   }
-  return { weights, required };
+  return { weights, required, equivalents };
 }
 
 /**
@@ -171,6 +187,16 @@ export function coverage(
   for (const [s, w] of terms.weights) {
     if (sentence.has(s)) got += w * idf(s);
     else if (context.has(s)) got += w * contextWeight * idf(s);
+  }
+  // Rule "the regulation's word answers the auditor's": a lay word the sentence lacks counts as
+  // present when the sentence has its regulatory counterpart (less the credit that word already
+  // gave as an expansion, so nothing counts twice).
+  for (const { lay, legal } of terms.equivalents) {
+    const said = legal.filter((s) => sentence.has(s));
+    if (said.length === 0) continue;
+    const already = said.reduce((sum, s) => sum + (terms.required.has(s) ? 0 : (terms.weights.get(s) ?? 0) * idf(s)), 0);
+    const missing = lay.filter((s) => !sentence.has(s)).reduce((sum, s) => sum + idf(s), 0);
+    got += Math.max(0, missing * EQUIVALENT_WEIGHT - already);
   }
   return Math.min(1, got / total);
 }

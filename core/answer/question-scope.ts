@@ -102,6 +102,29 @@ interface DocumentNames {
   identity: Set<string>;
 }
 
+/** Words before a name that make it the instrument a question is asked under ("under PCI DSS", "per FINRA", "ai sensi del …"). */
+// An issuer asked what it says ("How does NIST define …", "What does the FCA expect …") is the question's authority too.
+const GOVERNED_BY =
+  /(?:\b(?:under|per|pursuant to|according to|required by|in line with|compliant with|comply with|complies with|does|do|did|would|will|should|ai sensi d\S*|secondo|in base a\S*)\s+(?:the\s+|il\s+|la\s+|lo\s+|l['’]\s*)?|['’]s\s+|\bfor (?:our|the|a|an)\s+)$/i;
+/** Words after a name that make it an instrument or a regime ("SOX 404", "FINRA Rule 4511", "GLBA requirements"). */
+const INSTRUMENT_AFTER =
+  /^\s*(?:\d|act\b|acts\b|rules?\b|regulations?\b|directives?\b|standards?\b|framework\b|code\b|laws?\b|requirements?\b|guidelines?\b|compliance\b|regime\b|testing\b|audit\b)/i;
+
+/**
+ * Rule "an incidental acronym is not the question's subject": "CCTV", "FBI", "HR", "EHR" name
+ * things in the auditor's world, not documents; a question is refused for lacking such a name only
+ * where it stands as an instrument does: after "under", "per", "according to", or before "Act",
+ * "Rule", a number. Names with digits or titles ("ISO 9001", "Consumer Duty Act") are always kept.
+ */
+function incidentalAcronym(question: string, name: QuestionName): boolean {
+  if (name.kind !== "acronym" || /\d/.test(name.text)) return false;
+  const at = question.indexOf(name.text);
+  if (at < 0) return false;
+  const before = question.slice(Math.max(0, at - 40), at);
+  const after = question.slice(at + name.text.length).replace(/^s\b/, "");
+  return !GOVERNED_BY.test(before) && !INSTRUMENT_AFTER.test(after);
+}
+
 export function documentScope(
   question: string,
   documents: readonly ScopeDocument[],
@@ -169,13 +192,20 @@ export function documentScope(
   const onlyAsExample = (entry: InstrumentEntry): boolean =>
     mentions.filter((m) => m.entry.id === entry.id).every((m) => AS_EXAMPLE.test(question.slice(0, m.start)));
   const otherNames = questionNames(question).filter(
-    (name) => !mentions.some((m) => covers(m.text, name.text)) && !aliasTexts.some((alias) => covers(alias, name.text)),
+    (name) => !mentions.some((m) => covers(m.text, name.text)) && !aliasTexts.some((alias) => covers(alias, name.text)) && !incidentalAcronym(question, name),
   );
+  // Rule "a lacking instrument beside one the library has is a reference": "which 800-53 control
+  // sits behind the federal CUI standard's requirement, and is there an ISO 27001 match?" asks the
+  // imported standard about its mapping; only a question about lacking instruments alone is refused.
+  const asksImported = named.some((e) => satisfied.has(e.id));
   return {
     documentIds: documents.filter((d) => inScope.has(d.id)).map((d) => d.id),
     parts,
     instruments: [...new Set(mentions.map((m) => m.text))],
-    missingInstruments: named.filter((e) => !satisfied.has(e.id) && !onlyAsExample(e)).map((e) => e.display),
+    // A description ("the EU AI law") scopes, but is not sure enough to refuse for: only a name or an identifier is.
+    missingInstruments: named
+      .filter((e) => !asksImported && !satisfied.has(e.id) && !onlyAsExample(e) && mentions.some((m) => m.entry.id === e.id && m.by !== "description"))
+      .map((e) => e.display),
     otherNames,
   };
 }

@@ -58,6 +58,17 @@ export const askResultSchema = z.object({
     .optional(),
   route: answerRouteSchema.optional(),
   rows: z.array(graphRowSchema).optional(),
+  expansions: z
+    .array(
+      z.object({
+        from: z.string(),
+        to: z.array(z.string()),
+        added: z.array(z.string()),
+        source: z.enum(["lexicon", "acronym"]),
+        instruments: z.array(z.string()),
+      }),
+    )
+    .optional(),
 });
 
 // Compile-time only: each schema's output must be exactly the shared type, both ways.

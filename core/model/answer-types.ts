@@ -85,6 +85,18 @@ export interface AskResult {
   route?: AnswerRoute;
   /** The rows a graph query found, each citing its section and page (core/graph-query/). */
   rows?: GraphRow[];
+  /** The question's everyday words the search also looked for in the regulations' wording (core/retrieve/legal-thesaurus.ts). */
+  expansions?: AskExpansion[];
+}
+
+/** One lay expression of the question and the regulatory words searched for it. */
+export interface AskExpansion {
+  from: string;
+  to: string[];
+  added: string[];
+  source: "lexicon" | "acronym";
+  /** The instruments whose sense was taken; empty for a sense all share. */
+  instruments: string[];
 }
 
 /**

@@ -12,7 +12,7 @@ export interface InstrumentMention {
   text: string;
   start: number;
   end: number;
-  by: "name" | "identifier" | "title";
+  by: "name" | "identifier" | "title" | "description";
 }
 
 /** Lower case, accents and punctuation folded to single spaces, padded: word sequences compare as substrings. */
@@ -63,6 +63,31 @@ const NAME_PATTERNS: NamePattern[] = INSTRUMENTS.flatMap((entry) =>
   }),
 );
 
+/** A phrase of words as a pattern source over lower-cased folded text: any punctuation or space between words. */
+function phraseSource(phrase: string): string {
+  return foldWords(phrase).trim().split(" ").map(escape).join("[^a-z0-9]{1,3}");
+}
+
+/** Up to two other words between the parts of a description ("the EU's new digital-resilience law"). */
+const GAP = "(?:[^a-z0-9]{1,3}[a-z0-9]+){0,2}?[^a-z0-9]{1,3}";
+
+/**
+ * Rule "a description names an instrument": issuer or jurisdiction, then subject, then kind of
+ * text, a few words apart at most ("the EU digital-resilience law", "the federal CUI standard",
+ * "NIST's risk-assessment guide"). The parts come from the registry (describedAs), so the rule
+ * holds for any instrument described there.
+ */
+const DESCRIPTION_PATTERNS: Array<{ entry: InstrumentEntry; re: RegExp }> = INSTRUMENTS.flatMap((entry) => {
+  const d = entry.describedAs;
+  if (d === undefined) return [];
+  const alt = (items: readonly string[]): string =>
+    `(?:${[...items]
+      .sort((a, b) => b.length - a.length)
+      .map(phraseSource)
+      .join("|")})`;
+  return [{ entry, re: new RegExp(`(?<![a-z0-9])${alt(d.by)}${GAP}${alt(d.subjects)}${GAP}${alt(d.kinds)}(?![a-z0-9])`, "g") }];
+});
+
 /** Identifier key → instrument (a key with a subpart falls back to its part: "cfr:45/164/A" → HIPAA). */
 const BY_KEY = new Map<string, InstrumentEntry>();
 for (const entry of INSTRUMENTS) {
@@ -101,6 +126,11 @@ export function findInstrumentMentions(text: string, options: { titlePhrases?: b
   for (const m of identifierKeys(text)) {
     const entry = instrumentForKey(m.key);
     if (entry) found.push({ entry, text: m.text, start: m.start, end: m.end, by: "identifier" });
+  }
+  for (const { entry, re } of DESCRIPTION_PATTERNS) {
+    re.lastIndex = 0;
+    for (let m = re.exec(lowered); m !== null; m = re.exec(lowered))
+      found.push({ entry, text: text.slice(m.index, m.index + m[0].length), start: m.index, end: m.index + m[0].length, by: "description" });
   }
   if (options.titlePhrases === true) {
     const words = foldWords(text);

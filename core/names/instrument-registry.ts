@@ -30,7 +30,27 @@ export interface InstrumentEntry {
   titlePhrases?: readonly string[];
   /** Instruments contained in this one: a document that is this one is those too. */
   contains?: readonly string[];
+  /**
+   * How people describe it without naming it ("the EU digital-resilience law", "the federal CUI
+   * standard", "NIST's risk guide"): who issues it, what it is about, what kind of text it is.
+   * A description names the instrument for scoping only (instrument-names.ts findDescriptions).
+   */
+  describedAs?: InstrumentDescription;
 }
+
+export interface InstrumentDescription {
+  /** Issuer or jurisdiction words, one of which precedes the subject ("EU", "federal", "NIST's"). */
+  by: readonly string[];
+  /** What it regulates, as people put it. */
+  subjects: readonly string[];
+  /** What kind of text it is ("law", "rules", "guide"). */
+  kinds: readonly string[];
+}
+
+const EU_BY = ["EU", "European", "Europe's", "Union"];
+const US_BY = ["US", "U.S.", "federal", "American"];
+const LAW_KINDS = ["law", "laws", "regulation", "regulations", "act", "rules", "rule", "regime", "framework", "legislation"];
+const GUIDE_KINDS = ["guide", "guidance", "publication", "handbook", "manual", "special publication"];
 
 export const INSTRUMENTS: readonly InstrumentEntry[] = [
   // ---- European Union ----
@@ -41,6 +61,12 @@ export const INSTRUMENTS: readonly InstrumentEntry[] = [
     names: ["DORA", "Digital Operational Resilience Act", "regolamento DORA", "Digital Operational Resilience Regulation"],
     identifiers: ["Regulation (EU) 2022/2554", "32022R2554"],
     titlePhrases: ["digital operational resilience for the financial sector", "resilienza operativa digitale per il settore finanziario"],
+
+    describedAs: {
+      by: EU_BY,
+      subjects: ["digital resilience", "digital operational resilience", "operational resilience", "resilience", "ICT risk"],
+      kinds: LAW_KINDS,
+    },
   },
   {
     id: "eu-dora-rts-ict-risk",
@@ -80,6 +106,8 @@ export const INSTRUMENTS: readonly InstrumentEntry[] = [
       "protection of natural persons with regard to the processing of personal data and on the free movement of such data",
       "protezione delle persone fisiche con riguardo al trattamento dei dati personali",
     ],
+
+    describedAs: { by: EU_BY, subjects: ["privacy", "data protection", "data privacy", "personal data"], kinds: LAW_KINDS },
   },
   {
     id: "eu-nis2",
@@ -138,6 +166,20 @@ export const INSTRUMENTS: readonly InstrumentEntry[] = [
     names: ["HIPAA", "Health Insurance Portability and Accountability Act", "HIPAA Administrative Simplification", "HIPAA Rules", "HIPAA regulations"],
     identifiers: ["Pub. L. 104-191", "45 CFR Part 160", "45 CFR Part 162", "45 CFR Part 164"],
     contains: ["us-hipaa-privacy-rule", "us-hipaa-security-rule", "us-hipaa-breach-rule"],
+
+    describedAs: {
+      by: US_BY,
+      subjects: [
+        "health privacy",
+        "health information privacy",
+        "patient privacy",
+        "medical privacy",
+        "health data",
+        "health care privacy",
+        "healthcare privacy",
+      ],
+      kinds: LAW_KINDS,
+    },
   },
   {
     id: "us-hipaa-privacy-rule",
@@ -208,6 +250,12 @@ export const INSTRUMENTS: readonly InstrumentEntry[] = [
     names: ["NIST SP 800-171", "NIST 800-171", "SP 800-171 Rev. 2", "SP 800-171 Rev. 3"],
     identifiers: ["SP 800-171"],
     titlePhrases: ["Protecting Controlled Unclassified Information in Nonfederal Systems"],
+
+    describedAs: {
+      by: [...US_BY, "NIST", "NIST's", "defense", "DoD"],
+      subjects: ["CUI", "controlled unclassified information", "CUI protection", "CUI security"],
+      kinds: ["standard", "standards", "requirements", "rules", ...GUIDE_KINDS],
+    },
   },
   {
     id: "us-nist-sp-800-66",
@@ -216,6 +264,8 @@ export const INSTRUMENTS: readonly InstrumentEntry[] = [
     names: ["NIST SP 800-66", "NIST 800-66", "SP 800-66 Rev. 1", "SP 800-66 Rev. 2"],
     identifiers: ["SP 800-66"],
     titlePhrases: ["Implementing the Health Insurance Portability and Accountability Act (HIPAA) Security Rule"],
+
+    describedAs: { by: ["NIST", "NIST's"], subjects: ["HIPAA", "HIPAA security", "HIPAA implementation", "HIPAA Security Rule"], kinds: GUIDE_KINDS },
   },
   {
     id: "us-nist-sp-800-30",
@@ -224,6 +274,8 @@ export const INSTRUMENTS: readonly InstrumentEntry[] = [
     names: ["NIST SP 800-30", "NIST 800-30", "SP 800-30 Rev. 1"],
     identifiers: ["SP 800-30"],
     titlePhrases: ["Guide for Conducting Risk Assessments"],
+
+    describedAs: { by: ["NIST", "NIST's"], subjects: ["risk assessment", "risk-assessment", "risk assessments", "risk"], kinds: GUIDE_KINDS },
   },
   {
     id: "us-nist-sp-800-37",

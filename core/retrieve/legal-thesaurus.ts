@@ -1,11 +1,14 @@
+import { distinctEntries, findInstrumentMentions, withContained } from "../names/instrument-names.ts";
+import { COMPLIANCE_LEXICON } from "./compliance-lexicon.ts";
 import { isStopword, stem, tokenize } from "./query-terms.ts";
 
 // Auditors ask in everyday words ("data leak", "delete my data", "cloud provider", "the
 // regulator"); regulations use defined legal vocabulary ("personal data breach", "erasure",
 // "ICT third-party service provider", "supervisory authority"). A static word-vector model
-// cannot bridge such pairs reliably, so this curated thesaurus (English and Italian, across the
-// domains the app serves: data protection, financial resilience, health privacy, security
-// controls, public procurement) adds the regulatory wording to the lexical query.
+// cannot bridge such pairs reliably, so the compliance lexicon (compliance-lexicon.ts: English and
+// Italian, across data protection, financial resilience, health privacy, security controls and
+// public procurement) adds the regulatory wording to the lexical query, and each expansion is
+// reported with the answer (ask --json `expansions`).
 //
 // It is one-way: only an everyday expression triggers it, and only the regulatory wording is
 // added. A question already in the regulation's words gains nothing: on ObliQA dev (questions
@@ -13,81 +16,33 @@ import { isStopword, stem, tokenize } from "./query-terms.ts";
 // synonyms outweighed the words the question was actually about. Matching is on light stems,
 // so plurals and verb forms count.
 
-interface Group {
-  /** How people say it. */
-  lay: readonly string[];
-  /** How regulations say it. */
-  legal: readonly string[];
+/** One lay expression found in a question and the regulatory words it added. */
+export interface VocabularyExpansion {
+  /** The question's words that matched, as the lexicon has them. */
+  from: string;
+  /** The regulatory wording it stands for. */
+  to: string[];
+  /** Words added to the query (those the question lacked). */
+  added: string[];
+  /** Which rule found it: the lexicon, or the acronym rule below. */
+  source: "lexicon" | "acronym";
+  /** The instruments whose sense was taken; empty for a sense every instrument shares. */
+  instruments: string[];
 }
-
-const g = (lay: readonly string[], legal: readonly string[]): Group => ({ lay, legal });
-
-const GROUPS: readonly Group[] = [
-  // data protection
-  g(["data leak", "leaked data", "data leaked", "hacked data"], ["personal data breach"]),
-  g(
-    ["delete my data", "delete personal data", "delete the data", "delete all the data", "delete data", "remove my data"],
-    ["erasure", "right to be forgotten"],
-  ),
-  // Not "regulator": some rulebooks (ADGM's FSRA) call their authority exactly that.
-  g(["watchdog", "privacy regulator", "data protection regulator", "tell the regulator"], ["supervisory authority", "competent authority"]),
-  g(["fines", "fine", "fined"], ["administrative fine", "penalty", "civil money penalty"]),
-  g(["kid", "kids", "underage", "minor"], ["child"]),
-  g(["privacy officer"], ["data protection officer"]),
-  g(["move data abroad", "send data abroad", "data abroad", "outside the eu", "outside europe"], ["transfer to a third country"]),
-  g(["customer data", "client data", "user data"], ["personal data"]),
-  g(["automated decisions", "algorithm decides"], ["automated individual decision-making", "profiling"]),
-  // financial / ICT resilience
-  g(["bank", "banks"], ["credit institution", "financial entity"]),
-  g(["cloud provider", "cloud providers", "cloud vendor", "it vendor", "tech provider"], ["ict third-party service provider"]),
-  // Not "it" alone: indistinguishable from the pronoun once lower-cased.
-  g(["information technology", "it systems", "it service", "it services", "it providers"], ["ict"]),
-  g(["cyber attack", "cyberattack", "hacker attack", "hack", "hacked"], ["ict-related incident", "cyber threat"]),
-  g(["outage", "downtime", "system failure"], ["disruption", "ict-related incident"]),
-  g(["pen test", "pentest", "pen testing"], ["threat-led penetration testing"]),
-  g(["board of directors", "the board"], ["management body"]),
-  g(["vendor contract", "supplier contract", "outsourcing contract"], ["contractual arrangements"]),
-  g(["exit plan"], ["exit strategy", "termination of contractual arrangements"]),
-  // health privacy
-  g(["health data", "medical records", "patient data", "medical data"], ["protected health information"]),
-  g(["hospital", "clinic", "doctor"], ["covered entity", "health care provider"]),
-  g(["contractor", "vendor"], ["business associate"]),
-  g(["backup", "backups", "back up"], ["data backup plan"]),
-  g(["disaster recovery"], ["contingency plan", "emergency mode operation"]),
-  // security controls
-  g(["login", "log in", "logon", "sign in"], ["identification and authentication"]),
-  g(["two-factor", "2fa", "mfa"], ["multifactor authentication"]),
-  g(["password", "passwords"], ["authenticator"]),
-  g(["staff", "staffers"], ["workforce", "personnel"]),
-  g(["usb stick", "usb drive", "thumb drive", "external drive"], ["removable media", "portable storage device"]),
-  g(["patch", "patches", "patching"], ["flaw remediation"]),
-  g(["activity logs", "audit trail", "log files"], ["audit record", "event logging"]),
-  // public procurement (Italian and English)
-  g(["tender", "call for tenders", "gara", "gare"], ["procedura di gara", "appalto"]),
-  g(["scadenza", "entro quando", "deadline"], ["termine"]),
-  g(["fornitore", "fornitori", "ditta", "ditte", "impresa", "imprese"], ["operatore economico", "concorrente"]),
-  g(["cauzione", "deposito"], ["garanzia provvisoria"]),
-  g(
-    ["requisiti per partecipare", "chi può partecipare", "partecipare alla gara"],
-    ["requisiti di partecipazione", "requisiti di ordine speciale", "condizioni di partecipazione"],
-  ),
-  g(["vincitore", "vince la gara", "chi vince"], ["aggiudicazione"]),
-  g(["escluso", "esclusi", "esclusione"], ["cause di esclusione"]),
-  // Not "ente": its light stem is that of "entity".
-  g(["ospedale", "committente", "l'ente"], ["stazione appaltante"]),
-  g(["subcontracting", "subcontract"], ["subappalto"]),
-];
 
 interface Entry {
   stems: string[];
+  phrase: string;
   group: number;
 }
+
+const GROUPS = COMPLIANCE_LEXICON;
 
 function stems(phrase: string): string[] {
   return tokenize(phrase).map(stem);
 }
 
-const ENTRIES: readonly Entry[] = GROUPS.flatMap((group, index) => group.lay.map((phrase) => ({ stems: stems(phrase), group: index })));
+const ENTRIES: readonly Entry[] = GROUPS.flatMap((group, index) => group.lay.map((phrase) => ({ stems: stems(phrase), phrase, group: index })));
 
 function contains(haystack: readonly string[], needle: readonly string[]): boolean {
   if (needle.length === 0 || needle.length > haystack.length) return false;
@@ -100,29 +55,82 @@ function contains(haystack: readonly string[], needle: readonly string[]): boole
 
 const ITALIAN_FUNCTION_WORDS = new Set(["di", "dei", "del", "della", "delle", "da", "per", "il", "la", "le", "lo", "gli", "e", "ed", "o"]);
 
-/** Most words a query gains: enough for two or three concepts, bounded so the question keeps its weight. */
-const MAX_ADDED_WORDS = 12;
+/** Most words a query gains: enough for three or four concepts, bounded so the question keeps its weight. */
+const MAX_ADDED_WORDS = 16;
+
+/**
+ * Rule "a capitalised word is a name": a one-word lay expression written with a capital inside
+ * the question ("the Regulator", "the Supervisor") is the rulebook's own defined name for its
+ * authority, not everyday speech, so it is not translated.
+ */
+function writtenAsName(query: string, stemmed: string): boolean {
+  const words = query.split(/[^\p{L}\p{N}'-]+/u).filter((w) => w !== "");
+  return words.some((w, i) => i > 0 && /^\p{Lu}\p{Ll}/u.test(w) && stem(w) === stemmed);
+}
+
+/**
+ * Rule "IT in capitals is information technology": lower-cased, "IT" is the pronoun "it", so the
+ * lexicon cannot match it; written in capitals it is the acronym, and stands for ICT.
+ */
+const IT_ACRONYM = /(?<![\p{L}\p{N}])IT(?![\p{L}\p{N}])/u;
+
+/** Registry ids of the instruments the question names (with those they contain). */
+function namedInstruments(query: string): Set<string> {
+  return new Set(distinctEntries(findInstrumentMentions(query)).flatMap((e) => withContained(e).map((c) => c.id)));
+}
+
+/**
+ * The lay expressions of the question and the regulatory words each adds. A question naming an
+ * instrument gets that instrument's senses of a word; one naming none, every sense. Words the
+ * question already has are not repeated, and no more than MAX_ADDED_WORDS are added in all.
+ */
+export function vocabularyExpansions(query: string): VocabularyExpansion[] {
+  const queryStems = stems(query);
+  const have = new Set(queryStems);
+  const named = namedInstruments(query);
+  const matched = new Map<number, string>();
+  for (const entry of ENTRIES) {
+    if (matched.has(entry.group) || !contains(queryStems, entry.stems)) continue;
+    const group = GROUPS[entry.group];
+    if (group?.instruments !== undefined && named.size > 0 && !group.instruments.some((id) => named.has(id))) continue;
+    if (entry.stems.length === 1 && writtenAsName(query, entry.stems[0] ?? "")) continue;
+    matched.set(entry.group, entry.phrase);
+  }
+  const found: Array<{ from: string; to: string[]; source: VocabularyExpansion["source"]; instruments: string[] }> = [];
+  if (IT_ACRONYM.test(query)) found.push({ from: "IT", to: ["ICT"], source: "acronym", instruments: [] });
+  for (const [group, phrase] of matched) {
+    const entry = GROUPS[group];
+    if (entry !== undefined)
+      found.push({
+        from: phrase,
+        to: [...entry.legal],
+        source: "lexicon",
+        instruments: [...(entry.instruments ?? [])].filter((id) => named.size === 0 || named.has(id)),
+      });
+  }
+  const seen = new Set<string>();
+  let budget = MAX_ADDED_WORDS;
+  const out: VocabularyExpansion[] = [];
+  for (const f of found) {
+    const added: string[] = [];
+    for (const phrase of f.to) {
+      for (const word of tokenize(phrase)) {
+        const s = stem(word);
+        if (budget === 0 || have.has(s) || seen.has(s) || word.length < 2 || isStopword(word) || ITALIAN_FUNCTION_WORDS.has(word)) continue;
+        seen.add(s);
+        added.push(word);
+        budget--;
+      }
+    }
+    if (added.length > 0) out.push({ ...f, added });
+  }
+  return out;
+}
 
 /**
  * The regulatory (or lay) wording of the concepts the question names, as extra words for the
  * lexical query; words the question already has are not repeated. Empty when nothing matches.
  */
 export function thesaurusExpansion(query: string): string[] {
-  const queryStems = stems(query);
-  const have = new Set(queryStems);
-  const matched = new Set<number>();
-  for (const entry of ENTRIES) if (contains(queryStems, entry.stems)) matched.add(entry.group);
-  const added: string[] = [];
-  const seen = new Set<string>();
-  for (const group of matched) {
-    for (const phrase of GROUPS[group]?.legal ?? []) {
-      for (const word of tokenize(phrase)) {
-        const s = stem(word);
-        if (have.has(s) || seen.has(s) || word.length < 2 || isStopword(word) || ITALIAN_FUNCTION_WORDS.has(word)) continue;
-        seen.add(s);
-        added.push(word);
-      }
-    }
-  }
-  return added.slice(0, MAX_ADDED_WORDS);
+  return vocabularyExpansions(query).flatMap((e) => e.added);
 }

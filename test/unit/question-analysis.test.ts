@@ -291,6 +291,20 @@ describe("analyzeQuestion: names, conditions and focus terms", () => {
     expect(analyzeQuestion("Which ISO/IEC 27001 controls address supplier relationships?", LIBRARY, resources).missingInstruments).toEqual(["ISO/IEC 27001"]);
   });
 
+  it("scopes a question that describes an instrument without naming it, and refuses none for a description", () => {
+    const scoped = (q: string): string[] => analyzeQuestion(q, LIBRARY, resources).scope.documentIds;
+    expect(scoped("Do we count as a micro firm under the EU digital-resilience law?")).toEqual(["dora"]);
+    expect(scoped("Which security measures does the EU privacy regulation name?")).toEqual(["gdpr"]);
+    expect(scoped("What do the US health privacy rules say about fees?")).toEqual(["hipaa"]);
+    expect(scoped("How many requirement families does the federal CUI standard have?")).toEqual(["nist171"]);
+    // No issuer, no description: "a privacy regulation" could be any.
+    expect(scoped("Does a privacy regulation require encryption?")).toEqual([]);
+    // Described, not imported: scoped to nothing, and not refused for it (a description is not sure enough).
+    const guide = analyzeQuestion("Per NIST's risk-assessment guide, what groundwork comes first?", LIBRARY, resources);
+    expect(guide.scope.documentIds).toEqual([]);
+    expect(guide.missingInstruments).toEqual([]);
+  });
+
   it("answers from the instrument itself, not from a guide about it, unless the guide is named", () => {
     const guide = {
       id: "nist66",
@@ -313,8 +327,28 @@ describe("analyzeQuestion: names, conditions and focus terms", () => {
 
   it("leaves names outside the registry and the aliases to the library search", () => {
     const a = analyzeQuestion("How does NIST define ICT risk under DORA?", LIBRARY, resources);
-    expect(a.otherNames.map((n) => n.text)).toEqual(expect.arrayContaining(["NIST", "ICT"]));
+    expect(a.otherNames.map((n) => n.text)).toContain("NIST");
     expect(a.otherNames.map((n) => n.text)).not.toContain("DORA");
+    // An incidental acronym is no document: "ICT risk" is what is asked about, not where.
+    expect(a.otherNames.map((n) => n.text)).not.toContain("ICT");
+  });
+
+  it("holds an acronym against the question only where it stands as an instrument or its issuer", () => {
+    const names = (q: string): string[] => analyzeQuestion(q, LIBRARY, resources).otherNames.map((n) => n.text);
+    for (const q of [
+      "Do we need CCTV signs under the GDPR?",
+      "The FBI asked us to hold off notifying patients. How long can we wait?",
+      "Are sick notes in our HR files protected health information?",
+      "Whose sign-off do we need before a pen test of the EHR?",
+    ])
+      expect(names(q), q).toEqual([]);
+    for (const [q, name] of [
+      ["What does FINRA require of broker-dealers' records?", "FINRA"],
+      ["What evidence does the FCA expect in the annual report?", "FCA"],
+      ["Under FERPA, may a school disclose grades?", "FERPA"],
+      ["Which OCC guidelines apply to third-party risk?", "OCC"],
+    ] as const)
+      expect(names(q), q).toContain(name);
   });
 
   it("focus terms are content lemmas, most specific first, without the instrument's name", () => {
