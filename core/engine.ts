@@ -490,7 +490,8 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
             options: { maxAnswerTokens: opts.maxTokens ?? lease.limits.maxTokens, maxSeconds: opts.maxSeconds ?? lease.limits.maxSeconds },
           }));
         const labelled = labelAnswer(answer, { id: lease.model?.id ?? null, name: lease.name, failure: lease.failure });
-        const expansions = vocabularyExpansions(query);
+        // A copy: the expansions of recent questions are kept for the next read of the same one.
+        const expansions = structuredClone([...vocabularyExpansions(query)]);
         const result = await routed.finish(expansions.length > 0 ? { ...labelled, expansions } : labelled);
         const record = answerLogRecord(
           question.replace(/\s+/g, " ").trim(),

@@ -102,8 +102,10 @@ interface DocumentNames {
   identity: Set<string>;
 }
 
-/** Words before a name that make it the instrument a question is asked under ("under PCI DSS", "per FINRA", "ai sensi del …"). */
-// An issuer asked what it says ("How does NIST define …", "What does the FCA expect …") is the question's authority too.
+/**
+ * Words before a name that make it the instrument a question is asked under ("under PCI DSS", "per
+ * FINRA", "ai sensi del …"), or the issuer asked what it says ("How does NIST define …").
+ */
 const GOVERNED_BY =
   /(?:\b(?:under|per|pursuant to|according to|required by|in line with|compliant with|comply with|complies with|does|do|did|would|will|should|ai sensi d\S*|secondo|in base a\S*)\s+(?:the\s+|il\s+|la\s+|lo\s+|l['’]\s*)?|['’]s\s+|\bfor (?:our|the|a|an)\s+)$/i;
 /** Words after a name that make it an instrument or a regime ("SOX 404", "FINRA Rule 4511", "GLBA requirements"). */

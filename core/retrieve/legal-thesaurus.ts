@@ -79,12 +79,26 @@ function namedInstruments(query: string): Set<string> {
   return new Set(distinctEntries(findInstrumentMentions(query)).flatMap((e) => withContained(e).map((c) => c.id)));
 }
 
+/** Expansions of the last few questions; they depend on the question alone. */
+const RECENT_QUERIES = 32;
+const recent = new Map<string, VocabularyExpansion[]>();
+
 /**
  * The lay expressions of the question and the regulatory words each adds. A question naming an
  * instrument gets that instrument's senses of a word; one naming none, every sense. Words the
  * question already has are not repeated, and no more than MAX_ADDED_WORDS are added in all.
  */
-export function vocabularyExpansions(query: string): VocabularyExpansion[] {
+export function vocabularyExpansions(query: string): readonly VocabularyExpansion[] {
+  // Retrieval and the answer's report read the same question in one ask; a rephrased question is asked again too.
+  const known = recent.get(query);
+  if (known !== undefined) return known;
+  const found = expand(query);
+  if (recent.size >= RECENT_QUERIES) recent.delete(recent.keys().next().value ?? "");
+  recent.set(query, found);
+  return found;
+}
+
+function expand(query: string): VocabularyExpansion[] {
   const queryStems = stems(query);
   const have = new Set(queryStems);
   const named = namedInstruments(query);

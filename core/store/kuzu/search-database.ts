@@ -291,6 +291,9 @@ export function createSearchDatabase(options: SearchDatabaseOptions): SearchData
   }
 
   const segmentBytes = (chars: number): number => SEGMENT_BASE_BYTES + chars * SEGMENT_BYTES_PER_CHAR;
+  /** Characters a segment of these rows indexes (what its pool and its disk room are sized from). */
+  const charsOf = (rows: readonly SearchRow[]): number =>
+    rows.reduce((sum, r) => sum + r.text.length + r.heading.length + r.label.length + r.numberTerms.length, 0);
 
   /**
    * Rule "room before a build": a segment is not started on a disk that cannot hold it. Kuzu
@@ -333,7 +336,7 @@ export function createSearchDatabase(options: SearchDatabaseOptions): SearchData
     await ensureDir();
     const n = nextN++;
     const file = path.join(dir, `${n}.kuzu`);
-    const chars = rows.reduce((sum, r) => sum + r.text.length + r.heading.length + r.label.length + r.numberTerms.length, 0);
+    const chars = charsOf(rows);
     const sectionsOf = new Map<string, number>(documents.map((d) => [d.id, 0]));
     for (const r of rows) sectionsOf.set(r.documentId, (sectionsOf.get(r.documentId) ?? 0) + 1);
     await ensureRoomFor(chars);
@@ -560,17 +563,17 @@ export function createSearchDatabase(options: SearchDatabaseOptions): SearchData
         // replaces, so searches go on meanwhile. When the disk could not hold both and keep its
         // margin, the old one goes first: searches during the fold (seconds at this size) miss
         // these documents, rather than the disk filling up under Kuzu.
+        let replaced = small;
         const free = small.length > 0 && !readOnly ? await freeBytes(dir) : null;
-        const chars = rows.reduce((sum, r) => sum + r.text.length + r.heading.length + r.label.length + r.numberTerms.length, 0);
-        if (free !== null && free < segmentBytes(chars) + minFree) {
+        if (free !== null && free < segmentBytes(charsOf(rows)) + minFree) {
           log(
             `search index: ${Math.floor(free / 2 ** 20)} MB free, so the old index of ${await bytesOf(small).then((b) => Math.ceil(b / 2 ** 20))} MB is removed before its replacement is built`,
           );
           await swap([], small);
-          small.length = 0;
+          replaced = [];
         }
         const added = all.length === 0 ? [] : [await buildSegment(rows, all)];
-        await swap(added, small);
+        await swap(added, replaced);
         return { kind: "fold", documents: all.length, sections: rows.length, ms: Date.now() - started };
       }
       // Delta: the new documents alone, merged into the others in the background.
