@@ -7,10 +7,13 @@
 // - the labelled auditor questions (test/corpus/answer-questions.json over ../shared/corpus): a
 //   sentence of the answering section that lies in the answering paragraph or carries an operative
 //   word;
+// - the read part of the auditor dev set (../shared/corpus/qa/auditor/auditor_dev.jsonl; never its
+//   unread part, ids divisible by 4): a sentence of the gold PDF carrying most of a gold phrase;
 // - ObliQA dev (the first N questions, default 600): a sentence of a gold passage.
-// The objective is the mean of the two shares. The labelled set is also fitted two-fold (by
-// question id parity) and scored on the half it did not see: that figure, not the fitted one, is
-// what to expect on unseen auditor questions. Prints the weights as a TypeScript object.
+// The objective is the mean of the shares. The labelled set and the auditor read part are each
+// also fitted two-fold (by position parity) and scored on the half the fit did not see: those
+// figures, not the fitted ones, are what to expect on unseen questions. Prints the weights as a
+// TypeScript object.
 import { existsSync } from "node:fs";
 import { mkdir, mkdtemp, readdir, rm } from "node:fs/promises";
 import os from "node:os";
@@ -18,6 +21,7 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { fileURLToPath } from "node:url";
 import { isFurniture } from "../core/answer/answer-cues.ts";
+import { BEST_SCORED_ANSWERS, CUED_MIN_COVERAGE } from "../core/answer/extractive-answer.ts";
 import type { TracedCandidate } from "../core/model/answer-types.ts";
 import { SENTENCE_WEIGHTS, sentenceScore } from "../core/answer/sentence-score.ts";
 import { SENTENCE_FEATURES, type SentenceFeatures } from "../core/model/sentence-features.ts";
@@ -26,6 +30,7 @@ import { createEngine } from "../core/engine.ts";
 import type { Engine } from "../core/model/engine-types.ts";
 import { createKuzuStore } from "../core/store/kuzu/kuzu-store.ts";
 import { baseLabel, loadAnswerQuestions, normalizeForMatch, paragraphSpan } from "./lib/answer-questions.ts";
+import { OUT_OF_DOMAIN, isUnread, loadAuditorDev, normaliseWords } from "./lib/auditor-dev.ts";
 import { ingestIntoKuzu } from "./lib/kuzu-ingest.ts";
 import { openLabelledLibrary } from "./lib/labelled-library.ts";
 import { loadObliqaQuestions, loadPassages } from "./lib/obliqa-corpus.ts";
@@ -34,6 +39,7 @@ import { adaptCorpus } from "./lib/obliqa-sections.ts";
 const here = path.dirname(fileURLToPath(import.meta.url));
 const QA_DIR = path.resolve(here, "../../shared/corpus/qa");
 const REGULATORY_DIR = path.resolve(here, "../../shared/corpus/regulatory");
+const AUDITOR_FILE = path.join(QA_DIR, "auditor/auditor_dev.jsonl");
 
 const { values } = parseArgs({
   options: {
@@ -54,15 +60,22 @@ const log = (line: string): void => {
 /** One question's candidates and which of them answer it. */
 interface Example {
   id: string;
-  candidates: Array<TracedCandidate & { positive: boolean; eligible: boolean }>;
+  candidates: Array<TracedCandidate & { positive: boolean; eligible: boolean; usable: boolean }>;
 }
 
-/** What the extractive answer may lead with (extractive-answer.ts `answers`). */
-function eligible(c: TracedCandidate): boolean {
+/** Neither furniture nor a word or two: a sentence the answer may quote at all. */
+function usable(c: TracedCandidate): boolean {
   const words = c.text.split(/\s+/).filter((w) => /\p{L}/u.test(w)).length;
-  if (words < 2 || isFurniture(c.text)) return false;
-  return c.relevant || (c.features.coverage >= 0.15 && c.features.cue === 1) || c.features.listCoverage >= 0.3;
+  return words >= 2 && !isFurniture(c.text);
 }
+
+/** What the extractive answer may lead with whatever the weights (extractive-answer.ts `answers`). */
+function eligible(c: TracedCandidate): boolean {
+  if (!usable(c)) return false;
+  return c.relevant || (c.features.coverage >= CUED_MIN_COVERAGE && c.features.cue === 1) || c.features.listCoverage >= 0.3;
+}
+
+const mark = (c: TracedCandidate, positive: boolean) => ({ ...c, positive, eligible: eligible(c), usable: usable(c) });
 
 async function traced(engine: Engine, question: string): Promise<TracedCandidate[]> {
   let out: TracedCandidate[] = [];
@@ -70,7 +83,34 @@ async function traced(engine: Engine, question: string): Promise<TracedCandidate
   return out;
 }
 
-async function labelledExamples(): Promise<Example[]> {
+/** Most of a phrase's words (of 3+ letters) are words of the sentence: the gold phrase may run past it. */
+const PHRASE_SHARE = 0.7;
+function carriesPhrase(text: string, phrase: string): boolean {
+  const words = new Set(normaliseWords(text).split(" "));
+  const wanted = normaliseWords(phrase)
+    .split(" ")
+    .filter((w) => (w.match(/\p{L}/gu) ?? []).length >= 3);
+  const found = wanted.filter((w) => words.has(w)).length;
+  return wanted.length > 0 && found >= Math.max(2, PHRASE_SHARE * wanted.length);
+}
+
+async function auditorExamples(engine: Engine): Promise<Example[]> {
+  if (!existsSync(AUDITOR_FILE)) return [];
+  const docs = await engine.listDocuments();
+  const out: Example[] = [];
+  for (const q of await loadAuditorDev(AUDITOR_FILE)) {
+    if (isUnread(q.id) || q.kind === OUT_OF_DOMAIN || q.file === null) continue;
+    const doc = docs.find((d) => d.fileName === q.file);
+    const candidates = await traced(engine, q.question);
+    out.push({
+      id: q.id,
+      candidates: candidates.map((c) => mark(c, doc !== undefined && c.documentId === doc.id && q.gold.some((g) => carriesPhrase(c.text, g.phrase)))),
+    });
+  }
+  return out;
+}
+
+async function labelledExamples(): Promise<{ labelled: Example[]; auditor: Example[] }> {
   const pdfs = (await readdir(REGULATORY_DIR))
     .filter((f) => f.toLowerCase().endsWith(".pdf"))
     .sort()
@@ -98,14 +138,14 @@ async function labelledExamples(): Promise<Example[]> {
           }
           if (!positive && q.provision.paragraph === undefined) positive = words.length === 0;
         }
-        marked.push({ ...c, positive, eligible: eligible(c) });
+        marked.push(mark(c, positive));
       }
       out.push({ id: q.id, candidates: marked });
     }
+    return { labelled: out, auditor: await auditorExamples(library.engine) };
   } finally {
     await library.engine.close();
   }
-  return out;
 }
 
 async function obliqaExamples(limit: number): Promise<Example[]> {
@@ -127,7 +167,7 @@ async function obliqaExamples(limit: number): Promise<Example[]> {
       const candidates = await traced(engine, q.text);
       out.push({
         id: q.id,
-        candidates: candidates.map((c) => ({ ...c, positive: gold.has(corpus.keyOfSection.get(c.sectionId) ?? c.sectionId), eligible: eligible(c) })),
+        candidates: candidates.map((c) => mark(c, gold.has(corpus.keyOfSection.get(c.sectionId) ?? c.sectionId))),
       });
     }
   } finally {
@@ -138,15 +178,21 @@ async function obliqaExamples(limit: number): Promise<Example[]> {
   return out;
 }
 
-/** Share of examples whose best eligible candidate is positive (examples with no positive at all count as misses). */
+/**
+ * Share of examples whose best eligible candidate is positive (examples with no positive at all
+ * count as misses). As in extractive-answer.ts, a sentence scoring within BEST_SCORED_ANSWERS of the
+ * pool's best is eligible with part of the question's words: which ones are depends on the weights.
+ */
 function top1(examples: readonly Example[], weights: SentenceFeatures): number {
   if (examples.length === 0) return 0;
   let hits = 0;
   for (const e of examples) {
+    const scored = e.candidates.map((c) => ({ c, score: sentenceScore(c.features, c.prior, weights) }));
+    const bestScore = Math.max(0, ...scored.filter((x) => !isFurniture(x.c.text)).map((x) => x.score));
     let best: { score: number; positive: boolean } | null = null;
-    for (const c of e.candidates) {
-      if (!c.eligible) continue;
-      const score = sentenceScore(c.features, c.prior, weights);
+    for (const { c, score } of scored) {
+      const open = c.eligible || (c.usable && c.features.coverage >= CUED_MIN_COVERAGE && score >= BEST_SCORED_ANSWERS * bestScore);
+      if (!open) continue;
       if (best === null || score > best.score) best = { score, positive: c.positive };
     }
     if (best?.positive === true) hits++;
@@ -181,15 +227,20 @@ function fit(objective: (w: SentenceFeatures) => number, start: SentenceFeatures
   return { weights, value };
 }
 
-const labelled = existsSync(REGULATORY_DIR) ? await labelledExamples() : [];
+const { labelled, auditor } = existsSync(REGULATORY_DIR) ? await labelledExamples() : { labelled: [], auditor: [] };
 const obliqa = existsSync(QA_DIR) ? await obliqaExamples(obliqaLimit) : [];
-log(`examples: ${labelled.length} labelled, ${obliqa.length} ObliQA dev`);
+log(`examples: ${labelled.length} labelled, ${auditor.length} auditor dev (read part), ${obliqa.length} ObliQA dev`);
 const reachable = (ex: readonly Example[]): number => ex.filter((e) => e.candidates.some((c) => c.positive && c.eligible)).length;
-log(`with an answering sentence among the eligible candidates: labelled ${reachable(labelled)}, ObliQA ${reachable(obliqa)} (the ceiling)`);
+log(
+  `with an answering sentence among the eligible candidates: labelled ${reachable(labelled)}, auditor ${reachable(auditor)}, ObliQA ${reachable(obliqa)} (the ceiling)`,
+);
+/** The mean share over the sets that have examples. */
 const objectiveOf =
-  (lab: readonly Example[]) =>
-  (w: SentenceFeatures): number =>
-    obliqa.length === 0 ? top1(lab, w) : 0.5 * top1(lab, w) + 0.5 * top1(obliqa, w);
+  (lab: readonly Example[], aud: readonly Example[]) =>
+  (w: SentenceFeatures): number => {
+    const sets = [lab, aud, obliqa].filter((x) => x.length > 0);
+    return sets.reduce((sum, x) => sum + top1(x, w), 0) / Math.max(1, sets.length);
+  };
 
 if (values.misses) {
   const show = (c: TracedCandidate): string =>
@@ -211,26 +262,30 @@ if (values.misses) {
     }
   }
 }
-log(
-  `current weights: labelled top-1 ${(100 * top1(labelled, SENTENCE_WEIGHTS)).toFixed(1)}%, ObliQA top-1 ${(100 * top1(obliqa, SENTENCE_WEIGHTS)).toFixed(1)}%`,
-);
-// Two-fold on the labelled set: fit on one half (and ObliQA), score the other half.
-const folds = [labelled.filter((_, i) => i % 2 === 0), labelled.filter((_, i) => i % 2 === 1)];
-let unseen = 0;
-for (const [i, train] of folds.entries()) {
-  const test = folds[1 - i] ?? [];
-  const { weights } = fit(objectiveOf(train), SENTENCE_WEIGHTS);
-  const got = top1(test, weights);
-  unseen += got * test.length;
-  log(
-    `fold ${i + 1}: fitted on ${train.length}, unseen half top-1 ${(100 * got).toFixed(1)}% (current weights on it: ${(100 * top1(test, SENTENCE_WEIGHTS)).toFixed(1)}%)`,
-  );
+const pct = (x: number): string => `${(100 * x).toFixed(1)}%`;
+const shares = (w: SentenceFeatures): string => `labelled ${pct(top1(labelled, w))}, auditor ${pct(top1(auditor, w))}, ObliQA ${pct(top1(obliqa, w))}`;
+log(`current weights top-1: ${shares(SENTENCE_WEIGHTS)}`);
+// Two-fold on each question set written for this library: fit on one half (with the other sets
+// whole), score the half the fit did not see.
+const halves = (x: readonly Example[]): [Example[], Example[]] => [x.filter((_, i) => i % 2 === 0), x.filter((_, i) => i % 2 === 1)];
+for (const [name, set] of [
+  ["labelled", labelled],
+  ["auditor", auditor],
+] as const) {
+  if (set.length === 0) continue;
+  const folds = halves(set);
+  let unseen = 0;
+  let before = 0;
+  for (const [i, train] of folds.entries()) {
+    const test = folds[1 - i] ?? [];
+    const { weights } = fit(name === "labelled" ? objectiveOf(train, auditor) : objectiveOf(labelled, train), SENTENCE_WEIGHTS);
+    unseen += top1(test, weights) * test.length;
+    before += top1(test, SENTENCE_WEIGHTS) * test.length;
+  }
+  log(`cross-validated ${name} top-1: ${pct(unseen / set.length)} (current weights: ${pct(before / set.length)})`);
 }
-log(`cross-validated labelled top-1: ${(100 * (unseen / Math.max(1, labelled.length))).toFixed(1)}%`);
-const final = fit(objectiveOf(labelled), SENTENCE_WEIGHTS);
-log(
-  `fitted on everything: labelled top-1 ${(100 * top1(labelled, final.weights)).toFixed(1)}%, ObliQA top-1 ${(100 * top1(obliqa, final.weights)).toFixed(1)}%`,
-);
+const final = fit(objectiveOf(labelled, auditor), SENTENCE_WEIGHTS);
+log(`fitted on everything top-1: ${shares(final.weights)}`);
 log(`export const SENTENCE_WEIGHTS: Readonly<SentenceFeatures> = ${JSON.stringify(final.weights, null, 2).replace(/"(\w+)":/g, "$1:")};`);
 if (values.json)
   console.log(
@@ -238,7 +293,9 @@ if (values.json)
       labelled: labelled.length,
       obliqa: obliqa.length,
       weights: final.weights,
+      auditor: auditor.length,
       labelledTop1: top1(labelled, final.weights),
+      auditorTop1: top1(auditor, final.weights),
       obliqaTop1: top1(obliqa, final.weights),
     }),
   );

@@ -8,6 +8,7 @@
 // with one of them (or its text) individually; the per-question callback sees the read part only.
 import { readFile } from "node:fs/promises";
 import { z } from "zod";
+import { isLeadRule } from "../../core/model/answer-rules.ts";
 import type { AskResult } from "../../core/model/answer-types.ts";
 import type { Engine } from "../../core/model/engine-types.ts";
 import { isRefusal, leadText } from "./labelled-answers.ts";
@@ -164,6 +165,8 @@ export interface AuditorOutcome {
   /** engine.search top 10 holds a section of the gold file spanning a gold page. */
   hitAt10: boolean;
   lead: string;
+  /** The named rule that chose the lead (answer-rules.ts), when the answer says. */
+  leadRule: string | null;
   citations: string[];
   /** Files the lead sentence cites. */
   leadFiles: string[];
@@ -212,6 +215,7 @@ async function askOne(engine: Engine, q: AuditorQuestion, fileOf: (documentId: s
     ms,
     hitAt10: search?.results.slice(0, 10).some((r) => inGold(r.documentId, r.file) && pagesOverlap(r.pageStart, r.pageEnd, goldPages)) ?? false,
     lead: leadText(result),
+    leadRule: result.sentences.find((s) => isLeadRule(s.rule))?.rule ?? null,
     citations: result.citations.map((c) => c.label),
     leadFiles,
   };
@@ -272,6 +276,8 @@ export interface AuditorGroup {
   askMs: { p50: number; p95: number };
   /** Over in-domain questions. */
   hitAt10: Share;
+  /** Answered in-domain questions by the named rule that chose their lead (answer-rules.ts). */
+  leadRules: Record<string, number>;
 }
 
 export interface AuditorFigures {
@@ -310,7 +316,14 @@ function group(outcomes: readonly AuditorOutcome[]): AuditorGroup {
     meanShownWords: answered.length === 0 ? 0 : answered.reduce((s, o) => s + o.shownWords, 0) / answered.length,
     askMs: { p50: percentile(ms, 50), p95: percentile(ms, 95) },
     hitAt10: inShare((o) => o.hitAt10),
+    leadRules: countBy(inDomain.filter((o) => !o.refused).map((o) => o.leadRule ?? "none")),
   };
+}
+
+function countBy(keys: readonly string[]): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const k of keys) out[k] = (out[k] ?? 0) + 1;
+  return out;
 }
 
 export function auditorFigures(file: string, total: number, outcomes: readonly AuditorOutcome[]): AuditorFigures {
@@ -350,7 +363,7 @@ export function auditorLine(o: AuditorOutcome): string | null {
     ? "REFUSED    "
     : `S${mark(o.shown.phrase)}${o.shown.words ? "w" : " "} A${mark(o.anywhere.phrase)} P${mark(o.pageAny)}${o.otherRegulation ? " OTHER-REG" : ""}`;
   return (
-    `${head} ${marks} H${mark(o.hitAt10)} ${o.ms.toFixed(0).padStart(5)} ms ${String(o.shownWords).padStart(3)} w | lead: ${clip(o.lead, 140)} | ` +
+    `${head} ${marks} H${mark(o.hitAt10)} ${o.ms.toFixed(0).padStart(5)} ms ${String(o.shownWords).padStart(3)} w | lead (${o.leadRule ?? "—"}): ${clip(o.lead, 140)} | ` +
     `cites: ${o.citations.join("; ") || "—"}` +
     (o.refused || o.shown.missing.length === 0 ? "" : ` | not shown: ${o.shown.missing.map((p) => `"${p}"`).join(", ")}`)
   );
@@ -393,6 +406,8 @@ export function printAuditor(f: AuditorFigures, log: (line: string) => void): vo
   );
   log(row("ask latency p50 / p95", (x) => `${x.askMs.p50.toFixed(0)} / ${x.askMs.p95.toFixed(0)} ms`));
   log(row("retrieval hit@10", (x) => frac(x.hitAt10), { text: "≥ 0.95", met: (x) => x.hitAt10.share >= g.hitAt10 }));
+  const rules = Object.entries(f.all.leadRules).sort((a, b) => b[1] - a[1]);
+  for (const [rule] of rules) log(row(`  lead chosen by ${rule}`, (x) => String(x.leadRules[rule] ?? 0)));
   log(
     `  ${"all, by document".padEnd(50)} ${"n".padStart(3)}  ${"shown".padStart(5)}  ${"words".padStart(5)}  ${"anywhere".padStart(8)}  ` +
       `${"page".padStart(4)}  refused  other-reg  hit@10`,

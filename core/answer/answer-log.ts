@@ -78,6 +78,7 @@ export function answerLogRecord(
       supported: x.supported,
       ...(x.evidence === undefined ? {} : { evidence: x.evidence.map((e) => ({ key: e.key, start: e.start, end: e.end })) }),
       ...(x.role === undefined ? {} : { role: x.role }),
+      ...(x.rule === undefined ? {} : { rule: x.rule }),
       ...(x.more === undefined ? {} : { more: x.more }),
     })),
     ...(result.verdict === undefined ? {} : { verdict: result.verdict }),

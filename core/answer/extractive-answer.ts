@@ -1,3 +1,4 @@
+import type { AnswerRule } from "../model/answer-rules.ts";
 import type { AnswerHints } from "../model/answer-types.ts";
 import { isFurniture, isHeadingLike, verdictOf } from "./answer-cues.ts";
 import { blockCitation, renderBlock, type AnswerContext, type ContextBlock } from "./context-builder.ts";
@@ -68,7 +69,9 @@ const LIST_FIRST_FLOOR = 0.9;
 /** Coverage of the question a list (lead-in and points together) needs to count as answering it. */
 const LIST_MIN_COVERAGE = 0.3;
 /** Coverage of the question a strongly cued sentence needs to count as answering it. */
-const CUED_MIN_COVERAGE = 0.15;
+export const CUED_MIN_COVERAGE = 0.15;
+/** Sentences scoring this close to the pool's best answer with part of the question's words (CUED_MIN_COVERAGE). */
+export const BEST_SCORED_ANSWERS = 0.95;
 /** Answer types whose answer is a list: a lead-in's items come whole. */
 const LIST_TYPES = new Set(["requirements", "procedure"]);
 /**
@@ -323,8 +326,15 @@ export function extractiveAnswer(pool: SentencePool, maxSentences = DEFAULT_MAX_
   // A question of few words ("From what date does DORA apply?") shares too little with the sentence
   // that answers it ("It shall apply from 17 January 2025.") for the pool to call it relevant; a
   // sentence that says what was asked in so many words needs only part of the question's words.
+  // Nor does an auditor's question, in words of its own ("How long can we wait on a verbal
+  // request?"): the sentence the pool scores best (its similarity and its section's standing
+  // weigh in) answers when it shares some of the question's words.
+  const bestScore = Math.max(0, ...pool.candidates.filter((c) => !isFurniture(c.unit.text)).map((c) => c.score));
   const answers = (c: Candidate): boolean =>
-    c.relevant || (c.coverage >= CUED_MIN_COVERAGE && c.features.cue === 1) || c.features.listCoverage >= LIST_MIN_COVERAGE;
+    c.relevant ||
+    (c.coverage >= CUED_MIN_COVERAGE && c.features.cue === 1) ||
+    c.features.listCoverage >= LIST_MIN_COVERAGE ||
+    (c.coverage >= CUED_MIN_COVERAGE && c.score >= BEST_SCORED_ANSWERS * bestScore);
   const relevant = pool.candidates
     .filter((c) => answers(c) && c.stems.size >= MIN_CONTENT_WORDS && !isFurniture(c.unit.text))
     .sort((a, b) => rank(b) - rank(a));
@@ -344,7 +354,9 @@ export function extractiveAnswer(pool: SentencePool, maxSentences = DEFAULT_MAX_
   // sentence that does (the time limit, the amount, the date) leads when it is nearly as relevant,
   // and the match follows it. A deadline question answered without a time limit is not answered.
   // The top match's own section is searched first (its next paragraph often sets the time limit:
-  // "2. The notification shall be submitted within 24 hours", sharing few words with the question).
+  // "2. The notification shall be submitted within 24 hours", sharing few words with the question),
+  // for a sentence sharing at least one: a tender's "20% della fornitura" on defects had taken the
+  // lead of a question on the insurance's minimum cover from the sentence stating it.
   const cuedType = !WEAK_CUE_TYPES.has(type) && type !== "other";
   // A sentence stating the question's threshold on the other side ("less than 500" for "500 or
   // more") sets the other case's time limit: it never takes the lead from the case asked about.
@@ -356,7 +368,7 @@ export function extractiveAnswer(pool: SentencePool, maxSentences = DEFAULT_MAX_
   const losesThreshold = (c: Candidate): boolean => top.features.threshold > 0 && c.features.threshold <= 0;
   const sameSection = (): Candidate | undefined =>
     unitsOf(top)
-      .filter((c) => c !== top && c.features.cue > 0 && c.stems.size >= MIN_CONTENT_WORDS && !isFurniture(c.unit.text) && !otherCase(c))
+      .filter((c) => c !== top && c.features.cue > 0 && c.coverage > 0 && c.stems.size >= MIN_CONTENT_WORDS && !isFurniture(c.unit.text) && !otherCase(c))
       .sort((a, b) => b.features.cue - a.features.cue || rank(b) - rank(a))[0];
   // A definition question is answered by the sentence defining its term (a glossary's "Risk A
   // measure of …" has no "means" to cue it), when one is nearly as relevant as the best match.
@@ -367,11 +379,16 @@ export function extractiveAnswer(pool: SentencePool, maxSentences = DEFAULT_MAX_
   // A table row leads only when no sentence says the same nearly as well ("La fornitura nella misura
   // minima del 50% … verrà affidata alla ditta prima in graduatoria" over the table of quotas).
   const prose = tableRow(top) ? alternativeTo(top, (c) => !tableRow(c), TABLE_FLOOR) : undefined;
+  // A cue does not cross regulations: a time limit in another document answers another matter
+  // (a GDPR right to object had taken the lead of a question the NIST standard's visitor control
+  // answered, for saying "may exercise").
+  const sameDocument = (c: Candidate): boolean => c.result.section.documentId === top.result.section.documentId;
   const cued =
     defining ??
     prose ??
     (cuedType && top.features.cue === 0
-      ? (sameSection() ?? relevant.find((c) => c.features.cue > 0 && !otherCase(c) && !losesThreshold(c) && rank(c) >= CUE_FIRST_FLOOR * rank(top)))
+      ? (sameSection() ??
+        relevant.find((c) => c.features.cue > 0 && sameDocument(c) && !otherCase(c) && !losesThreshold(c) && rank(c) >= CUE_FIRST_FLOOR * rank(top)))
       : undefined);
   // A question asking for a list ("What must the notification contain?") is answered by a list: a
   // lead-in whose points cover the question leads over a sentence matching as well that lists
@@ -382,6 +399,18 @@ export function extractiveAnswer(pool: SentencePool, maxSentences = DEFAULT_MAX_
       ? relevant.find((c) => isLeadIn(c) && c.features.listCoverage >= LIST_MIN_COVERAGE && rank(c) >= LIST_FIRST_FLOOR * rank(top))
       : undefined;
   let lead = cued ?? listed ?? top;
+  let leadRule: AnswerRule =
+    lead === defining
+      ? "defines-the-term"
+      : lead === prose
+        ? "prose-before-table"
+        : lead === cued
+          ? "says-what-was-asked"
+          : lead === listed
+            ? "list-for-a-list-question"
+            : top !== first
+              ? "rule-before-failure-case"
+              : "best-match";
   // A bare lead-in ("For the purposes of this Regulation:") answers only a question asking for its
   // list; any other question is answered by its best point (the definition asked for).
   if (isLeadIn(lead) && isBareLeadIn(lead, type)) {
@@ -389,13 +418,34 @@ export function extractiveAnswer(pool: SentencePool, maxSentences = DEFAULT_MAX_
     const best = pointsOf(units, lead)
       .filter((p) => relevant.includes(p))
       .sort((a, b) => rank(b) - rank(a))[0];
-    if (best !== undefined) lead = best;
+    if (best !== undefined) {
+      lead = best;
+      leadRule = "point-of-bare-lead-in";
+    }
+  } else if (isLeadIn(lead) && !LIST_TYPES.has(type)) {
+    // The point that answers leads, not its lead-in: a lead-in scores with its points' words
+    // (listCoverage), so for a question not asking for the list ("What if reaching each person
+    // would involve disproportionate effort?") the point saying more of what was asked than the
+    // lead-in itself takes the lead, under that lead-in (GDPR Art. 34(3)(c)).
+    const best = pointsOf(unitsOf(lead), lead)
+      .filter((p) => relevant.includes(p) && p.coverage > lead.coverage)
+      .sort((a, b) => b.coverage - a.coverage || rank(b) - rank(a))[0];
+    if (best !== undefined) {
+      lead = best;
+      leadRule = "answering-point";
+    }
   }
 
   // Beside a definition of the term asked about, a glossary's other lines define other terms.
   const otherDefinition = (c: Candidate): boolean =>
     type === "definition" && lead.features.definedTerm === 1 && c.features.definedTerm === 0 && provisionRole(c.result.section) === "definitions";
   const roles = new Map<Candidate, Role>();
+  /** The named rule that placed each quoted sentence (answer-rules.ts). */
+  const why = new Map<Candidate, AnswerRule>();
+  const assign = (c: Candidate, role: Role, rule: AnswerRule): void => {
+    roles.set(c, role);
+    why.set(c, c === lead ? leadRule : rule);
+  };
   // Near-duplicates are dropped within a section only: the same rule printed in two provisions
   // (ADGM's client-money and safe-custody rules on mandates; HIPAA's compliance dates in Parts 162
   // and 164) is two provisions to cite, and the one asked about is often the second. Dropped
@@ -412,16 +462,16 @@ export function extractiveAnswer(pool: SentencePool, maxSentences = DEFAULT_MAX_
   // A definition is one item of a list of definitions: it leads by itself, without "For the purposes of …:".
   const bareLeadIn = leadIn !== undefined && isBareLeadIn(leadIn, type);
   const head = leadIn !== undefined && !bareLeadIn ? leadIn : opening;
-  roles.set(head, "lead");
+  assign(head, "lead", leadIn !== undefined && !bareLeadIn ? "lead-in-of-lead" : "item-of-lead");
   if (leadIn !== undefined && !bareLeadIn) {
     // Where the question asks for the list, or several of its items answer it, the list comes whole.
     const points = pointsOf(leadUnits, leadIn);
     const relevantItems = new Set(points.filter((p) => relevant.includes(p)).map((p) => itemOf(leadUnits, p)[0]));
     const whole = LIST_TYPES.has(type) || (relevantItems.size >= 2 && type !== "definition");
-    for (const u of whole ? points : item) if (!roles.has(u)) roles.set(u, "point");
+    for (const u of whole ? points : item) if (!roles.has(u)) assign(u, "point", "item-of-lead");
   } else {
-    for (const u of item) if (!roles.has(u)) roles.set(u, u === head ? "lead" : "point");
-    if (head !== lead && !roles.has(lead)) roles.set(lead, "point");
+    for (const u of item) if (!roles.has(u)) assign(u, u === head ? "lead" : "point", "item-of-lead");
+    if (head !== lead && !roles.has(lead)) assign(lead, "point", leadRule);
   }
   // The lead itself introduces a list (the answer to "what must …"): all of it, in order.
   // So does the lead's item when it ends in one: "(c) … Content of notification —(1) Elements. The
@@ -429,13 +479,13 @@ export function extractiveAnswer(pool: SentencePool, maxSentences = DEFAULT_MAX_
   const listHead = isLeadIn(head) && head === lead ? head : head === opening ? item.find((u) => u !== head && isLeadIn(u)) : undefined;
   if (listHead !== undefined) {
     const points = pointsOf(leadUnits, listHead);
-    for (const p of points.length > 0 ? points : unmarkedLineAfter(leadUnits, listHead)) if (!roles.has(p)) roles.set(p, "point");
+    for (const p of points.length > 0 ? points : unmarkedLineAfter(leadUnits, listHead)) if (!roles.has(p)) assign(p, "point", "list-of-lead");
   }
-  if (cued !== undefined && !roles.has(top) && !otherDefinition(top)) roles.set(top, "support");
+  if (cued !== undefined && !roles.has(top) && !otherDefinition(top)) assign(top, "support", "displaced-match");
   // The lead's paragraph goes on about it ("… within one month of receipt of the request. That
   // period may be extended by two further months …"; "… a lower age for those purposes provided
   // that such lower age is not below 13 years"): the sentences up to one referring back come with it.
-  for (const u of followOn(leadUnits, head)) if (!roles.has(u)) roles.set(u, "point");
+  for (const u of followOn(leadUnits, head)) if (!roles.has(u)) assign(u, "point", "follow-on");
 
   const max = Math.max(1, maxSentences);
   const best = rank(lead);
@@ -489,10 +539,10 @@ export function extractiveAnswer(pool: SentencePool, maxSentences = DEFAULT_MAX_
       .filter((p) => POINT.test(p.unit.text))
       .sort((a, b) => rank(b) - rank(a))[0];
     if (point === undefined || [...roles.keys()].some((p) => nearDuplicate(p, strongest))) return false;
-    roles.set(strongest, "support");
+    assign(strongest, "support", "lead-in-with-point");
     alwaysMore.add(strongest);
     for (const u of itemOf(unitsOf(strongest), point)) {
-      roles.set(u, "point");
+      assign(u, "point", "lead-in-with-point");
       withSupport.add(u);
     }
     return true;
@@ -503,7 +553,7 @@ export function extractiveAnswer(pool: SentencePool, maxSentences = DEFAULT_MAX_
       if (leadInWithPoint(index, TOP_SECTION_FLOOR)) support++;
       continue;
     }
-    roles.set(own, "support");
+    assign(own, "support", "top-section");
     if (!own.relevant) alwaysMore.add(own);
     support++;
   }
@@ -532,21 +582,21 @@ export function extractiveAnswer(pool: SentencePool, maxSentences = DEFAULT_MAX_
       // 79.8 → 81.9 % (400 questions). Counted as a support it displaced other provisions' sentences.
       const points = c.features.listCoverage >= LIST_MIN_COVERAGE ? pointsOf(units, c) : [];
       if (supportingLists >= listsAllowed || points.length === 0 || points.some((p) => roles.has(p))) continue;
-      roles.set(c, "support");
+      assign(c, "support", "supporting-list");
       for (const u of points) {
-        roles.set(u, "point");
+        assign(u, "point", "supporting-list");
         withSupport.add(u);
       }
       // Under "show more", it does not take a supporting sentence's place.
       supportingLists++;
       continue;
     }
-    if (itsLeadIn !== undefined && !roles.has(itsLeadIn)) roles.set(itsLeadIn, "support");
-    if (itsLeadIn === undefined) roles.set(c, "support");
+    if (itsLeadIn !== undefined && !roles.has(itsLeadIn)) assign(itsLeadIn, "support", "supporting-sentence");
+    if (itsLeadIn === undefined) assign(c, "support", "supporting-sentence");
     else
       for (const u of itsItem)
         if (!roles.has(u)) {
-          roles.set(u, "point");
+          assign(u, "point", "supporting-sentence");
           withSupport.add(u);
         }
     support++;
@@ -562,7 +612,7 @@ export function extractiveAnswer(pool: SentencePool, maxSentences = DEFAULT_MAX_
       leadInWithPoint(index, CONTENDER_FLOOR);
       continue;
     }
-    roles.set(own, "support");
+    assign(own, "support", "contender");
     alwaysMore.add(own);
   }
   // A supporting sentence is read with its paragraph's sentences referring back to it, as the lead
@@ -572,7 +622,7 @@ export function extractiveAnswer(pool: SentencePool, maxSentences = DEFAULT_MAX_
     if (roles.get(c) !== "support" || withSupport.has(c)) continue;
     for (const u of followOn(unitsOf(c), c))
       if (!roles.has(u)) {
-        roles.set(u, "point");
+        assign(u, "point", "follow-on");
         withSupport.add(u);
       }
   }
@@ -611,17 +661,31 @@ export function extractiveAnswer(pool: SentencePool, maxSentences = DEFAULT_MAX_
   const leadList = [...roles.keys()]
     .filter((c) => (roles.get(c) !== "support" && !withSupport.has(c)) || c === head)
     .sort((x, y) => x.unit.start - y.unit.start);
-  for (const c of [...leadList.filter((c) => c.unit.start >= head.unit.start), ...leadList.filter((c) => c.unit.start < head.unit.start)]) push(c, chosen);
+  // Answering item first: when one item of a list answers a question that does not ask for the
+  // list, it follows the lead-in at once and its siblings come after it, so that what is shown
+  // before "show more" holds it ("… shall: (b) If the statement is made orally, … no longer than
+  // 30 days …", then "(a) If the statement is in writing …"). Each item keeps its own letter.
+  let leadOrder = [...leadList.filter((c) => c.unit.start >= head.unit.start), ...leadList.filter((c) => c.unit.start < head.unit.start)];
+  if (head !== opening && !LIST_TYPES.has(type)) {
+    const answering = item.filter((u) => leadOrder.includes(u));
+    leadOrder = [head, ...answering, ...leadOrder.filter((c) => c !== head && !answering.includes(c))];
+  }
+  for (const c of leadOrder) push(c, chosen);
   const supports = [...roles.keys()].filter((c) => !leadList.includes(c)).sort((a, b) => rank(b) - rank(a));
   const order: number[] = [];
   for (const c of supports) if (!order.includes(c.resultIndex)) order.push(c.resultIndex);
   for (const index of order) for (const c of supports.filter((s) => s.resultIndex === index).sort((x, y) => x.unit.start - y.unit.start)) push(c, chosen);
   const { context, keyOf } = contextOf(chosen);
+  const ruleOf = (c: Candidate | undefined): { rule?: AnswerRule } => {
+    const rule = c === undefined ? undefined : why.get(c);
+    return rule === undefined ? {} : { rule };
+  };
   const drafts: DraftSentence[] = chosen.map(({ units, role }) => ({
     text: quoteText(units.map((u) => u.unit.text).join(" ")),
     keys: [keyOf.get(units[0]?.resultIndex ?? -1) ?? ""],
     refusal: false,
     role,
+    ...ruleOf(units.includes(lead) ? lead : units[0]),
   }));
   markShown(drafts);
   // A weak support (kept for its citation) waits under "show more" whatever room there is.

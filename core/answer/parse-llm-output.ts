@@ -1,3 +1,4 @@
+import type { AnswerRule } from "../model/answer-rules.ts";
 import { REFUSAL } from "../model/answer-types.ts";
 import type { LanguageResources } from "./language-resources.ts";
 import { splitSentences } from "./sentence-units.ts";
@@ -23,6 +24,8 @@ export interface DraftSentence {
   refusal: boolean;
   /** Extractive drafts: the sentence's part in the answer (see AskSentence.role). */
   role?: "lead" | "point" | "support";
+  /** Extractive drafts: the named rule that placed it (see AskSentence.rule). */
+  rule?: AnswerRule;
   /** Extractive drafts: shown under "show more" (see AskSentence.more). */
   more?: boolean;
 }

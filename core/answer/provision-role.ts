@@ -7,7 +7,7 @@ import type { Section } from "../model/section-types.ts";
 // labelled questions' answering article sat behind recitals, glossaries and crosswalk tables in 30
 // of 157 questions), so the answer weighs each section by its role (answer-ranking.ts).
 
-export type ProvisionRole = "operative" | "definitions" | "explanatory" | "pointer" | "annex";
+export type ProvisionRole = "operative" | "definitions" | "explanatory" | "pointer" | "annex" | "amending";
 
 /** Headings of sections that only point elsewhere: bibliographies, acronym lists, crosswalks, indexes. */
 const POINTER_HEADING =
@@ -27,6 +27,14 @@ const EXPLANATORY_HEADING = /\b(?:supplementary information|background|discussio
 const EXPLANATORY_CAPTION =
   /^(?:summary|supplementary information|background|discussion|purpose|introduction|executive summary|foreword|premessa|introduzione):?$/i;
 
+/**
+ * An article that rewrites another act ("Amendments to Regulation (EU) No 909/2014", "Repeal of
+ * Directive 95/46/EC", "Modifiche al decreto …"): its text is the other act's, quoted ("paragraph 1
+ * is replaced by the following:"), and shares the words of any question on the same subject.
+ */
+const AMENDING_HEADING =
+  /^(?:amendments? (?:to|of)|repeal of|modifiche? (?:al|alla|allo|all'|del|della|dell')|abrogazione (?:del|della|dell'))\s*(?:the\s+)?(?:regulation|directive|decision|act|decreto|legge|regolamento|direttiva|codice|d\.\s?lgs)\b/i;
+
 /** The role of a section, from its kind and the headings on its path. */
 export function provisionRole(section: Pick<Section, "kind" | "heading" | "label">): ProvisionRole {
   const heading = section.heading;
@@ -35,9 +43,13 @@ export function provisionRole(section: Pick<Section, "kind" | "heading" | "label
   if (GLOSSARY_HEADING.test(heading)) return "definitions";
   const caption = heading.trim() === "" ? section.label.replace(/\s*\(part \d+\)$/, "").trim() : heading.trim();
   if (EXPLANATORY_HEADING.test(heading) || EXPLANATORY_CAPTION.test(caption)) return "explanatory";
+  if (AMENDING_HEADING.test(caption)) return "amending";
   if (section.kind === "annex" || section.kind === "appendix") return "annex";
   return "operative";
 }
+
+/** An amending article answers only a question about the act it amends: it counts half. */
+const AMENDING_PRIOR = 0.5;
 
 /**
  * How much a section of each role counts toward answering a question of the given type. A
@@ -56,5 +68,7 @@ export function rolePrior(role: ProvisionRole, answerType: string): number {
       return 0.6;
     case "pointer":
       return 0.3;
+    case "amending":
+      return AMENDING_PRIOR;
   }
 }

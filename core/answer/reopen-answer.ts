@@ -64,6 +64,7 @@ export function reopenedResult(record: AnswerLogRecord, documents: LibraryDocume
       supported: s.supported,
       ...(s.evidence === undefined ? {} : { evidence: s.evidence }),
       ...optional("role", known(askSentenceSchema.shape.role, s.role)),
+      ...optional("rule", known(askSentenceSchema.shape.rule, s.rule)),
       ...(s.more === undefined ? {} : { more: s.more }),
     })),
     triplets: [],

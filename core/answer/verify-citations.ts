@@ -121,6 +121,7 @@ export async function verifySentences(drafts: readonly DraftSentence[], context:
       citationKeys: c.valid,
       supported,
       ...(c.draft.role === undefined ? {} : { role: c.draft.role }),
+      ...(c.draft.rule === undefined ? {} : { rule: c.draft.rule }),
       ...(c.draft.more === undefined ? {} : { more: c.draft.more }),
     };
   });

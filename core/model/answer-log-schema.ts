@@ -53,6 +53,8 @@ export const answerLogRecordSchema = z.object({
         // Display fields are kept loose (strings, not the answer's enums): a line written by one
         // version must stay readable by the next, or the audit trail would lose it.
         role: z.string().optional(),
+        /** The named rule that placed the sentence (answer-rules.ts), as a string for the same reason. */
+        rule: z.string().optional(),
         /** Shown under "show more" (true) or before it (false); absent on lines older than the mark. */
         more: z.boolean().optional(),
       }),

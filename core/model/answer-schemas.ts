@@ -5,9 +5,10 @@ import type { Subgraph } from "./subgraph-types.ts";
 import type { TripletRecord } from "./graph-records.ts";
 import type { AskResult, AskSentence, AskTimings } from "./answer-types.ts";
 import { askCitationSchema, citationKeySchema, type AskCitation } from "./ask-citation.ts";
+import { ANSWER_RULES } from "./answer-rules.ts";
 
-// Zod mirrors of answer-types.ts for the IPC contract. Browser-safe on purpose: only zod at run
-// time (the type imports vanish), so core/contract and the renderer can import this file. The
+// Zod mirrors of answer-types.ts for the IPC contract. Browser-safe on purpose: only zod and plain
+// constant lists at run time (the type imports vanish), so core/contract and the renderer can import this file. The
 // triplet and subgraph schemas are core/contract's.
 
 const count = z.int().nonnegative();
@@ -24,6 +25,7 @@ export const askSentenceSchema = z.object({
   supported: z.boolean(),
   evidence: z.array(z.object({ key: citationKeySchema, start: count, end: count })).optional(),
   role: z.enum(["lead", "point", "support"]).optional(),
+  rule: z.enum(ANSWER_RULES).optional(),
   more: z.boolean().optional(),
 });
 

@@ -7,6 +7,7 @@ import type { AnswerRoute, GraphRow } from "./graph-answer-types.ts";
 import type { QuestionAnalysis } from "./question-analysis-types.ts";
 import type { SentenceFeatures } from "./sentence-features.ts";
 import type { AskCitation } from "./ask-citation.ts";
+import type { AnswerRule } from "./answer-rules.ts";
 
 // The answer to a question, as plain data: the engine returns it, the CLI prints it and the IPC
 // contract validates it (answer-schemas.ts mirrors these shapes in zod).
@@ -34,6 +35,8 @@ export interface AskSentence {
    * list the lead introduces, "support" backs it (shown under "show more" past the first).
    */
   role?: "lead" | "point" | "support";
+  /** Extractive answers: the named rule that placed the sentence (answer-rules.ts). */
+  rule?: AnswerRule;
   /**
    * Shown under "show more": the answer as first shown stays near 90 words (issue 12); what
    * follows it (the rest of a long list, further support) is cited all the same.

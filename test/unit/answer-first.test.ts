@@ -572,6 +572,7 @@ describe("answers that rest on a definition or a list", () => {
       }),
     );
     expect(result.sentences[0]?.text).toMatch(/^La fornitura nella misura minima del 50%/);
+    expect(result.sentences[0]?.rule).toBe("prose-before-table");
   });
 
   it("a party the subject excludes is not the one asked about: small health plans comply by 2006", async () => {
@@ -699,5 +700,141 @@ describe("sources an answer keeps", () => {
       ),
     );
     expect(result.sentences[0]?.text).toMatch(/^The controller shall act on a request/);
+    expect(result.sentences[0]?.rule).toBe("rule-before-failure-case");
+  });
+});
+
+describe("answers to questions in the auditor's words", () => {
+  // Named rules of extractive-answer.ts, each on two documents: the answering item first, the
+  // best-scored sentence answering with part of the question's words, and a cue from the lead's
+  // own section only when it shares a word with the question.
+  const S164_412 = section(HIPAA, "§ 164.412", "section", "Law enforcement delay", [
+    [
+      75,
+      null,
+      "If a law enforcement official states to a covered entity or business associate that a notification, notice, or posting required under this subpart would impede a criminal investigation or cause damage to national security, a covered entity or business associate shall:",
+    ],
+    [
+      75,
+      null,
+      "(a) If the statement is in writing and specifies the time for which a delay is required, delay such notification, notice, or posting for the time period specified by the official; or",
+    ],
+    [
+      75,
+      null,
+      "(b) If the statement is made orally, document the statement, including the identity of the official making the statement, and delay the notification, notice, or posting temporarily and no longer than 30 days from the date of the oral statement.",
+    ],
+  ]);
+  const ARTICLE_34 = section(GDPR, "Article 34", "article", "Communication of a personal data breach to the data subject", [
+    [172, "171", "3. The communication to the data subject referred to in paragraph 1 shall not be required if any of the following conditions are met:"],
+    [
+      172,
+      "171",
+      "(a) the controller has implemented appropriate technical and organisational protection measures, and those measures were applied to the personal data affected by the personal data breach;",
+    ],
+    [
+      172,
+      "171",
+      "(b) the controller has taken subsequent measures which ensure that the high risk to the rights of data subjects is no longer likely to materialise;",
+    ],
+    [
+      172,
+      "171",
+      "(c) it would involve disproportionate effort. In such a case, there shall instead be a public communication or similar measure whereby the data subjects are informed in an equally effective manner.",
+    ],
+  ]);
+
+  it("answering item first: the point that answers leads under its lead-in, its siblings after it (HIPAA, GDPR)", async () => {
+    const hipaa = await answerQuestion(
+      input("How long may we delay the notification when the official's statement is made orally?", ranked([[S164_412, HIPAA]]), hint("deadline")),
+    );
+    expect(hipaa.sentences.map((s) => s.text.slice(0, 4))).toEqual(["If a", "(b) ", "(a) "]);
+    expect(hipaa.sentences[1]?.more).toBe(false);
+    // The point that answers leads under its lead-in, which scored with all its points' words.
+    const oral = await answerQuestion(input("What if the official's statement is made orally?", ranked([[S164_412, HIPAA]]), hint("other")));
+    expect(oral.sentences[1]?.text).toMatch(/^\(b\) If the statement is made orally/);
+    // Each sentence says which named rule placed it.
+    expect(hipaa.sentences.map((s) => s.rule)).toEqual(["lead-in-of-lead", "best-match", "item-of-lead"]);
+    const gdpr = await answerQuestion(
+      input("What if reaching each person would involve disproportionate effort?", ranked([[ARTICLE_34, GDPR]]), hint("other")),
+    );
+    expect(gdpr.sentences[1]?.text).toMatch(/^\(c\) it would involve disproportionate effort/);
+    expect(gdpr.sentences[1]?.more).toBe(false);
+    expect(gdpr.sentences.map((s) => s.rule)).toEqual(["lead-in-of-lead", "answering-point"]);
+    // A question asking for the list keeps the regulation's order.
+    const list = await answerQuestion(
+      input("Which conditions exempt the controller from the communication to the data subject?", ranked([[ARTICLE_34, GDPR]]), hint("requirements")),
+    );
+    expect(list.sentences.slice(1, 4).map((s) => s.text.slice(0, 3))).toEqual(["(a)", "(b)", "(c)"]);
+  });
+
+  it("a cue from the lead's section leads only when it shares a word with the question (tender, DORA)", async () => {
+    const TENDER = doc("tender00", "Disciplinare di gara", "disciplinare.pdf");
+    const insurance = section(TENDER, "Par. 26", "section", "POLIZZA ASSICURATIVA", [
+      [
+        52,
+        null,
+        "Prima della stipula del contratto, la Ditta aggiudicataria dovrà presentare idonea copertura assicurativa RCT/RCO con massimale non inferiore a 3.000.000,00 per sinistro.",
+      ],
+      [
+        52,
+        null,
+        "Nel caso in cui i vizi si manifestassero in misura superiore al 20% della fornitura, l'appaltatore sarà tenuto a sottoporre a verifica la rimanente componente.",
+      ],
+    ]);
+    const tender = await answerQuestion(
+      input("Che copertura assicurativa minima serve prima della stipula del contratto?", ranked([[insurance, TENDER]]), hint("amount")),
+    );
+    expect(tender.sentences[0]?.text).toMatch(/^Prima della stipula/);
+    const DORA = doc("dora0000", "Regulation (EU) 2022/2554 digital operational resilience", "dora.pdf");
+    const publication = section(DORA, "Article 54", "article", "Publication of administrative penalties", [
+      [
+        81,
+        "L 333/80",
+        "1. Competent authorities shall publish on their official websites any decision imposing an administrative penalty, after that decision has been notified.",
+      ],
+      [81, "L 333/80", "2. Member States shall notify those rules to the Commission within 12 months."],
+    ]);
+    const dora = await answerQuestion(
+      input("How long must competent authorities publish a decision imposing a penalty on their websites?", ranked([[publication, DORA]]), hint("deadline")),
+    );
+    expect(dora.sentences[0]?.text).toMatch(/^Competent authorities shall publish/);
+  });
+
+  it("the best-scored sentence answers with part of the question's words, rather than a refusal (NIST SP 800-171, HIPAA)", async () => {
+    const NIST171 = doc("nist1710", "NIST SP 800-171 Rev. 2 Protecting Controlled Unclassified Information", "nist-sp800-171r2.pdf");
+    const passwords = section(NIST171, "3.5.8", "requirement", "Identification and Authentication", [
+      [25, "25", "Prohibit password reuse for a specified number of generations."],
+      [25, "25", "Password lifetime restrictions do not apply to temporary passwords."],
+    ]);
+    const nist = await answerQuestion(input("Must our staff be stopped from recycling their old passwords?", ranked([[passwords, NIST171]]), hint("yes-no")));
+    expect(nist.citations.length).toBeGreaterThan(0);
+    expect(nist.sentences[0]?.text).toMatch(/^Prohibit password reuse/);
+    const hipaa = await answerQuestion(input("The FBI phoned us: how long can we hold off notifying patients?", ranked([[S164_412, HIPAA]]), hint("deadline")));
+    expect(hipaa.citations.length).toBeGreaterThan(0);
+    expect(hipaa.answer).toMatch(/no longer than 30 days/);
+  });
+
+  it("a cue does not cross regulations: a time limit in another document does not take the lead (NIST SP 800-171, HIPAA)", async () => {
+    const NIST171 = doc("nist1710", "NIST SP 800-171 Rev. 2 Protecting Controlled Unclassified Information", "nist-sp800-171r2.pdf");
+    const visitors = section(NIST171, "3.10.3", "requirement", "Physical Protection", [[32, "32", "Escort visitors and monitor visitor activity."]]);
+    const retention = section(HIPAA, "§ 164.530", "section", "Administrative requirements", [
+      [
+        113,
+        null,
+        "(2) Implementation specification: Retention period. A covered entity must retain the documentation of visitor activity required by paragraph (j)(1) of this section for six years from the date of its creation.",
+      ],
+    ]);
+    const result = await answerQuestion(
+      input(
+        "How long must we monitor visitor activity and escort visitors?",
+        scored([
+          [visitors, NIST171, 1],
+          [retention, HIPAA, 0.95],
+        ]),
+        hint("deadline"),
+      ),
+    );
+    expect(result.sentences[0]?.text).toBe("Escort visitors and monitor visitor activity.");
   });
 });
