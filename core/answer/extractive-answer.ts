@@ -468,7 +468,8 @@ export function extractiveAnswer(pool: SentencePool, maxSentences = DEFAULT_MAX_
     const points = pointsOf(leadUnits, leadIn);
     const relevantItems = new Set(points.filter((p) => relevant.includes(p)).map((p) => itemOf(leadUnits, p)[0]));
     const whole = LIST_TYPES.has(type) || (relevantItems.size >= 2 && type !== "definition");
-    for (const u of whole ? points : item) if (!roles.has(u)) assign(u, "point", "item-of-lead");
+    // The lead's own item is quoted whatever the list reads as (a point below another marker).
+    for (const u of whole ? [...points, ...item.filter((x) => !points.includes(x))] : item) if (!roles.has(u)) assign(u, "point", "item-of-lead");
   } else {
     for (const u of item) if (!roles.has(u)) assign(u, u === head ? "lead" : "point", "item-of-lead");
     if (head !== lead && !roles.has(lead)) assign(lead, "point", leadRule);
