@@ -30,7 +30,7 @@ import { createEngine } from "../core/engine.ts";
 import type { Engine } from "../core/model/engine-types.ts";
 import { createKuzuStore } from "../core/store/kuzu/kuzu-store.ts";
 import { baseLabel, loadAnswerQuestions, normalizeForMatch, paragraphSpan } from "./lib/answer-questions.ts";
-import { OUT_OF_DOMAIN, isUnread, loadAuditorDev, normaliseWords } from "./lib/auditor-dev.ts";
+import { OUT_OF_DOMAIN, isUnread, loadAuditorDev, normaliseWords, phraseWords } from "./lib/auditor-dev.ts";
 import { ingestIntoKuzu } from "./lib/kuzu-ingest.ts";
 import { openLabelledLibrary } from "./lib/labelled-library.ts";
 import { loadObliqaQuestions, loadPassages } from "./lib/obliqa-corpus.ts";
@@ -87,9 +87,7 @@ async function traced(engine: Engine, question: string): Promise<TracedCandidate
 const PHRASE_SHARE = 0.7;
 function carriesPhrase(text: string, phrase: string): boolean {
   const words = new Set(normaliseWords(text).split(" "));
-  const wanted = normaliseWords(phrase)
-    .split(" ")
-    .filter((w) => (w.match(/\p{L}/gu) ?? []).length >= 3);
+  const wanted = phraseWords(phrase);
   const found = wanted.filter((w) => words.has(w)).length;
   return wanted.length > 0 && found >= Math.max(2, PHRASE_SHARE * wanted.length);
 }

@@ -119,12 +119,16 @@ export function phraseIn(normalisedText: string, phrase: string): boolean {
   return needle !== "" && ` ${normalisedText} `.includes(` ${needle} `);
 }
 
-/** The softer check: every word of at least 3 letters of the phrase is a word of the text, in any order. */
-export function phraseWordsIn(textWords: ReadonlySet<string>, phrase: string): boolean {
+/** A phrase's words of at least 3 letters, normalised: what the softer checks look for. */
+export function phraseWords(phrase: string): string[] {
   return normaliseWords(phrase)
     .split(" ")
-    .filter((w) => (w.match(/\p{L}/gu) ?? []).length >= 3)
-    .every((w) => textWords.has(w));
+    .filter((w) => (w.match(/\p{L}/gu) ?? []).length >= 3);
+}
+
+/** The softer check: every word of at least 3 letters of the phrase is a word of the text, in any order. */
+export function phraseWordsIn(textWords: ReadonlySet<string>, phrase: string): boolean {
+  return phraseWords(phrase).every((w) => textWords.has(w));
 }
 
 const countWords = (text: string): number => text.split(/\s+/).filter((w) => /[\p{L}\p{N}]/u.test(w)).length;

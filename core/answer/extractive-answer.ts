@@ -383,13 +383,12 @@ export function extractiveAnswer(pool: SentencePool, maxSentences = DEFAULT_MAX_
   // (a GDPR right to object had taken the lead of a question the NIST standard's visitor control
   // answered, for saying "may exercise").
   const sameDocument = (c: Candidate): boolean => c.result.section.documentId === top.result.section.documentId;
-  const cued =
-    defining ??
-    prose ??
-    (cuedType && top.features.cue === 0
+  const saysWhatWasAsked =
+    cuedType && top.features.cue === 0
       ? (sameSection() ??
         relevant.find((c) => c.features.cue > 0 && sameDocument(c) && !otherCase(c) && !losesThreshold(c) && rank(c) >= CUE_FIRST_FLOOR * rank(top)))
-      : undefined);
+      : undefined;
+  const cued = defining ?? prose ?? saysWhatWasAsked;
   // A question asking for a list ("What must the notification contain?") is answered by a list: a
   // lead-in whose points cover the question leads over a sentence matching as well that lists
   // nothing (GDPR Art. 33(3)'s "shall at least:" over Art. 33(1)'s 72 hours). The labelled figures
@@ -398,19 +397,17 @@ export function extractiveAnswer(pool: SentencePool, maxSentences = DEFAULT_MAX_
     LIST_TYPES.has(type) && cued === undefined && !isLeadIn(top)
       ? relevant.find((c) => isLeadIn(c) && c.features.listCoverage >= LIST_MIN_COVERAGE && rank(c) >= LIST_FIRST_FLOOR * rank(top))
       : undefined;
-  let lead = cued ?? listed ?? top;
-  let leadRule: AnswerRule =
-    lead === defining
-      ? "defines-the-term"
-      : lead === prose
-        ? "prose-before-table"
-        : lead === cued
-          ? "says-what-was-asked"
-          : lead === listed
-            ? "list-for-a-list-question"
-            : top !== first
-              ? "rule-before-failure-case"
-              : "best-match";
+  // The lead's rules in order: the first that found a sentence decides (answer-rules.ts).
+  const decided = (
+    [
+      [defining, "defines-the-term"],
+      [prose, "prose-before-table"],
+      [saysWhatWasAsked, "says-what-was-asked"],
+      [listed, "list-for-a-list-question"],
+    ] as const
+  ).find(([c]) => c !== undefined);
+  let lead = decided?.[0] ?? top;
+  let leadRule: AnswerRule = decided?.[1] ?? (top !== first ? "rule-before-failure-case" : "best-match");
   // A bare lead-in ("For the purposes of this Regulation:") answers only a question asking for its
   // list; any other question is answered by its best point (the definition asked for).
   if (isLeadIn(lead) && isBareLeadIn(lead, type)) {

@@ -8,8 +8,8 @@ import { askCitationSchema, citationKeySchema, type AskCitation } from "./ask-ci
 import { ANSWER_RULES } from "./answer-rules.ts";
 
 // Zod mirrors of answer-types.ts for the IPC contract. Browser-safe on purpose: only zod and plain
-// constant lists at run time (the type imports vanish), so core/contract and the renderer can import this file. The
-// triplet and subgraph schemas are core/contract's.
+// constant lists at run time (the type imports vanish), so core/contract and the renderer can
+// import this file. The triplet and subgraph schemas are core/contract's.
 
 const count = z.int().nonnegative();
 
