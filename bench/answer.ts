@@ -54,6 +54,8 @@ import { percentile } from "./lib/metrics.ts";
 import { loadObliqaQuestions, loadPassages, type Question } from "./lib/obliqa-corpus.ts";
 import { adaptCorpus } from "./lib/obliqa-sections.ts";
 import { OOD_QUESTIONS } from "./lib/ood-questions.ts";
+import { CURVE_THRESHOLDS, curveLines, decisionPoint, refusalCurve, type DecisionPoint } from "./lib/refusal-curve.ts";
+import { IN_LIBRARY_MODEL, REFUSE_BELOW } from "../core/answer/in-library.ts";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const QA_DIR = path.resolve(here, "../../shared/corpus/qa");
@@ -109,6 +111,13 @@ const ratio = (a: number, b: number): number => (b === 0 ? 0 : a / b);
 const mean = (xs: readonly number[]): number => (xs.length === 0 ? 0 : xs.reduce((s, x) => s + x, 0) / xs.length);
 const pct = (x: number): string => `${(100 * x).toFixed(1)}%`;
 
+/** Refusals per threshold of the fitted decision (core/answer/in-library.ts), the fitted one marked. */
+function printCurve(name: string, points: readonly DecisionPoint[]): void {
+  const thresholds = [...new Set([...CURVE_THRESHOLDS, REFUSE_BELOW])].sort((a, b) => a - b);
+  log(`refusal curve, ${name} (refused per threshold of the fitted decision; bench:fit-refusal fits it)`);
+  for (const line of curveLines(refusalCurve(points, IN_LIBRARY_MODEL, thresholds), REFUSE_BELOW)) log(line);
+}
+
 // ---- labelled auditor questions over the ten corpus PDFs -----------------------------------
 async function runLabelled(): Promise<LabelledFigures> {
   const questions = (await loadAnswerQuestions()).slice(0, limit);
@@ -126,6 +135,10 @@ async function runLabelled(): Promise<LabelledFigures> {
     const outcomes = await askLabelled(library.engine, questions, values.verbose ? (o) => log(outcomeLine(o)) : undefined);
     const figures = labelledFigures(outcomes);
     printLabelled(figures, outcomes, log);
+    printCurve(
+      "labelled",
+      outcomes.map((o) => o.decision),
+    );
     return figures;
   } finally {
     await library.engine.close();
@@ -152,6 +165,10 @@ async function runAuditor(): Promise<AuditorFigures> {
     const outcomes = await askAuditor(library.engine, questions, onRead);
     const figures = auditorFigures(path.relative(process.cwd(), AUDITOR_DEV_FILE), all.length, outcomes);
     printAuditor(figures, log);
+    printCurve(
+      "auditor dev",
+      outcomes.map((o) => o.decision),
+    );
     return figures;
   } finally {
     await library.engine.close();
@@ -215,11 +232,14 @@ async function runObliqa() {
     const plainRecall: number[] = [];
     const compactTokens: number[] = [];
     const plainTokens: number[] = [];
+    /** Every question as the refusal decision saw it, in-domain and out, for the curve. */
+    const points: DecisionPoint[] = [];
     const started = performance.now();
     for (const [i, q] of questions.entries()) {
       const gold = new Set(q.gold);
       const t = performance.now();
       const result = await engine.ask(q.text);
+      points.push(decisionPoint(`obliqa ${split}`, true, result, IN_LIBRARY_MODEL, REFUSE_BELOW));
       askMs.push(performance.now() - t);
       const ranked = await hybridSearch(kuzu, embedder, q.text, {
         k: PLAIN_K,
@@ -289,6 +309,7 @@ async function runObliqa() {
     const oodMisses: string[] = [];
     for (const q of ood) {
       const result = await engine.ask(q.text);
+      points.push(decisionPoint(`obliqa ${split}`, false, result, IN_LIBRARY_MODEL, REFUSE_BELOW));
       if (refused(result)) oodRefused++;
       else oodMisses.push(`[${q.regime}] ${q.text} → ${result.citations.map((c) => c.label).join(", ")}`);
       if (values.verbose) log(`OOD ${refused(result) ? "refused " : "ANSWERED"} [${q.regime}] ${q.text}`);
@@ -353,6 +374,7 @@ async function runObliqa() {
     );
     log(`  gold-passage recall: compact ${figures.context.compactRecall.toFixed(3)}, plain ${figures.context.plainRecall.toFixed(3)}`);
     log(`ask latency p50 ${figures.askMs.p50.toFixed(0)} ms, p95 ${figures.askMs.p95.toFixed(0)} ms; ${logged} records in the answer log`);
+    printCurve(`ObliQA ${split}`, points);
     return figures;
   } finally {
     await tokenizer?.close();

@@ -480,7 +480,8 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
             retrieveMs,
             missingNames,
             analysis,
-            hints: opts.hints ?? answerHints(analysis),
+            // A follow-up is answered about its own subject, in the previous question's scope.
+            hints: opts.hints ?? { ...answerHints(analysis), ...(plan?.decision.subject === undefined ? {} : { subject: plan.decision.subject }) },
             retrievalQuery: query,
             resources: languageResources,
             ...(opts.onToken ? { onToken: opts.onToken } : {}),

@@ -13,6 +13,8 @@ import type { AskResult } from "../../core/model/answer-types.ts";
 import type { Engine } from "../../core/model/engine-types.ts";
 import { isRefusal, leadText } from "./labelled-answers.ts";
 import { percentile } from "./metrics.ts";
+import { decisionPoint, type DecisionPoint } from "./refusal-curve.ts";
+import { IN_LIBRARY_MODEL, REFUSE_BELOW } from "../../core/answer/in-library.ts";
 
 /** The goals the issue sets for this set, judged on the unread part. */
 export const AUDITOR_GOALS = {
@@ -174,6 +176,10 @@ export interface AuditorOutcome {
   citations: string[];
   /** Files the lead sentence cites. */
   leadFiles: string[];
+  /** The rule that decided whether the library answers it (in-library.ts), when the answer says. */
+  inLibraryRule: string | null;
+  /** The refusal decision's view of it, for the curve (refusal-curve.ts). */
+  decision: DecisionPoint;
 }
 
 const pagesOverlap = (start: number, end: number, pages: readonly number[]): boolean => pages.some((p) => p >= start && p <= end);
@@ -222,6 +228,8 @@ async function askOne(engine: Engine, q: AuditorQuestion, fileOf: (documentId: s
     leadRule: result.sentences.find((s) => isLeadRule(s.rule))?.rule ?? null,
     citations: result.citations.map((c) => c.label),
     leadFiles,
+    inLibraryRule: result.inLibrary?.rule ?? null,
+    decision: decisionPoint(isUnread(q.id) ? "auditor unread" : "auditor read", inDomain, result, IN_LIBRARY_MODEL, REFUSE_BELOW),
   };
 }
 
@@ -282,6 +290,10 @@ export interface AuditorGroup {
   hitAt10: Share;
   /** Answered in-domain questions by the named rule that chose their lead (answer-rules.ts). */
   leadRules: Record<string, number>;
+  /** In-domain refusals by the in-library rule that refused them. */
+  inDomainRefusedBy: Record<string, number>;
+  /** Out-of-domain questions answered, by the in-library rule that let them through. */
+  outOfDomainAnsweredBy: Record<string, number>;
 }
 
 export interface AuditorFigures {
@@ -321,6 +333,8 @@ function group(outcomes: readonly AuditorOutcome[]): AuditorGroup {
     askMs: { p50: percentile(ms, 50), p95: percentile(ms, 95) },
     hitAt10: inShare((o) => o.hitAt10),
     leadRules: countBy(inDomain.filter((o) => !o.refused).map((o) => o.leadRule ?? "none")),
+    inDomainRefusedBy: countBy(inDomain.filter((o) => o.refused).map((o) => o.inLibraryRule ?? "none")),
+    outOfDomainAnsweredBy: countBy(ood.filter((o) => !o.refused).map((o) => o.inLibraryRule ?? "none")),
   };
 }
 
@@ -412,6 +426,10 @@ export function printAuditor(f: AuditorFigures, log: (line: string) => void): vo
   log(row("retrieval hit@10", (x) => frac(x.hitAt10), { text: "≥ 0.95", met: (x) => x.hitAt10.share >= g.hitAt10 }));
   const rules = Object.entries(f.all.leadRules).sort((a, b) => b[1] - a[1]);
   for (const [rule] of rules) log(row(`  lead chosen by ${rule}`, (x) => String(x.leadRules[rule] ?? 0)));
+  // Totals only, so the unread part says which rule refused it without showing a question.
+  for (const rule of Object.keys(f.all.inDomainRefusedBy).sort()) log(row(`  in-domain refused by ${rule}`, (x) => String(x.inDomainRefusedBy[rule] ?? 0)));
+  for (const rule of Object.keys(f.all.outOfDomainAnsweredBy).sort())
+    log(row(`  out-of-domain answered by ${rule}`, (x) => String(x.outOfDomainAnsweredBy[rule] ?? 0)));
   log(
     `  ${"all, by document".padEnd(50)} ${"n".padStart(3)}  ${"shown".padStart(5)}  ${"words".padStart(5)}  ${"anywhere".padStart(8)}  ` +
       `${"page".padStart(4)}  refused  other-reg  hit@10`,

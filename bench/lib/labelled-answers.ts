@@ -19,6 +19,8 @@ import {
   paragraphSpan,
 } from "./answer-questions.ts";
 import { percentile } from "./metrics.ts";
+import { decisionPoint, type DecisionPoint } from "./refusal-curve.ts";
+import { IN_LIBRARY_MODEL, REFUSE_BELOW } from "../../core/answer/in-library.ts";
 
 /** The optional `spans` of a citation (character ranges in the section text), checked before use. */
 const citedRangesSchema = z.array(z.object({ start: z.number(), end: z.number() })).optional();
@@ -55,6 +57,8 @@ export interface LabelledOutcome {
   /** Words of the whole answer, "show more" included. */
   allSentenceWords: number;
   ms: number;
+  /** The refusal decision's view of it, for the curve (refusal-curve.ts). */
+  decision: DecisionPoint;
 }
 
 /** Whatever the refusal says (its wording is changing), an answer citing nothing gives an auditor nothing to check. */
@@ -226,6 +230,7 @@ export async function askLabelled(engine: Engine, questions: readonly AnswerQues
       citations: result.citations.map((c) => c.label),
       words: refused ? 0 : countWords(shownText),
       allSentenceWords: refused ? 0 : countWords(text),
+      decision: decisionPoint("labelled", true, result, IN_LIBRARY_MODEL, REFUSE_BELOW),
       ms,
     };
     outcomes.push(outcome);

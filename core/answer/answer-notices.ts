@@ -16,6 +16,14 @@ export function capNotice(reason: "time-limit" | "token-limit", limit: number, q
   return { reason, quoted, message };
 }
 
+export const NOTE_CLOSEST_PROVISIONS =
+  "The library may not answer this directly: these are the provisions closest to the question. Check that they cover it before relying on them.";
+
+/** The library was judged unsure to hold the answer (in-library.ts): the closest provisions are shown, and said to be. */
+export function closestNotice(): AnswerNotice {
+  return { reason: "closest-provisions", quoted: false, message: NOTE_CLOSEST_PROVISIONS };
+}
+
 export function noticeOf(reason: "no-citations" | "context-too-small"): AnswerNotice {
   return { reason, quoted: true, message: reason === "no-citations" ? NOTE_NO_CITATIONS : NOTE_CONTEXT_TOO_SMALL };
 }

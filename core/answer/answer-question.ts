@@ -1,13 +1,14 @@
 import { ClauseGraphError, isClauseGraphError } from "../model/errors.ts";
 import type { LlmClient, LlmResult } from "../model/llm-client.ts";
-import { capNotice, noticeOf, withNotice } from "./answer-notices.ts";
+import { capNotice, closestNotice, noticeOf, withNotice } from "./answer-notices.ts";
 import { generateCapped } from "./capped-generation.ts";
 import { REFUSAL, type AnswerMode, type AnswerNotice, type AskInput, type AskResult, type AskSentence } from "../model/answer-types.ts";
 import { notInLibraryReason } from "./not-in-library.ts";
 import { buildContext, type AnswerContext, type TokenCounter } from "./context-builder.ts";
 import { DEFAULT_MAX_SENTENCES, extractiveAnswer } from "./extractive-answer.ts";
 import { answerSubgraph } from "./answer-subgraph.ts";
-import { nothingCloseEnough } from "./refusal-reason.ts";
+import { nothingCloseEnough, outsideTheLibrary } from "./refusal-reason.ts";
+import { REFUSE_BELOW, UNSURE_BELOW, decideInLibrary, wordsNoSectionHas, type InLibraryDecision } from "./in-library.ts";
 import { citeSentences } from "./narrow-citation.ts";
 import { draftSentences, keysIn, parseModelOutput } from "./parse-llm-output.ts";
 import { SYSTEM_PROMPT, userPrompt } from "./prompt.ts";
@@ -53,6 +54,8 @@ interface Outcome {
   promptTokens: number;
   firstTokenMs: number | null;
 }
+
+const EMPTY_CONTEXT: AnswerContext = { blocks: [], byKey: new Map(), text: "", tokens: 0 };
 
 function refusalSentences(): AskSentence[] {
   return [{ text: REFUSAL, citationKeys: [], supported: true }];
@@ -107,9 +110,17 @@ export function buildLlmContext(pool: SentencePool, budgetTokens: number, count:
   return compact.blocks.length > 0 ? compact : buildContext(pool, budgetTokens, count);
 }
 
-async function quoted(input: AnswerRequest, pool: SentencePool): Promise<Outcome> {
+async function quoted(input: AnswerRequest, pool: SentencePool, decision?: InLibraryDecision): Promise<Outcome> {
   // The quoted sentences come from the whole pool; their blocks are the citations' context.
-  const { drafts, verdict, context: ctx } = extractiveAnswer(pool, input.options?.maxSentences ?? DEFAULT_MAX_SENTENCES, input.hints);
+  const max = input.options?.maxSentences ?? DEFAULT_MAX_SENTENCES;
+  let extracted = extractiveAnswer(pool, max, input.hints);
+  // Judged to be in the library, yet no sentence passed the answer's gates: the closest provisions
+  // answer, and the answer says so, rather than a refusal the library does not deserve.
+  if (extracted.drafts.length === 0 && decision !== undefined && decision.rule !== "outside-the-library" && decision.rule !== "nothing-retrieved") {
+    decision.rule = "closest-provisions";
+    extracted = extractiveAnswer(pool, max, input.hints, true);
+  }
+  const { drafts, verdict, context: ctx } = extracted;
   const sentences = await verifySentences(drafts, ctx, { embedder: input.embedder, signal: input.signal });
   const outcome: Outcome = { sentences, context: ctx, mode: "extractive", promptTokens: 0, firstTokenMs: null };
   // The verdict stands only on a verified lead.
@@ -222,14 +233,13 @@ export async function answerQuestion(input: AnswerRequest): Promise<AskResult> {
   const normalized: AnswerRequest = { ...input, question };
   const reason = notInLibraryReason(input.analysis?.missingInstruments ?? [], input.missingNames ?? []);
   if (reason !== null) {
-    const empty: AnswerContext = { blocks: [], byKey: new Map(), text: "", tokens: 0 };
     const refused = finish(
       normalized,
-      { sentences: refusalSentences(), context: empty, mode: "extractive", analysis: reason, promptTokens: 0, firstTokenMs: null },
+      { sentences: refusalSentences(), context: EMPTY_CONTEXT, mode: "extractive", analysis: reason, promptTokens: 0, firstTokenMs: null },
       started,
     );
-    refused.refusalReason = reason;
-    return refused;
+    const rule = (input.analysis?.missingInstruments.length ?? 0) > 0 ? "instrument-not-imported" : "name-not-mentioned";
+    return { ...refused, refusalReason: reason, inLibrary: { rule, probability: null, features: null } };
   }
   // Sentences are scored against what retrieval searched for: the question plus the words the
   // provision it asks for prints (answer-type-query.ts: "shall apply from" for "from what date …").
@@ -249,12 +259,31 @@ export async function answerQuestion(input: AnswerRequest): Promise<AskResult> {
       paragraph: c.unit.paragraph,
       pinpoint: c.unit.pinpoint,
       features: { ...c.features },
+      ...(c.similarity === null ? {} : { similarity: c.similarity }),
       prior: c.prior,
       score: c.score,
       relevant: c.relevant,
     })),
   });
-  const outcome = input.llm === null ? await quoted(normalized, pool) : await written(normalized, input.llm, pool, started);
+  // Whether the library answers it at all (in-library.ts): refused here, with the words no nearby
+  // section has, rather than quoting sentences that merely share the question's common words.
+  const decision = decideInLibrary(pool, { refuseBelow: input.options?.refuseBelow ?? REFUSE_BELOW, unsureBelow: UNSURE_BELOW });
+  if (decision.rule === "outside-the-library") {
+    const why = outsideTheLibrary(input, wordsNoSectionHas(pool, input.hints?.language ?? "en"));
+    const refused = finish(
+      normalized,
+      { sentences: refusalSentences(), context: EMPTY_CONTEXT, mode: "extractive", analysis: why, promptTokens: 0, firstTokenMs: null },
+      started,
+    );
+    return { ...refused, refusalReason: why, inLibrary: decision };
+  }
+  const outcome = input.llm === null ? await quoted(normalized, pool, decision) : await written(normalized, input.llm, pool, started);
   throwIfAborted(input.signal);
-  return finish(normalized, outcome, started);
+  const result = finish(normalized, outcome, started);
+  if (result.citations.length === 0 && decision.rule !== "nothing-retrieved") decision.rule = "outside-the-library";
+  if (decision.rule === "closest-provisions" && result.notice === undefined) {
+    result.notice = closestNotice();
+    result.analysis ??= result.notice.message;
+  }
+  return { ...result, inLibrary: decision };
 }

@@ -5,6 +5,7 @@ import { blockCitation, renderBlock, type AnswerContext, type ContextBlock } fro
 import type { DraftSentence } from "./parse-llm-output.ts";
 import { neutralizeKeys } from "./neutralize.ts";
 import { provisionRole } from "./provision-role.ts";
+import { contentStems, type TextLanguage } from "./lexical.ts";
 import type { Candidate, SentencePool } from "./sentence-pool.ts";
 
 // Without a model the answer is quoted, answer first: the lead sentence is the one that carries
@@ -314,9 +315,24 @@ function contextOf(chosen: ReadonlyArray<{ units: Candidate[] }>): { context: An
   return { context: { blocks, byKey: new Map(blocks.map((b) => [b.key, b])), text, tokens: Math.ceil(text.length / 4) }, keyOf };
 }
 
+/** The content stems of a follow-up's own words (none for a question that is not one). */
+function subjectStems(hints: AnswerHints | undefined): string[] {
+  if (hints?.subject === undefined) return [];
+  return [...new Set(contentStems(hints.subject, hints.language ?? "en"))];
+}
+
+function hasAll(c: Candidate, stems: readonly string[], language: TextLanguage): boolean {
+  const own = new Set(contentStems(c.unit.text, language));
+  return stems.every((s) => own.has(s));
+}
+
 const EMPTY: AnswerContext = { blocks: [], byKey: new Map(), text: "", tokens: 0 };
 
-export function extractiveAnswer(pool: SentencePool, maxSentences = DEFAULT_MAX_SENTENCES, hints?: AnswerHints): ExtractiveAnswer {
+/**
+ * The quoted answer. `closest`: the library was judged to hold an answer (in-library.ts) though no
+ * sentence passed the gates below, so the best-scored sentences answer whatever their coverage.
+ */
+export function extractiveAnswer(pool: SentencePool, maxSentences = DEFAULT_MAX_SENTENCES, hints?: AnswerHints, closest = false): ExtractiveAnswer {
   const { sections, sectionOf } = sectionsOf(pool);
   const unitsOf = (c: Candidate): Candidate[] => sectionOf.get(c)?.units ?? [c];
   // The pool scored every sentence for this question (sentence-score.ts): relevance, what the
@@ -334,7 +350,7 @@ export function extractiveAnswer(pool: SentencePool, maxSentences = DEFAULT_MAX_
     c.relevant ||
     (c.coverage >= CUED_MIN_COVERAGE && c.features.cue === 1) ||
     c.features.listCoverage >= LIST_MIN_COVERAGE ||
-    (c.coverage >= CUED_MIN_COVERAGE && c.score >= BEST_SCORED_ANSWERS * bestScore);
+    ((closest || c.coverage >= CUED_MIN_COVERAGE) && c.score >= BEST_SCORED_ANSWERS * bestScore);
   const relevant = pool.candidates
     .filter((c) => answers(c) && c.stems.size >= MIN_CONTENT_WORDS && !isFurniture(c.unit.text))
     .sort((a, b) => rank(b) - rank(a));
@@ -397,9 +413,16 @@ export function extractiveAnswer(pool: SentencePool, maxSentences = DEFAULT_MAX_
     LIST_TYPES.has(type) && cued === undefined && !isLeadIn(top)
       ? relevant.find((c) => isLeadIn(c) && c.features.listCoverage >= LIST_MIN_COVERAGE && rank(c) >= LIST_FIRST_FLOOR * rank(top))
       : undefined;
+  // A follow-up ("And what about processors?") asks about its own words in the previous scope: the
+  // retrieval query is both questions, so the previous answer's lead scores best again. The best
+  // answering sentence that says the follow-up's words leads, when the lead does not say them.
+  const subject = subjectStems(hints);
+  const says = (c: Candidate): boolean => subject.length > 0 && hasAll(c, subject, hints?.language ?? "en");
+  const followed = subject.length > 0 && !says(top) ? relevant.find((c) => says(c) && rank(c) >= RELATIVE_FLOOR * rank(top)) : undefined;
   // The lead's rules in order: the first that found a sentence decides (answer-rules.ts).
   const decided = (
     [
+      [followed, "follow-up-subject"],
       [defining, "defines-the-term"],
       [prose, "prose-before-table"],
       [saysWhatWasAsked, "says-what-was-asked"],

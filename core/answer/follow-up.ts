@@ -11,6 +11,8 @@ export interface FollowUpDecision {
   question: string;
   /** Why, in words (shown under the answer and recorded with the turn). */
   reason: string;
+  /** A follow-up's own words ("for microenterprises"): what the answer is now about, within the kept scope. */
+  subject?: string;
 }
 
 /**
@@ -273,6 +275,7 @@ export function decideFollowUp(previous: string | null, question: string, namesS
   return {
     followUp: true,
     question: `${base} — ${rest}?`,
+    subject: rest,
     reason: `A follow-up of ${quoteOf(previous)}: ${why} and names no document or article of its own, so that question's scope is kept.`,
   };
 }

@@ -11,3 +11,15 @@ export function nothingCloseEnough(input: Pick<AskInput, "results">): string {
   if (nearest.length === 0) return "Nothing in the library is close enough to this question: no section matched it.";
   return `Nothing in the library is close enough to this question: the nearest sections (${nearest.join(", ")}) do not state it.`;
 }
+
+/**
+ * Why the fitted decision (in-library.ts) put the question outside the library: the nearest
+ * sections, and the question's words none of them has (`absent`).
+ */
+export function outsideTheLibrary(input: Pick<AskInput, "results">, absent: readonly string[]): string {
+  const base = nothingCloseEnough(input);
+  if (absent.length === 0) return base.replace(/\.$/, ": they share too few of its words.");
+  const words = absent.map((w) => `“${w}”`);
+  const list = words.length === 1 ? words[0] : `${words.slice(0, -1).join(", ")} or ${words.at(-1) ?? ""}`;
+  return base.replace(/\.$/, `, and none of them mentions ${list}.`);
+}

@@ -8,6 +8,8 @@ export const LEAD_RULES = [
   "best-match",
   /** The rule itself over what follows when it is not complied with ("If the controller does not …"). */
   "rule-before-failure-case",
+  /** In a follow-up ("And what about processors?"), the best answering sentence saying its own words. */
+  "follow-up-subject",
   /** The sentence defining the term a definition question asks about. */
   "defines-the-term",
   /** A sentence stating the figure over the table row listing it. */
@@ -55,3 +57,29 @@ export type AnswerRule = (typeof ANSWER_RULES)[number];
 const LEAD = new Set<string>(LEAD_RULES);
 /** Whether a rule chose the lead (a sentence placed by one of them is the answer's lead sentence). */
 export const isLeadRule = (rule: string | undefined): boolean => rule !== undefined && LEAD.has(rule);
+
+/** Whether the library answers the question at all, tried in this order (core/answer/in-library.ts). */
+export const IN_LIBRARY_RULES = [
+  /** The question names a known instrument no imported document is: refused. */
+  "instrument-not-imported",
+  /** The question names something no imported document mentions: refused. */
+  "name-not-mentioned",
+  /** Retrieval found no section at all: refused. */
+  "nothing-retrieved",
+  /** The fitted decision puts the question outside the library: refused, saying which words no nearby section has. */
+  "outside-the-library",
+  /** Unsure, or no sentence passes the answer's own gates: the closest provisions are quoted, and the answer says so. */
+  "closest-provisions",
+  /** Answered as usual. */
+  "in-the-library",
+] as const;
+export type InLibraryRule = (typeof IN_LIBRARY_RULES)[number];
+
+/** The measurements the fitted decision weighs, each 0 when nothing was retrieved. */
+export const IN_LIBRARY_FEATURES = [
+  /** The best share of the question's words one retrieved sentence (with its list) has, IDF-weighted. */
+  "coverage",
+  /** How many retrieved sentences answer part of the question, as log(1 + n). */
+  "answeringSentences",
+] as const;
+export type InLibraryFeature = (typeof IN_LIBRARY_FEATURES)[number];

@@ -5,7 +5,7 @@ import type { Subgraph } from "./subgraph-types.ts";
 import type { TripletRecord } from "./graph-records.ts";
 import type { AskResult, AskSentence, AskTimings } from "./answer-types.ts";
 import { askCitationSchema, citationKeySchema, type AskCitation } from "./ask-citation.ts";
-import { ANSWER_RULES } from "./answer-rules.ts";
+import { ANSWER_RULES, IN_LIBRARY_RULES, type InLibraryFeature } from "./answer-rules.ts";
 
 // Zod mirrors of answer-types.ts for the IPC contract. Browser-safe on purpose: only zod and plain
 // constant lists at run time (the type imports vanish), so core/contract and the renderer can
@@ -44,6 +44,13 @@ export const askResultSchema = z.object({
   triplets: z.array(askTripletSchema),
   subgraph: askSubgraphSchema,
   analysis: z.string().optional(),
+  inLibrary: z
+    .object({
+      rule: z.enum(IN_LIBRARY_RULES),
+      probability: z.number().nullable(),
+      features: z.object({ coverage: z.number(), answeringSentences: z.number() } satisfies Record<InLibraryFeature, z.ZodNumber>).nullable(),
+    })
+    .optional(),
   refusalReason: z.string().optional(),
   verdict: z.enum(["yes", "no", "conditional"]).optional(),
   timings: askTimingsSchema,
@@ -53,7 +60,7 @@ export const askResultSchema = z.object({
   model: z.object({ id: z.string(), name: z.string() }).optional(),
   notice: z
     .object({
-      reason: z.enum(["time-limit", "token-limit", "no-citations", "context-too-small", "model-unavailable"]),
+      reason: z.enum(["time-limit", "token-limit", "no-citations", "context-too-small", "model-unavailable", "closest-provisions"]),
       quoted: z.boolean(),
       message: z.string(),
     })

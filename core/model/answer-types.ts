@@ -7,7 +7,7 @@ import type { AnswerRoute, GraphRow } from "./graph-answer-types.ts";
 import type { QuestionAnalysis } from "./question-analysis-types.ts";
 import type { SentenceFeatures } from "./sentence-features.ts";
 import type { AskCitation } from "./ask-citation.ts";
-import type { AnswerRule } from "./answer-rules.ts";
+import type { AnswerRule, InLibraryFeature, InLibraryRule } from "./answer-rules.ts";
 
 // The answer to a question, as plain data: the engine returns it, the CLI prints it and the IPC
 // contract validates it (answer-schemas.ts mirrors these shapes in zod).
@@ -71,6 +71,8 @@ export interface AskResult {
   analysis?: string;
   /** For a yes/no question, what the lead sentence says: "no" (prohibited), "yes", or "conditional" (only if …). */
   verdict?: "yes" | "no" | "conditional";
+  /** Whether the library answers the question at all: the rule that decided, and the fitted decision's figures (in-library.ts). */
+  inLibrary?: { rule: InLibraryRule; probability: number | null; features: Record<InLibraryFeature, number> | null };
   /** Why the question was not answered, in words ("No imported document is MiCA (Regulation (EU) 2023/1114)…"); absent when it was. */
   refusalReason?: string;
   timings: AskTimings;
@@ -105,9 +107,10 @@ export interface AskExpansion {
 /**
  * time-limit / token-limit: a cap stopped the model (answer-limits.ts); no-citations: what it wrote
  * cited none of the sources; context-too-small: the sources did not fit its window; model-unavailable:
- * the chosen model could not be loaded.
+ * the chosen model could not be loaded; closest-provisions: the library may not answer the question,
+ * and the closest provisions are quoted (in-library.ts).
  */
-export type AnswerNoticeReason = "time-limit" | "token-limit" | "no-citations" | "context-too-small" | "model-unavailable";
+export type AnswerNoticeReason = "time-limit" | "token-limit" | "no-citations" | "context-too-small" | "model-unavailable" | "closest-provisions";
 
 export interface AnswerNotice {
   reason: AnswerNoticeReason;
@@ -128,6 +131,8 @@ export interface AskOptions {
   maxSeconds?: number;
   /** Sampling temperature for the answer (default 0: reproducible answers for an audit trail). */
   temperature?: number;
+  /** Below this fitted probability that the library answers, the question is refused (default: in-library.ts's REFUSE_BELOW; 0: never by it). */
+  refuseBelow?: number;
 }
 
 /** What the question asks for (from question analysis), as the extractive answer uses it. */
@@ -142,6 +147,8 @@ export interface AnswerHints {
   language?: "en" | "it";
   /** Further things the question asks for ("… and to whom?" → ["party"]). */
   alsoAsks?: readonly string[];
+  /** A follow-up's own words ("what about processors?" → "processors"): a sentence saying them leads. */
+  subject?: string;
 }
 
 export interface AskInput {
@@ -186,6 +193,8 @@ export interface TracedCandidate {
   paragraph: string | null;
   pinpoint: string | null;
   features: SentenceFeatures;
+  /** Raw cosine of the sentence's and the question's embeddings, when it was embedded. */
+  similarity?: number;
   prior: number;
   score: number;
   relevant: boolean;

@@ -4,6 +4,7 @@ import { createLanguageResources } from "../../core/answer/language-resources.ts
 import { askResultSchema } from "../../core/model/answer-schemas.ts";
 import { REFUSAL, type AskInput, type AskResult } from "../../core/model/answer-types.ts";
 import { SYSTEM_PROMPT } from "../../core/answer/prompt.ts";
+import { REFUSE_BELOW, UNSURE_BELOW } from "../../core/answer/in-library.ts";
 import type { Embedder } from "../../core/model/embedder.ts";
 import { ClauseGraphError } from "../../core/model/errors.ts";
 import type { LlmClient, LlmGenerateOptions, LlmResult } from "../../core/model/llm-client.ts";
@@ -366,6 +367,70 @@ describe("answerQuestion without a model (extractive)", () => {
     expect(result.sentences).toEqual([{ text: REFUSAL, citationKeys: [], supported: true }]);
   });
 
+  it("refuses a question outside the library by the fitted rule, naming words no nearby section has, in two regulations", async () => {
+    const dora = ranked([
+      [DORA_19, DORA],
+      [DORA_28, DORA],
+    ]);
+    for (const results of [BREACH_RESULTS, dora]) {
+      const result = await answerQuestion(input("What is the capital gains tax rate for pension funds in France?", results));
+      expectWellFormed(result);
+      expect(result.citations).toEqual([]);
+      expect(result.inLibrary?.rule).toBe("outside-the-library");
+      expect(result.inLibrary?.probability ?? 1).toBeLessThan(REFUSE_BELOW);
+      expect(result.refusalReason).toMatch(
+        /^Nothing in the library is close enough to this question: the nearest sections \(.+\) do not state it, and none of them mentions “(capital|gains|tax|rate|pension|funds|france)”/,
+      );
+    }
+  });
+
+  it("answers a question the library holds by the in-library rule, in two regulations", async () => {
+    const gdpr = await answerQuestion(input(BREACH_QUESTION, BREACH_RESULTS));
+    expect(gdpr.inLibrary).toMatchObject({ rule: "in-the-library" });
+    expect(gdpr.inLibrary?.probability ?? 0).toBeGreaterThanOrEqual(UNSURE_BELOW);
+    expect(gdpr.notice).toBeUndefined();
+    const dora = await answerQuestion(
+      input(
+        "Which reports must financial entities submit after a major ICT-related incident: initial notification, intermediate report, final report?",
+        ranked([
+          [DORA_19, DORA],
+          [DORA_28, DORA],
+        ]),
+      ),
+    );
+    expect(dora.inLibrary).toMatchObject({ rule: "in-the-library" });
+  });
+
+  it("refuses by name before the fitted rule is tried", async () => {
+    const result = await answerQuestion(input("What does MiCA require of crypto-asset issuers?", BREACH_RESULTS, { missingNames: ["MiCA"] }));
+    expect(result.inLibrary).toEqual({ rule: "name-not-mentioned", probability: null, features: null });
+    expect(result.citations).toEqual([]);
+  });
+
+  it("answers a follow-up about its own subject, in the previous question's scope (GDPR, DORA)", async () => {
+    const gdpr = await answerQuestion(
+      input(`${BREACH_QUESTION.replace(/\?$/, "")} — processors?`, BREACH_RESULTS, {
+        hints: { answerType: "deadline", provisions: [], parties: [], subject: "processors" },
+      }),
+    );
+    expect(gdpr.sentences[0]).toMatchObject({ rule: "follow-up-subject" });
+    expect(gdpr.sentences[0]?.text).toMatch(/^The processor shall notify the controller/);
+    const question = "How quickly must financial entities report major ICT-related incidents to the competent authority";
+    const results = ranked([
+      [DORA_19, DORA],
+      [DORA_28, DORA],
+    ]);
+    const first = await answerQuestion(input(`${question}?`, results, { hints: { answerType: "deadline", provisions: [], parties: [] } }));
+    expect(first.sentences[0]?.text).not.toMatch(/cyber threats/);
+    const dora = await answerQuestion(
+      input(`${question} — and significant cyber threats?`, results, {
+        hints: { answerType: "deadline", provisions: [], parties: [], subject: "significant cyber threats" },
+      }),
+    );
+    expect(dora.sentences[0]).toMatchObject({ rule: "follow-up-subject" });
+    expect(dora.sentences[0]?.text).toMatch(/notify significant cyber threats/);
+  });
+
   it("refuses when nothing was retrieved", async () => {
     const result = await answerQuestion(input(BREACH_QUESTION, []));
     expectWellFormed(result);
@@ -489,8 +554,9 @@ describe("answerQuestion with a model", () => {
   });
 
   it("accepts the model's refusal as the answer", async () => {
-    const llm = new ScriptedLlm("Answer: The documents provided do not answer this.\nAnalysis: The sources cover breach notification, not tax.\nSources:");
-    const result = await answerQuestion(input("What is the capital gains tax rate for pension funds?", BREACH_RESULTS, { llm }));
+    // A question the library holds (a refusal the fitted decision makes never reaches the model).
+    const llm = new ScriptedLlm("Answer: The documents provided do not answer this.\nAnalysis: The sources cover the deadline, not tax.\nSources:");
+    const result = await answerQuestion(input(BREACH_QUESTION, BREACH_RESULTS, { llm }));
     expectWellFormed(result);
     expect(result).toMatchObject({ mode: "llm", answer: REFUSAL, citations: [], triplets: [] });
     expect(result.analysis).toMatch(/not tax/);
