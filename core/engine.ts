@@ -54,6 +54,8 @@ import { makeSnippet } from "./retrieve/snippet.ts";
 import { graphNeighbors } from "./retrieve/neighbors.ts";
 import { buildSubgraph } from "./retrieve/subgraph.ts";
 import type { RankedSection, StageName, StageSwitches } from "./model/retrieval-types.ts";
+import { asksPerInstrument, instrumentScopes, interleave, joinAnswers, type InstrumentScope } from "./answer/per-instrument.ts";
+import type { AskResult } from "./model/answer-types.ts";
 import type { GraphStore } from "./store/graph-store.ts";
 import type { DocumentRecord } from "./model/store-records.ts";
 import { createKuzuStore } from "./store/kuzu/kuzu-store.ts";
@@ -436,20 +438,26 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
       const query = retrievalQuery(asked, analysis.answerType, analysis.language);
       // A question about an instrument the library lacks is refused: nothing is retrieved, so no unrelated graph is drawn.
       // More sections are retrieved than quoted from, then re-ranked for answering (answer-ranking.ts).
-      const ranked =
-        analysis.missingInstruments.length > 0
+      const retrieveIn = async (documentIds: readonly string[]): Promise<RankedSection[]> =>
+        rankForAnswer(
+          await foreground.run(() =>
+            hybridSearch(store, embedder, query, {
+              k: Math.max(k, ANSWER_CANDIDATES),
+              stages: ALL_STAGES,
+              caches: retrievalCaches,
+              ...(documentIds.length > 0 ? { documentIds: [...documentIds] } : {}),
+            }),
+          ),
+          analysis,
+        ).slice(0, k);
+      // A question naming two instruments is answered per instrument (per-instrument.ts).
+      const instruments =
+        analysis.missingInstruments.length > 0 || !asksPerInstrument(asked, analysis.scope.instruments)
           ? []
-          : rankForAnswer(
-              await foreground.run(() =>
-                hybridSearch(store, embedder, query, {
-                  k: Math.max(k, ANSWER_CANDIDATES),
-                  stages: ALL_STAGES,
-                  caches: retrievalCaches,
-                  ...(scope.length > 0 ? { documentIds: scope } : {}),
-                }),
-              ),
-              analysis,
-            ).slice(0, k);
+          : instrumentScopes(analysis.scope.instruments, (name) => read(name).scope.documentIds);
+      const parts: RankedSection[][] = [];
+      for (const s of instruments) parts.push(await retrieveIn(s.documentIds));
+      const ranked = analysis.missingInstruments.length > 0 ? [] : parts.length > 0 ? interleave(parts, k * parts.length) : await retrieveIn(scope);
       const [triplets, subgraph, missingNames] = await Promise.all([
         store.getTripletsForSections(ranked.map((r) => r.section.id)),
         buildSubgraph(store, ranked, { query: asked }),
@@ -468,12 +476,12 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
         // Routed to the graph, the text, or both (issue 13, core/graph-query/): a question the graph
         // answers exactly gets its rows; the text path below runs unless the graph answered alone.
         const routed = await routeToGraph(asked, analysis, { store, llm: lease.llm, log, ...(opts.signal ? { signal: opts.signal } : {}) });
-        const answer =
-          routed.alone ??
-          (await answerQuestion({
+        const answerFrom = (results: RankedSection[]): Promise<AskResult> => {
+          const ids = new Set(results.map((r) => r.section.id));
+          return answerQuestion({
             question: asked,
-            results: ranked,
-            triplets,
+            results,
+            triplets: results === ranked ? triplets : triplets.filter((t) => ids.has(t.sectionId)),
             subgraph,
             embedder,
             llm: lease.llm,
@@ -489,7 +497,18 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
             ...(opts.signal ? { signal: opts.signal } : {}),
             // The saved caps (answer-limits.ts), or this call's own (`ask --max-tokens / --max-seconds`).
             options: { maxAnswerTokens: opts.maxTokens ?? lease.limits.maxTokens, maxSeconds: opts.maxSeconds ?? lease.limits.maxSeconds },
-          }));
+          });
+        };
+        let answer: AskResult | null = routed.alone;
+        if (answer === null && parts.length > 0) {
+          const answeredParts: Array<{ scope: InstrumentScope; result: AskResult }> = [];
+          for (const [i, part] of parts.entries()) {
+            const scopeOf = instruments[i];
+            if (scopeOf !== undefined) answeredParts.push({ scope: scopeOf, result: await answerFrom(part) });
+          }
+          answer = joinAnswers(answeredParts);
+        }
+        answer ??= await answerFrom(ranked);
         const labelled = labelAnswer(answer, { id: lease.model?.id ?? null, name: lease.name, failure: lease.failure });
         // A copy: the expansions of recent questions are kept for the next read of the same one.
         const expansions = structuredClone([...vocabularyExpansions(query)]);

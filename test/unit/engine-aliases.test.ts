@@ -85,6 +85,17 @@ describe("engine: instrument names and aliases", () => {
     expect(result.citations.every((c) => c.documentId === gdprId)).toBe(true);
   });
 
+  it("answers a question naming two instruments per instrument, each part with its own lead", async () => {
+    const result = await engine.ask("How quickly must an incident or a breach be notified to the authority under DORA and under the GDPR?");
+    const shown = result.sentences.filter((s) => s.more !== true);
+    const documentOf = (key: string | undefined): string | undefined => result.citations.find((c) => c.key === key)?.documentId;
+    expect(shown.map((s) => documentOf(s.citationKeys[0]))).toEqual(expect.arrayContaining([doraId, gdprId]));
+    // In the order the question names them: DORA's part first.
+    expect(documentOf(shown[0]?.citationKeys[0])).toBe(doraId);
+    expect(result.answer).toMatch(/4 hours/);
+    expect(result.answer).toMatch(/72 hours/);
+  });
+
   it("a search naming an imported instrument searches that document", async () => {
     const { results } = await engine.search("GDPR incident notification", { k: 10 });
     expect(results.length).toBeGreaterThan(0);
