@@ -102,8 +102,10 @@ describe("graph store, schema v8", () => {
   });
 
   it("stops a query that runs past its timeout", async () => {
-    const slow =
-      "MATCH (a:Section), (b:Section), (c:Section), (d:Section), (e:Section), (f:Section) WHERE a.text + b.text + c.text + d.text + e.text + f.text <> '' RETURN count(*) AS n";
+    // Far past 1 ms on any machine (3^12 rows of concatenated text): over a 6-way product the
+    // query could finish before the timer fired.
+    const vars = ["a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k", "l"];
+    const slow = `MATCH ${vars.map((v) => `(${v}:Section)`).join(", ")} WHERE ${vars.map((v) => `${v}.text`).join(" + ")} <> '' RETURN count(*) AS n`;
     await expect(store.readOnlyQuery(slow, {}, { timeoutMs: 1 })).rejects.toThrow(/longer than 1 ms and was stopped/);
     // The connection is usable afterwards.
     expect(await store.readOnlyQuery("MATCH (d:Document) RETURN d.id AS id", {}, { timeoutMs: 5000 })).toEqual([{ id: DOC }]);
