@@ -54,6 +54,7 @@ import { makeSnippet } from "./retrieve/snippet.ts";
 import { graphNeighbors } from "./retrieve/neighbors.ts";
 import { buildSubgraph } from "./retrieve/subgraph.ts";
 import type { RankedSection, StageName, StageSwitches } from "./model/retrieval-types.ts";
+import { fuseRewrites, rewriteQuestion } from "./answer/query-rewrite.ts";
 import { asksPerInstrument, instrumentScopes, interleave, joinAnswers, type InstrumentScope } from "./answer/per-instrument.ts";
 import type { AskResult } from "./model/answer-types.ts";
 import type { GraphStore } from "./store/graph-store.ts";
@@ -436,46 +437,53 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
       const analysis = read(asked);
       const scope = analysis.scope.documentIds;
       const query = retrievalQuery(asked, analysis.answerType, analysis.language);
-      // A question about an instrument the library lacks is refused: nothing is retrieved, so no unrelated graph is drawn.
-      // More sections are retrieved than quoted from, then re-ranked for answering (answer-ranking.ts).
-      const retrieveIn = async (documentIds: readonly string[]): Promise<RankedSection[]> =>
-        rankForAnswer(
-          await foreground.run(() =>
-            hybridSearch(store, embedder, query, {
+      // Held for the whole answer, the rewrite before retrieval included: a model switched meanwhile is closed only after it.
+      const lease = await models.acquire(opts.signal);
+      try {
+        // Routed to the graph, the text, or both (core/graph-query/): a question the graph answers
+        // exactly gets its rows; the text path below runs unless the graph answered alone.
+        const routed = await routeToGraph(asked, analysis, { store, llm: lease.llm, log, ...(opts.signal ? { signal: opts.signal } : {}) });
+        // With a model, the question is also searched in the regulations' words (query-rewrite.ts),
+        // unless the graph answers it alone.
+        const rewrite =
+          lease.llm !== null && routed.alone === null && analysis.missingInstruments.length === 0 ? await rewriteQuestion(lease.llm, asked, opts.signal) : null;
+        const searchIn = (text: string, documentIds: readonly string[]): Promise<RankedSection[]> =>
+          foreground.run(() =>
+            hybridSearch(store, embedder, text, {
               k: Math.max(k, ANSWER_CANDIDATES),
               stages: ALL_STAGES,
               caches: retrievalCaches,
               ...(documentIds.length > 0 ? { documentIds: [...documentIds] } : {}),
             }),
+          );
+        // A question about an instrument the library lacks is refused: nothing is retrieved, so no unrelated graph is drawn.
+        // More sections are retrieved than quoted from, then re-ranked for answering (answer-ranking.ts).
+        const retrieveIn = async (documentIds: readonly string[]): Promise<RankedSection[]> => {
+          const own = await searchIn(query, documentIds);
+          const others: RankedSection[][] = [];
+          for (const q of rewrite?.queries ?? []) others.push(await searchIn(q, documentIds));
+          return rankForAnswer(others.length > 0 ? fuseRewrites(own, others) : own, analysis).slice(0, k);
+        };
+        // A question naming two instruments is answered per instrument (per-instrument.ts).
+        const instruments =
+          analysis.missingInstruments.length > 0 || !asksPerInstrument(asked, analysis.scope.instruments)
+            ? []
+            : instrumentScopes(analysis.scope.instruments, (name) => read(name).scope.documentIds);
+        const parts: RankedSection[][] = [];
+        for (const s of instruments) parts.push(await retrieveIn(s.documentIds));
+        const ranked = analysis.missingInstruments.length > 0 ? [] : parts.length > 0 ? interleave(parts, k * parts.length) : await retrieveIn(scope);
+        const [triplets, subgraph, missingNames] = await Promise.all([
+          store.getTripletsForSections(ranked.map((r) => r.section.id)),
+          buildSubgraph(store, ranked, { query: asked }),
+          // The names the analysis left to a search (registry instruments and the documents' aliases are settled by it).
+          unmentionedNames(
+            analysis.otherNames,
+            async (name, n) =>
+              (await store.searchSections(name, n)).map((h) => ({ text: `${h.document.title}\n${h.section.label} ${h.section.heading}\n${h.section.text}` })),
+            ranked.map((r) => `${r.section.heading}\n${r.section.text}`),
           ),
-          analysis,
-        ).slice(0, k);
-      // A question naming two instruments is answered per instrument (per-instrument.ts).
-      const instruments =
-        analysis.missingInstruments.length > 0 || !asksPerInstrument(asked, analysis.scope.instruments)
-          ? []
-          : instrumentScopes(analysis.scope.instruments, (name) => read(name).scope.documentIds);
-      const parts: RankedSection[][] = [];
-      for (const s of instruments) parts.push(await retrieveIn(s.documentIds));
-      const ranked = analysis.missingInstruments.length > 0 ? [] : parts.length > 0 ? interleave(parts, k * parts.length) : await retrieveIn(scope);
-      const [triplets, subgraph, missingNames] = await Promise.all([
-        store.getTripletsForSections(ranked.map((r) => r.section.id)),
-        buildSubgraph(store, ranked, { query: asked }),
-        // The names the analysis left to a search (registry instruments and the documents' aliases are settled by it).
-        unmentionedNames(
-          analysis.otherNames,
-          async (name, n) =>
-            (await store.searchSections(name, n)).map((h) => ({ text: `${h.document.title}\n${h.section.label} ${h.section.heading}\n${h.section.text}` })),
-          ranked.map((r) => `${r.section.heading}\n${r.section.text}`),
-        ),
-      ]);
-      const retrieveMs = performance.now() - started;
-      // Held for the whole answer: a model switched meanwhile is closed only after it.
-      const lease = await models.acquire(opts.signal);
-      try {
-        // Routed to the graph, the text, or both (issue 13, core/graph-query/): a question the graph
-        // answers exactly gets its rows; the text path below runs unless the graph answered alone.
-        const routed = await routeToGraph(asked, analysis, { store, llm: lease.llm, log, ...(opts.signal ? { signal: opts.signal } : {}) });
+        ]);
+        const retrieveMs = performance.now() - started;
         const answerFrom = (results: RankedSection[]): Promise<AskResult> => {
           const ids = new Set(results.map((r) => r.section.id));
           return answerQuestion({
@@ -509,7 +517,10 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
           answer = joinAnswers(answeredParts);
         }
         answer ??= await answerFrom(ranked);
-        const labelled = labelAnswer(answer, { id: lease.model?.id ?? null, name: lease.name, failure: lease.failure });
+        const labelled = {
+          ...labelAnswer(answer, { id: lease.model?.id ?? null, name: lease.name, failure: lease.failure }),
+          ...(rewrite === null ? {} : { rewrites: rewrite }),
+        };
         // A copy: the expansions of recent questions are kept for the next read of the same one.
         const expansions = structuredClone([...vocabularyExpansions(query)]);
         const result = await routed.finish(expansions.length > 0 ? { ...labelled, expansions } : labelled);

@@ -67,6 +67,15 @@ export const askResultSchema = z.object({
     .optional(),
   route: answerRouteSchema.optional(),
   rows: z.array(graphRowSchema).optional(),
+  rewrites: z
+    .object({
+      queries: z.array(z.string()),
+      dropped: z.number().int().nonnegative(),
+      ms: z.number().nonnegative(),
+      stoppedBy: z.enum(["time-limit", "token-limit"]).nullable(),
+      error: z.string().optional(),
+    })
+    .optional(),
   expansions: z
     .array(
       z.object({

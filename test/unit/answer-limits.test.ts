@@ -8,6 +8,7 @@ import { createEngine } from "../../core/engine.ts";
 import type { Engine } from "../../core/model/engine-types.ts";
 import type { LlmClient } from "../../core/model/llm-client.ts";
 import { modelDisplayName } from "../../core/llm/model-display-name.ts";
+import { MAX_REWRITES } from "../../core/answer/query-rewrite.ts";
 import { settingsPath } from "../../core/files/settings-file.ts";
 import { ARCHIVE_QUESTION as QUESTION, ARCHIVE_RULES as RULES } from "../helpers/archive-rules.ts";
 import { citedHead, endlessLlm } from "../helpers/endless-llm.ts";
@@ -179,6 +180,15 @@ describeTinyLlm("answer limits with a real GGUF (stories260K)", () => {
     // The model knows nothing and cites nothing; 16 tokens end it first.
     expect(result.mode).toBe("extractive");
     expect(result.notice).toMatchObject({ reason: "token-limit", quoted: true });
+    expect(result.answer).toMatch(/72 hours/);
+  });
+
+  it("rewrites the question with the real model under the rewrite's caps, traces it, and still answers from the documents", async () => {
+    const result = await engine.ask(QUESTION, { maxTokens: 16 });
+    // The model knows nothing: whatever lines it wrote are at most three queries, searched at a low weight.
+    expect(result.rewrites).toBeDefined();
+    expect(result.rewrites?.queries.length ?? 99).toBeLessThanOrEqual(MAX_REWRITES);
+    expect(result.rewrites?.error).toBeUndefined();
     expect(result.answer).toMatch(/72 hours/);
   });
 
