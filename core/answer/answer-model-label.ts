@@ -17,7 +17,13 @@ export interface AnsweringModel {
 
 export function labelAnswer(result: AskResult, model: AnsweringModel): AskResult {
   if (model.id !== null) return { ...result, model: { id: model.id, name: model.name ?? model.id } };
-  if (model.failure === null || result.notice !== undefined) return result;
-  const notice = unavailableNotice(model.failure.message);
-  return { ...result, notice, analysis: result.analysis ?? notice.message };
+  if (model.failure === null) return result;
+  // A model that could not be loaded is said first; that the answer is only the closest provisions
+  // (in-library.ts) is said with it. Any other notice already explains the answer.
+  const closest = result.notice?.reason === "closest-provisions" ? result.notice : undefined;
+  if (result.notice !== undefined && closest === undefined) return result;
+  const unavailable = unavailableNotice(model.failure.message);
+  const notice = closest === undefined ? unavailable : { ...unavailable, message: `${unavailable.message} ${closest.message}` };
+  const analysis = result.analysis === undefined || result.analysis === closest?.message ? notice.message : result.analysis;
+  return { ...result, notice, analysis };
 }

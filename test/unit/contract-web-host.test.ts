@@ -361,8 +361,10 @@ describe("web host (fake engine)", () => {
       const replies = await Promise.all(Array.from({ length: 12 }, (_, i) => upload(roomy, file, `file-${i}.pdf`)));
       expect(replies.map((r) => r.status)).toEqual(Array<number>(12).fill(200));
       // 288 MB went through; as base64 in messages the host held several copies of each file at once.
-      // Streamed, it holds a few 64 KiB chunks per upload (measured: 9–11 MB, the client's streams included).
-      expect(peak).toBeLessThan(48 * 1024 * 1024);
+      // Streamed, it holds a few 64 KiB chunks per upload (measured: 9–11 MB, the client's streams included;
+      // 68 MB once on a loaded machine, where garbage is collected late). Buffering the 12 bodies
+      // that arrive at once would hold 288 MB or more.
+      expect(peak).toBeLessThan(96 * 1024 * 1024);
       expect(await readdir(uploadsDir(path.join(dir, "data-roomy")))).toEqual([]);
     } finally {
       clearInterval(sampler);
