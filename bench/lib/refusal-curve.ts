@@ -2,6 +2,7 @@
 // features on in-library against out-of-library questions, the threshold that refuses at most a
 // given share of each in-library set, and the curve of refusals per threshold that bench:answer
 // and bench:fit-refusal print. Pure: the benches supply the questions' decisions.
+import { inLibraryProbability } from "../../core/answer/in-library.ts";
 import { IN_LIBRARY_FEATURES, type InLibraryFeature } from "../../core/model/answer-rules.ts";
 import type { AskResult } from "../../core/model/answer-types.ts";
 
@@ -31,10 +32,9 @@ export function decisionPoint(set: string, inLibrary: boolean, result: AskResult
   return { set, inLibrary, features, refusedByRule: result.citations.length === 0 && !byThreshold };
 }
 
+/** The engine's own computation (in-library.ts), under `model`. */
 export function probability(model: LogisticModel, features: Readonly<Record<InLibraryFeature, number>>): number {
-  let z = model.bias;
-  for (const f of IN_LIBRARY_FEATURES) z += model.weights[f] * features[f];
-  return 1 / (1 + Math.exp(-z));
+  return inLibraryProbability(features, model);
 }
 
 /**

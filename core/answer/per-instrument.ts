@@ -105,10 +105,10 @@ export function joinAnswers(parts: ReadonlyArray<{ scope: InstrumentScope; resul
   const answered = parts.filter((p) => p.result.citations.length > 0);
   const first = answered[0] ?? parts[0];
   if (first === undefined) throw new Error("joinAnswers needs at least one part");
+  const unanswered = parts
+    .filter((p) => p.result.citations.length === 0)
+    .map((p) => `${p.scope.name}: ${p.result.refusalReason ?? p.result.analysis ?? ""}`.trim());
   if (answered.length <= 1) {
-    const unanswered = parts
-      .filter((p) => p.result.citations.length === 0)
-      .map((p) => `${p.scope.name}: ${p.result.refusalReason ?? p.result.analysis ?? ""}`.trim());
     if (answered.length === 0 || unanswered.length === 0) return first.result;
     return { ...first.result, analysis: [first.result.analysis, ...unanswered].filter((x) => x !== undefined && x !== "").join(" ") };
   }
@@ -128,9 +128,6 @@ export function joinAnswers(parts: ReadonlyArray<{ scope: InstrumentScope; resul
   }
   const sentences = [...shown, ...more];
   const triplets = new Map(answered.flatMap((p) => p.result.triplets.map((t) => [t.id, t] as const)));
-  const unanswered = parts
-    .filter((p) => p.result.citations.length === 0)
-    .map((p) => `${p.scope.name}: ${p.result.refusalReason ?? p.result.analysis ?? ""}`.trim());
   const analysis = [...answered.map((p) => p.result.analysis), ...unanswered].filter((x): x is string => x !== undefined && x !== "");
   const timings = answered.map((p) => p.result.timings);
   const joined: AskResult = {
