@@ -6,6 +6,7 @@ import { shortDocumentName } from "./citation-label.ts";
 import { contentStems, coverage, idfTable, matchedTerms, nameStems, queryTerms, type QueryTerms, type TextLanguage } from "./lexical.ts";
 import type { LanguageResources } from "./language-resources.ts";
 import { sentenceUnits, type SentenceUnit } from "./sentence-units.ts";
+import { nearWordCoverage } from "./near-words.ts";
 import { alsoCued, cueStrength } from "./answer-cues.ts";
 import { namesSection } from "./answer-ranking.ts";
 import type { AnswerHints } from "../model/answer-types.ts";
@@ -352,7 +353,10 @@ export async function buildSentencePool(
       score: sentenceScore(features, prior),
     };
   });
-  if (embedder !== null && candidates.length > 0) await addSimilarity(question, candidates, embedText, embedder, signal);
+  if (embedder !== null && candidates.length > 0) {
+    await addSimilarity(question, candidates, embedText, embedder, signal);
+    if (language === "en") await addNearWords(question, candidates, terms, idf, embedder, signal);
+  }
   return { question, terms, idf, candidates, results: top, embedder };
 }
 
@@ -366,6 +370,32 @@ function paragraphKey(resultIndex: number, unit: SentenceUnit, text: string): st
   const markers = unit.pinpoint?.match(/\([^)]+\)/g) ?? [];
   if (markers.length > 0) return `${resultIndex}|${markers.slice(0, /^\(\d+\)$/.test(markers[0] ?? "") ? 1 : 2).join("")}`;
   return `${resultIndex}|@${text.lastIndexOf("\n", unit.start)}`;
+}
+
+/** The near-word credit (near-words.ts) of the sentences worth re-ranking, as in addSimilarity. */
+async function addNearWords(
+  question: string,
+  candidates: Candidate[],
+  terms: QueryTerms,
+  idf: (stem: string) => number,
+  embedder: Embedder,
+  signal?: AbortSignal,
+): Promise<void> {
+  const chosen = [...candidates].sort((a, b) => b.score - a.score).slice(0, MAX_EMBEDDED);
+  throwIfAborted(signal);
+  const near = await nearWordCoverage(embedder, {
+    question,
+    required: terms.required,
+    idf,
+    sentences: chosen.map((c) => ({ text: c.unit.text, stems: c.stems })),
+  });
+  throwIfAborted(signal);
+  chosen.forEach((c, i) => {
+    c.features.nearWords = near[i] ?? 0;
+    // What a near word says counts toward answering part of the question, as the word itself would.
+    if (c.coverage + c.features.nearWords >= MIN_COVERAGE) c.relevant = true;
+    c.score = sentenceScore(c.features, c.prior);
+  });
 }
 
 /**

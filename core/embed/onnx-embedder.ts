@@ -187,6 +187,8 @@ export async function createOnnxEmbedder(options: OnnxEmbedderOptions): Promise<
     dimensions: entry.dimensions,
     embedQueries: (texts) => embed(texts, entry.queryPrefix),
     embedDocuments: (texts) => embed(texts, entry.documentPrefix),
+    // A static model pools word rows: one word embeds to its own (normalised) row.
+    ...(entry.format === "onnx-static" ? { embedWords: (words: string[]) => embed(words, "") } : {}),
     async close() {
       if (closed) return;
       closed = true;

@@ -13,6 +13,11 @@ export interface Embedder {
   embedQueries(texts: string[]): Promise<Float32Array[]>;
   /** Embeds passages to index (adds the model's document prefix, e.g. "passage: " for e5). */
   embedDocuments(texts: string[]): Promise<Float32Array[]>;
+  /**
+   * One vector per word, for models whose words have vectors of their own (a static model: a
+   * word's vector is its row). A transformer has none worth the cost, so it leaves this out.
+   */
+  embedWords?(words: string[]): Promise<Float32Array[]>;
   close(): Promise<void>;
 }
 

@@ -44,6 +44,11 @@ export const SENTENCE_FEATURES = [
    * side, −1 when it states that number on the other side ("less than 500": the rule's other case).
    */
   "threshold",
+  /**
+   * The question's words it lacks but says in a near word ("visitors" for "guests"): their
+   * IDF-weighted share, each discounted by how near (near-words.ts); 0 without word vectors.
+   */
+  "nearWords",
 ] as const;
 
 export type SentenceFeature = (typeof SENTENCE_FEATURES)[number];

@@ -10,6 +10,8 @@ import { defaultEmbeddingModel, loadModelManifest, type EmbeddingModelEntry } fr
 import { createOnnxEmbedder } from "../../core/embed/onnx-embedder.ts";
 import { readValidStaticBuild, STATIC_MODEL_FILES } from "../../core/embed/static-model-config.ts";
 import { isClauseGraphError } from "../../core/model/errors.ts";
+import { nearWordCoverage } from "../../core/answer/near-words.ts";
+import { contentStems } from "../../core/answer/lexical.ts";
 
 // Builds the real default model once (a few seconds) and checks what the engine relies on.
 
@@ -178,5 +180,40 @@ describe("default static embedding model", () => {
     const invalid = await createOnnxEmbedder({ modelDir: bad, manifestEntry: entry }).catch((e: unknown) => e);
     expect(isClauseGraphError(invalid) && invalid.code).toBe("MODEL_INVALID");
     expect(isClauseGraphError(invalid) && invalid.file).toContain("model.onnx");
+  });
+
+  it("gives each word its own row, so a near word covers a question's word across documents", async () => {
+    const [row] = (await embedder.embedWords?.(["visitors"])) ?? [];
+    expect(row).toBeDefined();
+    expect(Array.from(row ?? [])).toEqual(Array.from(await one("visitors")));
+    const cover = async (question: string, texts: string[]): Promise<number[]> => {
+      const required = new Set(contentStems(question));
+      return nearWordCoverage(embedder, { question, required, idf: () => 1, sentences: texts.map((text) => ({ text, stems: new Set(contentStems(text)) })) });
+    };
+    // NIST SP 800-171 3.10.3 and 3.5.8: "guests" are its visitors, "recycling" a password its reuse.
+    const [escort, audit] = await cover("Must guests be escorted?", ["Escort visitors and monitor visitor activity.", "Review and update logged events."]);
+    expect(escort).toBeGreaterThan(0);
+    expect(audit).toBe(0);
+    const [reuse] = await cover("Must staff stop recycling passwords?", ["Prohibit password reuse for a specified number of generations."]);
+    expect(reuse).toBeGreaterThan(0);
+    // DORA Art. 11(6): the auditor's "bank" is the regulation's financial entity; a word the sentence has counts no more.
+    const [dora, same] = await cover("How often must the bank test its continuity plans?", [
+      "Financial entities shall test the ICT business continuity plans at least yearly.",
+      "The bank shall test its continuity plans.",
+    ]);
+    expect(dora).toBeGreaterThan(0);
+    expect(same).toBe(0);
+  });
+
+  it("gives no near-word credit without word vectors", async () => {
+    const plain: Embedder = { id: "plain", dimensions: 2, embedQueries: async () => [], embedDocuments: async () => [], close: async () => {} };
+    expect(
+      await nearWordCoverage(plain, {
+        question: "guests",
+        required: new Set(["guest"]),
+        idf: () => 1,
+        sentences: [{ text: "visitors", stems: new Set(["visitor"]) }],
+      }),
+    ).toEqual([0]);
   });
 });
