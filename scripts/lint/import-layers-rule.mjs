@@ -5,7 +5,7 @@
 // checked against the layer's Node rule and the packages only one module may import (kuzu).
 import { builtinModules } from "node:module";
 import path from "node:path";
-import { LAYERS, PACKAGE_OWNERS, UNRESTRICTED, layerOf } from "./layers.mjs";
+import { LAYERS, PACKAGE_OWNERS, UNRESTRICTED, layerOf, unplaced } from "./layers.mjs";
 
 const NODE_BUILTINS = new Set([...builtinModules, ...builtinModules.map((m) => `node:${m}`)]);
 const BY_NAME = new Map(LAYERS.map((l) => [l.name, l]));
@@ -22,11 +22,13 @@ function packageName(specifier) {
 
 /** The problem with importing `specifier` from `fromRel` (project-relative), or null. */
 export function importProblem(fromRel, specifier) {
+  if (unplaced(fromRel)) return `${fromRel} is in no floor of scripts/lint/layers.mjs: a place the table does not know may import nothing`;
   const layer = layerOf(fromRel);
   if (specifier.startsWith(".")) {
     const targetRel = path.posix.normalize(path.posix.join(path.posix.dirname(fromRel), specifier));
     const target = layerOf(targetRel);
     if (layer === null) return null;
+    if (unplaced(targetRel)) return `${layer.name} may not import ${targetRel}: it is in no floor of scripts/lint/layers.mjs`;
     if (target === null) {
       if (targetRel.startsWith("../") || UNRESTRICTED.some((u) => targetRel.startsWith(u))) {
         return `${layer.name} (${fromRel}) may not import ${targetRel}: it is outside the application's layers`;
@@ -70,6 +72,10 @@ export const importLayersRule = {
       if (problem !== null) context.report({ node: source, message: problem });
     };
     return {
+      // A file with no imports at all is still in a place the table must know.
+      Program: (node) => {
+        if (unplaced(fromRel)) context.report({ node, message: `${fromRel} is in no floor of scripts/lint/layers.mjs: give its place a floor there` });
+      },
       ImportDeclaration: (node) => check(node, node.source),
       ExportNamedDeclaration: (node) => check(node, node.source),
       ExportAllDeclaration: (node) => check(node, node.source),

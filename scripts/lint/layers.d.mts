@@ -11,3 +11,5 @@ export declare const UNRESTRICTED: string[];
 export declare const PACKAGE_OWNERS: Array<{ name: string; owners: string[]; why: string }>;
 export declare function layerOf(relativePath: string): Layer | null;
 export declare function checkLayerTable(): string[];
+export declare const APP_ROOTS: string[];
+export declare function unplaced(relativePath: string): boolean;

@@ -107,6 +107,18 @@ export const LAYERS = [
   { name: "renderer", paths: ["renderer/"], allow: ["model", "contract"], noNode: true, note: "the React UI" },
 ];
 
+/**
+ * The application's trees: every file in them must sit in a floor of the table. A place the
+ * table does not know (a new core/x.ts, a new folder of core/) is denied until it is given a
+ * floor, not allowed by default.
+ */
+export const APP_ROOTS = ["core/", "electron/", "renderer/"];
+
+/** Whether a project-relative path is in the application's trees but in no floor of the table. */
+export function unplaced(relativePath) {
+  return APP_ROOTS.some((root) => relativePath.startsWith(root)) && layerOf(relativePath) === null;
+}
+
 /** Folders outside the table (bench/, test/, models/, scripts/) may import anything; nothing in the table may import them. */
 export const UNRESTRICTED = ["bench/", "test/", "models/", "scripts/", "bin/"];
 

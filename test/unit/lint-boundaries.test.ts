@@ -49,6 +49,17 @@ describe("lint boundaries", () => {
     expect(await layerErrors("core/answer/probe.ts", importOf("../../bench/lib/metrics.ts"))).toHaveLength(1);
   });
 
+  it("denies places the table does not know: a new file directly under core/ or a new folder of it", async () => {
+    // With an import, each import is an error; with none, the file itself is.
+    expect(await layerErrors("core/probe.ts", importOf("../electron/main.ts"))).toHaveLength(2);
+    expect(await layerErrors("core/probe.ts", importOf("../renderer/src/app.tsx"))).toHaveLength(2);
+    expect(await layerErrors("core/probe.ts", importOf("./model/errors.ts"))).toHaveLength(2);
+    expect(await layerErrors("core/usecases/probe.ts", "export const a = 1;\n")).toHaveLength(1);
+    // Nor may a known floor import from such a place.
+    expect(await layerErrors("core/answer/probe.ts", importOf("../probe.ts"))).toHaveLength(1);
+    expect(await layerErrors("core/engine.ts", importOf("./usecases/ask.ts"))).toHaveLength(1);
+  });
+
   it("allowed edges pass", async () => {
     expect(await layerErrors("core/retrieve/probe.ts", importOf("../store/graph-store.ts"))).toEqual([]);
     expect(await layerErrors("core/store/probe.ts", importOf("./read-cache.ts"))).toEqual([]);
