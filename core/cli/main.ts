@@ -12,6 +12,7 @@ import { ingestCommand } from "./commands/ingest.ts";
 import { listCommand } from "./commands/list.ts";
 import { searchCommand } from "./commands/search.ts";
 import { statsCommand } from "./commands/stats.ts";
+import { safeStream } from "./terminal-text.ts";
 
 const COMMANDS = [
   "ingest",
@@ -57,7 +58,9 @@ function isCommand(value: string | undefined): value is Command {
   return value !== undefined && (COMMANDS as readonly string[]).includes(value);
 }
 
-export async function main(argv: string[], io: CliIo = { stdout: process.stdout, stderr: process.stderr }): Promise<ExitCode> {
+export async function main(argv: string[], rawIo: CliIo = { stdout: process.stdout, stderr: process.stderr }): Promise<ExitCode> {
+  // File names, titles and quoted text reach the terminal as text, never as its controls.
+  const io: CliIo = { stdout: safeStream(rawIo.stdout), stderr: safeStream(rawIo.stderr) };
   let parsed;
   try {
     parsed = parseArgs({
