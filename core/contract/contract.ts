@@ -91,7 +91,9 @@ export const uploadName = z
   .string()
   .min(1)
   .max(LIMITS.fileName)
-  .refine((name) => !/[/\\\0]/.test(name) && name !== "." && name !== "..", "must be a plain file name");
+  .refine((name) => !/[/\\\0]/.test(name) && name !== "." && name !== "..", "must be a plain file name")
+  // File systems count a name's bytes, not its characters: 100 emoji are 400 bytes.
+  .refine((name) => new TextEncoder().encode(name).length <= LIMITS.fileName, `must be at most ${LIMITS.fileName} bytes long (UTF-8), as file systems require`);
 
 export const requestSchemas = {
   "documents.import": {

@@ -88,7 +88,10 @@ function sendResult(res: ServerResponse, status: number, headers: Record<string,
 function readRequest(req: IncomingMessage): { name: string; request: ImportRequest; length: number } {
   const url = new URL(req.url ?? "/", "http://localhost");
   const name = uploadName.safeParse(url.searchParams.get(WEB_UPLOAD.nameParam) ?? "");
-  if (!name.success) throw new UploadRefused(400, "VALIDATION", `The "${WEB_UPLOAD.nameParam}" parameter must be a plain file name`);
+  if (!name.success) {
+    const custom = name.error.issues.find((i) => i.code === "custom")?.message;
+    throw new UploadRefused(400, "VALIDATION", `The "${WEB_UPLOAD.nameParam}" parameter ${custom ?? "must be a plain file name"}`);
+  }
   const rawJobId = url.searchParams.get(WEB_UPLOAD.jobIdParam);
   const jobId = rawJobId === null ? undefined : callerJobId.safeParse(rawJobId).data;
   if (rawJobId !== null && jobId === undefined)
@@ -186,7 +189,9 @@ export function createUploadHandler(options: { dataDir: string; dispatcher: Disp
       if (err instanceof UploadRefused) reply = { status: err.status, result: { ok: false, error: { code: err.code, message: err.message } }, close: true };
       else if (!gone.signal.aborted) {
         log(`upload ${request.name}: ${err instanceof Error ? err.message : String(err)}`);
-        const message = `The upload could not be stored: ${err instanceof Error ? err.message : String(err)}`;
+        // The system's message names the upload's internal path: the client gets its code only.
+        const code = err instanceof Error && "code" in err && typeof err.code === "string" ? ` (${err.code})` : "";
+        const message = `The upload of "${request.name}" could not be stored${code}`;
         reply = { status: 500, result: { ok: false, error: { code: "WRITE_FAILED", message } }, close: true };
       }
     } finally {

@@ -250,11 +250,16 @@ describe("web host (fake engine)", () => {
       }
       expect(await readdir(uploadsDir(dataDir))).toEqual([]);
 
-      for (const bad of ["../x.pdf", "a/b.pdf", ""]) {
+      for (const bad of ["../x.pdf", "a/b.pdf", "", `${"😀".repeat(100)}.pdf`]) {
         const refused = await upload(host, file, bad);
         expect(refused.status, bad).toBe(400);
         expect(JSON.parse(refused.body)).toMatchObject({ ok: false, error: { code: "VALIDATION" } });
+        expect(refused.body).not.toContain(uploadsDir(dataDir));
       }
+      // 100 emoji are 100 … 200 characters but 400 bytes: the reply says why.
+      expect(JSON.parse((await upload(host, file, `${"😀".repeat(100)}.pdf`)).body)).toMatchObject({
+        error: { message: expect.stringContaining("255 bytes") },
+      });
       const foreign = await upload(host, file, "x.pdf", { origin: "http://evil.example" });
       expect(foreign.status).toBe(403);
       expect(seen).toHaveLength(1);
