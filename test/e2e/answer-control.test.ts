@@ -66,6 +66,27 @@ import { RESULTS_DIR } from "./flows/renderer-build.ts";
     }
   });
 
+  it("keeps a pasted text over the question limit whole, counts it, and asks only once it is short enough", async () => {
+    const input = page.getByTestId("question-input");
+    const turnsBefore = await page.getByTestId("chat-turn").count();
+    const finding = `${"Finding: the vendor kept backups in a second region. ".repeat(40)}${ARCHIVE_QUESTION}`;
+    expect(finding.length).toBeGreaterThan(2000);
+    await input.fill(finding);
+    // Nothing is cut: the question at the end of the paste is still there.
+    expect((await input.inputValue()).length).toBe(finding.length);
+    await expect
+      .poll(() => page.getByTestId("question-length").textContent())
+      .toMatch(/^[\d,]+ \/ 2,000 characters — shorten the question by [\d,]+ to ask it$/);
+    expect(await page.getByTestId("ask-button").isDisabled()).toBe(true);
+    await input.press("Enter");
+    expect(await page.getByTestId("chat-turn").count()).toBe(turnsBefore);
+    await shot("0-too-long");
+    await input.fill(ARCHIVE_QUESTION);
+    expect(await page.getByTestId("question-length").count()).toBe(0);
+    expect(await page.getByTestId("ask-button").isDisabled()).toBe(false);
+    await input.fill("");
+  });
+
   it("the time cap stops the model and the answer says why, naming the model", async () => {
     await page.getByTestId("question-input").fill(ARCHIVE_QUESTION);
     await page.getByTestId("ask-button").click();

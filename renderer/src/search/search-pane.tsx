@@ -2,6 +2,7 @@ import { useState } from "react";
 import type { ErrorInfo, SearchResponse, SearchResult } from "../../../core/contract/contract.ts";
 import { useApi } from "../api/api-context.ts";
 import { ErrorMessage } from "../common/error-message.tsx";
+import { LengthCounter, overLimit } from "../common/length-counter.tsx";
 import { SearchResultItem } from "./search-result-item.tsx";
 
 interface Props {
@@ -21,7 +22,7 @@ export function SearchPane({ titles, activeSectionId, onOpenSection, onResponse 
 
   const search = async (): Promise<void> => {
     const text = query.trim();
-    if (text === "") return;
+    if (text === "" || overLimit(query)) return;
     setState({ kind: "searching" });
     const result = await api.search({ query: text, k: 20 });
     setState(result.ok ? { kind: "done", query: text, results: result.value.results } : { kind: "failed", error: result.error });
@@ -44,13 +45,14 @@ export function SearchPane({ titles, activeSectionId, onOpenSection, onResponse 
           placeholder="Search sections, e.g. “incident reporting”"
           data-testid="search-input"
           value={query}
-          maxLength={2000}
+          aria-invalid={overLimit(query)}
           onChange={(e) => setQuery(e.currentTarget.value)}
         />
-        <button type="submit" className="primary" data-testid="search-button" disabled={state.kind === "searching"}>
+        <button type="submit" className="primary" data-testid="search-button" disabled={state.kind === "searching" || overLimit(query)}>
           Search
         </button>
       </form>
+      <LengthCounter text={query} what="search" testId="search-length" />
       {state.kind === "searching" ? <p className="muted">Searching…</p> : null}
       {state.kind === "failed" ? <ErrorMessage error={state.error} /> : null}
       {state.kind === "done" && state.results.length === 0 ? (
