@@ -16,8 +16,11 @@ export type GraphIntent =
   | ({ kind: "cites"; citingDocumentIds: string[] } & ProvisionTarget)
   /** What the provision itself cites (sections of the library, or other acts). */
   | ({ kind: "cited-by" } & ProvisionTarget)
-  /** The terms documents define and where; one term's definition when `term` is given. */
-  | { kind: "defines"; documentIds: string[]; term?: string }
+  /**
+   * The terms documents define and where; one term's definition when `term` is given; only those
+   * defined in the named provisions when `labels` is given ("… defined in § 164.304?").
+   */
+  | { kind: "defines"; documentIds: string[]; term?: string; labels?: string[] }
   /** What a party must, may or must not do (rule and model triplets), optionally only duties with a time limit. */
   | { kind: "obligations"; party: string; documentIds: string[]; modalities: Modality[]; withDeadline: boolean; topic: string[] }
   /** Every time limit the documents' operative provisions print (those about `topic` when given). */

@@ -195,7 +195,7 @@ export function parseGraphIntent(question: string, analysis: QuestionAnalysis): 
       q,
     )
   ) {
-    return { intent: { kind: "defines", documentIds }, topic: [] };
+    return { intent: { kind: "defines", documentIds, ...(labels.length > 0 ? { labels } : {}) }, topic: [] };
   }
 
   if (labels.length === 0) return null;

@@ -231,12 +231,27 @@ async function citedBy(rt: QueryRuntime, target: ProvisionTarget): Promise<Inten
   };
 }
 
-async function defines(rt: QueryRuntime, documentIds: readonly string[], term: string | undefined): Promise<IntentResult> {
+async function defines(rt: QueryRuntime, documentIds: readonly string[], term: string | undefined, labels: readonly string[] = []): Promise<IntentResult> {
   const params: Params = {};
   const where: string[] = [];
   if (documentIds.length > 0) {
     params.docs = [...documentIds];
     where.push("t.documentId IN $docs");
+  }
+  // The provisions the question names keep the list to the terms they define (and their parts').
+  const within = labels.length === 0 ? null : await resolveTargets(rt, { labels: [...labels], documentIds: [...documentIds] });
+  if (within !== null) {
+    if (within.length === 0) {
+      return {
+        columns: ["Term", "Defined in", "Definition"],
+        rows: [],
+        focusSectionIds: [],
+        summary: `No section of the library is labelled ${labels.join(", ")}.`,
+        truncated: false,
+      };
+    }
+    params.sections = within.map((s) => s.id);
+    where.push("s.id IN $sections");
   }
   if (term !== undefined) {
     params.term = normalizeEntity(term);
@@ -263,7 +278,7 @@ async function defines(rt: QueryRuntime, documentIds: readonly string[], term: s
         ? list.rows.length === 0
           ? `No imported document defines “${term}”.`
           : `“${term}” is defined in ${[...new Set(list.rows.map((r) => r.cells[1]?.value ?? ""))].join(", ")}.`
-        : `${list.rows.length} ${list.rows.length === 1 ? "term is" : "terms are"} defined${docs === "" ? "" : ` in ${docs}`}.`,
+        : `${list.rows.length} ${list.rows.length === 1 ? "term is" : "terms are"} defined${within !== null ? ` in ${[...new Set(within.map((s) => s.label.replace(/ \(part \d+\)$/, "")))].join(", ")}${docs === "" ? "" : ` (${docs})`}` : docs === "" ? "" : ` in ${docs}`}.`,
     truncated: list.truncated,
   };
 }
@@ -512,7 +527,7 @@ export async function runIntent(rt: QueryRuntime, intent: GraphIntent): Promise<
     case "cited-by":
       return citedBy(rt, intent);
     case "defines":
-      return defines(rt, intent.documentIds, intent.term);
+      return defines(rt, intent.documentIds, intent.term, intent.labels);
     case "obligations":
       return obligations(rt, intent);
     case "deadlines":

@@ -40,6 +40,10 @@ describe("graph intents", () => {
     expect(intent("Where is 'business associate' defined?")).toMatchObject({ kind: "defines", term: "business associate" });
     expect(intent("Which terms does DORA define?")).toMatchObject({ kind: "defines", documentIds: ["dora"] });
     expect(intent("Which terms does DORA define?")).not.toHaveProperty("term");
+    expect(intent("Which terms does DORA define?")).not.toHaveProperty("labels");
+    // A named provision narrows the list to the terms it defines, in any document holding it or in the one named.
+    expect(intent("Which terms are defined in § 164.304?")).toMatchObject({ kind: "defines", labels: ["§ 164.304"] });
+    expect(intent("Which terms are defined in Article 4 of the GDPR?")).toMatchObject({ kind: "defines", labels: ["Article 4"], documentIds: ["gdpr"] });
   });
 
   it("reads a party's obligations, with a deadline or a modality", () => {
