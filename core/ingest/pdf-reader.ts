@@ -10,7 +10,7 @@ import { splitFootnotes } from "./footnotes.ts";
 import { guessLanguage } from "./language-guess.ts";
 import type { LayoutLine } from "./layout-types.ts";
 import { toTextLine } from "./layout-types.ts";
-import { MAX_PAGES } from "./limits.ts";
+import { MAX_IMAGE_PIXELS, MAX_PAGES } from "./limits.ts";
 import { DEFAULT_PARSE_LIMITS } from "./parse-limits.ts";
 import type { ParseLimits } from "./parse-limits.ts";
 import { buildLines, makeLine } from "./line-builder.ts";
@@ -315,6 +315,7 @@ export async function readPdf(file: string, bytes: Uint8Array, options: ParseOpt
     isEvalSupported: false,
     disableFontFace: true,
     useSystemFonts: false,
+    maxImageSize: MAX_IMAGE_PIXELS,
     verbosity: 0,
     ...pdfjsDataDirs(),
   });

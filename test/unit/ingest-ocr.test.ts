@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, readdir, rm, utimes, writeFile } from "node:fs/promises
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { PDFDocument } from "pdf-lib";
+import { concatTransformationMatrix, drawObject, PDFDocument, popGraphicsState, pushGraphicsState } from "pdf-lib";
 import { createEngine } from "../../core/engine.ts";
 import type { Engine } from "../../core/model/engine-types.ts";
 import { ClauseGraphError } from "../../core/model/errors.ts";
@@ -165,8 +165,41 @@ describe("OCR of scanned pages", () => {
     await writeFile(noText, await blank.save());
     const err = await parseDocument(noText, { ocr: { mode: "auto" } }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ClauseGraphError);
-    expect((err as ClauseGraphError).code).toBe("NO_TEXT_LAYER");
+    expect((err as ClauseGraphError).code, (err as ClauseGraphError).message).toBe("NO_TEXT_LAYER");
     expect((err as ClauseGraphError).message).toMatch(/OCR found no recognisable text/);
+  });
+
+  it("does not draw an image no scan could be (60000 × 60000): a typed error, not a crash", async () => {
+    // 1 bit per pixel, run-length encoded: 450 MB of pixels in 7 MB of runs of 128 zero bytes.
+    const rowBytes = 60000 / 8;
+    const runs = (60000 * rowBytes) / 128;
+    const data = new Uint8Array(runs * 2 + 1);
+    for (let i = 0; i < runs; i++) data[2 * i] = 129;
+    data[runs * 2] = 128;
+    const pdf = await PDFDocument.create();
+    const page = pdf.addPage([600, 800]);
+    const image = pdf.context.register(
+      pdf.context.stream(data, {
+        Type: "XObject",
+        Subtype: "Image",
+        Width: 60000,
+        Height: 60000,
+        BitsPerComponent: 1,
+        ColorSpace: "DeviceGray",
+        Filter: "RunLengthDecode",
+      }),
+    );
+    const name = page.node.newXObject("Im", image);
+    page.pushOperators(pushGraphicsState(), concatTransformationMatrix(600, 0, 0, 800, 0, 0), drawObject(name), popGraphicsState());
+    const huge = path.join(dir, "huge-image.pdf");
+    await writeFile(huge, await pdf.save());
+    const err = await parseDocument(huge, { ocr: { mode: "auto" } }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ClauseGraphError);
+    // The image is left out (drawing it failed with "Create skia surface failed", an INTERNAL
+    // error, after seconds of decoding): the page has nothing left to read.
+    expect((err as ClauseGraphError).code, (err as ClauseGraphError).message).toBe("EMPTY");
+    expect((err as ClauseGraphError).message).toMatch(/^huge-image\.pdf /);
+    expect((err as ClauseGraphError).file).toBe(huge);
   });
 
   it("guesses Italian from the first scanned page and reads it with the Italian data", async () => {

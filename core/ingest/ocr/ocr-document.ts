@@ -1,4 +1,6 @@
+import path from "node:path";
 import type { PDFDocumentProxy } from "pdfjs-dist/legacy/build/pdf.mjs";
+import { ClauseGraphError } from "../../model/errors.ts";
 import { throwIfCancelled } from "../cancel.ts";
 import { guessLanguage } from "../language-guess.ts";
 import { ocrCacheKey, readCachedPage, writeCachedPage } from "./ocr-cache.ts";
@@ -57,6 +59,14 @@ export async function ocrDocumentPages(doc: PDFDocumentProxy, numbers: readonly 
     const page = await doc.getPage(number);
     try {
       return await renderPageImage(page);
+    } catch (err) {
+      // A page the canvas cannot draw (a surface it cannot allocate) is this file's limit, not a fault of the app.
+      if (err instanceof ClauseGraphError) throw err;
+      const reason = err instanceof Error ? err.message : String(err);
+      throw new ClauseGraphError("TOO_COMPLEX", `${path.basename(options.file)}: page ${number} could not be drawn for OCR (${reason}).`, {
+        file: options.file,
+        cause: err,
+      });
     } finally {
       page.cleanup();
     }
