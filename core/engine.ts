@@ -42,7 +42,7 @@ import { readOcrPreference, writeOcrPreference } from "./ingest/ocr/ocr-preferen
 import type { ParseLimits } from "./ingest/parse-limits.ts";
 import { routeToGraph } from "./graph-query/graph-answer.ts";
 import { entityFacts } from "./graph-query/entity-facts.ts";
-import { recordGraphAnswer, reopenGraphAnswer } from "./graph-query/graph-answer-log.ts";
+import { graphAnswerTable, recordGraphAnswer, reopenGraphAnswer } from "./graph-query/graph-answer-log.ts";
 import { createJobReporter, type JobReporter } from "./jobs/job-reporter.ts";
 import { createForeground } from "./jobs/foreground.ts";
 import { createReadAhead } from "./jobs/read-ahead.ts";
@@ -201,7 +201,13 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     // A graph answer (issue 13) reopens with its route, rows and evidence graph (core/graph-query/graph-answer-log.ts).
     answerGraph: async (record) => (await reopenGraphAnswer(store, dataDir, record)) ?? (await reopenedGraph(store, record)),
   });
-  const exports = createExports({ dataDir, appVersion: appVersion(), listDocuments: () => store.listDocuments(), conversations });
+  const exports = createExports({
+    dataDir,
+    appVersion: appVersion(),
+    listDocuments: () => store.listDocuments(),
+    conversations,
+    graphTable: (logId) => graphAnswerTable(dataDir, logId),
+  });
 
   // Kuzu allows one write transaction at a time; imports from several callers (UI + CLI in the
   // web host) are serialized here instead of failing on a busy database.
@@ -442,7 +448,13 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
       try {
         // Routed to the graph, the text, or both (core/graph-query/): a question the graph answers
         // exactly gets its rows; the text path below runs unless the graph answered alone.
-        const routed = await routeToGraph(asked, analysis, { store, llm: lease.llm, log, ...(opts.signal ? { signal: opts.signal } : {}) });
+        const routed = await routeToGraph(asked, analysis, {
+          store,
+          llm: lease.llm,
+          log,
+          resources: languageResources,
+          ...(opts.signal ? { signal: opts.signal } : {}),
+        });
         // With a model, the question is also searched in the regulations' words (query-rewrite.ts),
         // unless the graph answers it alone.
         const rewrite =

@@ -6,7 +6,7 @@ import { ClauseGraphError } from "../model/errors.ts";
 import type { DocumentRecord } from "../model/store-records.ts";
 import { workpaperHtml } from "./workpaper-html.ts";
 import { workpaperMarkdown } from "./workpaper-markdown.ts";
-import { type Workpaper, workpaperAnswer, workpaperFileName } from "./workpaper-model.ts";
+import { type Workpaper, type WorkpaperTable, workpaperAnswer, workpaperFileName } from "./workpaper-model.ts";
 
 // Exports of one answer or a whole conversation, as the engine offers them: read from the answer
 // log (and the conversation's file for which answers, in which order), rendered as Markdown or as
@@ -17,6 +17,8 @@ export interface ExportDeps {
   appVersion: string;
   listDocuments(): Promise<DocumentRecord[]>;
   conversations: Conversations;
+  /** The table a logged graph answer showed (kept beside the answer log), or null. */
+  graphTable?(logId: string): Promise<WorkpaperTable | null>;
 }
 
 export interface Exports {
@@ -48,7 +50,7 @@ export function createExports(deps: ExportDeps): Exports {
         id: record.id,
         title: record.question,
         exportedWith: deps.appVersion,
-        answers: [workpaperAnswer(record, await documents())],
+        answers: [workpaperAnswer(record, await documents(), (await deps.graphTable?.(record.id)) ?? null)],
         gaps: [],
       };
       return renderWorkpaper(paper, format);
@@ -61,7 +63,7 @@ export function createExports(deps: ExportDeps): Exports {
         const record = turn.logId === null ? undefined : records.get(turn.logId);
         if (record === undefined)
           gaps.push(`Question ${i + 1} (“${turn.question}”) has no answer in the answer log: it could not be recorded when it was asked.`);
-        else answers.push(workpaperAnswer(record, docs));
+        else answers.push(workpaperAnswer(record, docs, (await deps.graphTable?.(record.id)) ?? null));
       }
       const paper: Workpaper = {
         kind: "conversation",

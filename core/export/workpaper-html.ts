@@ -1,4 +1,4 @@
-import { MODE_TEXT, type Workpaper, type WorkpaperAnswer, type WorkpaperCitation, utcTime } from "./workpaper-model.ts";
+import { MODE_TEXT, type Workpaper, type WorkpaperAnswer, type WorkpaperCitation, type WorkpaperTable, utcTime } from "./workpaper-model.ts";
 
 // The workpaper as one self-contained HTML page made for printing: the browser's print dialog
 // ("Save as PDF") is the PDF path, so no PDF library is needed. No script, no remote resource;
@@ -18,6 +18,9 @@ dl.meta { display: grid; grid-template-columns: max-content 1fr; gap: .1rem .8re
 dl.meta dt { color: #555; } dl.meta dd { margin: 0; }
 code { font: 9pt/1.3 "DejaVu Sans Mono", Menlo, Consolas, monospace; word-break: break-all; }
 .answer { margin: .3rem 0 .6rem; }
+table.rows { border-collapse: collapse; width: 100%; font-size: 9.5pt; margin: .3rem 0 .8rem; }
+table.rows th, table.rows td { border: 1px solid #bbb; padding: .15rem .35rem; text-align: left; vertical-align: top; }
+table.rows tr { break-inside: avoid; page-break-inside: avoid; }
 .note { font-style: italic; color: #444; }
 .citation { border-left: 3px solid #777; padding: .2rem 0 .2rem .8rem; margin: .7rem 0; break-inside: avoid; page-break-inside: avoid; }
 .citation h4 { margin: 0 0 .2rem; font-size: 10.5pt; }
@@ -45,6 +48,13 @@ function citation(c: WorkpaperCitation): string {
   ])}${c.quotes.map((q) => `<blockquote>${esc(q)}</blockquote>`).join("")}</section>`;
 }
 
+/** A graph answer's rows as the table it showed, each row with its citation key. */
+function table(t: WorkpaperTable): string {
+  const head = [...t.columns, "Source"].map((c) => `<th>${esc(c)}</th>`).join("");
+  const body = t.rows.map((r) => `<tr>${[...r.cells, `[${r.key}]`].map((c) => `<td>${esc(c)}</td>`).join("")}</tr>`).join("");
+  return `<table class="rows"><thead><tr>${head}</tr></thead><tbody>${body}</tbody></table>`;
+}
+
 function answer(a: WorkpaperAnswer, n: number): string {
   const parts = [
     `<h2>${n}. ${esc(a.question)}</h2>`,
@@ -63,6 +73,7 @@ function answer(a: WorkpaperAnswer, n: number): string {
     ]),
     "<h3>Answer</h3>",
     `<p class="answer">${esc(a.answer)}</p>`,
+    ...(a.table === null ? [] : [table(a.table)]),
   ];
   for (const note of a.notes) parts.push(`<p class="note">${a.refused ? "Why not answered" : "Note"}: ${esc(note)}</p>`);
   if (a.unsupportedSentences > 0) parts.push(`<p class="note">${a.unsupportedSentences} sentence(s) not supported by the cited text, marked [unverified].</p>`);

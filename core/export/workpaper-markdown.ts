@@ -1,4 +1,4 @@
-import { MODE_TEXT, type Workpaper, type WorkpaperAnswer, type WorkpaperCitation, utcTime } from "./workpaper-model.ts";
+import { MODE_TEXT, type Workpaper, type WorkpaperAnswer, type WorkpaperCitation, type WorkpaperTable, utcTime } from "./workpaper-model.ts";
 
 // The workpaper as Markdown: readable as plain text, pasteable into an audit file. Text from
 // questions and documents is escaped so it cannot become markup (a heading, a link, raw HTML).
@@ -44,6 +44,17 @@ function citation(c: WorkpaperCitation): string[] {
   return lines;
 }
 
+/** A graph answer's rows as a Markdown table, each row with its citation key. */
+function table(t: WorkpaperTable): string[] {
+  const row = (cells: readonly string[]): string => `| ${cells.map((c) => text(c) || " ").join(" | ")} |`;
+  return [
+    row([...t.columns, "Source"]),
+    `|${[...t.columns, "Source"].map(() => " --- |").join("")}`,
+    ...t.rows.map((r) => row([...r.cells, `[${r.key}]`])),
+    "",
+  ];
+}
+
 function answer(a: WorkpaperAnswer, n: number): string[] {
   const lines = [
     `## ${n}. ${text(a.question)}`,
@@ -59,6 +70,7 @@ function answer(a: WorkpaperAnswer, n: number): string[] {
     "",
     text(a.answer),
     "",
+    ...(a.table === null ? [] : table(a.table)),
   ];
   for (const note of a.notes) lines.push(`*${a.refused ? "Why not answered" : "Note"}: ${text(note)}*`, "");
   if (a.unsupportedSentences > 0) lines.push(`*${a.unsupportedSentences} sentence(s) not supported by the cited text, marked [unverified].*`, "");

@@ -21,6 +21,12 @@ export interface WorkpaperCitation {
   quotes: string[];
 }
 
+/** A graph answer's rows as the table it showed: one cell per column, and the row's citation key. */
+export interface WorkpaperTable {
+  columns: string[];
+  rows: Array<{ cells: string[]; key: string }>;
+}
+
 export interface WorkpaperAnswer {
   /** The answer-log record's id. */
   logId: string;
@@ -40,6 +46,8 @@ export interface WorkpaperAnswer {
   refused: boolean;
   unsupportedSentences: number;
   citations: WorkpaperCitation[];
+  /** A graph answer's table (then `answer` is its summary line), or null. */
+  table: WorkpaperTable | null;
 }
 
 export interface Workpaper {
@@ -63,8 +71,15 @@ function pageRange(start: number, end: number): string {
   return start === end ? String(start) : `${start}–${end}`;
 }
 
-export function workpaperAnswer(record: AnswerLogRecord, documents: LibraryDocuments): WorkpaperAnswer {
+/** A graph answer's sentences are its summary (citing nothing) and one per row: with its table, the summary stands alone. */
+function summaryOf(record: AnswerLogRecord): string {
+  const summary = (record.sentences ?? []).filter((s) => s.citationKeys.length === 0).map((s) => s.text);
+  return summary.length > 0 ? summary.join(" ") : record.answer;
+}
+
+export function workpaperAnswer(record: AnswerLogRecord, documents: LibraryDocuments, table: WorkpaperTable | null = null): WorkpaperAnswer {
   return {
+    table,
     logId: record.id,
     askedAt: record.askedAt,
     question: record.question,
@@ -73,7 +88,7 @@ export function workpaperAnswer(record: AnswerLogRecord, documents: LibraryDocum
     model: record.model,
     modelName: record.answeredBy?.name ?? null,
     appVersion: record.appVersion ?? null,
-    answer: record.answer,
+    answer: table === null ? record.answer : summaryOf(record),
     notes: [...new Set([record.refusalReason, record.notice?.message, record.analysis].filter((n): n is string => n !== undefined && n !== null && n !== ""))],
     refused: record.refused,
     unsupportedSentences: record.unsupportedSentences,

@@ -51,6 +51,15 @@ export async function readGraphAnswer(dataDir: string, logId: string): Promise<G
   }
 }
 
+/** A logged graph answer's rows as the table it showed (cells by column, each row's citation key), or null. */
+export async function graphAnswerTable(dataDir: string, logId: string): Promise<{ columns: string[]; rows: Array<{ cells: string[]; key: string }> } | null> {
+  const kept = await readGraphAnswer(dataDir, logId);
+  const rows = kept?.rows ?? [];
+  if (kept === null || rows.length === 0) return null;
+  const columns = kept.route.columns ?? rows[0]?.cells.map((c) => c.name) ?? [];
+  return { columns, rows: rows.map((r) => ({ cells: columns.map((name) => r.cells.find((c) => c.name === name)?.value ?? ""), key: r.citation.key })) };
+}
+
 /**
  * What a reopened answer adds to the log's record: its route and rows, and the evidence graph of
  * the sections it cites (as the live answer drew it; a refusal draws nothing). Null when the

@@ -15,6 +15,8 @@ import { modelRows } from "./model-rows.ts";
 import { querySchema } from "./query-schema.ts";
 import { routeQuestion, type RouteDecision } from "./route-question.ts";
 import { rowCitation } from "./row-citation.ts";
+import type { LanguageResources } from "../answer/language-resources.ts";
+import { sentenceUnits } from "../answer/sentence-units.ts";
 
 // A question's way through the graph (engine.ask calls it once, beside text retrieval): route it
 // (route-question.ts), run the graph query — the engine's parameterised template for a question it
@@ -34,6 +36,26 @@ export interface GraphQuestionOptions {
   timeoutMs?: number;
   maxRows?: number;
   log?: (message: string) => void;
+  /** Sentence splitting: a row cites the whole sentence its fact sits in. Without it, the fact's own span. */
+  resources?: LanguageResources;
+}
+
+/**
+ * Longest sentence a row cites whole: a provision's sentence may run to a thousand characters
+ * (sentence-units.ts already cuts run-on lists at semicolons); beyond it, the fact's own span.
+ */
+const MAX_CITED_SENTENCE = 1200;
+
+/**
+ * The sentence holding a row's fact: a citation row's span is the reference ("Article 19"), but
+ * what an auditor quotes is the sentence that makes it ("… referred to in Article 19 …").
+ */
+function sentenceSpan(text: string, span: { start: number; end: number }, resources: LanguageResources | undefined): { start: number; end: number } {
+  if (resources === undefined) return span;
+  const unit = sentenceUnits(text, resources).find((u) => u.start <= span.start && span.start < u.end);
+  if (unit === undefined) return span;
+  const widened = { start: Math.min(unit.start, span.start), end: Math.max(unit.end, span.end) };
+  return widened.end - widened.start <= MAX_CITED_SENTENCE ? widened : span;
 }
 
 interface GraphFinding {
@@ -84,12 +106,14 @@ function rowSentences(rows: readonly GraphRow[], more: boolean): AskSentence[] {
   }));
 }
 
-async function citeRows(store: GraphStore, result: IntentResult): Promise<GraphRow[]> {
+async function citeRows(store: GraphStore, result: IntentResult, resources?: LanguageResources): Promise<GraphRow[]> {
   const found = await store.getSectionsByIds([...new Set(result.rows.map((r) => r.sectionId))]);
   const byId = new Map(found.map((f) => [f.section.id, f]));
   return result.rows.flatMap((row) => {
     const f = byId.get(row.sectionId);
-    return f === undefined ? [] : [{ cells: row.cells, citation: rowCitation(f.section, f.document, row.span) }];
+    if (f === undefined) return [];
+    const span = row.span === undefined ? undefined : sentenceSpan(f.section.text, row.span, resources);
+    return [{ cells: row.cells, citation: rowCitation(f.section, f.document, span) }];
   });
 }
 
@@ -114,7 +138,7 @@ export async function routeToGraph(question: string, analysis: QuestionAnalysis,
           intent: INTENT_NAMES[decision.parsed.intent.kind],
           source: "template",
           query: rt.ran.join("\n"),
-          rows: await citeRows(options.store, result),
+          rows: await citeRows(options.store, result, options.resources),
         };
       } else if (decision.askModel && options.llm !== null) {
         const written = await modelCypher(options.llm, rt.schema, question, { maxRows: rt.maxRows, ...(options.signal ? { signal: options.signal } : {}) });
@@ -127,7 +151,7 @@ export async function routeToGraph(question: string, analysis: QuestionAnalysis,
             intent: "a query the local model wrote",
             source: "model",
             query: written.gated.cypher,
-            rows: await citeRows(options.store, result),
+            rows: await citeRows(options.store, result, options.resources),
           };
         }
       }

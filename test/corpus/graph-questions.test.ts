@@ -67,4 +67,18 @@ describeCorpus("the graph earns its place (test/corpus/graph-questions.json, gra
     expect(outcomes.reduce((n, o) => n + o.uncited, 0)).toBe(0);
     expect(outcomes.filter((o) => o.route !== "graph" && o.route !== "both").map((o) => o.question)).toEqual([]);
   });
+
+  it("quotes the sentence that makes a citation, not the reference alone", async () => {
+    const engine = library?.engine;
+    if (!engine) throw new Error("no library");
+    const answer = await engine.ask("Which sections cite Article 19 of DORA?");
+    expect(answer.route?.route).toBe("graph");
+    const sections = new Map((await Promise.all(answer.citations.map((c) => engine.getSection(c.sectionId)))).map((s) => [s?.id, s]));
+    const quotes = answer.citations.flatMap((c) => (c.spans ?? []).map((r) => sections.get(c.sectionId)?.text.slice(r.start, r.end) ?? ""));
+    expect(quotes.length).toBeGreaterThanOrEqual(3);
+    for (const quote of quotes) {
+      expect(quote).toMatch(/Article 19/);
+      expect(quote.split(/\s+/).length, quote).toBeGreaterThan(5);
+    }
+  });
 });

@@ -130,6 +130,38 @@ describe("audit workpaper export", () => {
     expect(html).toContain("break-inside: avoid");
   });
 
+  it("prints a graph answer's rows as a table with each row's source, its summary above it", () => {
+    const graph: AnswerLogRecord = {
+      ...RECORD,
+      mode: "extractive",
+      question: "Which sections cite Article 19 of DORA?",
+      answer: "2 sections cite DORA Art. 19. DORA Art. 11 — Response | recovery — Article 19 [S1] DORA Art. 58 — Review clause — Article 19 [S2]",
+      sentences: [
+        { text: "2 sections cite DORA Art. 19.", citationKeys: [], supported: true },
+        { text: "DORA Art. 11 — Response | recovery — Article 19", citationKeys: ["S1"], supported: true },
+        { text: "DORA Art. 58 — Review clause — Article 19", citationKeys: ["S2"], supported: true },
+      ],
+    };
+    const table = {
+      columns: ["Section", "Heading", "Citation"],
+      rows: [
+        { cells: ["DORA Art. 11", "Response | recovery", "Article 19"], key: "S1" },
+        { cells: ["DORA Art. 58", "Review clause", "Article 19"], key: "S2" },
+      ],
+    };
+    const filed: Workpaper = { ...paper([]), answers: [workpaperAnswer(graph, NO_DOCUMENTS, table)] };
+    const md = renderWorkpaper(filed, "md").text;
+    expect(md).toContain("2 sections cite DORA Art. 19.\n\n| Section | Heading | Citation | Source |\n| --- | --- | --- | --- |\n");
+    // A pipe in a cell cannot split the row.
+    expect(md).toContain("| DORA Art. 11 | Response \\| recovery | Article 19 | [S1] |");
+    expect(md).not.toContain("Article 19 [S1] DORA Art. 58");
+    const html = renderWorkpaper(filed, "html").text;
+    expect(html).toContain("<th>Source</th>");
+    expect(html).toContain("<tr><td>DORA Art. 58</td><td>Review clause</td><td>Article 19</td><td>[S2]</td></tr>");
+    // Without a kept table the answer is printed as it was.
+    expect(workpaperAnswer(graph, NO_DOCUMENTS).answer).toBe(graph.answer);
+  });
+
   it("takes the page off a citation label to name the paragraph", () => {
     expect(provisionOf("DORA Art. 19(4), pp. 41–43")).toBe("DORA Art. 19(4)");
     expect(provisionOf("GDPR Art. 33(1), p. 52")).toBe("GDPR Art. 33(1)");
