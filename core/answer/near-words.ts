@@ -1,5 +1,7 @@
-import type { Embedder } from "../model/embedder.ts";
+import { isZeroVector, type Embedder } from "../model/embedder.ts";
 import { tokenize } from "../retrieve/query-terms.ts";
+// Word vectors are L2-normalised (Embedder contract): their dot product is their cosine.
+import { dot } from "../retrieve/section-cosine.ts";
 import { contentStems, isFunctionWord } from "./lexical.ts";
 
 // Rule "a near word covers the question's word": auditors say "guests", "recycling", "bank"
@@ -17,35 +19,28 @@ const MIN_WORD_LENGTH = 3;
 
 const cache = new Map<string, Float32Array | null>();
 
+type EmbedWords = (words: string[]) => Promise<Float32Array[]>;
+
 /** The vectors of these words (null for a word the model does not know), cached per model. */
-async function vectorsOf(
-  embedder: Embedder & { embedWords(words: string[]): Promise<Float32Array[]> },
-  words: readonly string[],
-): Promise<Map<string, Float32Array | null>> {
+async function vectorsOf(modelId: string, embedWords: EmbedWords, words: readonly string[]): Promise<Map<string, Float32Array | null>> {
   const out = new Map<string, Float32Array | null>();
   const missing: string[] = [];
   for (const w of words) {
-    const hit = cache.get(`${embedder.id}\u0000${w}`);
+    const hit = cache.get(`${modelId}\u0000${w}`);
     if (hit === undefined) missing.push(w);
     else out.set(w, hit);
   }
   if (missing.length > 0) {
-    const vectors = await embedder.embedWords(missing);
+    const vectors = await embedWords(missing);
     if (cache.size + missing.length > CACHE_CAPACITY) cache.clear();
     missing.forEach((w, i) => {
       const v = vectors[i];
-      const known = v !== undefined && v.some((x) => x !== 0) ? v : null;
-      cache.set(`${embedder.id}\u0000${w}`, known);
+      const known = v !== undefined && !isZeroVector(v) ? v : null;
+      cache.set(`${modelId}\u0000${w}`, known);
       out.set(w, known);
     });
   }
   return out;
-}
-
-function dot(a: Float32Array, b: Float32Array): number {
-  let sum = 0;
-  for (let i = 0; i < a.length && i < b.length; i++) sum += (a[i] ?? 0) * (b[i] ?? 0);
-  return sum;
 }
 
 /** A text's content words as written (lower case), each with its stem. */
@@ -71,8 +66,8 @@ export interface NearWordsInput {
  */
 export async function nearWordCoverage(embedder: Embedder | null, input: NearWordsInput): Promise<number[]> {
   const zero = input.sentences.map(() => 0);
-  if (embedder === null || embedder.embedWords === undefined) return zero;
-  const withWords = embedder as Embedder & { embedWords(words: string[]): Promise<Float32Array[]> };
+  const embedWords = embedder?.embedWords?.bind(embedder);
+  if (embedder === null || embedWords === undefined) return zero;
   const asked = new Map<string, string>();
   for (const { word, stem } of contentWords(input.question)) if (input.required.has(stem) && !asked.has(stem)) asked.set(stem, word);
   let total = 0;
@@ -81,7 +76,7 @@ export async function nearWordCoverage(embedder: Embedder | null, input: NearWor
   const perSentence = input.sentences.map((s) => contentWords(s.text));
   const vocabulary = new Set<string>(asked.values());
   for (const words of perSentence) for (const { word } of words) vocabulary.add(word);
-  const vectors = await vectorsOf(withWords, [...vocabulary]);
+  const vectors = await vectorsOf(embedder.id, embedWords, [...vocabulary]);
   return input.sentences.map((sentence, i) => {
     let got = 0;
     for (const [stem, word] of asked) {

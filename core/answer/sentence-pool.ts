@@ -372,7 +372,12 @@ function paragraphKey(resultIndex: number, unit: SentenceUnit, text: string): st
   return `${resultIndex}|@${text.lastIndexOf("\n", unit.start)}`;
 }
 
-/** The near-word credit (near-words.ts) of the sentences worth re-ranking, as in addSimilarity. */
+/** The best-scored sentences, as many as a question affords to re-rank on a CPU (MAX_EMBEDDED). */
+function worthReranking(candidates: readonly Candidate[]): Candidate[] {
+  return [...candidates].sort((a, b) => b.score - a.score).slice(0, MAX_EMBEDDED);
+}
+
+/** The near-word credit (near-words.ts) of the sentences worth re-ranking. */
 async function addNearWords(
   question: string,
   candidates: Candidate[],
@@ -381,7 +386,7 @@ async function addNearWords(
   embedder: Embedder,
   signal?: AbortSignal,
 ): Promise<void> {
-  const chosen = [...candidates].sort((a, b) => b.score - a.score).slice(0, MAX_EMBEDDED);
+  const chosen = worthReranking(candidates);
   throwIfAborted(signal);
   const near = await nearWordCoverage(embedder, {
     question,
@@ -405,7 +410,7 @@ async function addNearWords(
  */
 async function addSimilarity(question: string, candidates: Candidate[], texts: readonly string[], embedder: Embedder, signal?: AbortSignal): Promise<void> {
   const textOf = new Map(candidates.map((c, i) => [c, texts[i] ?? c.unit.text]));
-  const chosen = [...candidates].sort((a, b) => b.score - a.score).slice(0, MAX_EMBEDDED);
+  const chosen = worthReranking(candidates);
   throwIfAborted(signal);
   const [q] = await embedder.embedQueries([question]);
   throwIfAborted(signal);

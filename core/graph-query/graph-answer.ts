@@ -16,7 +16,8 @@ import { querySchema } from "./query-schema.ts";
 import { routeQuestion, type RouteDecision } from "./route-question.ts";
 import { rowCitation } from "./row-citation.ts";
 import type { LanguageResources } from "../answer/language-resources.ts";
-import { sentenceUnits } from "../answer/sentence-units.ts";
+import { sentenceUnits, type SentenceUnit } from "../answer/sentence-units.ts";
+import type { Section } from "../model/section-types.ts";
 
 // A question's way through the graph (engine.ask calls it once, beside text retrieval): route it
 // (route-question.ts), run the graph query — the engine's parameterised template for a question it
@@ -50,9 +51,8 @@ const MAX_CITED_SENTENCE = 1200;
  * The sentence holding a row's fact: a citation row's span is the reference ("Article 19"), but
  * what an auditor quotes is the sentence that makes it ("… referred to in Article 19 …").
  */
-function sentenceSpan(text: string, span: { start: number; end: number }, resources: LanguageResources | undefined): { start: number; end: number } {
-  if (resources === undefined) return span;
-  const unit = sentenceUnits(text, resources).find((u) => u.start <= span.start && span.start < u.end);
+function sentenceSpan(units: readonly SentenceUnit[], span: { start: number; end: number }): { start: number; end: number } {
+  const unit = units.find((u) => u.start <= span.start && span.start < u.end);
   if (unit === undefined) return span;
   const widened = { start: Math.min(unit.start, span.start), end: Math.max(unit.end, span.end) };
   return widened.end - widened.start <= MAX_CITED_SENTENCE ? widened : span;
@@ -109,10 +109,20 @@ function rowSentences(rows: readonly GraphRow[], more: boolean): AskSentence[] {
 async function citeRows(store: GraphStore, result: IntentResult, resources?: LanguageResources): Promise<GraphRow[]> {
   const found = await store.getSectionsByIds([...new Set(result.rows.map((r) => r.sectionId))]);
   const byId = new Map(found.map((f) => [f.section.id, f]));
+  // A section's sentences are split once, however many of its rows (a definitions article's dozens) they serve.
+  const units = new Map<string, SentenceUnit[]>();
+  const unitsOf = (section: Section): SentenceUnit[] => {
+    let split = units.get(section.id);
+    if (split === undefined) {
+      split = resources === undefined ? [] : sentenceUnits(section.text, resources);
+      units.set(section.id, split);
+    }
+    return split;
+  };
   return result.rows.flatMap((row) => {
     const f = byId.get(row.sectionId);
     if (f === undefined) return [];
-    const span = row.span === undefined ? undefined : sentenceSpan(f.section.text, row.span, resources);
+    const span = row.span === undefined ? undefined : sentenceSpan(unitsOf(f.section), row.span);
     return [{ cells: row.cells, citation: rowCitation(f.section, f.document, span) }];
   });
 }

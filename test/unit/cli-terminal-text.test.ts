@@ -48,8 +48,7 @@ describe("terminal-safe CLI output", () => {
     }
     expect(runs[1]?.stdout).toContain("\\u001b]0;pwned");
     // The JSON still names the file exactly.
-    const listed = JSON.parse(runs[3]?.stdout ?? "") as { documents?: Array<{ fileName: string }> } | Array<{ fileName: string }>;
-    const documents = Array.isArray(listed) ? listed : (listed.documents ?? []);
-    expect(documents.map((d) => d.fileName)).toContain(HOSTILE);
+    const listed = JSON.parse(runs[3]?.stdout ?? "") as { documents: Array<{ fileName: string }> };
+    expect(listed.documents.map((d) => d.fileName)).toContain(HOSTILE);
   });
 });
