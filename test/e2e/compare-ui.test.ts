@@ -45,8 +45,17 @@ describeBrowser("Compare view end to end (real engine, Chromium)", () => {
   it("compares, cancels, compares again, filters, opens a pair side by side with its graph, and exports", { timeout: 180_000 }, async () => {
     const { page } = browser;
     await page.getByTestId("tab-compare").click();
-    await page.getByTestId("compare-a").selectOption({ label: "resilience.pdf — Operational Resilience Act" });
-    await page.getByTestId("compare-b").selectOption({ label: "protection.pdf — Data Protection Act" });
+    // Each side is a picker: type part of a name, click the match.
+    for (const [side, typed, file] of [
+      ["compare-a", "resilience", "resilience.pdf"],
+      ["compare-b", "protection", "protection.pdf"],
+    ] as const) {
+      await page.getByTestId(side).click();
+      await page.getByTestId(side).fill(typed);
+      await page.getByTestId(`${side}-option`).filter({ hasText: file }).click();
+    }
+    expect(await page.getByTestId("compare-a").inputValue()).toBe("resilience.pdf — Operational Resilience Act");
+    expect(await page.getByTestId("compare-b").inputValue()).toBe("protection.pdf — Data Protection Act");
     await expect.poll(() => page.getByTestId("compare-verdicts").isEnabled()).toBe(true);
     await page.getByTestId("compare-verdicts").check();
     await shot("1-form");

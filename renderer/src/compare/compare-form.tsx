@@ -1,5 +1,7 @@
-import { useEffect, useState } from "react";
+import { useEffect, useId, useMemo, useState } from "react";
 import type { DocumentRecord } from "../../../core/contract/contract.ts";
+import { foldForFilter, indexDocuments } from "../library/document-filter.ts";
+import { DocumentPicker, type PickerChoice } from "../library/document-picker.tsx";
 import type { CompareRequest, RunState } from "./use-compare.ts";
 
 interface Props {
@@ -28,11 +30,34 @@ function name(d: DocumentRecord): string {
   return d.title !== "" && d.title !== d.fileName ? `${d.fileName} — ${d.title}` : d.fileName;
 }
 
+const WHOLE_LIBRARY: PickerChoice = {
+  value: LIBRARY,
+  label: "The whole library",
+  name: "The whole library",
+  detail: "Every other document",
+  text: foldForFilter("the whole library, every other document"),
+};
+
 export function CompareForm({ documents, running, modelAvailable, onRun, onCancel }: Props) {
   const [documentA, setA] = useState("");
   const [documentB, setB] = useState("");
   const [k, setK] = useState(3);
   const [verdicts, setVerdicts] = useState(false);
+  const labelA = useId();
+  const labelB = useId();
+  // Built once per library, not per render: the form re-renders with the app (e.g. while an answer streams).
+  const choices = useMemo(
+    () =>
+      indexDocuments(documents).map(({ document: d, text }) => ({
+        value: d.id,
+        label: name(d),
+        name: d.fileName,
+        detail: d.title !== d.fileName ? d.title : "",
+        text,
+      })),
+    [documents],
+  );
+  const choicesB = useMemo(() => [WHOLE_LIBRARY, ...choices.filter((c) => c.value !== documentA)], [choices, documentA]);
   // A document deleted meanwhile is no longer a choice.
   useEffect(() => {
     if (documentA !== "" && !documents.some((d) => d.id === documentA)) setA("");
@@ -52,31 +77,25 @@ export function CompareForm({ documents, running, modelAvailable, onRun, onCance
         if (ready) onRun({ documentA, documentB: documentB === LIBRARY ? null : documentB, k, verdicts: verdicts && modelAvailable });
       }}
     >
-      <label>
-        <span>A — every provision of</span>
-        <select data-testid="compare-a" value={documentA} onChange={(e) => setA(e.currentTarget.value)} disabled={running !== null}>
-          <option value="">Choose a document…</option>
-          {documents.map((d) => (
-            <option key={d.id} value={d.id}>
-              {name(d)}
-            </option>
-          ))}
-        </select>
-      </label>
-      <label>
-        <span>B — matched in</span>
-        <select data-testid="compare-b" value={documentB} onChange={(e) => setB(e.currentTarget.value)} disabled={running !== null}>
-          <option value="">Choose a document…</option>
-          <option value={LIBRARY}>The whole library</option>
-          {documents
-            .filter((d) => d.id !== documentA)
-            .map((d) => (
-              <option key={d.id} value={d.id}>
-                {name(d)}
-              </option>
-            ))}
-        </select>
-      </label>
+      <div className="compare-side">
+        <span id={labelA}>A — every provision of</span>
+        <DocumentPicker
+          choices={choices}
+          value={documentA}
+          onChange={(id) => {
+            setA(id);
+            // B never equals A: its list leaves A out.
+            if (id === documentB) setB("");
+          }}
+          disabled={running !== null}
+          labelledBy={labelA}
+          testId="compare-a"
+        />
+      </div>
+      <div className="compare-side">
+        <span id={labelB}>B — matched in</span>
+        <DocumentPicker choices={choicesB} value={documentB} onChange={setB} disabled={running !== null} labelledBy={labelB} testId="compare-b" />
+      </div>
       <div className="compare-options">
         <label className="inline">
           Best

@@ -1,4 +1,4 @@
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import { ALIAS_LIMITS, effectiveAliases } from "../../../core/contract/contract.ts";
 import type { DocumentRecord, ErrorInfo } from "../../../core/contract/contract.ts";
 import { ErrorMessage } from "../common/error-message.tsx";
@@ -10,14 +10,17 @@ import { ErrorMessage } from "../common/error-message.tsx";
 interface Props {
   document: DocumentRecord;
   onSave(aliases: string[]): Promise<ErrorInfo | null>;
+  /** The editor opened or closed: the library keeps an open editor rendered while it scrolls. */
+  onEditingChange?(editing: boolean): void;
 }
 
-export function DocumentAliases({ document, onSave }: Props) {
+export function DocumentAliases({ document, onSave, onEditingChange }: Props) {
   const aliases = effectiveAliases(document);
   const [editing, setEditing] = useState(false);
   const [draft, setDraft] = useState("");
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<ErrorInfo | null>(null);
+  useEffect(() => onEditingChange?.(editing), [editing, onEditingChange]);
 
   const start = (): void => {
     setDraft(aliases.join(", "));
@@ -72,7 +75,9 @@ export function DocumentAliases({ document, onSave }: Props) {
   }
   return (
     <div className="row-detail document-aliases" data-testid="document-aliases">
-      <span className="row-meta">{aliases.length > 0 ? `Also known as ${aliases.join(" · ")}` : "No other names"}</span>{" "}
+      <span className="row-meta" title={aliases.length > 0 ? aliases.join(" · ") : undefined}>
+        {aliases.length > 0 ? `Also known as ${aliases.join(" · ")}` : "No other names"}
+      </span>{" "}
       <button type="button" className="quiet link" aria-label={`Edit the names of ${document.fileName}`} data-testid="aliases-edit" onClick={start}>
         Edit names
       </button>

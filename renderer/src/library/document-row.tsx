@@ -1,4 +1,4 @@
-import { useState } from "react";
+import { memo, useEffect, useState } from "react";
 import type { DocumentRecord, ErrorInfo } from "../../../core/contract/contract.ts";
 import { ErrorMessage } from "../common/error-message.tsx";
 import { DocumentAliases } from "./document-aliases.tsx";
@@ -8,35 +8,48 @@ import { OcrBadge } from "./ocr-badge.tsx";
 interface Props {
   document: DocumentRecord;
   selected: boolean;
-  onOpen(): void;
-  onDelete(): Promise<ErrorInfo | null>;
+  onOpen(id: string): void;
+  onDelete(id: string): Promise<ErrorInfo | null>;
   /** Saves the names questions find the document by. */
-  onSetAliases(aliases: string[]): Promise<ErrorInfo | null>;
+  onSetAliases(id: string, aliases: string[]): Promise<ErrorInfo | null>;
+  /** The row holds state of its own (a question, an editor, an error): the list keeps it rendered. */
+  onExpanded(id: string, expanded: boolean): void;
 }
 
-export function DocumentRow({ document, selected, onOpen, onDelete, onSetAliases }: Props) {
+// Memoised, with callbacks taking the id: scrolling or filtering the library re-renders the list,
+// not the rows whose document did not change.
+export const DocumentRow = memo(function DocumentRow({ document, selected, onOpen, onDelete, onSetAliases, onExpanded }: Props) {
   // Deleting drops every section and link of the document: ask once, in place, not in a modal.
   const [confirming, setConfirming] = useState(false);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<ErrorInfo | null>(null);
+  const [editingNames, setEditingNames] = useState(false);
+
+  const expanded = confirming || busy || editingNames || error !== null;
+  const { id } = document;
+  useEffect(() => {
+    if (!expanded) return;
+    onExpanded(id, true);
+    return () => onExpanded(id, false);
+  }, [expanded, id, onExpanded]);
 
   const remove = async (): Promise<void> => {
     setBusy(true);
-    const failure = await onDelete();
+    const failure = await onDelete(id);
     setBusy(false);
     setConfirming(false);
     setError(failure);
   };
 
   return (
-    <li
+    <div
       className={selected ? "library-row document-row selected" : "library-row document-row"}
       data-testid="document-row"
-      data-document-id={document.id}
+      data-document-id={id}
       data-status="done"
     >
       <div className="row-main">
-        <button type="button" className="row-title link" onClick={onOpen} title={document.file}>
+        <button type="button" className="row-title link" onClick={() => onOpen(id)} title={document.file}>
           {document.title || document.fileName}
         </button>
         <span className="row-meta">
@@ -61,12 +74,12 @@ export function DocumentRow({ document, selected, onOpen, onDelete, onSetAliases
           Delete
         </button>
       )}
-      <DocumentAliases document={document} onSave={onSetAliases} />
+      <DocumentAliases document={document} onSave={(aliases) => onSetAliases(id, aliases)} onEditingChange={setEditingNames} />
       {error !== null ? (
         <div className="row-detail">
           <ErrorMessage error={error} />
         </div>
       ) : null}
-    </li>
+    </div>
   );
-}
+});

@@ -21,9 +21,14 @@ export interface EngineBrowser {
   close(): Promise<void>;
 }
 
-export async function openEngineInBrowser(engine: Engine, tmp: string): Promise<EngineBrowser> {
-  const staticDir = path.join(tmp, "renderer");
-  await buildRendererInto(staticDir);
+export interface OpenOptions {
+  /** A renderer already built there (e.g. while the test's library was imported). */
+  builtRenderer?: string;
+}
+
+export async function openEngineInBrowser(engine: Engine, tmp: string, options: OpenOptions = {}): Promise<EngineBrowser> {
+  const staticDir = options.builtRenderer ?? path.join(tmp, "renderer");
+  if (options.builtRenderer === undefined) await buildRendererInto(staticDir);
   const host = await startWebHost({ dataDir: engine.dataDir, port: 0, staticDir, engine });
   await mkdir(RESULTS_DIR, { recursive: true });
   const context = await launchChromium(path.join(tmp, "profile"));
