@@ -11,6 +11,7 @@ import type {
   SearchResponse,
   SearchResult,
 } from "./model/engine-types.ts";
+import { earlierPartsText } from "./answer/earlier-parts.ts";
 import { answerQuestion } from "./answer/answer-question.ts";
 import { labelAnswer } from "./answer/answer-model-label.ts";
 import { answerLogRecord, createAnswerLogWriter, readAnswerLog } from "./answer/answer-log.ts";
@@ -496,9 +497,14 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
           ),
         ]);
         const retrieveMs = performance.now() - started;
-        const answerFrom = (results: RankedSection[]): Promise<AskResult> => {
+        const answerFrom = async (results: RankedSection[]): Promise<AskResult> => {
           const ids = new Set(results.map((r) => r.section.id));
+          const earlierParts = await earlierPartsText(
+            store,
+            results.map((r) => r.section),
+          );
           return answerQuestion({
+            earlierParts,
             question: asked,
             results,
             triplets: results === ranked ? triplets : triplets.filter((t) => ids.has(t.sectionId)),

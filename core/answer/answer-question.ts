@@ -246,7 +246,7 @@ export async function answerQuestion(input: AnswerRequest): Promise<AskResult> {
   // The instrument's own name ("NIST SP 800-30", "under DORA") routes retrieval: the sentences
   // that answer never print it, and those that do (a guide citing itself) are not the answer.
   const scored = withoutNames(input.retrievalQuery ?? question, input.analysis?.scope.instruments ?? []);
-  const pool = await buildSentencePool(scored, input.results, input.triplets, input.embedder, input.resources, input.signal, input.hints);
+  const pool = await buildSentencePool(scored, input.results, input.triplets, input.embedder, input.resources, input.signal, input.hints, input.earlierParts);
   input.trace?.({
     candidates: pool.candidates.map((c) => ({
       sectionId: c.result.section.id,

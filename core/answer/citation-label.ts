@@ -67,7 +67,8 @@ export interface CitationLabelParts {
 const PINPOINTABLE = /^(?:Art\.|§)\s/;
 
 export function citationLabel(parts: CitationLabelParts): string {
-  let label = shortSectionLabel(parts.sectionLabel);
+  // A long provision is stored in parts ("§ 164.512 (part 2)"): a citation names the provision.
+  let label = shortSectionLabel(parts.sectionLabel.replace(/ \(part \d+\)$/, ""));
   if (PINPOINTABLE.test(label) && !/\(/.test(label) && parts.pinpoint) {
     label = `${label}${parts.pinpoint}`;
   } else if (/^Art\. /.test(label) && !/\(/.test(label) && parts.paragraphs.length > 0 && parts.paragraphs.length <= 3) {

@@ -48,9 +48,9 @@ export interface AnswerContext {
   tokens: number;
 }
 
-/** The markers every unit's pinpoint starts with: "(3)(a)" and "(3)(b)" share "(3)". */
+/** The markers every unit's citable pinpoint starts with: "(3)(a)" and "(3)(b)" share "(3)". */
 function sharedPinpoint(units: readonly Candidate[]): string | null {
-  const lists = units.map((c) => c.unit.pinpoint?.match(/\([^)]+\)/g) ?? []);
+  const lists = units.map((c) => c.unit.citable?.match(/\([^)]+\)/g) ?? []);
   if (lists.length === 0 || lists.some((l) => l.length === 0)) return null;
   const first = lists[0] ?? [];
   let n = 0;

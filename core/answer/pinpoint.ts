@@ -1,24 +1,82 @@
 // Where in a provision a sentence sits, the way lawyers pin it: "(3)(a)" in an EU article whose
-// paragraphs are numbered "3." and points lettered "(a)", "(c)(1)(ii)" in a CFR section whose
-// paragraphs are "(c)" → "(1)" → "(ii)". Tracked line by line through a section's text: a line that
-// opens with a marker sets that level and drops the deeper ones; a sentence inherits the markers of
-// the line it sits in. Without it a citation could only name the whole article.
+// paragraphs are numbered "3." and points lettered "(a)", "(e)(4)(ii)(B)(2)" in a CFR section whose
+// paragraphs run (a) → (1) → (i) → (A) → (1). Tracked line by line through a section's text: a line
+// that opens with a marker sets that level and drops the deeper ones; a sentence inherits the
+// markers of the line it sits in. Without it a citation could only name the whole article.
+//
+// A pinpoint is printed only when every level of it was seen opening: a level starts at its first
+// value ("(a)", "(1)", "(i)", "(A)") or continues one already open ("(c)" after "(b)"). A marker
+// that does neither ("(ii)" opening the second part of a long section, whose "(i)" is in the
+// first) is real but its parents are unknown: the sentence is cited by its provision alone, since
+// "§ 164.504(ii)" names a paragraph that does not exist. The earlier parts of a provision can be
+// read first (`skim`) so that its later parts keep their full pinpoints.
 
 type Level = "paragraph" | "letter" | "digit" | "roman" | "upper";
 
 interface Marker {
   level: Level;
   value: string;
+  /** Opened by its first value or continued from an open level: its parents are known. */
+  sure: boolean;
+}
+
+/** Numbering families whose grammar differs (EU articles are "1." → "(a)", CFR sections "(a)" → "(1)"). */
+export type PinpointFamily = "eu" | "cfr";
+
+export interface PinpointOptions {
+  /** CFR paragraphs open with a capital ("(iii) Protect …"); "(iii) of this section" is a wrapped reference. */
+  family?: PinpointFamily;
+  /** The text is a later part of a provision: a marker opening it has parents in the part before. */
+  continues?: boolean;
+}
+
+/** The numbering family a section's label implies: "§ 164.504" is the CFR's, "Article 19" the EU's. */
+export function pinpointFamily(label: string | undefined): PinpointFamily | undefined {
+  if (label === undefined) return undefined;
+  if (/^§/.test(label)) return "cfr";
+  return /^(?:Art\.|Article|Articolo)\s/i.test(label) ? "eu" : undefined;
 }
 
 const EU_PARAGRAPH = /^\s*(\d{1,3})\.\s+\S/;
-/** One or more markers opening a line: "(c) …", "(a)(1) …" (CFR prints a paragraph's first subparagraph on its line). */
-const PAREN_MARKERS = /^\s*((?:\((?:[a-z]{1,2}|\d{1,3}|[ivxlc]{1,6}|[A-Z])\))+)\s+\S/;
+const MARKER = String.raw`\((?:[a-z]{1,2}|\d{1,3}|[ivxlc]{1,6}|[A-Z])\)`;
+/** One or more markers opening a line: "(c) …", "(a)(1) …", "(b) (1) …" (CFR prints a paragraph's first subparagraph on its line). */
+const PAREN_MARKERS = new RegExp(String.raw`^\s*((?:${MARKER}(?:\s(?=${MARKER}))?)+)\s+(\S)`);
+/** A subparagraph run in after its heading and a dash: "Standard —(1) General rule." */
+const DASH_RUN_IN = new RegExp(String.raw`^[^.]{0,160}?—\s*((?:${MARKER})+)\s+\p{Lu}`, "u");
+/** What a CFR paragraph's text opens with after its markers. */
+const CFR_OPENING = /[\p{Lu}\p{N}"“‘'[]/u;
 const ROMAN = /^[ivxlc]+$/;
-/** A line opening with a defined term, unmarked: "Covered entity means:", "Health plan means an individual or group plan …". */
-const DEFINITION_LINE = /^\s*\p{Lu}[\p{L}-]*(?:\s+[\p{L}-]+){0,6}?\s+(?:means|shall mean|has the meaning)\b/u;
+/** A line opening with a defined term, unmarked: "Covered entity means:", "Contrary, when used to compare …, means:". */
+const DEFINITION_LINE = /^\s*\p{Lu}[\p{L}-]*(?:\s+[\p{L}-]+){0,6}?(?:,[^.;]{0,200},)?\s+(?:means|shall mean|has the meaning)\b/u;
+/** A point run into a line after the end of a sentence: "Documentation. (i) Maintain …". */
+const RUN_IN_MARKER = /(?<=[.:;]\s+)\((?:[a-z]{1,2}|\d{1,3}|[ivxlc]{1,6}|[A-Z])\)\s+\p{Lu}/gu;
+
+/** How deep each kind of marker sits in a family's numbering (a CFR "(a)" holds "(1)"; an EU definition "(1)" holds "(a)"). */
+const ORDER: Record<PinpointFamily, Record<Level, number>> = {
+  cfr: { paragraph: -1, letter: 0, digit: 1, roman: 2, upper: 3 },
+  eu: { paragraph: -1, digit: 0, letter: 1, roman: 2, upper: 3 },
+};
 
 const ROMANS = ["i", "ii", "iii", "iv", "v", "vi", "vii", "viii", "ix", "x", "xi", "xii", "xiii", "xiv", "xv", "xvi", "xvii", "xviii", "xix", "xx"];
+const FIRST: Record<Exclude<Level, "paragraph">, string> = { letter: "a", digit: "1", roman: "i", upper: "A" };
+
+/** The value after `value` at its level ("b" after "a", "aa" after "z", "iv" after "iii"). */
+function successor(level: Level, value: string): string | undefined {
+  switch (level) {
+    case "digit":
+    case "paragraph":
+      return String(Number(value) + 1);
+    case "roman":
+      return ROMANS[ROMANS.indexOf(value) + 1];
+    case "upper":
+      return value === "Z" ? undefined : String.fromCharCode(value.charCodeAt(0) + 1);
+    case "letter":
+      // CFR runs past "z" with doubled letters: "(aa)", "(bb)".
+      if (value === "z") return "aa";
+      if (value.length === 2 && value[0] === value[1]) return value[0] === "z" ? undefined : String.fromCharCode(value.charCodeAt(0) + 1).repeat(2);
+      return value.length === 1 ? String.fromCharCode(value.charCodeAt(0) + 1) : undefined;
+  }
+}
 
 /**
  * The marker a line opens with, its level decided against the markers open so far. Letters and
@@ -29,9 +87,9 @@ function classify(value: string, open: readonly Marker[]): Level {
   if (/^\d+$/.test(value)) return "digit";
   if (/^[A-Z]$/.test(value)) return "upper";
   if (ROMAN.test(value)) {
-    const roman = open.find((m) => m.level === "roman");
+    const roman = open.findLast((m) => m.level === "roman");
     if (roman !== undefined && ROMANS[ROMANS.indexOf(roman.value) + 1] === value) return "roman";
-    const letter = open.find((m) => m.level === "letter");
+    const letter = open.findLast((m) => m.level === "letter");
     // "(i)" after "(h)" is the ninth letter.
     if (value === "i" && letter?.value !== "h" && (letter !== undefined || open.some((m) => m.level === "digit"))) return "roman";
     // "(ii)" under "(b)(1)" whose "(i)" was run into the line above ("Documentation. (i) Maintain
@@ -44,28 +102,122 @@ function classify(value: string, open: readonly Marker[]): Level {
 export class PinpointTracker {
   private paragraph: string | null = null;
   private markers: Marker[] = [];
+  /** Inside a definition ("Covered entity means:"): markers past this many belong to the definition, not the provision. */
+  private definitionBase: number | null = null;
+  private readonly family: PinpointFamily | undefined;
+  private readonly continues: boolean;
+  private skimming = false;
 
-  /** Reads the next line of the section; returns the pinpoint of the sentences on it. */
+  constructor(options: PinpointOptions = {}) {
+    this.family = options.family;
+    this.continues = options.continues ?? false;
+  }
+
+  /** Reads the next line of the section; returns the pinpoint of the sentences on it (`current`). */
   line(text: string): string | null {
-    const numbered = EU_PARAGRAPH.exec(text);
+    // A CFR section prints no "1." paragraphs: such a line is a list entry ("51. To enforce …").
+    const numbered = this.family === "cfr" ? null : EU_PARAGRAPH.exec(text);
     if (numbered) {
       this.paragraph = numbered[1] ?? null;
       this.markers = [];
-    } else if (DEFINITION_LINE.test(text)) {
-      // An unnumbered definition closes the points of the one before it: in 45 CFR 160.103,
-      // "Covered entity means:" is not part of "Business associate"'s "(4)(iv)".
-      this.markers = [];
-    } else {
-      const paren = PAREN_MARKERS.exec(text);
-      for (const m of paren?.[1]?.matchAll(/\(([^)]+)\)/g) ?? []) {
-        const value = m[1] ?? "";
-        const level = classify(value, this.markers);
-        const at = this.markers.findIndex((x) => x.level === level);
-        this.markers = at >= 0 ? this.markers.slice(0, at) : this.markers;
-        this.markers.push({ level, value });
-      }
+      this.definitionBase = null;
+      return this.current();
     }
+    if (DEFINITION_LINE.test(text)) {
+      // An unnumbered definition closes the points of the one before it: in 45 CFR 160.103,
+      // "Covered entity means:" is not part of "Business associate"'s "(4)(iv)". Its own points
+      // are the definition's ("(1) A health plan."), not paragraphs of the section.
+      // The definitions sit in the paragraph open before the first of them ("(a) Definitions."), if its parents are known.
+      if (this.definitionBase === null) {
+        const known = this.markers.findIndex((m) => !m.sure);
+        this.definitionBase = known < 0 ? this.markers.length : known;
+      }
+      this.markers = this.markers.slice(0, this.definitionBase);
+      return this.current();
+    }
+    const paren = PAREN_MARKERS.exec(text);
+    if (paren === null) return this.current();
+    if (this.family === "cfr" && !CFR_OPENING.test(paren[2] ?? "")) return this.current();
+    for (const m of paren[1]?.matchAll(/\(([^)]+)\)/g) ?? []) this.place(m[1] ?? "");
+    // "(c) Implementation specifications: Content of notification —(1) Elements.": the eCFR runs a
+    // paragraph's first subparagraph in after a dash.
+    const dashed = this.family === "cfr" ? DASH_RUN_IN.exec(text.slice(paren[0].length - 1)) : null;
+    for (const m of dashed?.[1]?.matchAll(/\(([^)]+)\)/g) ?? []) this.place(m[1] ?? "");
     return this.current();
+  }
+
+  /** Reads text that comes before the section (its provision's earlier parts), for their open markers. */
+  skim(text: string): void {
+    // What is skimmed is the provision's beginning: it continues nothing.
+    this.skimming = true;
+    for (const line of text.split("\n")) {
+      this.line(line);
+      for (const m of line.matchAll(RUN_IN_MARKER)) this.line(line.slice(m.index));
+    }
+    this.skimming = false;
+  }
+
+  private place(value: string): void {
+    const level = classify(value, this.markers);
+    // The deepest open marker of this level that the value continues ("(2)" after "(B)(1)" is the
+    // fifth level's, not the second's), else the deepest of this level at all (a jump: "(e)" after
+    // "(a)" where "(b)-(d) [Reserved]").
+    let at = -1;
+    let continues = false;
+    for (let i = this.markers.length - 1; i >= 0; i--) {
+      const m = this.markers[i];
+      if (m?.level !== level) continue;
+      if (successor(level, m.value) === value) {
+        at = i;
+        continues = true;
+        break;
+      }
+      if (at < 0) at = i;
+    }
+    const opens = value === FIRST[level === "paragraph" ? "digit" : level];
+    if (opens && !continues) {
+      // A level's first value opens a deeper level, or restarts the list it follows.
+      const restart = this.markers.at(-1)?.level === level;
+      const parents = restart ? this.markers.slice(0, -1) : this.markers;
+      this.markers = [...parents, { level, value, sure: parents.every((m) => m.sure) && !this.skipsLevel(parents.at(-1), level) }];
+      return;
+    }
+    if (at >= 0) {
+      const sure = (this.markers[at]?.sure ?? false) && continues;
+      if (this.definitionBase !== null && at < this.definitionBase) this.definitionBase = null;
+      this.markers = [...this.markers.slice(0, at), { level, value, sure: sure || this.jumpIsSure(at) }];
+      return;
+    }
+    // Neither first nor open: its parents are not all in the text read (a part's first line, text
+    // out of order). The levels above it in the family's order stay open; it is not printed.
+    const order = this.family === undefined ? undefined : ORDER[this.family];
+    let kept = 0;
+    if (this.definitionBase !== null) kept = this.definitionBase;
+    else if (order !== undefined) while (kept < this.markers.length && order[this.markers[kept]?.level ?? level] < order[level]) kept++;
+    // The first marker of a whole provision at its family's top level ("(b)" where "(a)" was not
+    // printed as a line) has no parents to miss.
+    const parents = this.markers.slice(0, kept);
+    const top = parents.length === 0 && (this.skimming || !this.continues) && (order === undefined || order[level] === 0);
+    // Its parents are known when the levels kept end right above its own ("(ii)" under "(b)(1)"
+    // whose "(i)" was run into the line above).
+    const parent = parents.at(-1);
+    const under = order !== undefined && parent !== undefined && parents.every((m) => m.sure) && order[parent.level] === order[level] - 1;
+    this.markers = [...parents, { level, value, sure: top || under }];
+  }
+
+  /**
+   * "(A)" right under "(c)": the "(1)" and "(i)" between them were not seen, so it cannot be pinned.
+   * One level may be skipped: 45 CFR 164.404(c)(1) lists "(A)" to "(E)" with no "(i)".
+   */
+  private skipsLevel(parent: Marker | undefined, level: Level): boolean {
+    if (parent === undefined || this.family === undefined) return false;
+    const order = ORDER[this.family];
+    return order[level] > order[parent.level] + 2;
+  }
+
+  /** A jump at a level ("(e)" after "(a)") keeps its parents when the marker it replaces had them. */
+  private jumpIsSure(at: number): boolean {
+    return this.markers.slice(0, at + 1).every((m) => m.sure);
   }
 
   /** The numbered paragraph ("3") of the current line, if the text numbers them. */
@@ -73,8 +225,22 @@ export class PinpointTracker {
     return this.paragraph;
   }
 
+  /** The pinpoint of the current line as a citation may print it: null unless every level of it is known. */
   current(): string | null {
-    const parts = [...(this.paragraph === null ? [] : [`(${this.paragraph})`]), ...this.markers.map((m) => `(${m.value})`)];
+    const shown = this.definitionBase === null ? this.markers : this.markers.slice(0, this.definitionBase);
+    return shown.every((m) => m.sure) ? this.join(shown) : null;
+  }
+
+  /**
+   * Every marker open at the current line, known parents or not, a definition's own included: which
+   * sentences belong to one point ("(ii)" and the sentences under it), not what to print.
+   */
+  structure(): string | null {
+    return this.join(this.markers);
+  }
+
+  private join(markers: readonly Marker[]): string | null {
+    const parts = [...(this.paragraph === null ? [] : [`(${this.paragraph})`]), ...markers.map((m) => `(${m.value})`)];
     return parts.length === 0 ? null : parts.join("");
   }
 }

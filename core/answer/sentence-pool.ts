@@ -191,6 +191,7 @@ export async function buildSentencePool(
   resources: LanguageResources,
   signal?: AbortSignal,
   hints?: AnswerHints,
+  earlierParts?: ReadonlyMap<string, string>,
 ): Promise<SentencePool> {
   const top = results.slice(0, POOL_RESULTS);
   // Words are matched in the question's language (an Italian question's stems fold Italian
@@ -228,7 +229,8 @@ export async function buildSentencePool(
     headings[resultIndex] = matchStems(`${result.section.label} ${result.section.heading}`);
     const sectionTriplets = bySection.get(result.section.id) ?? [];
     let opening: { pinpoint: string; stems: Set<string> } | null = null;
-    for (const unit of sentenceUnits(result.section.text, resources)) {
+    const before = earlierParts?.get(result.section.id);
+    for (const unit of sentenceUnits(result.section.text, resources, { label: result.section.label, ...(before === undefined ? {} : { before }) })) {
       const stems = new Set(contentStems(unit.text));
       const words = language === "en" ? stems : matchStems(unit.text);
       matched.push(words);

@@ -1,6 +1,6 @@
 import type { WinkMethods } from "wink-nlp";
 import type { LanguageResources } from "./language-resources.ts";
-import { PinpointTracker } from "./pinpoint.ts";
+import { PinpointTracker, pinpointFamily } from "./pinpoint.ts";
 
 // Sections are cut into sentence units — what an answer quotes and what a citation's support is
 // checked against. wink-nlp finds the boundaries (as in extract/obligations.ts); legal text needs
@@ -15,8 +15,10 @@ export interface SentenceUnit {
   end: number;
   /** The numbered paragraph of an article the sentence sits in ("4"), when the text numbers them. */
   paragraph: string | null;
-  /** Paragraph and point markers of the line it sits in: "(3)(a)", "(c)(1)" (pinpoint.ts). */
+  /** Paragraph and point markers open at the line it sits in: "(3)(a)", "(c)(1)" (pinpoint.ts); which point it belongs to. */
   pinpoint: string | null;
+  /** The same as a citation may print it: null where a level of it is not known (pinpoint.ts). */
+  citable: string | null;
 }
 
 /** Longer units (tables, run-on lists) are cut at semicolons so a quote stays readable. */
@@ -78,15 +80,26 @@ function splitLong(line: string, piece: { start: number; end: number }): Array<{
   return out;
 }
 
+export interface SentenceUnitOptions {
+  /** The section's label: "§ 164.504" numbers its paragraphs as the CFR does (pinpoint.ts). */
+  label?: string;
+  /** The text of the provision before this section (its earlier parts), whose markers are still open. */
+  before?: string;
+}
+
 /** The section's sentences in order; paragraphs ("\n") never share a sentence. */
-export function sentenceUnits(text: string, resources: LanguageResources): SentenceUnit[] {
+export function sentenceUnits(text: string, resources: LanguageResources, options: SentenceUnitOptions = {}): SentenceUnit[] {
   // One pipeline per engine (language-resources.ts): loading the model costs ~100 ms and it is only read afterwards.
   const wink = resources.sentencePipeline();
   const out: SentenceUnit[] = [];
   let lineStart = 0;
-  const pinpoints = new PinpointTracker();
+  const family = pinpointFamily(options.label);
+  const continues = options.label !== undefined && / \(part \d+\)$/.test(options.label);
+  const pinpoints = new PinpointTracker({ ...(family === undefined ? {} : { family }), continues });
+  if (options.before !== undefined) pinpoints.skim(options.before);
   for (const line of text.split("\n")) {
-    let pinpoint = pinpoints.line(line);
+    let citable = pinpoints.line(line);
+    let pinpoint = pinpoints.structure();
     const paragraph = pinpoints.paragraphNumber();
     for (const merged of mergeFragments(line, rawSentences(wink, line))) {
       for (const piece of splitLong(line, merged)) {
@@ -96,8 +109,11 @@ export function sentenceUnits(text: string, resources: LanguageResources): Sente
         if (!/\p{L}/u.test(body)) continue;
         // A point run into the line of the paragraph above ("(b)(1) Standard: Documentation. (i)
         // Maintain …") opens where its sentence starts.
-        if (piece.start + lead > 0 && INLINE_MARKER.test(body)) pinpoint = pinpoints.line(body);
-        out.push({ text: body, start: lineStart + piece.start + lead, end: lineStart + piece.start + lead + body.length, paragraph, pinpoint });
+        if (piece.start + lead > 0 && INLINE_MARKER.test(body)) {
+          citable = pinpoints.line(body);
+          pinpoint = pinpoints.structure();
+        }
+        out.push({ text: body, start: lineStart + piece.start + lead, end: lineStart + piece.start + lead + body.length, paragraph, pinpoint, citable });
       }
     }
     lineStart += line.length + 1;

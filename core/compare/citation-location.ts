@@ -1,4 +1,4 @@
-import { PinpointTracker } from "../answer/pinpoint.ts";
+import { PinpointTracker, pinpointFamily } from "../answer/pinpoint.ts";
 import type { Section } from "../model/section-types.ts";
 import type { Span } from "../model/compare-schemas.ts";
 
@@ -17,7 +17,9 @@ export interface CitationLocation {
 
 export function locateInSection(section: Section, span: Span | null): CitationLocation {
   const at = span?.start ?? 0;
-  const tracker = new PinpointTracker();
+  const family = pinpointFamily(section.label);
+  // Without the provision's earlier parts, a later part's markers are printed only where known.
+  const tracker = new PinpointTracker({ ...(family === undefined ? {} : { family }), continues: / \(part \d+\)$/.test(section.label) });
   let paragraph: string | null = null;
   let offset = 0;
   for (const line of section.text.split("\n")) {

@@ -180,6 +180,8 @@ export interface AskInput {
   analysis?: QuestionAnalysis;
   /** Told every scored candidate sentence (benches fit the sentence weights from it). */
   trace?: (trace: AnswerTrace) => void;
+  /** For results that are a later part of a long provision, the text of its earlier parts (earlier-parts.ts). */
+  earlierParts?: ReadonlyMap<string, string>;
 }
 
 /** One candidate sentence as it was scored (sentence-score.ts), for explaining and fitting. */

@@ -3,14 +3,18 @@ import { PinpointTracker } from "../../core/answer/pinpoint.ts";
 import { sentenceUnits } from "../../core/answer/sentence-units.ts";
 import { createLanguageResources } from "../../core/answer/language-resources.ts";
 import { citationLabel } from "../../core/answer/citation-label.ts";
+import { earlierPartsText } from "../../core/answer/earlier-parts.ts";
+import type { Section } from "../../core/model/section-types.ts";
+import type { DocumentRecord } from "../../core/model/store-records.ts";
+import { pathSlug } from "../../core/structure/slug.ts";
 
 // One set of pipelines for the file, as an engine keeps one (language-resources.ts).
 const resources = createLanguageResources();
 
 // Citations pin the paragraph and point a sentence sits in, as lawyers write them.
 
-function pinpoints(lines: string[]): Array<string | null> {
-  const tracker = new PinpointTracker();
+function pinpoints(lines: string[], family?: "eu" | "cfr"): Array<string | null> {
+  const tracker = new PinpointTracker(family === undefined ? {} : { family });
   return lines.map((l) => tracker.line(l));
 }
 
@@ -39,17 +43,30 @@ describe("pinpoints of EU articles and CFR sections", () => {
     ).toEqual(["(b)", "(b)(1)", "(b)(1)(i)", "(b)(1)(ii)", "(c)"]);
   });
 
-  it("CFR definitions: an unnumbered definition closes the points of the one before it", () => {
-    // 45 CFR 160.103: "Covered entity means:" is not point (4)(iv) of "Business associate".
+  it("CFR definitions: an unnumbered definition closes the points of the one before it; its own points are not the section's", () => {
+    // 45 CFR 160.103: "Covered entity means:" is not point (4)(iv) of "Business associate", and its
+    // "(1) A health plan." is not § 160.103(1), which does not exist.
     expect(
       pinpoints([
+        "Business associate means:",
         "(4) Business associate does not include:",
         "(iv) A covered entity participating in an organized health care arrangement.",
         "Covered entity means:",
         "(1) A health plan.",
         "Health plan means an individual or group plan that provides, or pays the cost of, medical care.",
       ]),
-    ).toEqual(["(4)", "(4)(iv)", null, "(1)", null]);
+    ).toEqual([null, null, null, null, null, null]);
+    // 45 CFR 164.504: the definitions of (a), then (e)(1) after "(b)-(d) [Reserved]".
+    expect(
+      pinpoints([
+        "(a) Definitions. As used in this section:",
+        "Summary health information means information:",
+        "(1) That summarizes the claims history; and",
+        "(2) From which the information described at § 164.514(b)(2)(i) has been deleted.",
+        "(b)-(d) [Reserved]",
+        "(e)(1) Standard: Business associate contracts.",
+      ]),
+    ).toEqual(["(a)", "(a)", "(a)", "(a)", "(a)", "(e)(1)"]);
   });
 
   it("a point run into the line above: its '(ii)' is still a numeral, and the run-in '(i)' opens where its sentence starts", () => {
@@ -61,14 +78,73 @@ describe("pinpoints of EU articles and CFR sections", () => {
       "(2) Implementation specifications:",
       "(i) Time limit (Required). Retain the documentation for 6 years from the date of its creation.",
     ];
-    expect(pinpoints(lines)).toEqual(["(b)(1)", "(b)(1)", "(b)(1)(ii)", "(b)(2)", "(b)(2)(i)"]);
-    const units = sentenceUnits(lines.join("\n"), resources);
+    expect(pinpoints(lines, "cfr")).toEqual(["(b)(1)", "(b)(1)", "(b)(1)(ii)", "(b)(2)", "(b)(2)(i)"]);
+    const units = sentenceUnits(lines.join("\n"), resources, { label: "§ 164.316" });
     expect(units.find((u) => u.text.startsWith("(i) Maintain"))?.pinpoint).toBe("(b)(1)(i)");
     expect(units.find((u) => u.text.startsWith("Retain"))?.pinpoint).toBe("(b)(2)(i)");
   });
 
   it("(i) after (h) is the letter i, not a roman numeral", () => {
-    expect(pinpoints(["(g) seventh;", "(h) eighth;", "(i) ninth;", "(j) tenth."])).toEqual(["(g)", "(h)", "(i)", "(j)"]);
+    const tracker = new PinpointTracker();
+    tracker.skim("(a) first;\n(b) second;\n(c) third;\n(d) fourth;\n(e) fifth;\n(f) sixth;");
+    expect(["(g) seventh;", "(h) eighth;", "(i) ninth;", "(j) tenth."].map((l) => tracker.line(l))).toEqual(["(g)", "(h)", "(i)", "(j)"]);
+  });
+
+  it("CFR: the deeper levels, markers spaced or run in after a dash, wrapped references", () => {
+    const cfr = (lines: string[], before?: string): Array<string | null> => {
+      const tracker = new PinpointTracker({ family: "cfr" });
+      if (before !== undefined) tracker.skim(before);
+      return lines.map((l) => tracker.line(l));
+    };
+    // 45 CFR 164.504(e)(4): "(2)" after "(B)(1)" is the fifth level, "(5)" the second again.
+    expect(
+      cfr(
+        [
+          "(4) Implementation specifications: Other requirements.",
+          "(ii) The contract may permit the business associate to disclose, if:",
+          "(A) The disclosure is required by law; or",
+          "(B)(1) The business associate obtains reasonable assurances; and",
+          "(2) The person notifies the business associate.",
+          "(5) Implementation specifications: Business associate contracts with subcontractors.",
+        ],
+        "(e)(1) Standard.\n(2) Implementation specifications.\n(3) Other arrangements.",
+      ),
+    ).toEqual(["(e)(4)", "(e)(4)(ii)", "(e)(4)(ii)(A)", "(e)(4)(ii)(B)(1)", "(e)(4)(ii)(B)(2)", "(e)(5)"]);
+    // 45 CFR 160.534(b) prints "(b) (1)"; 164.404(c) runs its "(1)" in after a dash and lists "(A)"–"(E)" under it.
+    expect(cfr(["(a) The ALJ must conduct a hearing.", "(b) (1) The respondent has the burden:", "(i) Affirmative defense;"])).toEqual([
+      "(a)",
+      "(b)(1)",
+      "(b)(1)(i)",
+    ]);
+    expect(
+      cfr(["(c) Implementation specifications: Content of notification —(1) Elements. The notification shall include:", "(A) A brief description;"]),
+    ).toEqual(["(c)(1)", "(c)(1)(A)"]);
+    // "(iii) of this section" is the end of a reference wrapped onto a new line, not a paragraph.
+    expect(
+      cfr(["(f)(1) Standard: Requirements. (i) Except as provided under paragraph (f)(1)(ii) or", "(iii) of this section or as otherwise authorized."]),
+    ).toEqual(["(f)(1)", "(f)(1)"]);
+    // "(A)" right under "(c)": two levels are missing, so it is not printed.
+    expect(cfr(["(c) Standard.", "(A) A point whose parents were not read."])).toEqual(["(c)", null]);
+  });
+
+  it("a later part of a provision: unknown parents print nothing, the earlier parts read first give them back", () => {
+    const part2 =
+      "(ii) If a business associate is required by law to perform a function, the covered entity may disclose.\n(4) Implementation specifications: Other requirements.";
+    const alone = sentenceUnits(part2, resources, { label: "§ 164.504 (part 2)" });
+    expect(alone.map((u) => u.citable)).toEqual([null, null]);
+    // The structure is still tracked: the sentences of one point stay together.
+    expect(alone[0]?.pinpoint).toBe("(ii)");
+    const read = sentenceUnits(part2, resources, {
+      label: "§ 164.504 (part 2)",
+      before:
+        "(e)(1) Standard: Business associate contracts.\n(3) Implementation specifications: Other arrangements. (i) If a covered entity and its business associate are both governmental entities:",
+    });
+    expect(read.map((u) => u.citable)).toEqual(["(e)(3)(ii)", "(e)(4)"]);
+    // Out of order on the page: "(3)" printed before "(1)" is still under "(h)".
+    const tracker = new PinpointTracker({ family: "cfr" });
+    expect(
+      ["(h) Airplane Flight Manual Revisions.", "(3) In the Operating Procedures chapter.", "(1) In the Certificate Limitations."].map((l) => tracker.line(l)),
+    ).toEqual(["(h)", "(h)(3)", "(h)(1)"]);
   });
 
   it("sentence units carry their pinpoint, and the label shows it", () => {
@@ -92,5 +168,51 @@ describe("pinpoints of EU articles and CFR sections", () => {
         printedStart: "53",
       }),
     ).toBe("GDPR Art. 34(3)(a), p. 53");
+    // A provision stored in parts is cited as the provision.
+    const hipaa = { title: "HIPAA Administrative Simplification", fileName: "hipaa.pdf" };
+    expect(citationLabel({ document: hipaa, sectionLabel: "§ 164.512 (part 2)", paragraphs: [], pinpoint: "(c)(1)(iii)", pageStart: 90, pageEnd: 90 })).toBe(
+      "HIPAA § 164.512(c)(1)(iii), p. 90",
+    );
+    expect(citationLabel({ document: hipaa, sectionLabel: "§ 164.520 (part 2)", paragraphs: [], pinpoint: null, pageStart: 97, pageEnd: 97 })).toBe(
+      "HIPAA § 164.520, p. 97",
+    );
+  });
+});
+
+describe("the earlier parts of a provision", () => {
+  const section = (documentId: string, label: string, text: string, parent: string[]): Section => ({
+    id: `${documentId}:${pathSlug([...parent, label])}`,
+    documentId,
+    ordinal: 0,
+    kind: "section",
+    label,
+    heading: "",
+    path: [...parent, label],
+    parentId: null,
+    level: parent.length,
+    text,
+    pageStart: 1,
+    pageEnd: 1,
+    spans: [],
+  });
+
+  it("are found by the provision's label among its siblings, in order, for an EU article and a CFR section", async () => {
+    const parts = [
+      section("gdpr", "Article 4", "(1) 'personal data' means …", ["Chapter I"]),
+      section("gdpr", "Article 4 (part 2)", "(19) 'group of undertakings' means …", ["Chapter I"]),
+      section("gdpr", "Article 4 (part 3)", "(26) 'international organisation' means …", ["Chapter I"]),
+      section("hipaa", "§ 164.504", "(e)(1) Standard.", ["Part 164", "Subpart E"]),
+      section("hipaa", "§ 164.504 (part 2)", "(ii) If a business associate …", ["Part 164", "Subpart E"]),
+    ];
+    const byId = new Map(parts.map((p) => [p.id, p]));
+    const document = { id: "d" } as DocumentRecord;
+    const store = { getSectionsByIds: async (ids: string[]) => ids.flatMap((id) => (byId.has(id) ? [{ section: byId.get(id) as Section, document }] : [])) };
+    const before = await earlierPartsText(store, parts);
+    expect(before.get(parts[2]?.id ?? "")).toBe("(1) 'personal data' means …\n(19) 'group of undertakings' means …");
+    expect(before.get(parts[4]?.id ?? "")).toBe("(e)(1) Standard.");
+    expect(before.has(parts[0]?.id ?? "")).toBe(false);
+    // A missing first part leaves the later ones without: nothing is guessed.
+    const gap = await earlierPartsText({ getSectionsByIds: async () => [] }, [parts[4] as Section]);
+    expect(gap.size).toBe(0);
   });
 });
