@@ -654,6 +654,9 @@ export function extractiveAnswer(pool: SentencePool, maxSentences = DEFAULT_MAX_
     const units = unitsOf(c);
     const next = units[units.indexOf(c) + 1];
     if (next === undefined || POINT.test(next.unit.text) || isFurniture(next.unit.text)) continue;
+    // Never across paragraphs: DORA Art. 19(6)(e) "other relevant public authorities under
+    // national law." is not read with paragraph 7 printed after it.
+    if (next.unit.paragraph !== c.unit.paragraph || next.unit.pinpoint !== c.unit.pinpoint) continue;
     // The requirement follows on the same line ("(b) Standard: Workstation use. Implement …"), or
     // on the next below a title alone on its line; a line such as "A.O. Mauriziano: dott.ssa …,
     // Responsabile Vigilanza …" is no title, and the paragraph after it is another matter.

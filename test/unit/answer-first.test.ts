@@ -852,4 +852,32 @@ describe("answers to questions in the auditor's words", () => {
     );
     expect(result.sentences[0]?.text).toBe("Escort visitors and monitor visitor activity.");
   });
+
+  it("a short point is never read with the paragraph printed after it (DORA Art. 19(6)(e) and (7))", async () => {
+    const article19 = section(DORA, "Article 19", "article", "Reporting of major ICT-related incidents", [
+      [
+        42,
+        "42",
+        "6. Upon receipt of the initial notification and of each report referred to in paragraph 4, the competent authority shall, in a timely manner, provide details of the major ICT-related incident to the following recipients based, as applicable, on their respective competences:",
+      ],
+      [42, "42", "(a) EBA, ESMA or EIOPA;"],
+      [42, "42", "(b) the ECB, in the case of financial entities referred to in Article 2(1), points (a), (b) and (d);"],
+      [42, "42", "(e) other relevant public authorities under national law."],
+      [
+        42,
+        "42",
+        "7. Following receipt of information in accordance with paragraph 6, EBA, ESMA or EIOPA and the ECB shall assess whether the major ICT-related incident is relevant for competent authorities in other Member States.",
+      ],
+    ]);
+    const result = await answerQuestion(
+      input(
+        "To which public authorities does the competent authority pass on the details of a major incident?",
+        ranked([[article19, DORA]]),
+        hint("party", [], ["competent authority"]),
+      ),
+    );
+    const texts = result.sentences.map((x) => x.text);
+    expect(texts.some((t) => t.includes("under national law"))).toBe(true);
+    expect(texts.filter((t) => t.includes("under national law") && t.includes("Following receipt"))).toEqual([]);
+  });
 });
