@@ -22,6 +22,10 @@ const limitsShape = {
   nestingDepth: z.number(),
   ocrPageSeconds: z.number(),
   fileSecondsPerOcrPage: z.number(),
+  // Checked by the engine after parsing (yield-limits.ts); the child is told them with the rest.
+  documentTextChars: z.number(),
+  documentSections: z.number(),
+  documentTriplets: z.number(),
 } satisfies Record<keyof ParseLimits, z.ZodNumber>;
 
 export const parseRequestSchema = z.strictObject({

@@ -1,4 +1,4 @@
-// Every limit that bounds the parsing of an untrusted file, in one settings object (issue 16).
+// Every limit that bounds the parsing of an untrusted file, and what it may yield, in one settings object.
 // Parsing runs in a child process (parse-isolated.ts) that the engine watches and kills; a breach
 // ends the import with TOO_COMPLEX naming the file, the page when known and the limit. Defaults
 // fit an 8 GB laptop with the engine (~1.5 GB peak in bench:ingest) and the rest of a desktop
@@ -38,6 +38,16 @@ export interface ParseLimits {
   ocrPageSeconds: number;
   /** Added to the file's budget per page read with OCR. */
   fileSecondsPerOcrPage: number;
+  /**
+   * What a file may yield once read, for the stages after parsing (sectioning, graph, vectors,
+   * store): characters of text, sections, statements (triplets). The store's cost grows faster
+   * than linearly with a document's sections and triplets, and its memory with its text; these keep
+   * the worst file within the limits to about a minute and the engine's memory budget. The longest
+   * regulations hold a few million characters and a few hundred sections.
+   */
+  documentTextChars: number;
+  documentSections: number;
+  documentTriplets: number;
 }
 
 const MB = 1024 * 1024;
@@ -57,6 +67,9 @@ export const DEFAULT_PARSE_LIMITS: Readonly<ParseLimits> = Object.freeze({
   nestingDepth: 256,
   ocrPageSeconds: 120,
   fileSecondsPerOcrPage: 30,
+  documentTextChars: 8_000_000,
+  documentSections: 5_000,
+  documentTriplets: 16_000,
 });
 
 /** The defaults with the given overrides; non-positive or non-finite overrides are ignored. */

@@ -11,6 +11,7 @@ import type { JobReporter } from "../jobs/job-reporter.ts";
 import { checkFileBeforeReading } from "../ingest/file-checks.ts";
 import { createParsePool } from "../ingest/parse-isolated.ts";
 import { resolveParseLimits, type ParseLimits } from "../ingest/parse-limits.ts";
+import { checkDerived, checkSectioned } from "../ingest/yield-limits.ts";
 import { ocrCacheDir, pruneOcrCache } from "../ingest/ocr/ocr-cache.ts";
 import { OcrNeededError } from "../ingest/ocr/ocr-needed.ts";
 import { sectionDocument } from "../structure/section-document.ts";
@@ -164,6 +165,7 @@ export function createIngestionPipeline(options: IngestionPipelineOptions): Inge
   const log: Logger = options.log ?? (() => {});
   // The parsing child kept between imports belongs to this pipeline (and so to its engine) and dies with it.
   const parsePool = createParsePool();
+  const limits = resolveParseLimits(options.parseLimits);
   const otherDocuments = createOutlineCache();
   // wink's English pipeline costs ~100 ms to load: taken at the first English document, kept after.
   let nlp: EnglishNlp | null = null;
@@ -204,6 +206,7 @@ export function createIngestionPipeline(options: IngestionPipelineOptions): Inge
       ...(options.yieldToForeground ? { pause: options.yieldToForeground } : {}),
     });
     if (timings) timings.deriveMs += performance.now() - started;
+    checkDerived(record.file, derived.triplets.length, limits);
     job?.update("graph", 1, 1);
 
     job?.throwIfCancelled();
@@ -265,7 +268,7 @@ export function createIngestionPipeline(options: IngestionPipelineOptions): Inge
 
       job.update("reading", 0, 1);
       const parsed = await parsePool.parse(absolute, {
-        limits: resolveParseLimits(options.parseLimits),
+        limits,
         sha256: source.sha256,
         bytes: source.bytes,
         ...(opts.password !== undefined ? { password: opts.password } : {}),
@@ -295,6 +298,7 @@ export function createIngestionPipeline(options: IngestionPipelineOptions): Inge
       job.throwIfCancelled();
       job.update("sections", 0, 1);
       const sections = sectionDocument(parsed, result.documentId);
+      checkSectioned(absolute, sections, limits);
       job.update("sections", 1, 1);
 
       const record: DocumentRecord = {

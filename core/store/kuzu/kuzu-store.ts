@@ -38,7 +38,7 @@ import { countRows, documentsMissingEmbeddings, hasVectorIndex, indexNames, read
 import { hnswSearch, sectionVectorsOfDocuments, storedSectionVectors, vectorRows } from "./readers/vectors.ts";
 import { readRelConnections, type RelConnection } from "./rel-checkpoint-guard.ts";
 import { SECTION_VECTORS, TRIPLET_VECTORS, VECTOR_TABLES, type VectorTableSpec } from "./schema.ts";
-import { fileBytes, grownPool, libraryPoolBytes, poolCeiling, POOL_REGROW, readMemoryRecord, writeMemoryRecord } from "./memory-plan.ts";
+import { fileBytes, grownPool, libraryPoolBytes, poolCeiling, POOL_REGROW, readMemoryRecord, writeMemoryRecord, writePoolBytes } from "./memory-plan.ts";
 import { createSearchDatabase, type SearchDatabase } from "./search-database.ts";
 import { isPoolFullError, toStoreError } from "./store-errors.ts";
 import { compactIfWorn } from "./vector-compaction.ts";
@@ -521,11 +521,14 @@ export function createKuzuStore(options: KuzuStoreOptions): KuzuGraphStore {
    * 0.11.3's library unreadable (bench:scale: reads of its sections segfaulted afterwards), so the
    * pool is kept ahead of the library rather than grown after a failure.
    */
-  async function growIfOutgrown(doing: string): Promise<void> {
+  async function growIfOutgrown(doing: string, writeChars = 0): Promise<void> {
     if (options.bufferPoolBytes !== undefined || state === null || state.readOnly) return;
-    const wanted = libraryPoolBytes(await fileBytes(dbPath), recordedPool, ceilingBytes);
+    // A large document needs room of its own in one transaction, whatever the library's size.
+    const wanted = Math.max(libraryPoolBytes(await fileBytes(dbPath), recordedPool, ceilingBytes), writePoolBytes(writeChars, ceilingBytes));
     if (wanted < libraryPool * POOL_REGROW) return;
-    log(`the library grew past its buffer pool of ${Math.round(libraryPool / 2 ** 20)} MB: reopened with ${Math.round(wanted / 2 ** 20)} MB before ${doing}`);
+    log(
+      `the library's buffer pool of ${Math.round(libraryPool / 2 ** 20)} MB is too small for its size or for ${doing}: reopened with ${Math.round(wanted / 2 ** 20)} MB`,
+    );
     await reopenWithPool(wanted);
   }
 
@@ -534,8 +537,8 @@ export function createKuzuStore(options: KuzuStoreOptions): KuzuGraphStore {
    * records it for the next start (memory-plan.ts), reopens the library with it and runs once more,
    * unless `done` says the write took effect before the failure (a checkpoint after the commit).
    */
-  async function withPoolGrowth<T>(doing: string, done: () => Promise<boolean>, write: () => Promise<T>): Promise<T | void> {
-    await growIfOutgrown(doing);
+  async function withPoolGrowth<T>(doing: string, done: () => Promise<boolean>, write: () => Promise<T>, writeChars = 0): Promise<T | void> {
+    await growIfOutgrown(doing, writeChars);
     try {
       return await write();
     } catch (err) {
@@ -710,6 +713,7 @@ export function createKuzuStore(options: KuzuStoreOptions): KuzuGraphStore {
         `storing ${doc.fileName}`,
         async () => (await read(({ reader }) => findDocument(reader, "id", doc.id))) !== null,
         () => insertNow(doc, sections, derived),
+        sections.reduce((sum, s) => sum + s.text.length, 0),
       ),
 
     deleteDocument: (id) =>

@@ -19,6 +19,11 @@ export const LIBRARY_POOL_FLOOR = 96 * MB;
 export const LIBRARY_POOL_SHARE = 0.4;
 /** A library whose size calls for this many times its pool is reopened with a larger one before its next write. */
 export const POOL_REGROW = 1.25;
+/**
+ * Pool bytes storing one document needs per character of its text (its sections, statements and
+ * vectors go in one transaction): a 4 MB text on one line filled a 96 MB pool and fitted 192 MB.
+ */
+export const WRITE_POOL_PER_CHAR = 48;
 /** The smallest pool of a search segment. */
 export const SEARCH_POOL_FLOOR = 64 * MB;
 /** Pool bytes an FTS index build needs per character of text indexed (with headroom). */
@@ -40,6 +45,11 @@ function clamp(bytes: number, floor: number, ceiling: number): number {
 /** The library's pool: from its file's size, at least what an earlier statement proved it needs. */
 export function libraryPoolBytes(fileBytes: number, recorded: number, ceiling = poolCeiling()): number {
   return clamp(Math.max(fileBytes * LIBRARY_POOL_SHARE, recorded), LIBRARY_POOL_FLOOR, ceiling);
+}
+
+/** The library pool storing a document of this much text in one transaction calls for. */
+export function writePoolBytes(textChars: number, ceiling = poolCeiling()): number {
+  return clamp(textChars * WRITE_POOL_PER_CHAR, LIBRARY_POOL_FLOOR, ceiling);
 }
 
 /** The pool to build a search segment of this much text in. */
