@@ -27,8 +27,19 @@ function clipTitle(title: string): string {
   return `${t.slice(0, cut > 10 ? cut : MAX_TITLE_CHARS).replace(/[,;:.\s]+$/, "")}…`;
 }
 
-/** The name an auditor uses for the document: "DORA", "NIST SP 800-30r1", else a short title. */
-export function shortDocumentName(document: Pick<DocumentRecord, "title" | "fileName">): string {
+/**
+ * The name an auditor uses for the document: "DORA", "NIST SP 800-30r1", else a short title. A
+ * copy read with OCR is its own document: "HIPAA (scan)" beside the HIPAA imported as text, so an
+ * answer citing both tells them apart by more than the page.
+ */
+export function shortDocumentName(document: Pick<DocumentRecord, "title" | "fileName"> & Partial<Pick<DocumentRecord, "ocr" | "pages">>): string {
+  const name = knownName(document);
+  // Mostly read with OCR: a text PDF with one scanned signature page is not a scan.
+  const scanned = document.ocr !== undefined && document.ocr.pages.length * 2 > (document.pages ?? 0);
+  return scanned ? `${name} (scan)` : name;
+}
+
+function knownName(document: Pick<DocumentRecord, "title" | "fileName">): string {
   const both = `${document.title} ${document.fileName}`;
   // The NIST HIPAA guide names HIPAA in its title: the publication number decides first.
   const nist = NIST_SP.exec(both);
@@ -50,7 +61,7 @@ export function pageText(pageStart: number | string, pageEnd: number | string): 
 }
 
 export interface CitationLabelParts {
-  document: Pick<DocumentRecord, "title" | "fileName">;
+  document: Parameters<typeof shortDocumentName>[0];
   sectionLabel: string;
   /** Numbered paragraphs of the cited text ("4"), in order; shown only for articles. */
   paragraphs: readonly string[];

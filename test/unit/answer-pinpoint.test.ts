@@ -168,6 +168,21 @@ describe("pinpoints of EU articles and CFR sections", () => {
         printedStart: "53",
       }),
     ).toBe("GDPR Art. 34(3)(a), p. 53");
+    // A copy read with OCR is its own document beside the text one; one scanned page does not make a scan.
+    const ocr = { pages: [1, 2, 3], lowConfidencePages: [], meanConfidence: 91, language: "eng" as const };
+    expect(citationLabel({ document: { ...doc, ocr, pages: 3 }, sectionLabel: "§ 164.306", paragraphs: [], pinpoint: "(a)", pageStart: 1, pageEnd: 1 })).toBe(
+      "HIPAA (scan) § 164.306(a), p. 1",
+    );
+    expect(
+      citationLabel({
+        document: { ...doc, ocr: { ...ocr, pages: [115] }, pages: 115 },
+        sectionLabel: "§ 164.306",
+        paragraphs: [],
+        pinpoint: "(a)",
+        pageStart: 1,
+        pageEnd: 1,
+      }),
+    ).toBe("HIPAA § 164.306(a), p. 1");
     // A provision stored in parts is cited as the provision.
     const hipaa = { title: "HIPAA Administrative Simplification", fileName: "hipaa.pdf" };
     expect(citationLabel({ document: hipaa, sectionLabel: "§ 164.512 (part 2)", paragraphs: [], pinpoint: "(c)(1)(iii)", pageStart: 90, pageEnd: 90 })).toBe(
