@@ -8,7 +8,7 @@
 //    to paste into core/compare/crosswalk-model.ts, with what they give on every set.
 // The PDFs are imported once into a cached library (lib/compare-library.ts). Goals: ≤ 10 s and
 // ≤ 300 MB extra for GDPR × DORA on 2 cores; hit@3 ≥ 0.9 (NIST → HIPAA) and ≥ 0.7 (topical).
-// Usage: npm run bench:compare -- [--json] [--fit] [--verbose]
+// Usage: npm run bench:compare -- [--json] [--fit] [--verbose] [--provisions operative|all]
 import { existsSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { buildCrosswalk } from "../core/compare/build-crosswalk.ts";
@@ -30,9 +30,12 @@ const { values } = parseArgs({
     fit: { type: "boolean", default: false },
     verbose: { type: "boolean", default: false },
     k: { type: "string", default: "3" },
+    // Which provisions are aligned: "operative" as the product does by default, or "all".
+    provisions: { type: "string", default: "operative" },
   },
 });
 const k = Number(values.k);
+const provisions = values.provisions === "all" ? "all" : "operative";
 const log = (line: string): void => {
   if (values.json) process.stderr.write(`${line}\n`);
   else console.log(line);
@@ -67,7 +70,7 @@ try {
   );
   log(`  ${seconds.toFixed(2)} s; RSS ${mb(before)} MB before, peak ${mb(peak)} MB: +${mb(peak - before)} MB (goals: ≤ 10 s, ≤ 300 MB)`);
 
-  const labelled = await measureLabelledCrosswalks(engine, k);
+  const labelled = await measureLabelledCrosswalks(engine, k, provisions);
   for (const m of labelled.measures) {
     log(
       `${m.pair}: ${m.sections} sections, ${m.pairsExamined} pairs examined, ${m.seconds.toFixed(2)} s; ${Object.entries(m.hits)
@@ -126,7 +129,7 @@ async function fit(): Promise<unknown> {
       ["dora", "nist171"],
       ["nist66", "hipaa"],
     ] as const) {
-      const { input } = await loadCrosswalkInput(store, embedder, docs[a], [docs[b]], { k, stems });
+      const { input } = await loadCrosswalkInput(store, embedder, docs[a], [docs[b]], { k, stems, provisions });
       drafts.push({ a, b, input });
       const draft = buildCrosswalk(input);
       for (const pair of labelled.filter((p) => p.a === a && p.b === b)) {

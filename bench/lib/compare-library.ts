@@ -6,7 +6,7 @@ import { mkdir } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import type { Engine } from "../../core/model/engine-types.ts";
+import type { Engine, ProvisionScope } from "../../core/model/engine-types.ts";
 import type { DocumentRecord } from "../../core/model/store-records.ts";
 import { COMPARE_PDFS, hitAtK, loadTopicalCrosswalk, nistHipaaCrosswalk, type CompareDocKey, type HitReport, type LabelledPair } from "./compare-labels.ts";
 import { openLabelledLibrary, type LabelledLibrary } from "./labelled-library.ts";
@@ -57,7 +57,7 @@ function merge(reports: readonly HitReport[]): HitReport {
 }
 
 /** Runs the three labelled crosswalks through the engine (k = 3) and scores them. */
-export async function measureLabelledCrosswalks(engine: Engine, k = 3): Promise<LabelledMeasures> {
+export async function measureLabelledCrosswalks(engine: Engine, k = 3, provisions: ProvisionScope = "operative"): Promise<LabelledMeasures> {
   const docs = documentsByKey(await engine.listDocuments());
   const topical = await loadTopicalCrosswalk();
   const nist = nistHipaaCrosswalk(await engine.getSections(docs.nist66.id));
@@ -70,7 +70,7 @@ export async function measureLabelledCrosswalks(engine: Engine, k = 3): Promise<
     ["nist66", "hipaa"],
   ] as const) {
     const started = performance.now();
-    const result = await engine.compareDocuments(docs[a].id, docs[b].id, { k });
+    const result = await engine.compareDocuments(docs[a].id, docs[b].id, { k, provisions });
     const seconds = (performance.now() - started) / 1000;
     const crosswalk = await engine.getComparison(result.comparison.id);
     const rows = crosswalk.rows.map((r) => ({ aLabel: r.aLabel, matches: r.matches.map((m) => ({ bLabel: m.bLabel, score: m.score })) }));

@@ -38,6 +38,8 @@ export interface CliArgs {
   out?: string | undefined;
   /** compare --library: A against every other document. */
   library?: boolean | undefined;
+  /** compare --all-provisions: recitals, introductions and appendices aligned too. */
+  allProvisions?: boolean | undefined;
 }
 
 export interface CliContext {

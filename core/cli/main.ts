@@ -39,7 +39,7 @@ Usage:
   clausegraph search "<query>" [--db <dir>] [--k 10] [--json]
   clausegraph ask "<question>" [--db <dir>] [--llm <model.gguf>] [--threads N] [--max-tokens N] [--max-seconds S] [--conversation <id>] [--json]
   clausegraph extract --llm <model.gguf> [--db <dir>] [--threads N] [--doc <id>]… [--json]
-  clausegraph compare <docA> <docB> | <docA> --library [--k 3] [--llm <model.gguf>] [--threads N] [--format csv|md] [--out <file>] [--db <dir>] [--json]
+  clausegraph compare <docA> <docB> | <docA> --library [--k 3] [--all-provisions] [--llm <model.gguf>] [--threads N] [--format csv|md] [--out <file>] [--db <dir>] [--json]
   clausegraph list [--db <dir>] [--json]
   clausegraph stats [--db <dir>] [--json]
   clausegraph delete <documentId|file> [--db <dir>] [--json]
@@ -88,6 +88,7 @@ export async function main(argv: string[], rawIo: CliIo = { stdout: process.stdo
         format: { type: "string" },
         out: { type: "string" },
         library: { type: "boolean", default: false },
+        "all-provisions": { type: "boolean", default: false },
         help: { type: "boolean", short: "h", default: false },
       },
     });
@@ -135,6 +136,7 @@ export async function main(argv: string[], rawIo: CliIo = { stdout: process.stdo
       format: parsed.values.format,
       out: parsed.values.out,
       library: parsed.values.library,
+      allProvisions: parsed.values["all-provisions"],
     },
     io,
     openEngine: async (extra = {}) => {

@@ -1,4 +1,5 @@
 import type { Embedder } from "../model/embedder.ts";
+import type { ProvisionScope } from "../model/engine-types.ts";
 import { ClauseGraphError, isClauseGraphError } from "../model/errors.ts";
 import { createJobReporter } from "../jobs/job-reporter.ts";
 import type { ProgressListener } from "../model/job.ts";
@@ -65,6 +66,7 @@ export interface CompareJobOptions {
   /** null: A against every other document of the library. */
   documentB: DocumentRecord | null;
   k?: number;
+  provisions?: ProvisionScope;
   jobId?: string;
   signal?: AbortSignal;
   onProgress?: ProgressListener;
@@ -112,6 +114,7 @@ export async function runComparison(deps: CompareJobDeps, options: CompareJobOpt
     job.update("reading", 0, 1);
     const loaded = await loadCrosswalkInput(store, deps.embedder, a, b, {
       k,
+      provisions: options.provisions ?? "operative",
       checkpoint: () => job.throwIfCancelled(),
       onNeighbours: (done, total) => job.update("neighbours", done, total),
       stems: deps.stems,

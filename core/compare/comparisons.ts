@@ -84,6 +84,7 @@ export function createComparisons(deps: ComparisonsDeps): Comparisons {
             documentA: a,
             documentB: b,
             ...(options.k === undefined ? {} : { k: options.k }),
+            ...(options.provisions === undefined ? {} : { provisions: options.provisions }),
             ...(options.jobId === undefined ? {} : { jobId: options.jobId }),
             ...(options.signal ? { signal: options.signal } : {}),
             ...(options.onProgress ? { onProgress: options.onProgress } : {}),

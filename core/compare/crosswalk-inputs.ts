@@ -1,4 +1,5 @@
 import type { Embedder } from "../model/embedder.ts";
+import type { ProvisionScope } from "../model/engine-types.ts";
 import { isZeroVector } from "../model/embedder.ts";
 import { ClauseGraphError } from "../model/errors.ts";
 import { buildTerms } from "../graph/term-graph.ts";
@@ -26,12 +27,25 @@ export interface LoadedCrosswalk {
 
 export interface LoadOptions {
   k: number;
+  /** Operative provisions only (the default), or every section with text. */
+  provisions: ProvisionScope;
   /** Called between the steps, so a cancel stops the load early. */
   checkpoint?: () => void;
   /** Progress of the nearest-neighbour searches: (done, total). */
   onNeighbours?: (done: number, total: number) => void;
   /** The comparisons' stem cache (english-stem.ts). */
   stems: EnglishStems;
+}
+
+/**
+ * The provisions that bind: a crosswalk of DORA against NIST SP 800-171 filled with DORA's recitals
+ * and matched Art. 9 to "Appendix B GLOSSARY" and Art. 28 to "Chapter 1 INTRODUCTION". A document
+ * whose sections are all of other kinds (an unstructured text) keeps them all.
+ */
+export function provisionsToAlign(profiles: readonly SectionProfile[], scope: ProvisionScope): SectionProfile[] {
+  if (scope === "all") return [...profiles];
+  const operative = profiles.filter((p) => p.role === "operative");
+  return operative.length > 0 ? operative : [...profiles];
 }
 
 /** Queries per store call: the store serves one request at a time, so searches and asks interleave. */
@@ -81,8 +95,9 @@ export async function loadCrosswalkInput(
       stems: options.stems,
     }),
   );
-  const profilesA = profiles[0] ?? [];
-  const profilesB = profiles.slice(1).flat();
+  const kept = profiles.map((side) => provisionsToAlign(side, options.provisions));
+  const profilesA = kept[0] ?? [];
+  const profilesB = kept.slice(1).flat();
   step();
 
   const vectors = await store.getSectionVectors([a.id, ...b.map((d) => d.id)]);

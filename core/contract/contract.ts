@@ -250,6 +250,8 @@ export const requestSchemas = {
       k: z.int().min(1).max(20).optional(),
       /** Have the loaded model judge each pair (MODEL_NOT_FOUND without one). */
       verdicts: z.boolean().optional(),
+      /** Operative provisions only (default), or recitals, introductions and appendices too. */
+      provisions: z.enum(["operative", "all"]).optional(),
       jobId: callerJobId.optional(),
     }),
     result: compareResultSchema,

@@ -131,11 +131,19 @@ export interface ExtractOptions {
 
 export type { ExtractionSummary } from "./extraction-types.ts";
 
+/** Which provisions a comparison aligns (CompareOptions.provisions). */
+export type ProvisionScope = "operative" | "all";
+
 export interface CompareOptions {
   /** Matches kept per section of A (default 3, at most 20). */
   k?: number;
   /** Ask the loaded model for a verdict on every stored pair (MODEL_NOT_FOUND without one). */
   verdicts?: boolean;
+  /**
+   * Which provisions are aligned: "operative" (default) leaves out recitals, preambles,
+   * introductions, tables of contents and appendices on both sides; "all" takes every one.
+   */
+  provisions?: ProvisionScope;
   /** The caller's id for the job's progress events (jobs.cancel with it cancels the run). */
   jobId?: string;
   signal?: AbortSignal;

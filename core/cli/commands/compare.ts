@@ -48,7 +48,7 @@ export async function compareCommand(ctx: CliContext): Promise<ExitCode> {
   const [documentA, documentB, ...extra] = args.positionals;
   if (documentA === undefined || (documentB === undefined && !library) || (documentB !== undefined && library) || extra.length > 0) {
     io.stderr.write(
-      "usage: clausegraph compare <documentA> <documentB> | <documentA> --library [--k 3] [--llm <model.gguf>] [--format csv|md] [--out <file>] [--json]\n",
+      "usage: clausegraph compare <documentA> <documentB> | <documentA> --library [--k 3] [--all-provisions] [--llm <model.gguf>] [--format csv|md] [--out <file>] [--json]\n",
     );
     return 2;
   }
@@ -73,6 +73,7 @@ export async function compareCommand(ctx: CliContext): Promise<ExitCode> {
         result = await engine.compareDocuments(documentA, library ? null : (documentB ?? null), {
           k,
           verdicts: llm !== null,
+          ...(args.allProvisions === true ? { provisions: "all" as const } : {}),
           signal: cancel.signal,
           ...(bar ? { onProgress: (p) => bar.onProgress(p) } : {}),
           // Said before the first call, on stderr so --json output stays clean.

@@ -8,11 +8,12 @@ type CompareChannels = "compare.run" | "compare.list" | "compare.get" | "compare
 export function compareHandlers({ engine, jobs }: HandlerContext): FeatureHandlers<CompareChannels> {
   return {
     "compare.run": (params) => {
-      const { documentA, documentB, k, verdicts, jobId } = params;
+      const { documentA, documentB, k, verdicts, provisions, jobId } = params;
       return jobs.runTracked(jobId, (signal, onProgress) =>
         engine.compareDocuments(documentA, documentB, {
           ...(k === undefined ? {} : { k }),
           ...(verdicts === undefined ? {} : { verdicts }),
+          ...(provisions === undefined ? {} : { provisions }),
           ...(jobId === undefined ? {} : { jobId }),
           signal,
           onProgress,

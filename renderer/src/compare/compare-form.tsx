@@ -43,6 +43,7 @@ export function CompareForm({ documents, running, modelAvailable, onRun, onCance
   const [documentB, setB] = useState("");
   const [k, setK] = useState(3);
   const [verdicts, setVerdicts] = useState(false);
+  const [allProvisions, setAllProvisions] = useState(false);
   const labelA = useId();
   const labelB = useId();
   // Built once per library, not per render: the form re-renders with the app (e.g. while an answer streams).
@@ -74,7 +75,7 @@ export function CompareForm({ documents, running, modelAvailable, onRun, onCance
       aria-label="Compare two documents"
       onSubmit={(e) => {
         e.preventDefault();
-        if (ready) onRun({ documentA, documentB: documentB === LIBRARY ? null : documentB, k, verdicts: verdicts && modelAvailable });
+        if (ready) onRun({ documentA, documentB: documentB === LIBRARY ? null : documentB, k, verdicts: verdicts && modelAvailable, allProvisions });
       }}
     >
       <div className="compare-side">
@@ -109,6 +110,16 @@ export function CompareForm({ documents, running, modelAvailable, onRun, onCance
             disabled={running !== null}
           />
           matches each
+        </label>
+        <label className="inline" title="By default only operative provisions (articles, sections, requirements) are aligned">
+          <input
+            type="checkbox"
+            checked={allProvisions}
+            disabled={running !== null}
+            data-testid="compare-all-provisions"
+            onChange={(e) => setAllProvisions(e.currentTarget.checked)}
+          />
+          Recitals, introductions and appendices too
         </label>
         <label
           className="inline"

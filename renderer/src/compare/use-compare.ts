@@ -22,6 +22,8 @@ export interface CompareRequest {
   documentB: string | null;
   k: number;
   verdicts: boolean;
+  /** Recitals, introductions and appendices aligned too (the engine aligns operative provisions by default). */
+  allProvisions: boolean;
 }
 
 export interface RunState {
@@ -128,6 +130,7 @@ export function useCompare(api: ClauseGraphApi): CompareState {
         documentB: request.documentB,
         k: request.k,
         verdicts: request.verdicts,
+        ...(request.allProvisions ? { provisions: "all" as const } : {}),
         jobId,
       });
       setRunning(null);
