@@ -83,8 +83,21 @@ export function writeSetting(dataDir: string, key: string, value: unknown): Prom
   return writeSettings(dataDir, { [key]: value });
 }
 
-async function writeSettings(dataDir: string, change: Partial<Settings>): Promise<void> {
+/** Writes of one settings file in turn: each reads what the one before wrote, so none is lost. */
+const pending = new Map<string, Promise<void>>();
+
+function writeSettings(dataDir: string, change: Partial<Settings>): Promise<void> {
   const file = settingsPath(dataDir);
+  const next = (pending.get(file) ?? Promise.resolve()).then(() => writeNow(dataDir, file, change));
+  const settled = next.catch(() => undefined);
+  pending.set(file, settled);
+  void settled.then(() => {
+    if (pending.get(file) === settled) pending.delete(file);
+  });
+  return next;
+}
+
+async function writeNow(dataDir: string, file: string, change: Partial<Settings>): Promise<void> {
   const current = await readRaw(file).catch(() => ({}));
   const next: Settings = { ...current, ...change };
   await mkdir(dataDir, { recursive: true });

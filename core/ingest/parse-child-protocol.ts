@@ -42,6 +42,7 @@ export const parseRequestSchema = z.strictObject({
       language: ocrLanguageSchema.optional(),
       cacheDir: z.string().optional(),
       workers: z.int().min(1).max(16).optional(),
+      secondsPerPage: z.number().positive().optional(),
     })
     .optional(),
 });

@@ -66,6 +66,8 @@ export interface OcrParseOptions {
   cacheDir?: string;
   /** Tesseract workers; by default one per core within the memory limit (tesseract-pool.ts). */
   workers?: number;
+  /** Seconds per page measured on this machine's earlier OCR imports (ocr-pace.ts), for the estimate. */
+  secondsPerPage?: number;
 }
 
 export interface ParseOptions {

@@ -14,6 +14,7 @@ import { resolveParseLimits, type ParseLimits } from "../ingest/parse-limits.ts"
 import { checkDerived, checkSectioned } from "../ingest/yield-limits.ts";
 import { ocrCacheDir, pruneOcrCache } from "../ingest/ocr/ocr-cache.ts";
 import { OcrNeededError } from "../ingest/ocr/ocr-needed.ts";
+import { readOcrPace, recordOcrPace } from "../ingest/ocr/ocr-pace.ts";
 import { sectionDocument } from "../structure/section-document.ts";
 import { createEnglishNlp, type EnglishNlp } from "../extract/obligations.ts";
 import { registryAliases } from "../names/document-instruments.ts";
@@ -267,6 +268,8 @@ export function createIngestionPipeline(options: IngestionPipelineOptions): Inge
       if (known) return { kind: "settled", result: skipped(result, known, job) };
 
       job.update("reading", 0, 1);
+      const pace = await readOcrPace(dataDir);
+      let ocrStarted: number | null = null;
       const parsed = await parsePool.parse(absolute, {
         limits,
         sha256: source.sha256,
@@ -276,9 +279,25 @@ export function createIngestionPipeline(options: IngestionPipelineOptions): Inge
         onPage: (page, total) => job.update("reading", page, total),
         // Scanned pages (core/ingest/ocr/): read with OCR in the same bounded child, each finished
         // page cached under <dataDir>/ocr-cache so a cancelled or killed import resumes from there.
-        ocr: { mode: opts.ocr ?? "auto", cacheDir: ocrCacheDir(dataDir), ...(opts.ocrLanguage === undefined ? {} : { language: opts.ocrLanguage }) },
-        onOcrStart: (pages) => job.update("ocr", 0, pages),
-        onOcrPage: (done, total) => job.update("ocr", done, total),
+        ocr: {
+          mode: opts.ocr ?? "auto",
+          cacheDir: ocrCacheDir(dataDir),
+          ...(opts.ocrLanguage === undefined ? {} : { language: opts.ocrLanguage }),
+          ...(pace === null ? {} : { secondsPerPage: pace }),
+        },
+        onOcrStart: (pages) => {
+          ocrStarted = performance.now();
+          job.update("ocr", 0, pages);
+        },
+        onOcrPage: (done, total) => {
+          job.update("ocr", done, total);
+          // This machine's pace, for the next "read it with OCR (about N s)?".
+          if (done === total && ocrStarted !== null) {
+            const seconds = (performance.now() - ocrStarted) / 1000;
+            ocrStarted = null;
+            void recordOcrPace(dataDir, total, seconds).catch((err: unknown) => log(`OCR pace not recorded: ${toErrorInfo(err).message}`));
+          }
+        },
         onStats: (stats) =>
           log(
             `read ${path.basename(absolute)} in the parsing child: ${stats.seconds.toFixed(1)} s, child peak RSS ${Math.round(stats.childPeakRss / 1024 / 1024)} MB${stats.reused ? "" : " (new child)"}`,

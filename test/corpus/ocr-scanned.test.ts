@@ -3,6 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { getDocument } from "pdfjs-dist/legacy/build/pdf.mjs";
 import { afterAll, beforeAll, expect, it } from "vitest";
+import { readOcrPace } from "../../core/ingest/ocr/ocr-pace.ts";
 import { createEngine } from "../../core/engine.ts";
 import type { Engine } from "../../core/model/engine-types.ts";
 import { ocrCacheDir, ocrCacheKey, readCachedPage } from "../../core/ingest/ocr/ocr-cache.ts";
@@ -46,6 +47,8 @@ describeCorpus("OCR of the corpus's scans", () => {
     expect(result?.ocr?.pages).toEqual([1, 2, 3]);
     expect(result?.ocr?.meanConfidence).toBeGreaterThan(90);
     expect(result?.ocr?.lowConfidencePages).toEqual([]);
+    // This machine's pace is measured for the next OCR prompt's estimate.
+    await expect.poll(() => readOcrPace(path.join(dir, "data"))).toBeGreaterThan(0);
 
     const sections = await engine.getSections(result?.documentId ?? "");
     const s306 = sections.find((s) => s.label === "§ 164.306");

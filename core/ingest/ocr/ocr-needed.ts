@@ -14,8 +14,10 @@ const SECONDS_PER_PAGE = 4;
 /** Starting the workers and loading the language data. */
 const START_SECONDS = 2;
 
-export function estimateOcrSeconds(pages: number, workers: number): number {
-  return Math.ceil(START_SECONDS + (pages * SECONDS_PER_PAGE) / Math.max(1, workers));
+/** The estimate: from this machine's measured pace (all workers together) when known. */
+export function estimateOcrSeconds(pages: number, workers: number, measuredSecondsPerPage?: number): number {
+  const perPage = measuredSecondsPerPage ?? SECONDS_PER_PAGE / Math.max(1, workers);
+  return Math.ceil(START_SECONDS + pages * perPage);
 }
 
 export class OcrNeededError extends ClauseGraphError {
