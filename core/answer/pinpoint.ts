@@ -43,6 +43,7 @@ const MARKER = String.raw`\((?:[a-z]{1,2}|\d{1,3}|[ivxlc]{1,6}|[A-Z])\)`;
 const PAREN_MARKERS = new RegExp(String.raw`^\s*((?:${MARKER}(?:\s(?=${MARKER}))?)+)\s+(\S)`);
 /** A subparagraph run in after its heading and a dash: "Standard —(1) General rule." */
 const DASH_RUN_IN = new RegExp(String.raw`^[^.]{0,160}?—\s*((?:${MARKER})+)\s+\p{Lu}`, "u");
+const TELEPHONE = /^\s*\(\d{3}\)\s*\d{3}[-.\s]\d{4}\b/;
 /** What a CFR paragraph's text opens with after its markers. */
 const CFR_OPENING = /[\p{Lu}\p{N}"“‘'[]/u;
 const ROMAN = /^[ivxlc]+$/;
@@ -136,7 +137,8 @@ export class PinpointTracker {
       return this.current();
     }
     const paren = PAREN_MARKERS.exec(text);
-    if (paren === null) return this.current();
+    // "(202) 714-6030": a telephone number wrapped to the start of a line.
+    if (paren === null || TELEPHONE.test(text)) return this.current();
     if (this.family === "cfr" && !CFR_OPENING.test(paren[2] ?? "")) return this.current();
     for (const m of paren[1]?.matchAll(/\(([^)]+)\)/g) ?? []) this.place(m[1] ?? "");
     // "(c) Implementation specifications: Content of notification —(1) Elements.": the eCFR runs a
@@ -179,7 +181,10 @@ export class PinpointTracker {
       // A level's first value opens a deeper level, or restarts the list it follows.
       const restart = this.markers.at(-1)?.level === level;
       const parents = restart ? this.markers.slice(0, -1) : this.markers;
-      this.markers = [...parents, { level, value, sure: parents.every((m) => m.sure) && !this.skipsLevel(parents.at(-1), level) }];
+      // With nothing open, only the family's top level starts a pinpoint: a CFR "(1)" before any "(a)" is a list's.
+      // (An EU article without numbered paragraphs lists its points at once: "Art. 2(a)".)
+      const rootless = parents.length === 0 && this.family === "cfr" && ORDER.cfr[level] > 0;
+      this.markers = [...parents, { level, value, sure: parents.every((m) => m.sure) && !rootless && !this.skipsLevel(parents.at(-1), level) }];
       return;
     }
     if (at >= 0) {

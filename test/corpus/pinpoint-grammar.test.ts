@@ -1,11 +1,10 @@
 import { beforeAll, expect, it } from "vitest";
-import { earlierPartsText } from "../../core/answer/earlier-parts.ts";
 import { createLanguageResources } from "../../core/answer/language-resources.ts";
-import { sentenceUnits, type SentenceUnit } from "../../core/answer/sentence-units.ts";
+import type { SentenceUnit } from "../../core/answer/sentence-units.ts";
 import { parseDocument } from "../../core/ingest/parse-document.ts";
-import type { DocumentRecord } from "../../core/model/store-records.ts";
 import type { Section } from "../../core/model/section-types.ts";
 import { sectionDocument } from "../../core/structure/section-document.ts";
+import { checkDocument, documentUnits } from "../../bench/lib/pinpoint-grammar.ts";
 import { corpusPath, describeCorpus } from "../helpers/corpus.ts";
 
 // Every pinpoint a citation may print exists in the document: in the CFR family, levels run
@@ -15,39 +14,12 @@ import { corpusPath, describeCorpus } from "../helpers/corpus.ts";
 // directive) and, for parts, on two EU regulations.
 
 const resources = createLanguageResources();
-const CFR_LEVELS = ["letter", "digit", "roman", "upper", "digit", "roman"] as const;
-
-function levelFits(value: string, level: (typeof CFR_LEVELS)[number]): boolean {
-  if (level === "digit") return /^\d+$/.test(value);
-  if (level === "upper") return /^[A-Z]$/.test(value);
-  if (level === "roman") return /^[ivxlc]+$/.test(value);
-  return /^[a-z]{1,2}$/.test(value);
-}
-
-/** The pinpoint follows the CFR's order of levels, skipping at most one at a time. */
-function followsCfr(pinpoint: string): boolean {
-  const values = [...pinpoint.matchAll(/\(([^)]+)\)/g)].map((m) => m[1] ?? "");
-  let at = -1;
-  for (const value of values) {
-    const next = [at + 1, at + 2].find((j) => j < CFR_LEVELS.length && (j === 0 || at >= 0) && levelFits(value, CFR_LEVELS[j] ?? "letter"));
-    if (next === undefined || (at === -1 && next !== 0)) return false;
-    at = next;
-  }
-  return values.length > 0;
-}
 
 async function sectioned(file: string, id: string): Promise<Section[]> {
   return sectionDocument(await parseDocument(corpusPath(`regulatory/${file}`)), id);
 }
 
-/** Units of every section, each read after its provision's earlier parts (as engine.ask does). */
-async function unitsOf(sections: readonly Section[]): Promise<Map<Section, SentenceUnit[]>> {
-  const byId = new Map(sections.map((s) => [s.id, s]));
-  const document = {} as DocumentRecord;
-  const store = { getSectionsByIds: async (ids: string[]) => ids.flatMap((id) => (byId.has(id) ? [{ section: byId.get(id) as Section, document }] : [])) };
-  const before = await earlierPartsText(store, sections);
-  return new Map(sections.map((s) => [s, sentenceUnits(s.text, resources, { label: s.label, ...(before.has(s.id) ? { before: before.get(s.id) } : {}) })]));
-}
+const unitsOf = (sections: readonly Section[]): Promise<Map<Section, SentenceUnit[]>> => documentUnits(sections, resources);
 
 function unitStarting(units: Map<Section, SentenceUnit[]>, label: string, start: string): SentenceUnit | undefined {
   for (const [section, list] of units) if (section.label.replace(/ \(part \d+\)$/, "") === label) for (const u of list) if (u.text.startsWith(start)) return u;
@@ -64,28 +36,10 @@ describeCorpus("pinpoints of CFR documents follow the CFR's levels", () => {
 
   it("every citable pinpoint of a § provision has the CFR's order and opens a line of it", () => {
     for (const units of [hipaa, faa]) {
-      let cited = 0;
-      const broken: string[] = [];
-      for (const [section, list] of units) {
-        if (!section.label.startsWith("§")) continue;
-        const provision = [...units.keys()].filter(
-          (s) => s.documentId === section.documentId && s.label.replace(/ \(part \d+\)$/, "") === section.label.replace(/ \(part \d+\)$/, ""),
-        );
-        const text = provision.map((s) => s.text).join("\n");
-        for (const u of list) {
-          if (u.citable === null) continue;
-          cited++;
-          const first = /^\(([^)]+)\)/.exec(u.citable)?.[1] ?? "";
-          const opensLine = new RegExp(String.raw`(?:^|\n)\s*\(${first}\)`).test(text);
-          if (!followsCfr(u.citable) || !opensLine) broken.push(`${section.label}${u.citable}: ${u.text.slice(0, 60)}`);
-        }
-      }
-      expect(cited).toBeGreaterThan(50);
-      // A numbered list inside § 162.920 ("51. …" then "(1) … (2)") is the only known exception.
-      expect(
-        broken.filter((b) => !b.startsWith("§ 162.920")),
-        broken.join("\n"),
-      ).toEqual([]);
+      const reports = checkDocument(units).filter((r) => r.family === "cfr");
+      expect(reports.reduce((n, r) => n + r.distinct, 0)).toBeGreaterThan(30);
+      const breaks = reports.flatMap((r) => r.breaks.map((b) => `${b.label}${b.pinpoint}: ${b.sentence}`));
+      expect(breaks, breaks.join("\n")).toEqual([]);
     }
   });
 

@@ -1,0 +1,101 @@
+import { earlierPartsText } from "../../core/answer/earlier-parts.ts";
+import type { LanguageResources } from "../../core/answer/language-resources.ts";
+import { pinpointFamily, type PinpointFamily } from "../../core/answer/pinpoint.ts";
+import { sentenceUnits, type SentenceUnit } from "../../core/answer/sentence-units.ts";
+import type { DocumentRecord } from "../../core/model/store-records.ts";
+import type { Section } from "../../core/model/section-types.ts";
+
+// The numbering grammar of each family of pinpoints, checked on what the answer path would print
+// (SentenceUnit.citable): the CFR's (a) → (1) → (i) → (A) → (1) → (i), one level skipped at most
+// (45 CFR 164.404(c)(1) lists "(A)" with no "(i)"); the EU's paragraph → (a) → (i). Shared by
+// bench:citations and test/corpus/pinpoint-grammar.test.ts.
+
+type Level = "letter" | "digit" | "roman" | "upper";
+const ORDERS: Record<PinpointFamily, readonly Level[]> = {
+  cfr: ["letter", "digit", "roman", "upper", "digit", "roman"],
+  // Amending articles number their points under a paragraph: "Art. 60(2), point (6)(a)".
+  eu: ["digit", "digit", "letter", "roman"],
+};
+
+function fits(value: string, level: Level): boolean {
+  if (level === "digit") return /^\d+$/.test(value);
+  if (level === "upper") return /^[A-Z]$/.test(value);
+  if (level === "roman") return /^[ivxlc]+$/.test(value);
+  return /^[a-z]{1,2}$/.test(value);
+}
+
+/** The pinpoint's markers follow the family's order of levels (one skipped at most), from its top. */
+export function followsGrammar(pinpoint: string, family: PinpointFamily): boolean {
+  const order = ORDERS[family];
+  const values = [...pinpoint.matchAll(/\(([^)]+)\)/g)].map((m) => m[1] ?? "");
+  let at = -1;
+  for (const value of values) {
+    // An EU article without numbered paragraphs lists its points at once: "Art. 2(a)".
+    const tries = at < 0 && family === "eu" ? [0, 1, 2] : [at + 1, at + 2];
+    const next = tries.find((j) => j < order.length && (at >= 0 || j === 0 || family === "eu") && fits(value, order[j] ?? "letter"));
+    if (next === undefined) return false;
+    at = next;
+  }
+  return values.length > 0;
+}
+
+/** The pinpoint's first marker opens a line of the provision ("(e)(1) Standard …", "3. The …", "(21) 'x' means"). */
+export function opensLine(pinpoint: string, provisionText: string): boolean {
+  const first = /^\(([^)]+)\)/.exec(pinpoint)?.[1] ?? "";
+  const escaped = first.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  return new RegExp(String.raw`(?:^|\n)\s*(?:\(${escaped}\)|${escaped}\.\s)`).test(provisionText);
+}
+
+export const baseLabel = (label: string): string => label.replace(/ \(part \d+\)$/, "");
+
+/** Every sentence of every section, each read after its provision's earlier parts (as engine.ask does). */
+export async function documentUnits(sections: readonly Section[], resources: LanguageResources): Promise<Map<Section, SentenceUnit[]>> {
+  const byId = new Map(sections.map((s) => [s.id, s]));
+  const document = {} as DocumentRecord;
+  const store = { getSectionsByIds: async (ids: string[]) => ids.flatMap((id) => (byId.has(id) ? [{ section: byId.get(id) as Section, document }] : [])) };
+  const before = await earlierPartsText(store, sections);
+  return new Map(sections.map((s) => [s, sentenceUnits(s.text, resources, { label: s.label, ...(before.has(s.id) ? { before: before.get(s.id) } : {}) })]));
+}
+
+export interface GrammarBreak {
+  label: string;
+  pinpoint: string;
+  sentence: string;
+}
+
+export interface GrammarReport {
+  family: PinpointFamily;
+  sentences: number;
+  /** Sentences a citation may pin (a citable pinpoint). */
+  pinned: number;
+  distinct: number;
+  breaks: GrammarBreak[];
+}
+
+/** The pinpoints of one document's pinpointable provisions, checked against their family's grammar. */
+export function checkDocument(units: Map<Section, SentenceUnit[]>): GrammarReport[] {
+  const provisions = new Map<string, string>();
+  for (const section of units.keys()) {
+    const base = baseLabel(section.label);
+    provisions.set(base, `${provisions.get(base) ?? ""}\n${section.text}`);
+  }
+  const reports = new Map<PinpointFamily, GrammarReport & { seen: Set<string> }>();
+  for (const [section, list] of units) {
+    const family = pinpointFamily(section.label);
+    if (family === undefined) continue;
+    const report = reports.get(family) ?? { family, sentences: 0, pinned: 0, distinct: 0, breaks: [], seen: new Set<string>() };
+    reports.set(family, report);
+    const base = baseLabel(section.label);
+    for (const u of list) {
+      report.sentences++;
+      if (u.citable === null) continue;
+      report.pinned++;
+      const key = `${base}${u.citable}`;
+      if (report.seen.has(key)) continue;
+      report.seen.add(key);
+      if (!followsGrammar(u.citable, family) || !opensLine(u.citable, provisions.get(base) ?? ""))
+        report.breaks.push({ label: base, pinpoint: u.citable, sentence: u.text.slice(0, 80) });
+    }
+  }
+  return [...reports.values()].map(({ seen, ...r }) => ({ ...r, distinct: seen.size }));
+}
