@@ -18,6 +18,8 @@ export interface HttpRequestOptions {
   file?: string;
   /** With `file`: destroys the request this many ms after the first chunk (a client that gives up). */
   abortAfter?: number;
+  /** A slow client: sends `bytes` bytes one at a time, every `everyMs`, until answered. */
+  drip?: { bytes: number; everyMs: number };
 }
 
 export function httpRequest(url: string, options: HttpRequestOptions = {}): Promise<HttpReply> {
@@ -30,6 +32,22 @@ export function httpRequest(url: string, options: HttpRequestOptions = {}): Prom
       res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
     });
     req.on("error", reject);
+    const { drip } = options;
+    if (drip !== undefined) {
+      let sent = 0;
+      const timer = setInterval(() => {
+        if (sent >= drip.bytes || req.destroyed) {
+          clearInterval(timer);
+          if (sent >= drip.bytes) req.end();
+          return;
+        }
+        sent += 1;
+        req.write(Buffer.from([0x25]));
+      }, drip.everyMs);
+      req.once("response", () => clearInterval(timer));
+      req.once("close", () => clearInterval(timer));
+      return;
+    }
     if (options.file === undefined) {
       req.end(options.body);
       return;

@@ -29,6 +29,13 @@ export interface UploadLimits {
   maxActive: number;
   /** Uploads waiting for a slot before further ones are refused BUSY. */
   maxQueued: number;
+  /**
+   * Once admitted, a body must arrive at this many bytes a second on average (after a grace
+   * period): a client that drips a byte every few seconds does not keep a slot from the others.
+   */
+  minBytesPerSecond: number;
+  /** Added to every upload's deadline, for the connection's start and a busy machine. */
+  graceMs: number;
 }
 
 export const DEFAULT_UPLOAD_LIMITS: UploadLimits = {
@@ -37,6 +44,9 @@ export const DEFAULT_UPLOAD_LIMITS: UploadLimits = {
   maxActive: 2,
   // A browser opens at most 6 connections to a host, so only other clients can fill this.
   maxQueued: 32,
+  // The browser uploads over the loopback at tens of MB/s; 64 KiB/s gives a 100 MB file 27 min.
+  minBytesPerSecond: 64 * 1024,
+  graceMs: 15_000,
 };
 
 /** An admitted upload that sends nothing for this long is dropped, so a stalled client cannot keep its slot. */
@@ -176,10 +186,26 @@ export function createUploadHandler(options: { dataDir: string; dispatcher: Disp
       const target = path.join(upload.dir, request.name);
       const limiter = byteLimit(Math.min(request.length, limits.maxBytes));
       req.socket.setTimeout(IDLE_MS, () => req.destroy());
+      // The whole body by a deadline its size sets: a slow drip gives its slot back.
+      const slow = new AbortController();
+      const deadline = setTimeout(() => slow.abort(), limits.graceMs + (request.length / Math.max(1, limits.minBytesPerSecond)) * 1000);
       try {
-        await pipeline(req, limiter, createWriteStream(target, { flags: "wx", mode: PRIVATE_FILE_MODE }), { signal: gone.signal });
+        await pipeline(req, limiter, createWriteStream(target, { flags: "wx", mode: PRIVATE_FILE_MODE }), {
+          signal: AbortSignal.any([gone.signal, slow.signal]),
+        });
+      } catch (err) {
+        if (slow.signal.aborted && !gone.signal.aborted) {
+          throw new UploadRefused(
+            408,
+            "BUSY",
+            `The upload of "${request.name}" arrived too slowly (${limiter.bytes()} of ${request.length} bytes in time) and was dropped; try again`,
+          );
+        }
+        throw err;
       } finally {
-        req.socket.setTimeout(0);
+        clearTimeout(deadline);
+        // A body cut short (the deadline, the client) took its socket with it.
+        (req.socket as typeof req.socket | null)?.setTimeout(0);
       }
       if (limiter.bytes() !== request.length) {
         throw new UploadRefused(400, "VALIDATION", `The upload ended after ${limiter.bytes()} of ${request.length} bytes`);

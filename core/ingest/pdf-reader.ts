@@ -234,7 +234,11 @@ async function readScannedPages(
   if (wanted.length === 0) return false;
   const workers = ocr.workers ?? poolSize(wanted.length, limits.childRssMb);
   if (ocr.mode === "ask") {
-    throw new OcrNeededError(file, { pages: wanted.length, totalPages: raw.length, estimatedSeconds: estimateOcrSeconds(wanted.length, workers, ocr.secondsPerPage) });
+    throw new OcrNeededError(file, {
+      pages: wanted.length,
+      totalPages: raw.length,
+      estimatedSeconds: estimateOcrSeconds(wanted.length, workers, ocr.secondsPerPage),
+    });
   }
   options.onOcrStart?.(wanted.length);
   const run = await ocrDocumentPages(doc, wanted, {

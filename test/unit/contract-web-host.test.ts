@@ -378,6 +378,39 @@ describe("web host (fake engine)", () => {
     }
   });
 
+  it("drops an upload that drips its bytes, so the next client's upload gets the slot", { timeout: 60_000 }, async () => {
+    const strict = await startWebHost({
+      dataDir: path.join(dir, "data-strict"),
+      port: 0,
+      staticDir: path.join(dir, "static"),
+      engine,
+      // One slot; a 2,000-byte body must arrive within 0.5 s + 2 s.
+      uploadLimits: { maxActive: 1, maxQueued: 4, minBytesPerSecond: 1000, graceMs: 500 },
+    });
+    const file = path.join(dir, "small.pdf");
+    await writeFile(file, Buffer.alloc(1000, 1));
+    engine.importImpl = async (files) => files.map((f) => okImport(f));
+    const query = new URLSearchParams({ [WEB_UPLOAD.nameParam]: "drip.pdf" });
+    // A byte every 200 ms: the whole body would take 400 s.
+    const drip = httpRequest(`${strict.origin}${WEB_UPLOAD.path}?${query.toString()}`, {
+      method: "POST",
+      headers: { "Content-Length": "2000", Origin: strict.origin, Cookie: strict.cookie },
+      drip: { bytes: 2000, everyMs: 200 },
+    });
+    try {
+      const dropped = await drip;
+      expect(dropped.status, dropped.body).toBe(408);
+      expect(JSON.parse(dropped.body)).toMatchObject({ ok: false, error: { code: "BUSY", message: expect.stringMatching(/drip\.pdf.*too slowly/) } });
+      // The slot is free again: an ordinary upload goes through.
+      const next = await upload(strict, file, "next.pdf");
+      expect(next.status).toBe(200);
+      expect(await readdir(uploadsDir(path.join(dir, "data-strict")))).toEqual([]);
+    } finally {
+      delete engine.importImpl;
+      await strict.close();
+    }
+  });
+
   it("closes a connection that sends a 40 MB message (1009) without parsing it, and keeps answering others", async () => {
     const other = await connect(host.url, origin, host.cookie);
     const otherMessages = messages(other);
