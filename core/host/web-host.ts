@@ -5,11 +5,11 @@ import path from "node:path";
 import type { Duplex } from "node:stream";
 import { WebSocket, WebSocketServer } from "ws";
 import type { RawData } from "ws";
-import { WEB_UPLOAD, wireRequestSchema } from "../contract/contract.ts";
-import type { WireEvent, WireResponse } from "../contract/contract.ts";
+import { API_METHODS, WEB_UPLOAD, wireRequestSchema } from "../contract/contract.ts";
+import type { WireEvent, WireRequest, WireResponse } from "../contract/contract.ts";
 import { createDispatcher } from "../contract/dispatch.ts";
-import type { Dispatcher } from "../contract/dispatch.ts";
 import type { Engine } from "../model/engine-types.ts";
+import { createConnectionQueue, MAX_IN_FLIGHT, MAX_QUEUED } from "./connection-queue.ts";
 import { allowedHosts, allowedOrigins, securityHeaders } from "./security-headers.ts";
 import { createSessionAuth, TOKEN_PARAM } from "./session-auth.ts";
 import type { SessionAuth } from "./session-auth.ts";
@@ -81,20 +81,23 @@ function rawText(data: RawData): string {
   return Buffer.from(data as ArrayBuffer).toString("utf8");
 }
 
-/** Turns one incoming message into its response; never throws. */
-async function answer(dispatcher: Dispatcher, text: string): Promise<WireResponse> {
+/** One incoming message read as a request, or the response refusing it; never throws. */
+function readMessage(text: string): { request: WireRequest } | { refusal: WireResponse } {
   let json: unknown;
   try {
     json = JSON.parse(text);
   } catch {
-    return { id: null, result: { ok: false, error: { code: "VALIDATION", message: "Message is not JSON" } } };
+    return { refusal: { id: null, result: { ok: false, error: { code: "VALIDATION", message: "Message is not JSON" } } } };
   }
   const request = wireRequestSchema.safeParse(json);
   if (!request.success) {
-    return { id: null, result: { ok: false, error: { code: "VALIDATION", message: "Message is not a {id, channel, payload} request" } } };
+    return { refusal: { id: null, result: { ok: false, error: { code: "VALIDATION", message: "Message is not a {id, channel, payload} request" } } } };
   }
-  return { id: request.data.id, result: await dispatcher.dispatch(request.data.channel, request.data.payload) };
+  return { request: request.data };
 }
+
+/** Requests that never wait behind others of their connection. */
+const CONTROL_CHANNELS: ReadonlySet<string> = new Set([API_METHODS.cancelJob]);
 
 function sendJson(socket: WebSocket, message: WireResponse | WireEvent): void {
   if (socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(message));
@@ -202,12 +205,36 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   wss.on("connection", (ws: WebSocket) => {
     // A message over maxPayload closes the connection with 1009 "Message Too Big" and this error.
     ws.on("error", (err) => log(`websocket: ${err.message}`));
+    const queue = createConnectionQueue();
     ws.on("message", (data: RawData, isBinary: boolean) => {
       if (isBinary) {
         sendJson(ws, { id: null, result: { ok: false, error: { code: "VALIDATION", message: "Binary messages are not accepted" } } });
         return;
       }
-      void answer(dispatcher, rawText(data)).then((response) => sendJson(ws, response));
+      const read = readMessage(rawText(data));
+      if ("refusal" in read) {
+        sendJson(ws, read.refusal);
+        return;
+      }
+      const { id, channel, payload } = read.request;
+      const admitted = queue.submit(
+        async () => {
+          sendJson(ws, { id, result: await dispatcher.dispatch(channel, payload) });
+        },
+        typeof channel === "string" && CONTROL_CHANNELS.has(channel),
+      );
+      if (!admitted) {
+        sendJson(ws, {
+          id,
+          result: {
+            ok: false,
+            error: {
+              code: "BUSY",
+              message: `Too many requests at once on this connection (more than ${MAX_IN_FLIGHT + MAX_QUEUED}); wait for answers before sending more`,
+            },
+          },
+        });
+      }
     });
   });
 

@@ -66,6 +66,8 @@ export interface FakeEngine extends Engine {
   calls: Call[];
   /** Replaces importFiles' behaviour for one test. */
   importImpl?: (files: string[], options: ImportOptions) => Promise<ImportResult[]>;
+  /** Awaited by every search before it answers (a slow engine). */
+  searchDelay?: () => Promise<void>;
   /** Makes every method throw this. */
   failWith?: unknown;
 }
@@ -142,6 +144,7 @@ export function createFakeEngine(): FakeEngine {
     },
     async search(query, options) {
       record("search", query, options);
+      await engine.searchDelay?.();
       const results = [
         {
           sectionId: SECTION.id,

@@ -7,6 +7,7 @@ import type { HttpReply } from "../../bench/lib/http-request.ts";
 import { WebSocket } from "ws";
 import { createApi, WEB_UPLOAD } from "../../core/contract/contract.ts";
 import type { ApiTransport, WireEvent } from "../../core/contract/contract.ts";
+import { MAX_IN_FLIGHT } from "../../core/host/connection-queue.ts";
 import { startWebHost } from "../../core/host/web-host.ts";
 import type { WebHost } from "../../core/host/web-host.ts";
 import { uploadsDir } from "../../core/host/upload-store.ts";
@@ -408,6 +409,41 @@ describe("web host (fake engine)", () => {
     } finally {
       delete engine.importImpl;
       await strict.close();
+    }
+  });
+
+  it("one connection flooding searches does not hold up another's: a few in flight, the rest in turn, the excess BUSY", { timeout: 60_000 }, async () => {
+    // The engine answers one search at a time, 20 ms each, as the store's read lane does.
+    let lane = Promise.resolve();
+    engine.searchDelay = () => {
+      const turn = lane.then(() => new Promise<void>((r) => setTimeout(r, 20)));
+      lane = turn;
+      return turn;
+    };
+    const flood = await connect(host.url, origin, host.cookie);
+    const other = await connect(host.url, origin, host.cookie);
+    const replies: Array<{ id: number; result: { ok: boolean; error?: { code: string } } }> = [];
+    flood.on("message", (data) => replies.push(JSON.parse(String(data)) as (typeof replies)[number]));
+    const otherMessages = messages(other);
+    try {
+      const total = 600;
+      for (let i = 0; i < total; i++) flood.send(JSON.stringify({ id: i, channel: "search", payload: { query: `flood ${i}` } }));
+      // Beyond 4 running and 256 waiting, refused at once.
+      await expect.poll(() => replies.filter((r) => r.result.error?.code === "BUSY").length, { timeout: 30_000 }).toBe(total - 260);
+      const answeredBefore = replies.filter((r) => r.result.ok).length;
+      other.send(JSON.stringify({ id: "mine", channel: "search", payload: { query: "my own question" } }));
+      expect(await otherMessages()).toMatchObject({ id: "mine", result: { ok: true } });
+      // It waited behind the few searches of the flood that were running, not behind its queue
+      // (counted in answers, not milliseconds: a busy machine is slower, not less fair).
+      const answeredMeanwhile = replies.filter((r) => r.result.ok).length - answeredBefore;
+      expect(answeredMeanwhile).toBeLessThanOrEqual(2 * MAX_IN_FLIGHT);
+      expect(answeredBefore + answeredMeanwhile).toBeLessThan(260);
+      // The queued ones are answered in turn afterwards.
+      await expect.poll(() => replies.filter((r) => r.result.ok).length, { timeout: 30_000 }).toBe(260);
+    } finally {
+      delete engine.searchDelay;
+      flood.close();
+      other.close();
     }
   });
 
