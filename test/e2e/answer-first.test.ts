@@ -89,7 +89,9 @@ describeBrowser("answer first, sentence-exact citations (real engine, Chromium)"
     await expect.poll(() => page.getByTestId("pdf-highlight-strong").count()).toBe(1);
     expect(await page.getByTestId("pdf-highlight").count()).toBeGreaterThan(1);
     const before = await page.getByTestId("pdf-canvas").evaluate((c) => c.getBoundingClientRect().width);
+    expect(await page.getByTestId("zoom-fit").textContent()).toBe("Fit width");
     await page.getByTestId("zoom-in").click();
+    expect(await page.getByTestId("zoom-fit").textContent()).toBe("125% of width");
     await expect.poll(() => page.getByTestId("pdf-canvas").evaluate((c) => c.getBoundingClientRect().width)).toBeGreaterThan(before * 1.2);
     await page.screenshot({ path: path.join(RESULTS_DIR, "answer-first-2-highlight.png") });
     await expect.poll(async () => Number(await page.getByTestId("graph-canvas").getAttribute("data-node-count"))).toBeGreaterThan(0);
@@ -99,6 +101,8 @@ describeBrowser("answer first, sentence-exact citations (real engine, Chromium)"
     expect(await steps.getByTestId("citation-previous").isDisabled()).toBe(true);
     await steps.getByTestId("citation-next").click();
     await expect.poll(() => steps.getByTestId("citation-position").textContent()).toMatch(/^2 of \d+$/);
+    // The zoom picked for this document stays while stepping through its citations.
+    expect(await page.getByTestId("zoom-fit").textContent()).toBe("125% of width");
     await expect.poll(() => page.getByTestId("pdf-highlight-strong").count()).toBeGreaterThan(0);
     await steps.getByTestId("citation-previous").click();
     await expect.poll(() => steps.getByTestId("citation-position").textContent()).toMatch(/^1 of \d+$/);

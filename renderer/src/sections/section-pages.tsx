@@ -4,6 +4,7 @@ import { useApi } from "../api/api-context.ts";
 import { ErrorMessage } from "../common/error-message.tsx";
 import { PdfPage } from "./pdf-page.tsx";
 import { loadPdf } from "./pdf-source.ts";
+import { MAX_ZOOM, MIN_ZOOM, useDocumentZoom } from "./use-document-zoom.ts";
 import type { PdfSource } from "./pdf-source.ts";
 
 interface Props {
@@ -34,7 +35,7 @@ export function SectionPages({ section, emphasis, requestedPage }: Props) {
     };
   }, [api, section.documentId]);
 
-  const [zoom, setZoom] = useState(1);
+  const [zoom, setZoom] = useDocumentZoom(section.documentId);
   const loaded = source?.documentId === section.documentId ? source.value : null;
   if (loaded === null) return <p className="muted small pdf-loading">Loading the page…</p>;
   if (loaded.kind === "none") return null;
@@ -67,21 +68,21 @@ export function SectionPages({ section, emphasis, requestedPage }: Props) {
           className="quiet small"
           data-testid="zoom-out"
           aria-label="Zoom out"
-          disabled={zoom <= 1}
-          onClick={() => setZoom((z) => Math.max(1, z / 1.25))}
+          disabled={zoom <= MIN_ZOOM}
+          onClick={() => setZoom((z) => z / 1.25)}
         >
           −
         </button>
-        <button type="button" className="quiet small" data-testid="zoom-fit" onClick={() => setZoom(1)} title="Fit the page to the pane's width">
-          {Math.round(zoom * 100)}%
+        <button type="button" className="quiet small" data-testid="zoom-fit" onClick={() => setZoom(() => MIN_ZOOM)} title="Fit the page to the pane's width">
+          {zoom <= MIN_ZOOM ? "Fit width" : `${Math.round(zoom * 100)}% of width`}
         </button>
         <button
           type="button"
           className="quiet small"
           data-testid="zoom-in"
           aria-label="Zoom in"
-          disabled={zoom >= 4}
-          onClick={() => setZoom((z) => Math.min(4, z * 1.25))}
+          disabled={zoom >= MAX_ZOOM}
+          onClick={() => setZoom((z) => z * 1.25)}
         >
           +
         </button>
