@@ -39,11 +39,11 @@ export function followsGrammar(pinpoint: string, family: PinpointFamily): boolea
   return values.length > 0;
 }
 
-/** The pinpoint's first marker opens a line of the provision ("(e)(1) Standard …", "3. The …", "(21) 'x' means"). */
+/** The pinpoint's first marker opens a line or a sentence of the provision ("(e)(1) Standard …", "3. The …", "(21) 'x' means"). */
 export function opensLine(pinpoint: string, provisionText: string): boolean {
   const first = /^\(([^)]+)\)/.exec(pinpoint)?.[1] ?? "";
   const escaped = first.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-  return new RegExp(String.raw`(?:^|\n)\s*(?:\(${escaped}\)|${escaped}\.\s)`).test(provisionText);
+  return new RegExp(String.raw`(?:^|\n|[.:;]\s)\s*(?:\(${escaped}\)|${escaped}\.\s)`).test(provisionText);
 }
 
 export const baseLabel = (label: string): string => label.replace(/ \(part \d+\)$/, "");

@@ -50,7 +50,7 @@ const ROMAN = /^[ivxlc]+$/;
 /** A line opening with a defined term, unmarked: "Covered entity means:", "Contrary, when used to compare …, means:". */
 const DEFINITION_LINE = /^\s*\p{Lu}[\p{L}-]*(?:\s+[\p{L}-]+){0,6}?(?:,[^.;]{0,200},)?\s+(?:means|shall mean|has the meaning)\b/u;
 /** A point run into a line after the end of a sentence: "Documentation. (i) Maintain …". */
-const RUN_IN_MARKER = /(?<=[.:;]\s+)\((?:[a-z]{1,2}|\d{1,3}|[ivxlc]{1,6}|[A-Z])\)\s+\p{Lu}/gu;
+const RUN_IN_MARKER = /(?<=[.:;]\s+)(?:\((?:[a-z]{1,2}|\d{1,3}|[ivxlc]{1,6}|[A-Z])\))+\s+\p{Lu}/gu;
 
 /** How deep each kind of marker sits in a family's numbering (a CFR "(a)" holds "(1)"; an EU definition "(1)" holds "(a)"). */
 const ORDER: Record<PinpointFamily, Record<Level, number>> = {

@@ -23,7 +23,8 @@ export interface SentenceUnit {
 
 /** Longer units (tables, run-on lists) are cut at semicolons so a quote stays readable. */
 const MAX_UNIT_CHARS = 900;
-const INLINE_MARKER = /^\((?:[a-z]{1,2}|\d{1,3}|[ivxlc]{1,6}|[A-Z])\)\s+\p{Lu}/u;
+/** A point opening a sentence inside a line: "(i) Maintain …", or a chain such as "(e)(1) Standard: …". */
+const INLINE_MARKER = /^(?:\((?:[a-z]{1,2}|\d{1,3}|[ivxlc]{1,6}|[A-Z])\))+\s+\p{Lu}/u;
 const MARKER_ONLY = /^\(?(?:\d{1,3}|[a-z]{1,2}|[ivx]{1,5})[.)]$/i;
 const ABBREVIATION_END =
   /(?:\b(?:art|artt|arts|no|nos|para|paras|par|p|pp|sec|reg|cf|lett|n|nn|vol|fig|e\.g|i\.e|etc|u\.s|c\.f\.r|u\.s\.c|d\.lgs|dott|dr|sig|avv|ing|prof|tel|fax)|\b\p{Lu})\.$/iu;

@@ -127,6 +127,17 @@ describe("pinpoints of EU articles and CFR sections", () => {
     expect(cfr(["(c) Standard.", "(A) A point whose parents were not read."])).toEqual(["(c)", null]);
   });
 
+  it("a chain of markers run into the line above opens where its sentence starts: 45 CFR 164.312(e)(1)", () => {
+    const units = sentenceUnits(
+      "(c)(1) Standard: Integrity.\n(d) Standard: Person or entity authentication. Implement procedures to verify identity. (e)(1) Standard: Transmission security. Implement technical security measures.\n(2) Implementation specifications:",
+      resources,
+      { label: "§ 164.312" },
+    );
+    expect(units.find((u) => u.text.startsWith("(e)(1)"))?.citable).toBe("(e)(1)");
+    expect(units.find((u) => u.text.startsWith("Implement technical"))?.citable).toBe("(e)(1)");
+    expect(units.find((u) => u.text.startsWith("(2) Implementation"))?.citable).toBe("(e)(2)");
+  });
+
   it("a later part of a provision: unknown parents print nothing, the earlier parts read first give them back", () => {
     const part2 =
       "(ii) If a business associate is required by law to perform a function, the covered entity may disclose.\n(4) Implementation specifications: Other requirements.";
