@@ -11,7 +11,8 @@ import { createLanguageResources } from "../core/answer/language-resources.ts";
 import { parseDocument } from "../core/ingest/parse-document.ts";
 import { sectionDocument } from "../core/structure/section-document.ts";
 import { REGULATORY_DIR } from "./lib/compare-library.ts";
-import { baseLabel, checkDocument, documentUnits } from "./lib/pinpoint-grammar.ts";
+import { provisionLabel } from "../core/structure/part-label.ts";
+import { checkDocument, documentUnits } from "./lib/pinpoint-grammar.ts";
 
 const { values } = parseArgs({ options: { verbose: { type: "boolean", default: false } } });
 const resources = createLanguageResources();
@@ -49,7 +50,7 @@ for (const file of readdirSync(REGULATORY_DIR)
     checked++;
     let got: string | null | undefined;
     for (const [section, list] of units) {
-      if (baseLabel(section.label) !== entry.label) continue;
+      if (provisionLabel(section.label) !== entry.label) continue;
       const unit = list.find((u) => u.text.startsWith(entry.sentence));
       if (unit !== undefined) {
         got = unit.citable;

@@ -4,6 +4,7 @@ import { pinpointFamily, type PinpointFamily } from "../../core/answer/pinpoint.
 import { sentenceUnits, type SentenceUnit } from "../../core/answer/sentence-units.ts";
 import type { DocumentRecord } from "../../core/model/store-records.ts";
 import type { Section } from "../../core/model/section-types.ts";
+import { provisionLabel } from "../../core/structure/part-label.ts";
 
 // The numbering grammar of each family of pinpoints, checked on what the answer path would print
 // (SentenceUnit.citable): the CFR's (a) → (1) → (i) → (A) → (1) → (i), one level skipped at most
@@ -46,8 +47,6 @@ export function opensLine(pinpoint: string, provisionText: string): boolean {
   return new RegExp(String.raw`(?:^|\n|[.:;]\s)\s*(?:\(${escaped}\)|${escaped}\.\s)`).test(provisionText);
 }
 
-export const baseLabel = (label: string): string => label.replace(/ \(part \d+\)$/, "");
-
 /** Every sentence of every section, each read after its provision's earlier parts (as engine.ask does). */
 export async function documentUnits(sections: readonly Section[], resources: LanguageResources): Promise<Map<Section, SentenceUnit[]>> {
   const byId = new Map(sections.map((s) => [s.id, s]));
@@ -76,7 +75,7 @@ export interface GrammarReport {
 export function checkDocument(units: Map<Section, SentenceUnit[]>): GrammarReport[] {
   const provisions = new Map<string, string>();
   for (const section of units.keys()) {
-    const base = baseLabel(section.label);
+    const base = provisionLabel(section.label);
     provisions.set(base, `${provisions.get(base) ?? ""}\n${section.text}`);
   }
   const reports = new Map<PinpointFamily, GrammarReport & { seen: Set<string> }>();
@@ -85,7 +84,7 @@ export function checkDocument(units: Map<Section, SentenceUnit[]>): GrammarRepor
     if (family === undefined) continue;
     const report = reports.get(family) ?? { family, sentences: 0, pinned: 0, distinct: 0, breaks: [], seen: new Set<string>() };
     reports.set(family, report);
-    const base = baseLabel(section.label);
+    const base = provisionLabel(section.label);
     for (const u of list) {
       report.sentences++;
       if (u.citable === null) continue;

@@ -1,3 +1,4 @@
+import { provisionLabel } from "../structure/part-label.ts";
 import type { DocumentRecord } from "../model/store-records.ts";
 
 // Citations read the way auditors write them: "DORA Art. 19(4), p. 42", "GDPR Art. 33(1), p. 52",
@@ -79,7 +80,7 @@ const PINPOINTABLE = /^(?:Art\.|§)\s/;
 
 export function citationLabel(parts: CitationLabelParts): string {
   // A long provision is stored in parts ("§ 164.512 (part 2)"): a citation names the provision.
-  let label = shortSectionLabel(parts.sectionLabel.replace(/ \(part \d+\)$/, ""));
+  let label = shortSectionLabel(provisionLabel(parts.sectionLabel));
   if (PINPOINTABLE.test(label) && !/\(/.test(label) && parts.pinpoint) {
     label = `${label}${parts.pinpoint}`;
   } else if (/^Art\. /.test(label) && !/\(/.test(label) && parts.paragraphs.length > 0 && parts.paragraphs.length <= 3) {

@@ -1,5 +1,6 @@
 import type { Section } from "../model/section-types.ts";
 import type { RetrievalStore } from "../store/retrieval-store.ts";
+import { partLabel, partNumber, provisionLabel } from "../structure/part-label.ts";
 import { pathSlug } from "../structure/slug.ts";
 
 // A provision longer than a section may be is stored in parts ("§ 164.512", "§ 164.512 (part 2)",
@@ -7,18 +8,13 @@ import { pathSlug } from "../structure/slug.ts";
 // its "(iii)" has no known parents and is cited by the provision only (pinpoint.ts). Reading the
 // earlier parts first gives it back its "(c)(1)(iii)".
 
-const PART = / \(part (\d+)\)$/;
-
-/** Parts are siblings of the provision's first part: same parent path, label "<base> (part n)". */
+/** Parts are siblings of the provision's first part: same parent path, label "<provision> (part n)". */
 function earlierIds(section: Section): Array<{ id: string; label: string }> {
-  const match = PART.exec(section.label);
-  if (match === null) return [];
-  const n = Number(match[1]);
-  const base = section.label.slice(0, match.index);
+  const provision = provisionLabel(section.label);
   const parent = section.path.slice(0, -1);
   const out: Array<{ id: string; label: string }> = [];
-  for (let k = 1; k < n; k++) {
-    const label = k === 1 ? base : `${base} (part ${k})`;
+  for (let k = 1; k < partNumber(section.label); k++) {
+    const label = partLabel(provision, k);
     out.push({ id: `${section.documentId}:${pathSlug([...parent, label])}`, label });
   }
   return out;

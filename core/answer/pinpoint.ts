@@ -38,7 +38,8 @@ export function pinpointFamily(label: string | undefined): PinpointFamily | unde
 }
 
 const EU_PARAGRAPH = /^\s*(\d{1,3})\.\s+\S/;
-const MARKER = String.raw`\((?:[a-z]{1,2}|\d{1,3}|[ivxlc]{1,6}|[A-Z])\)`;
+/** One paragraph marker: "(a)", "(12)", "(iv)", "(B)", "(aa)". */
+export const MARKER = String.raw`\((?:[a-z]{1,2}|\d{1,3}|[ivxlc]{1,6}|[A-Z])\)`;
 /** One or more markers opening a line: "(c) …", "(a)(1) …", "(b) (1) …" (CFR prints a paragraph's first subparagraph on its line). */
 const PAREN_MARKERS = new RegExp(String.raw`^\s*((?:${MARKER}(?:\s(?=${MARKER}))?)+)\s+(\S)`);
 /** A subparagraph run in after its heading and a dash: "Standard —(1) General rule." */
@@ -50,7 +51,7 @@ const ROMAN = /^[ivxlc]+$/;
 /** A line opening with a defined term, unmarked: "Covered entity means:", "Contrary, when used to compare …, means:". */
 const DEFINITION_LINE = /^\s*\p{Lu}[\p{L}-]*(?:\s+[\p{L}-]+){0,6}?(?:,[^.;]{0,200},)?\s+(?:means|shall mean|has the meaning)\b/u;
 /** A point run into a line after the end of a sentence: "Documentation. (i) Maintain …". */
-const RUN_IN_MARKER = /(?<=[.:;]\s+)(?:\((?:[a-z]{1,2}|\d{1,3}|[ivxlc]{1,6}|[A-Z])\))+\s+\p{Lu}/gu;
+const RUN_IN_MARKER = new RegExp(String.raw`(?<=[.:;]\s+)(?:${MARKER})+\s+\p{Lu}`, "gu");
 
 /** How deep each kind of marker sits in a family's numbering (a CFR "(a)" holds "(1)"; an EU definition "(1)" holds "(a)"). */
 const ORDER: Record<PinpointFamily, Record<Level, number>> = {
@@ -188,9 +189,11 @@ export class PinpointTracker {
       return;
     }
     if (at >= 0) {
-      const sure = (this.markers[at]?.sure ?? false) && continues;
+      // Continued or jumped to, it has the parents of the marker it replaces (a marker is sure only
+      // when its parents are).
+      const sure = this.markers[at]?.sure ?? false;
       if (this.definitionBase !== null && at < this.definitionBase) this.definitionBase = null;
-      this.markers = [...this.markers.slice(0, at), { level, value, sure: sure || this.jumpIsSure(at) }];
+      this.markers = [...this.markers.slice(0, at), { level, value, sure }];
       return;
     }
     // Neither first nor open: its parents are not all in the text read (a part's first line, text
@@ -218,11 +221,6 @@ export class PinpointTracker {
     if (parent === undefined || this.family === undefined) return false;
     const order = ORDER[this.family];
     return order[level] > order[parent.level] + 2;
-  }
-
-  /** A jump at a level ("(e)" after "(a)") keeps its parents when the marker it replaces had them. */
-  private jumpIsSure(at: number): boolean {
-    return this.markers.slice(0, at + 1).every((m) => m.sure);
   }
 
   /** The numbered paragraph ("3") of the current line, if the text numbers them. */

@@ -1,6 +1,7 @@
 import type { WinkMethods } from "wink-nlp";
 import type { LanguageResources } from "./language-resources.ts";
-import { PinpointTracker, pinpointFamily } from "./pinpoint.ts";
+import { partNumber } from "../structure/part-label.ts";
+import { MARKER, PinpointTracker, pinpointFamily } from "./pinpoint.ts";
 
 // Sections are cut into sentence units — what an answer quotes and what a citation's support is
 // checked against. wink-nlp finds the boundaries (as in extract/obligations.ts); legal text needs
@@ -24,7 +25,7 @@ export interface SentenceUnit {
 /** Longer units (tables, run-on lists) are cut at semicolons so a quote stays readable. */
 const MAX_UNIT_CHARS = 900;
 /** A point opening a sentence inside a line: "(i) Maintain …", or a chain such as "(e)(1) Standard: …". */
-const INLINE_MARKER = /^(?:\((?:[a-z]{1,2}|\d{1,3}|[ivxlc]{1,6}|[A-Z])\))+\s+\p{Lu}/u;
+const INLINE_MARKER = new RegExp(String.raw`^(?:${MARKER})+\s+\p{Lu}`, "u");
 const MARKER_ONLY = /^\(?(?:\d{1,3}|[a-z]{1,2}|[ivx]{1,5})[.)]$/i;
 const ABBREVIATION_END =
   /(?:\b(?:art|artt|arts|no|nos|para|paras|par|p|pp|sec|reg|cf|lett|n|nn|vol|fig|e\.g|i\.e|etc|u\.s|c\.f\.r|u\.s\.c|d\.lgs|dott|dr|sig|avv|ing|prof|tel|fax)|\b\p{Lu})\.$/iu;
@@ -95,7 +96,7 @@ export function sentenceUnits(text: string, resources: LanguageResources, option
   const out: SentenceUnit[] = [];
   let lineStart = 0;
   const family = pinpointFamily(options.label);
-  const continues = options.label !== undefined && / \(part \d+\)$/.test(options.label);
+  const continues = options.label !== undefined && partNumber(options.label) > 1;
   const pinpoints = new PinpointTracker({ ...(family === undefined ? {} : { family }), continues });
   if (options.before !== undefined) pinpoints.skim(options.before);
   for (const line of text.split("\n")) {

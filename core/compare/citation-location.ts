@@ -1,4 +1,5 @@
 import { PinpointTracker, pinpointFamily } from "../answer/pinpoint.ts";
+import { partNumber, provisionLabel } from "../structure/part-label.ts";
 import type { Section } from "../model/section-types.ts";
 import type { Span } from "../model/compare-schemas.ts";
 
@@ -19,7 +20,7 @@ export function locateInSection(section: Section, span: Span | null): CitationLo
   const at = span?.start ?? 0;
   const family = pinpointFamily(section.label);
   // Without the provision's earlier parts, a later part's markers are printed only where known.
-  const tracker = new PinpointTracker({ ...(family === undefined ? {} : { family }), continues: / \(part \d+\)$/.test(section.label) });
+  const tracker = new PinpointTracker({ ...(family === undefined ? {} : { family }), continues: partNumber(section.label) > 1 });
   let paragraph: string | null = null;
   let offset = 0;
   for (const line of section.text.split("\n")) {
@@ -31,7 +32,7 @@ export function locateInSection(section: Section, span: Span | null): CitationLo
     offset += line.length + 1;
   }
   const printed = section.spans.find((s) => at >= s.start && at < s.end) ?? section.spans.find((s) => s.start >= at) ?? section.spans.at(-1);
-  const base = section.label.replace(/ \(part \d+\)$/, "");
+  const base = provisionLabel(section.label);
   return {
     citation: paragraph === null ? base : `${base}${paragraph}`,
     paragraph,

@@ -1,3 +1,4 @@
+import { provisionLabel } from "../structure/part-label.ts";
 import type { KnownDocument } from "../extract/resolve-references.ts";
 import { buildCrossReferences, labelIndex } from "../graph/cross-reference-graph.ts";
 import { documentAliases } from "../graph/document-aliases.ts";
@@ -33,7 +34,7 @@ export function headingCitations(from: CitationSide, sides: readonly CitationSid
   return buildCrossReferences(from.document.id, asText, documentKind(from.sections, from.document.language), language, documents);
 }
 
-const baseLabel = (label: string): string => label.replace(/ \(part \d+\)$/, "");
+const baseLabel = provisionLabel;
 
 /**
  * A section id → B section id → the citation linking them, in either direction. A citation of a

@@ -1,3 +1,4 @@
+import { provisionLabel } from "../structure/part-label.ts";
 import { createHash } from "node:crypto";
 import { findCrossReferences, type DocumentKind } from "../extract/cross-references.ts";
 import { findInstruments } from "../extract/instruments.ts";
@@ -9,7 +10,7 @@ import type { Section } from "../model/section-types.ts";
 export function labelIndex(sections: ReadonlyArray<Pick<Section, "id" | "label" | "ordinal">>): Map<string, string> {
   const labels = new Map<string, string>();
   for (const s of [...sections].sort((a, b) => a.ordinal - b.ordinal)) {
-    const base = s.label.replace(/ \(part \d+\)$/, "");
+    const base = provisionLabel(s.label);
     if (!labels.has(base)) labels.set(base, s.id);
   }
   return labels;

@@ -167,6 +167,9 @@ export function createIngestionPipeline(options: IngestionPipelineOptions): Inge
   // The parsing child kept between imports belongs to this pipeline (and so to its engine) and dies with it.
   const parsePool = createParsePool();
   const limits = resolveParseLimits(options.parseLimits);
+  // This machine's OCR pace (settings.json), read once and again only after an OCR import measured it.
+  let ocrPace: Promise<number | null> | null = null;
+  const currentOcrPace = (): Promise<number | null> => (ocrPace ??= readOcrPace(dataDir).catch(() => null));
   const otherDocuments = createOutlineCache();
   // wink's English pipeline costs ~100 ms to load: taken at the first English document, kept after.
   let nlp: EnglishNlp | null = null;
@@ -268,7 +271,7 @@ export function createIngestionPipeline(options: IngestionPipelineOptions): Inge
       if (known) return { kind: "settled", result: skipped(result, known, job) };
 
       job.update("reading", 0, 1);
-      const pace = await readOcrPace(dataDir);
+      const pace = await currentOcrPace();
       let ocrStarted: number | null = null;
       const parsed = await parsePool.parse(absolute, {
         limits,
@@ -295,7 +298,11 @@ export function createIngestionPipeline(options: IngestionPipelineOptions): Inge
           if (done === total && ocrStarted !== null) {
             const seconds = (performance.now() - ocrStarted) / 1000;
             ocrStarted = null;
-            void recordOcrPace(dataDir, total, seconds).catch((err: unknown) => log(`OCR pace not recorded: ${toErrorInfo(err).message}`));
+            void recordOcrPace(dataDir, total, seconds)
+              .then(() => {
+                ocrPace = null;
+              })
+              .catch((err: unknown) => log(`OCR pace not recorded: ${toErrorInfo(err).message}`));
           }
         },
         onStats: (stats) =>

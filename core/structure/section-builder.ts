@@ -1,3 +1,4 @@
+import { partLabel } from "./part-label.ts";
 import type { FlowLine } from "./flow.ts";
 import type { AcceptedHeading } from "./heading-scanner.ts";
 import type { LayoutStats } from "./layout-stats.ts";
@@ -135,7 +136,7 @@ function expand(all: readonly Draft[], options: BuildOptions, stats: LayoutStats
       d.pieces = parts[0] ?? [];
       out.push(d);
       parts.slice(1).forEach((pieces, i) => {
-        out.push({ ...d, label: `${d.label} (part ${i + 2})`, pieces, page: pieces[0]?.line.page ?? d.page });
+        out.push({ ...d, label: partLabel(d.label, i + 2), pieces, page: pieces[0]?.line.page ?? d.page });
       });
       continue;
     }

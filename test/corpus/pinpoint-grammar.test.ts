@@ -3,6 +3,7 @@ import { createLanguageResources } from "../../core/answer/language-resources.ts
 import type { SentenceUnit } from "../../core/answer/sentence-units.ts";
 import { parseDocument } from "../../core/ingest/parse-document.ts";
 import type { Section } from "../../core/model/section-types.ts";
+import { provisionLabel } from "../../core/structure/part-label.ts";
 import { sectionDocument } from "../../core/structure/section-document.ts";
 import { checkDocument, documentUnits } from "../../bench/lib/pinpoint-grammar.ts";
 import { corpusPath, describeCorpus } from "../helpers/corpus.ts";
@@ -22,7 +23,7 @@ async function sectioned(file: string, id: string): Promise<Section[]> {
 const unitsOf = (sections: readonly Section[]): Promise<Map<Section, SentenceUnit[]>> => documentUnits(sections, resources);
 
 function unitStarting(units: Map<Section, SentenceUnit[]>, label: string, start: string): SentenceUnit | undefined {
-  for (const [section, list] of units) if (section.label.replace(/ \(part \d+\)$/, "") === label) for (const u of list) if (u.text.startsWith(start)) return u;
+  for (const [section, list] of units) if (provisionLabel(section.label) === label) for (const u of list) if (u.text.startsWith(start)) return u;
   return undefined;
 }
 
