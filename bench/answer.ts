@@ -42,6 +42,8 @@ import { createEngine } from "../core/engine.ts";
 import type { Engine } from "../core/model/engine-types.ts";
 import type { LlmClient } from "../core/model/llm-client.ts";
 import { hybridSearch } from "../core/retrieve/hybrid-search.ts";
+import type { RankedSection } from "../core/model/retrieval-types.ts";
+import { ALL_STAGES } from "../core/usecases/index.ts";
 import { createKuzuStore } from "../core/store/kuzu/kuzu-store.ts";
 import { loadAnswerQuestions } from "./lib/answer-questions.ts";
 import { askAuditor, auditorFigures, auditorLine, loadAuditorDev, printAuditor, type AuditorFigures, type AuditorOutcome } from "./lib/auditor-dev.ts";
@@ -238,14 +240,13 @@ async function runObliqa() {
     for (const [i, q] of questions.entries()) {
       const gold = new Set(q.gold);
       const t = performance.now();
-      const result = await engine.ask(q.text);
+      // The evidence is what the ask itself answered from (its scope, rewrites and answer ranking).
+      let evidence: readonly RankedSection[] = [];
+      const result = await engine.ask(q.text, { onEvidence: (sections) => (evidence = sections) });
       points.push(decisionPoint(`obliqa ${split}`, true, result, IN_LIBRARY_MODEL, REFUSE_BELOW));
       askMs.push(performance.now() - t);
-      const ranked = await hybridSearch(kuzu, embedder, q.text, {
-        k: PLAIN_K,
-        stages: { bm25: true, sectionVectors: true, tripletVectors: true, graphExpansion: true, rescore: true },
-      });
-      const evidence = ranked.slice(0, ASK_K);
+      // The plain baseline a model would otherwise read: the search's top sections as they come.
+      const ranked = await hybridSearch(kuzu, embedder, q.text, { k: PLAIN_K, stages: ALL_STAGES });
       const goldRank = evidence.findIndex((r) => gold.has(keyOf(r.section.id))) + 1;
       if (!refused(result)) {
         answered++;

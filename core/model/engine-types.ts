@@ -6,7 +6,7 @@ import type { AnswerLogRecord } from "./answer-log-schema.ts";
 import type { Conversation, ConversationSummary, ExportFile, ExportFormat } from "./conversation-schemas.ts";
 import type { ModelImportResult, ModelSelectSettings, ModelsState } from "./llm-model-schemas.ts";
 import type { AnswerLimitsPatch } from "./answer-limits.ts";
-import type { StageName } from "./retrieval-types.ts";
+import type { RankedSection, StageName } from "./retrieval-types.ts";
 import type { Subgraph } from "./subgraph-types.ts";
 import type { EntityFacts } from "./graph-answer-types.ts";
 import type { DocumentRecord, LibraryHealth, StoreStats } from "./store-records.ts";
@@ -112,6 +112,8 @@ export interface AskOptions {
   conversationId?: string;
   /** Told every candidate sentence as it was scored (benches only: bench/fit-answer-weights.ts). */
   trace?: (trace: AnswerTrace) => void;
+  /** Told the sections the answer was composed from, in answering order (benches only: bench/answer.ts). */
+  onEvidence?: (sections: readonly RankedSection[]) => void;
 }
 
 export interface AnswerLogQuery {

@@ -17,7 +17,8 @@
 // - pipeline: the import pipeline (check, read and hash once, parse, sections, graph, vectors,
 //   source copy, store), shared by the engine and the benches: the stages of an import, below
 //   what starts it.
-// - engine (core/*.ts): createEngine wires every stage. contract: the IPC contract (model only, so
+// - usecases: ask, search, import, delete, repair, each a module over the stages.
+// - engine (core/engine.ts): createEngine wires every stage and each use case once. contract: the IPC contract (model only, so
 //   the renderer can compile it); host: processes that run an engine; cli: the command line.
 // - electron/ and renderer/ reach core only through the contract, the model, and (electron's
 //   engine process) the host.
@@ -90,9 +91,15 @@ export const LAYERS = [
     note: "the import pipeline the engine and the benches share",
   },
   {
-    name: "engine",
-    paths: ["core/engine.ts", "core/app-version.ts"],
+    name: "usecases",
+    paths: ["core/usecases/"],
     allow: [...STAGES],
+    note: "ask, search, import, delete, repair: what the engine, the CLI and the benches call",
+  },
+  {
+    name: "engine",
+    paths: ["core/engine.ts"],
+    allow: [...STAGES, "usecases"],
     note: "createEngine: wires the stages",
   },
   { name: "contract", paths: ["core/contract/"], allow: ["model"], noNode: true, note: "the IPC contract and its dispatch" },
@@ -100,7 +107,7 @@ export const LAYERS = [
   {
     name: "cli",
     paths: ["core/cli/"],
-    allow: [...STAGES, "engine", "contract", "host"],
+    allow: [...STAGES, "usecases", "engine", "contract", "host"],
     note: "the command line",
   },
   { name: "electron", paths: ["electron/"], allow: ["model", "contract", "host"], note: "main and preload (thin)" },

@@ -54,10 +54,10 @@ describe("lint boundaries", () => {
     expect(await layerErrors("core/probe.ts", importOf("../electron/main.ts"))).toHaveLength(2);
     expect(await layerErrors("core/probe.ts", importOf("../renderer/src/app.tsx"))).toHaveLength(2);
     expect(await layerErrors("core/probe.ts", importOf("./model/errors.ts"))).toHaveLength(2);
-    expect(await layerErrors("core/usecases/probe.ts", "export const a = 1;\n")).toHaveLength(1);
+    expect(await layerErrors("core/features/probe.ts", "export const a = 1;\n")).toHaveLength(1);
     // Nor may a known floor import from such a place.
     expect(await layerErrors("core/answer/probe.ts", importOf("../probe.ts"))).toHaveLength(1);
-    expect(await layerErrors("core/engine.ts", importOf("./usecases/ask.ts"))).toHaveLength(1);
+    expect(await layerErrors("core/engine.ts", importOf("./features/ask.ts"))).toHaveLength(1);
   });
 
   it("allowed edges pass", async () => {

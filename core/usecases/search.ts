@@ -1,0 +1,66 @@
+import type { SearchOptions, SearchResponse, SearchResult } from "../model/engine-types.ts";
+import type { RankedSection, StageName, StageSwitches } from "../model/retrieval-types.ts";
+import { libraryNames } from "../model/document-names.ts";
+import { documentScope } from "../answer/question-scope.ts";
+import { hybridSearch } from "../retrieve/hybrid-search.ts";
+import { makeSnippet } from "../retrieve/snippet.ts";
+import { buildSubgraph } from "../retrieve/subgraph.ts";
+import { ALL_STAGES, type EngineContext } from "./context.ts";
+
+/** Triplets returned with a search, and results whose triplets are collected. */
+const MAX_SEARCH_TRIPLETS = 40;
+const TRIPLET_SECTIONS = 10;
+
+/** The search box: ranked sections, their triplets and the evidence graph. */
+export function searchLibrary(ctx: EngineContext, query: string, opts: SearchOptions = {}): Promise<SearchResponse> {
+  // Interactive: an import's graph work waits for it.
+  return ctx.foreground.run(async () => {
+    const started = performance.now();
+    const k = Math.max(1, Math.min(100, Math.floor(opts.k ?? 10)));
+    const stages: StageSwitches = { ...ALL_STAGES, ...opts.stages };
+    const embedder = stages.sectionVectors || stages.tripletVectors ? await ctx.getEmbedder() : null;
+    // A query naming an imported instrument ("DORA incident reporting") searches that document.
+    const scope = documentScope(query, libraryNames(await ctx.store.listDocuments()).documents, ctx.languageResources).documentIds;
+    const ranked: RankedSection[] = await hybridSearch(ctx.store, embedder, query, {
+      k,
+      stages,
+      caches: ctx.retrievalCaches,
+      ...(scope.length > 0 ? { documentIds: scope } : {}),
+    });
+    const retrieveMs = performance.now() - started;
+    const top = ranked.slice(0, TRIPLET_SECTIONS);
+    const [triplets, subgraph] = await Promise.all([
+      ctx.store.getTripletsForSections(top.map((r) => r.section.id)),
+      buildSubgraph(ctx.store, ranked, { query }),
+    ]);
+    // Triplets the query's vector matched come first, then the rest in result order.
+    const matched = new Set(top.flatMap((r) => r.evidence.tripletIds));
+    const order = new Map(top.map((r, i) => [r.section.id, i]));
+    triplets.sort(
+      (a, b) => Number(matched.has(b.id)) - Number(matched.has(a.id)) || (order.get(a.sectionId) ?? 0) - (order.get(b.sectionId) ?? 0) || a.start - b.start,
+    );
+    return {
+      query,
+      results: ranked.map((r) => toSearchResult(r, query)),
+      triplets: triplets.slice(0, MAX_SEARCH_TRIPLETS),
+      subgraph,
+      timings: { retrieveMs, totalMs: performance.now() - started },
+    };
+  });
+}
+
+function toSearchResult({ section, document, score, evidence }: RankedSection, query: string): SearchResult {
+  return {
+    foundBy: (Object.keys(evidence.stages) as StageName[]).sort(),
+    sectionId: section.id,
+    documentId: document.id,
+    file: document.file,
+    label: section.label,
+    heading: section.heading,
+    path: section.path,
+    pageStart: section.pageStart,
+    pageEnd: section.pageEnd,
+    score,
+    text: makeSnippet(section.text || section.heading, query),
+  };
+}
