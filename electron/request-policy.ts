@@ -3,7 +3,7 @@ import { fileURLToPath } from "node:url";
 
 // What the app's session may load: its own renderer files and nothing else — no network (http,
 // https, ws), no other file on disk, no data: documents. Kept free of Electron imports so the
-// policy itself is unit-tested (test/unit/security-electron.test.ts).
+// policy itself is unit-tested (test/integration/security-electron.test.ts).
 
 /** True for a URL of a file inside `rendererDir` (and for the devtools' own pages). */
 export function isOwnUrl(raw: string, rendererDir: string): boolean {

@@ -114,16 +114,3 @@ export function fitCrosswalkModel(rows: readonly LabelledRow[], options: FitOpti
   }
   return { model: { bias, weights }, logLikelihood };
 }
-
-/** Share of rows whose gold candidate is among the `k` best under `score`, and the mean reciprocal rank. */
-export function rankQuality(rows: readonly LabelledRow[], score: (f: FeatureVector) => number, k: number): { hitAtK: number; mrr: number; rows: number } {
-  let hits = 0;
-  let rr = 0;
-  for (const row of rows) {
-    const order = row.candidates.map((c) => ({ c, s: score(c.features) })).sort((x, y) => y.s - x.s);
-    const rank = order.findIndex((o) => o.c.gold) + 1;
-    if (rank > 0 && rank <= k) hits++;
-    if (rank > 0) rr += 1 / rank;
-  }
-  return { hitAtK: rows.length === 0 ? 0 : hits / rows.length, mrr: rows.length === 0 ? 0 : rr / rows.length, rows: rows.length };
-}

@@ -12,7 +12,7 @@ import { createRandom } from "./fuzz-payloads.ts";
 // nothing is stored for a document that is not listed. Kuzu 0.11.3 lost whole documents at
 // commit depending on how many tables a document wrote (core/store/kuzu/hnsw-commit-guard.ts); these
 // shapes cover those table counts. Seeded, so a failure replays. Used by
-// test/unit/engine-import-property.test.ts and `npm run bench:robustness -- --parts sequences`.
+// test/integration/engine-import-property.test.ts and `npm run bench:robustness -- --parts sequences`.
 
 export interface GeneratedDocument {
   name: string;

@@ -311,14 +311,13 @@ export type {
   PairFlag,
   PairVerdict,
   Span,
-  VerdictLabel,
 } from "../model/compare-schemas.ts";
 export type { AskResult, AskSentence } from "../model/answer-types.ts";
 export type { AskCitation } from "../model/ask-citation.ts";
 export type { AnswerRoute, EntityFactSection, EntityFacts, GraphRow } from "../model/graph-answer-types.ts";
 export type { AnswerLogRecord } from "../model/answer-log-schema.ts";
 export type { Conversation, ConversationSummary, ConversationTurn, ExportFile, ExportFormat } from "../model/conversation-schemas.ts";
-export type { ActiveModel, ModelEntry, ModelImportResult, ModelsState } from "../model/llm-model-schemas.ts";
+export type { ModelEntry, ModelImportResult, ModelsState } from "../model/llm-model-schemas.ts";
 export type { AnswerLimits } from "../model/answer-limits.ts";
 export { ANSWER_LIMIT_BOUNDS } from "../model/answer-limits.ts";
 export type { Subgraph, SubgraphEdge, SubgraphNode } from "../model/subgraph-types.ts";

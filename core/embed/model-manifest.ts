@@ -112,7 +112,6 @@ export const modelManifestSchema = z
 
 export type EmbeddingModelEntry = z.infer<typeof embeddingModelSchema>;
 export type LlmModelEntry = z.infer<typeof llmModelSchema>;
-export type ModelEntry = z.infer<typeof modelEntrySchema>;
 export type ModelManifest = z.infer<typeof modelManifestSchema>;
 
 /** models/manifest.json of this checkout (or of the packaged app, which ships the folder as is). */

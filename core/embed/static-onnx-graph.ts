@@ -14,7 +14,6 @@ import onnxProto from "onnx-proto";
 
 const { onnx } = onnxProto;
 
-export const STATIC_MODEL_INPUTS = ["input_ids", "attention_mask"] as const;
 export const STATIC_MODEL_OUTPUT = "embeddings";
 const OPSET = 17;
 const IR_VERSION = 8;

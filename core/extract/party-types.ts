@@ -7,8 +7,6 @@ import { singularizeWord } from "./normalize-entity.ts";
 
 export type PartyType = "authority" | "regulated party" | "data subject" | "client" | "person";
 
-export const PARTY_TYPES: readonly PartyType[] = ["authority", "regulated party", "data subject", "client", "person"];
-
 // Matched against the end of a normalised (lower-case, singular) name before any "of" phrase, so
 // "relevant competent authority" is an authority and "critical ICT third-party service provider" a
 // regulated party. Longer entries win over shorter ones.

@@ -55,7 +55,6 @@ export type PairEvidence = z.infer<typeof evidenceSchema>;
 
 export const VERDICT_LABELS = ["equivalent", "a_stricter", "b_stricter", "contradicts", "unrelated"] as const;
 export const verdictLabelSchema = z.enum(VERDICT_LABELS);
-export type VerdictLabel = z.infer<typeof verdictLabelSchema>;
 
 export const quoteSchema = z.object({ text: z.string(), start: count, end: count });
 

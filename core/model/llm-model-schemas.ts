@@ -60,7 +60,6 @@ export const modelImportResultSchema = z.object({
 });
 
 export type ModelEntry = z.infer<typeof modelEntrySchema>;
-export type ActiveModel = z.infer<typeof activeModelSchema>;
 export type ModelsState = z.infer<typeof modelsStateSchema>;
 export type ModelImportResult = z.infer<typeof modelImportResultSchema>;
 

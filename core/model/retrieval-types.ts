@@ -51,9 +51,3 @@ export interface RankedSection {
   standing?: number;
   evidence: SectionEvidence;
 }
-
-/** A ranked list of section ids from one stage. */
-export interface StageResult {
-  stage: StageName;
-  hits: Array<{ sectionId: string; score: number }>;
-}

@@ -104,9 +104,3 @@ export function isCentred(line: TextLine, stats: LayoutStats): boolean {
 export function isStyled(line: TextLine, stats: LayoutStats): boolean {
   return isBold(line, stats) || isLarger(line, stats) || isCentred(line, stats);
 }
-
-/** Horizontal indent of a line from its column's left edge, in points. */
-export function indentOf(line: TextLine, stats: LayoutStats): number {
-  const col = stats.columns.get(columnKey(line));
-  return col === undefined ? 0 : line.box.x - col.left;
-}

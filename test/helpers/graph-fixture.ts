@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { readdir, stat, writeFile } from "node:fs/promises";
+import { writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { GraphStore } from "../../core/store/graph-store.ts";
 import { GRAPH_NODE_TABLES, GRAPH_RELATIONSHIPS } from "../../core/graph-query/query-schema.ts";
@@ -76,15 +76,4 @@ export async function libraryDigest(store: GraphStore): Promise<Record<string, s
   }
   digest.content = hash.digest("hex");
   return digest;
-}
-
-/** Files (path → size) under a directory, for checking nothing was written outside the library. */
-export async function filesUnder(dir: string): Promise<Map<string, number>> {
-  const found = new Map<string, number>();
-  for (const entry of await readdir(dir, { recursive: true })) {
-    const full = path.join(dir, entry);
-    const s = await stat(full).catch(() => null);
-    if (s?.isFile() === true) found.set(entry, s.size);
-  }
-  return found;
 }

@@ -13,7 +13,7 @@ import type { DocumentRecord } from "../../core/model/store-records.ts";
 import type { TripletRecord } from "../../core/model/graph-records.ts";
 import type { Section } from "../../core/model/section-types.ts";
 import { rejectionCode } from "../helpers/expect-code.ts";
-import { makeDocument } from "./store-fixtures.ts";
+import { makeDocument } from "../helpers/store-fixtures.ts";
 
 // Hand-written sections in the shape sectioning produces (paragraphs one per line, spans per line
 // with their page), a scripted model and a bag-of-words embedder: answering end to end, no files.

@@ -3,7 +3,7 @@ import { rankForAnswer } from "../../core/answer/answer-ranking.ts";
 import type { AnswerType } from "../../core/model/question-analysis-types.ts";
 import type { RankedSection } from "../../core/model/retrieval-types.ts";
 import type { Section } from "../../core/model/section-types.ts";
-import { makeDocument } from "./store-fixtures.ts";
+import { makeDocument } from "../helpers/store-fixtures.ts";
 
 // The order an answer draws on the retrieved sections (answer-ranking.ts): a question asking for a
 // time limit is answered by the provision headed as one, even when another matches its words better.

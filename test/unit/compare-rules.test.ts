@@ -8,7 +8,7 @@ import { matchingSentences, sentenceUnits } from "../../core/compare/matching-se
 import { diffObligations } from "../../core/compare/obligation-diff.ts";
 import { buildVerdictPrompt, parseVerdictOutput, verdictCacheKey, verdictJsonSchema } from "../../core/compare/verdict-prompt.ts";
 import type { TripletRecord } from "../../core/model/graph-records.ts";
-import { makeDocument, makeSections } from "./store-fixtures.ts";
+import { makeDocument, makeSections } from "../helpers/store-fixtures.ts";
 
 // One stem cache for the file, as the engine's comparisons keep one (english-stem.ts).
 const stems = createEnglishStems();

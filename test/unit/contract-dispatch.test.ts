@@ -8,8 +8,8 @@ import { createDispatcher } from "../../core/contract/dispatch.ts";
 import type { Dispatcher } from "../../core/contract/dispatch.ts";
 import { ClauseGraphError } from "../../core/model/errors.ts";
 import { createUploadStore, uploadsDir } from "../../core/host/upload-store.ts";
-import { COMPARISON, CONVERSATION, createFakeEngine, DOC, LOG_RECORD, okImport, SECTION } from "./contract-fake-engine.ts";
-import type { FakeEngine } from "./contract-fake-engine.ts";
+import { COMPARISON, CONVERSATION, createFakeEngine, DOC, LOG_RECORD, okImport, SECTION } from "../helpers/contract-fake-engine.ts";
+import type { FakeEngine } from "../helpers/contract-fake-engine.ts";
 
 const HUGE = "x".repeat(LIMITS.uploadBase64 + 10);
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { createApi, requestSchemas } from "../../core/contract/contract.ts";
 import { createDispatcher } from "../../core/contract/dispatch.ts";
 import { ClauseGraphError } from "../../core/model/errors.ts";
-import { createFakeEngine, LOG_RECORD, MODEL } from "./contract-fake-engine.ts";
+import { createFakeEngine, LOG_RECORD, MODEL } from "../helpers/contract-fake-engine.ts";
 
 // The model and answer-log channels end to end through the dispatcher and the renderer's API:
 // parameters reach the engine parsed, results are validated on the way back, and model errors

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { createDispatcher } from "../../core/contract/dispatch.ts";
 import { createPathGrants, grantMessageSchema, MAX_GRANTS } from "../../electron/path-grants.ts";
-import { createFakeEngine } from "./contract-fake-engine.ts";
+import { createFakeEngine } from "../helpers/contract-fake-engine.ts";
 
 // Issue 16: the desktop engine imports by path only the files its user dropped or picked (the
 // preload grants each one through main before the renderer can ask for it).

@@ -7,7 +7,7 @@ import { cypherGrammar, schemaText } from "../../core/graph-query/cypher-grammar
 import { querySchema, type QuerySchema } from "../../core/graph-query/query-schema.ts";
 import { createKuzuStore, type KuzuGraphStore } from "../../core/store/kuzu/kuzu-store.ts";
 import { rejectionCode } from "../helpers/expect-code.ts";
-import { makeDocument, makeSections, tempDir } from "./store-fixtures.ts";
+import { makeDocument, makeSections, tempDir } from "../helpers/store-fixtures.ts";
 
 // The Cypher gate every graph query passes (core/graph-query/cypher-gate.ts), against the live
 // schema of a real store at v8: read clauses only, names from the schema, a LIMIT, printed again

@@ -14,7 +14,7 @@ import { vectorLiteral } from "./store-rows.ts";
 // the map rehash (libstdc++: past 13, 29, 59 … entries), the walk continues over a relinked list
 // and silently skips node tables: their rows stay visible inside the transaction up to COMMIT,
 // their primary keys land in the hash index, and the rows are gone. Measured on bare Kuzu
-// (test/unit/store-hnsw-commit.test.ts): k plain node tables + one HNSW table written in one
+// (test/integration/store-hnsw-commit.test.ts): k plain node tables + one HNSW table written in one
 // transaction lose every plain table's row for k = 12 and k = 28, and none for the other k up to 30.
 // An import writes Document, Section, Reference, Entity, Triplet and their edges beside the two
 // vector tables, so the documents whose table count landed on a boundary vanished (the probe's

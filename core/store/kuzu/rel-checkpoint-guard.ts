@@ -13,7 +13,7 @@ import type { KuzuSession } from "./session.ts";
 // (nodes are never reused, so a re-imported document always lands in fresh regions) wiped the
 // IN_DOCUMENT, PART_OF, NEXT, CITES … edges of every other document at the next checkpoint:
 // searches came back empty. Reproduced with two node tables and six edges
-// (test/unit/store-rel-checkpoint.test.ts).
+// (test/integration/store-rel-checkpoint.test.ts).
 //
 // The guard: before any checkpoint can write deletions, each relationship table gets one edge per
 // node group that still has edges (in each direction) deleted and re-created unchanged. The

@@ -19,7 +19,7 @@ import { isPoolFullError } from "./store-errors.ts";
 //    sometimes missing from it, and deleting a row whose terms were added incrementally segfaults
 //    (kuzudb/kuzu#5671, never fixed). So no table with an FTS index is ever written.
 // 2. Building an FTS index stalls every other connection of its database (CREATE_FTS_INDEX waits
-//    for all active transactions and gives up after ~6 s; test/unit/store-search-database.test.ts
+//    for all active transactions and gives up after ~6 s; test/integration/store-search-database.test.ts
 //    shows it on bare Kuzu). Built in a database of its own, a new index keeps the library's
 //    readers and the current segments' searches going.
 // 3. Kuzu keeps native memory per index build for as long as the database that built it is open,

@@ -12,7 +12,7 @@ import { COMPACT_SUFFIX } from "./writers/vectors.ts";
 // queries kept only 40 % of their top 10; with most of a small table deleted, queries came back
 // empty. Every write that deletes vectors counts them in Meta (writers/vectors.ts deleteVectors);
 // past a quarter of the live rows (and at least MIN_DEAD_VECTORS) the table is copied into a fresh
-// one and indexed again. Tested in test/unit/store-vectors.test.ts.
+// one and indexed again. Tested in test/integration/store-vectors.test.ts.
 
 /** Dead rows a vector table may carry before it is compacted, at the least. */
 export const MIN_DEAD_VECTORS = 32;

@@ -81,7 +81,7 @@ const uploadResultSchema = resultSchema(requestSchemas["documents.upload"].resul
  * memory, and the host writes it to disk as it arrives (upload-endpoint.ts). The session cookie
  * goes with it (same origin).
  */
-export const uploadFile: NonNullable<ClauseGraphApi["uploadFile"]> = async (file, { name, password, jobId, ocr, ocrLanguage, signal }) => {
+const uploadFile: NonNullable<ClauseGraphApi["uploadFile"]> = async (file, { name, password, jobId, ocr, ocrLanguage, signal }) => {
   const headers: Record<string, string> = { "Content-Type": "application/octet-stream" };
   // Header values must be Latin-1: a password in any script travels percent-encoded.
   if (password !== undefined) headers[WEB_UPLOAD.passwordHeader] = encodeURIComponent(password);

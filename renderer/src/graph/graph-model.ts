@@ -61,11 +61,6 @@ export function documentOfNode(node: SubgraphNode): string | null {
   return m?.[1] ?? null;
 }
 
-/** Edges touching a node, for the list view and the sources panel. */
-export function edgesOf(graph: { edges: readonly SubgraphEdge[] }, nodeId: string): SubgraphEdge[] {
-  return graph.edges.filter((e) => e.source === nodeId || e.target === nodeId);
-}
-
 /**
  * The first `limit` nodes, the `pinned` ones (what the user expanded: shown whatever the limit),
  * and the edges between them.

@@ -1,8 +1,7 @@
 import type { StylesheetJson } from "cytoscape";
-import type { SubgraphEdge, SubgraphNode } from "../../../core/contract/contract.ts";
+import type { SubgraphNode } from "../../../core/contract/contract.ts";
 
 type SubgraphNodeKind = SubgraphNode["kind"];
-type SubgraphEdgeKind = SubgraphEdge["kind"];
 
 // Node kinds differ by shape AND colour, so the graph reads the same for colour-blind users and in
 // print. Colours come from CSS variables, so the canvas follows the light/dark theme.
@@ -17,14 +16,6 @@ export const NODE_KIND_NAMES: Record<SubgraphNodeKind, string> = {
   section: "Section",
   entity: "Entity (party, obligation object)",
   term: "Defined term",
-};
-
-export const EDGE_KIND_NAMES: Record<SubgraphEdgeKind, string> = {
-  triplet: "Obligation (subject → object)",
-  cites: "Cites",
-  defines: "Defines",
-  mentions: "Mentions",
-  "in-section": "Stated in",
 };
 
 interface Palette {

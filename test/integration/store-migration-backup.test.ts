@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createMigrationBackup, listMigrationBackups, MigrationFailedError } from "../../core/store/kuzu/migration-backup.ts";
 import { createKuzuStore } from "../../core/store/kuzu/kuzu-store.ts";
 import { MIGRATIONS, type Migration } from "../../core/store/kuzu/migrations.ts";
-import { tempDir } from "./store-fixtures.ts";
+import { tempDir } from "../helpers/store-fixtures.ts";
 
 // Issue 6 §2: the database is copied aside before a schema migration and put back when one fails,
 // so an upgrade can never cost an auditor the library.

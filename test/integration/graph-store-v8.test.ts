@@ -3,7 +3,7 @@ import { buildDerivedGraph } from "../../core/graph/build-derived-graph.ts";
 import { createKuzuStore, type KuzuGraphStore } from "../../core/store/kuzu/kuzu-store.ts";
 import type { DerivedGraph } from "../../core/model/graph-records.ts";
 import { rejectionCode } from "../helpers/expect-code.ts";
-import { makeDocument, makeSections, tempDir } from "./store-fixtures.ts";
+import { makeDocument, makeSections, tempDir } from "../helpers/store-fixtures.ts";
 
 // Schema v8 (issue 13): entities carry their party type, triplets their recipient (with a
 // HAS_RECIPIENT edge), deadlines are nodes of their own; names shorter than two characters are

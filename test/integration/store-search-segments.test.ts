@@ -11,7 +11,7 @@ import {
   SEARCH_POOL_FLOOR,
 } from "../../core/store/kuzu/memory-plan.ts";
 import { searchDirectory } from "../../core/store/kuzu/search-database.ts";
-import { fillerSpecs, makeDocument, makeSections, tempDir } from "./store-fixtures.ts";
+import { fillerSpecs, makeDocument, makeSections, tempDir } from "../helpers/store-fixtures.ts";
 
 // The full-text index in segments (core/store/kuzu/search-database.ts): in a large library a new
 // document gets a segment of its own, searched at once, and small segments merge in the

@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createEngine } from "../../core/engine.ts";
 import { commitVectorRows } from "../../core/store/kuzu/hnsw-commit-guard.ts";
 import { createKuzuSession, type KuzuSession } from "../../core/store/kuzu/session.ts";
-import { tempDir } from "./store-fixtures.ts";
+import { tempDir } from "../helpers/store-fixtures.ts";
 
 // Kuzu 0.11.3 drops the rows of other node tables when a transaction also inserts into a table
 // with an HNSW index and the index's commit-time insert rehashes the local-storage map

@@ -4,7 +4,7 @@ import kuzu, { type QueryResult } from "kuzu";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createKuzuStore, type KuzuGraphStore } from "../../core/store/kuzu/kuzu-store.ts";
 import { searchDirectory } from "../../core/store/kuzu/search-database.ts";
-import { fillerSpecs, makeDocument, makeSections, tempDir } from "./store-fixtures.ts";
+import { fillerSpecs, makeDocument, makeSections, tempDir } from "../helpers/store-fixtures.ts";
 
 // Full-text search has a database of its own (core/store/kuzu/search-database.ts), rebuilt whole
 // after writes and swapped in. The canary shows why on bare Kuzu 0.11.3: building an FTS index in

@@ -11,8 +11,8 @@ import { MAX_IN_FLIGHT } from "../../core/host/connection-queue.ts";
 import { startWebHost } from "../../core/host/web-host.ts";
 import type { WebHost } from "../../core/host/web-host.ts";
 import { uploadsDir } from "../../core/host/upload-store.ts";
-import { createFakeEngine, DOC, okImport } from "./contract-fake-engine.ts";
-import type { FakeEngine } from "./contract-fake-engine.ts";
+import { createFakeEngine, DOC, okImport } from "../helpers/contract-fake-engine.ts";
+import type { FakeEngine } from "../helpers/contract-fake-engine.ts";
 import type { ImportOptions } from "../../core/model/engine-types.ts";
 
 type Reply = HttpReply;

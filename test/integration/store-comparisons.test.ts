@@ -11,7 +11,7 @@ import { createKuzuSession } from "../../core/store/kuzu/session.ts";
 import { createKuzuStore, type KuzuGraphStore } from "../../core/store/kuzu/kuzu-store.ts";
 import { readRelConnections } from "../../core/store/kuzu/rel-checkpoint-guard.ts";
 import type { Section } from "../../core/model/section-types.ts";
-import { fillerSpecs, makeDocument, makeSections, tempDir } from "./store-fixtures.ts";
+import { fillerSpecs, makeDocument, makeSections, tempDir } from "../helpers/store-fixtures.ts";
 
 // Comparisons in the store (schema v7): SIMILAR_TO edges written, replaced row by row, given
 // verdicts, removed with the comparison and with either document; the HNSW k-NN search restricted

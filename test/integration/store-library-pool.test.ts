@@ -2,7 +2,7 @@ import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createKuzuStore } from "../../core/store/kuzu/kuzu-store.ts";
 import { readMemoryRecord } from "../../core/store/kuzu/memory-plan.ts";
-import { makeDocument, makeSections, tempDir } from "./store-fixtures.ts";
+import { makeDocument, makeSections, tempDir } from "../helpers/store-fixtures.ts";
 
 // The library's buffer pool, found too small by a write, is grown and recorded for the next open.
 

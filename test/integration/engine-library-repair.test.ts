@@ -6,7 +6,7 @@ import { createEngine, databasePath, documentIdFromSha } from "../../core/engine
 import type { Engine } from "../../core/model/engine-types.ts";
 import { rebuiltPath } from "../../core/store/library-rebuild.ts";
 import { A_TEXT, makeDamagedLibrary } from "../helpers/damaged-library.ts";
-import { tempDir } from "./store-fixtures.ts";
+import { tempDir } from "../helpers/store-fixtures.ts";
 
 // A library that lost a document the way Kuzu 0.11.3 lost them before the fix
 // (test/helpers/damaged-library.ts) is reported at open and rebuilt from the kept copies.

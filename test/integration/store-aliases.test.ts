@@ -2,7 +2,7 @@ import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { CURRENT_SCHEMA_VERSION, MIGRATIONS } from "../../core/store/kuzu/migrations.ts";
 import { createKuzuStore } from "../../core/store/kuzu/kuzu-store.ts";
-import { makeDocument, makeSections, tempDir } from "./store-fixtures.ts";
+import { makeDocument, makeSections, tempDir } from "../helpers/store-fixtures.ts";
 
 // Document aliases in the Kuzu store: schema v5 adds them, fills them for the documents a v4
 // library already holds (from their titles), and keeps the user's edits apart from the registry's.

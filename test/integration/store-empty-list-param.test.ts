@@ -3,7 +3,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createKuzuStore, type KuzuGraphStore } from "../../core/store/kuzu/kuzu-store.ts";
 import { PROJECT_DIR } from "../helpers/cli.ts";
-import { tempDir } from "./store-fixtures.ts";
+import { tempDir } from "../helpers/store-fixtures.ts";
 
 // Kuzu 0.11.3 kills the process (SIGSEGV) when a prepared statement gets an empty list parameter.
 // Graph questions pass lists (section ids, documents, labels) that can be empty — a reopened answer

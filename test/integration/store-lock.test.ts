@@ -3,7 +3,7 @@ import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { isClauseGraphError } from "../../core/model/errors.ts";
 import { createKuzuStore, type KuzuGraphStore } from "../../core/store/kuzu/kuzu-store.ts";
-import { tempDir } from "./store-fixtures.ts";
+import { tempDir } from "../helpers/store-fixtures.ts";
 
 // Kuzu locks the database file per process: a second process (a CLI next to the app) must get
 // DB_LOCKED naming the file, not a raw IO exception.

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildDerivedGraph } from "../../core/graph/build-derived-graph.ts";
 import { createKuzuStore, type KuzuGraphStore } from "../../core/store/kuzu/kuzu-store.ts";
 import { withReadCache } from "../../core/store/read-cache.ts";
-import { makeDocument, makeSections, tempDir } from "./store-fixtures.ts";
+import { makeDocument, makeSections, tempDir } from "../helpers/store-fixtures.ts";
 
 // The read cache must answer exactly what the store answers, serve repeats from memory, and
 // never serve a row a write has changed or removed.

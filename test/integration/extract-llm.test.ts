@@ -21,7 +21,7 @@ import type { Section } from "../../core/model/section-types.ts";
 import { createKuzuStore } from "../../core/store/kuzu/kuzu-store.ts";
 import { createDispatcher } from "../../core/contract/dispatch.ts";
 import type { WireEvent } from "../../core/contract/contract.ts";
-import { createFakeEngine } from "./contract-fake-engine.ts";
+import { createFakeEngine } from "../helpers/contract-fake-engine.ts";
 
 // The LLM triplet tier at the seam: a scripted model answers fixed JSON per passage, so cleaning,
 // merging, provenance, the cache and resumption are checked deterministically on a real Kuzu store.

@@ -10,7 +10,7 @@ import { planRebuild } from "../../core/store/library-rebuild.ts";
 import { readSourceRecord } from "../../core/store/source-record.ts";
 import { parseJson, runCli } from "../helpers/cli.ts";
 import { B_TEXT, makeDamagedLibrary } from "../helpers/damaged-library.ts";
-import { tempDir } from "./store-fixtures.ts";
+import { tempDir } from "../helpers/store-fixtures.ts";
 
 // Instrument names end to end: a document imported as "REGULATION (EU) 2022/2554 …" answers to
 // "DORA" (the official text never says it), a question naming an instrument that is not imported

@@ -6,7 +6,7 @@ import { isClauseGraphError } from "../../core/model/errors.ts";
 import { createKuzuStore, type KuzuGraphStore, type KuzuStoreOptions } from "../../core/store/kuzu/kuzu-store.ts";
 import { CURRENT_SCHEMA_VERSION, MIGRATIONS, type MigrationPlan } from "../../core/store/kuzu/migrations.ts";
 import type { Section } from "../../core/model/section-types.ts";
-import { fillerSpecs, makeDocument, makeSections, tempDir } from "./store-fixtures.ts";
+import { fillerSpecs, makeDocument, makeSections, tempDir } from "../helpers/store-fixtures.ts";
 
 let tmp: ReturnType<typeof tempDir>;
 let stores: KuzuGraphStore[] = [];

@@ -6,7 +6,7 @@ import { checkStoreConsistency, readEdgesBothWays } from "../../bench/lib/store-
 import { createKuzuSession, type KuzuSession } from "../../core/store/kuzu/session.ts";
 import { createKuzuStore, type KuzuGraphStore } from "../../core/store/kuzu/kuzu-store.ts";
 import { anchorSurvivingEdges, coveringPairs, KUZU_NODE_GROUP_SIZE, readRelConnections } from "../../core/store/kuzu/rel-checkpoint-guard.ts";
-import { fillerSpecs, makeDocument, makeSections, tempDir } from "./store-fixtures.ts";
+import { fillerSpecs, makeDocument, makeSections, tempDir } from "../helpers/store-fixtures.ts";
 
 // Kuzu 0.11.3 drops every edge of a relationship table's node group when a checkpoint follows
 // deletions that empty all the 1,024-node CSR regions they touched (rel-checkpoint-guard.ts).
