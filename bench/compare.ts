@@ -14,7 +14,7 @@ import { parseArgs } from "node:util";
 import { buildCrosswalk } from "../core/compare/build-crosswalk.ts";
 import { FEATURE_NAMES } from "../core/compare/crosswalk-features.ts";
 import { loadCrosswalkInput } from "../core/compare/crosswalk-inputs.ts";
-import { createEnglishStems } from "../core/compare/english-stem.ts";
+import { createEnglishStems } from "../core/text/index.ts";
 import { CROSSWALK_MODEL, matchScore, type CrosswalkModel } from "../core/compare/crosswalk-model.ts";
 import { databasePath } from "../core/engine.ts";
 import { ensureDefaultEmbedder } from "../core/embed/default-embedder.ts";

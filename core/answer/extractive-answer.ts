@@ -5,6 +5,7 @@ import { blockCitation, renderBlock, type AnswerContext, type ContextBlock } fro
 import type { DraftSentence } from "./parse-llm-output.ts";
 import { neutralizeKeys } from "./neutralize.ts";
 import { provisionRole } from "./provision-role.ts";
+import { jaccard } from "../text/index.ts";
 import { contentStems, type TextLanguage } from "./lexical.ts";
 import type { Candidate, SentencePool } from "./sentence-pool.ts";
 
@@ -227,13 +228,6 @@ function followOn(units: readonly Candidate[], unit: Candidate): Candidate[] {
     if (REFERS_BACK.test(next.unit.text)) last = i;
   }
   return units.slice(at + 1, last + 1);
-}
-
-function jaccard(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
-  let both = 0;
-  for (const s of a) if (b.has(s)) both++;
-  const union = a.size + b.size - both;
-  return union === 0 ? 0 : both / union;
 }
 
 /** A quoted sentence as answer text: inert keys, one line, without the paragraph number. */

@@ -1,7 +1,7 @@
 import type { InLibraryFeature, InLibraryRule } from "../model/answer-rules.ts";
 import { isFunctionWord, contentStems } from "./lexical.ts";
 import type { SentencePool } from "./sentence-pool.ts";
-import { tokenize } from "../retrieve/query-terms.ts";
+import { tokenize } from "../text/index.ts";
 
 // Whether the library answers a question at all. The named rules of IN_LIBRARY_RULES
 // (answer-rules.ts) are tried in order: a question naming what was never imported is refused by

@@ -1,98 +1,24 @@
-import { analyzeQuery, isStopword, memoStemmer, tokenize } from "../retrieve/query-terms.ts";
+import { analyzeQuery } from "../retrieve/query-terms.ts";
+import { AMBIGUOUS_FUNCTION_WORDS, isFunctionWord as isFunctionWordOfAnyLanguage, memoized, stemEnglishFolded, stemItalian, tokenize } from "../text/index.ts";
 import { vocabularyExpansions } from "../retrieve/legal-thesaurus.ts";
 
 // Word-level evidence for answering: which content words a question asks about (weighted by how
 // rare they are among the candidate sentences, so "data" in a GDPR pool counts little and
 // "72" or "breach" a lot), and how much of an answer sentence its cited text contains.
 
-// Italian function words: questions about procurement rules are asked in Italian too.
-const ITALIAN_STOPWORDS = new Set(
-  (
-    "il lo la i gli le un uno una di del dello della dei degli delle da dal dalla dai dalle in nel nella nei nelle " +
-    "su sul sulla sui sulle per con tra fra e ed o od ma se che chi cui non più come dove quando quale quali qual " +
-    "è sono essere sia siano al allo alla ai agli alle questo questa questi queste quello quella ne ci si"
-  ).split(/\s+/),
-);
-
 /** Expansion words (regulatory wording of lay terms) count for this share of a question word. */
 const EXPANSION_WEIGHT = 0.5;
 /** A lay word whose regulatory counterpart a sentence has counts this much of the word itself. */
 const EQUIVALENT_WEIGHT = 0.8;
 
-const baseStem = memoStemmer();
-
-/**
- * The shared stemmer, plus the folds it lacks: "notify"/"notification", "apply"/"application";
- * "apply", "comply" are not adverbs ("ap", "com" while "applies" gave "appli"); a final y after a
- * consonant as "carries" has it ("carrying out" gave "carry", "carry out" "carri": DORA Art. 27's
- * testers "for the carrying out of TLPT" missed the question's words); "contractual" as "contract";
- * "-ness" dropped first, as the stemmer keeps "lawfulness" whole (GDPR Art. 6, "Lawfulness of
- * processing", lost the lead to Art. 5 for "What are the lawful bases for processing?").
- */
-function stemOf(word: string): string {
-  return (/ply$/.test(word) ? word : baseStem(word.replace(/(?<=[a-z]{4})ness$/, "")))
-    .replace(/icat$/, "i")
-    .replace(/([^aeiou])y$/, "$1i")
-    .replace(/(?<=[a-z]{5})tu$/, "t");
-}
-
 export type TextLanguage = "en" | "it";
 
-/**
- * Italian suffixes, longest first, stripped once: nominalisations ("indicazione" → "indic", as
- * "indica"), participles and gerunds ("decorrenti", "decorre" → "decorr"; "durata", "dura" →
- * "dur"), infinitives, adverbs. The English stripper left "prestazione" and "prestazioni", or
- * "indica" and "indicazione", apart, and Italian questions missed the sentences that answer them
- * (labelled question it-d04 found nothing close enough).
- */
-const ITALIAN_SUFFIXES = [
-  "azioni",
-  "azione",
-  "izioni",
-  "izione",
-  "zioni",
-  "zione",
-  "amenti",
-  "amento",
-  "imenti",
-  "imento",
-  "mente",
-  "ando",
-  "endo",
-  "enti",
-  "ente",
-  "anti",
-  "ante",
-  "ità",
-  "ato",
-  "ata",
-  "ati",
-  "ate",
-  "ito",
-  "ita",
-  "iti",
-  "ite",
-  "uto",
-  "uta",
-  "uti",
-  "ute",
-  "are",
-  "ere",
-  "ire",
-];
+const stemEnglish = memoized(stemEnglishFolded);
+const stemIn = (language: TextLanguage): ((word: string) => string) => (language === "it" ? stemItalian : stemEnglish);
 
-/** A light Italian stemmer (after Savoy's): one suffix, else the final vowel, keeping at least three letters. */
-export function stemItalian(word: string): string {
-  const w = word.toLowerCase();
-  if (w.length <= 4 || /^\d/.test(w)) return w;
-  for (const suffix of ITALIAN_SUFFIXES) if (w.endsWith(suffix) && w.length - suffix.length >= 3) return w.slice(0, -suffix.length);
-  return /[aeiouàèéìòù]$/.test(w) ? w.slice(0, -1) : w;
-}
-
-const stemIn = (language: TextLanguage): ((word: string) => string) => (language === "it" ? stemItalian : stemOf);
-
+/** Answers also leave out the Italian function words that are English word forms ("non", "come"). */
 export function isFunctionWord(word: string): boolean {
-  return isStopword(word) || ITALIAN_STOPWORDS.has(word);
+  return isFunctionWordOfAnyLanguage(word) || AMBIGUOUS_FUNCTION_WORDS.has(word);
 }
 
 /** A footnote number printed against its word: "process43". */
@@ -219,5 +145,5 @@ export function lexicalSupport(claim: readonly string[], source: ReadonlySet<str
 
 /** Words of a name, as stems: "NIST SP 800-30r1" → {nist, sp, 800, 30r1}. */
 export function nameStems(name: string): Set<string> {
-  return new Set(tokenize(name).map(stemOf));
+  return new Set(tokenize(name).map(stemEnglish));
 }

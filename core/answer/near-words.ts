@@ -1,7 +1,6 @@
 import { isZeroVector, type Embedder } from "../model/embedder.ts";
-import { tokenize } from "../retrieve/query-terms.ts";
 // Word vectors are L2-normalised (Embedder contract): their dot product is their cosine.
-import { dot } from "../retrieve/section-cosine.ts";
+import { dot, tokenize } from "../text/index.ts";
 import { contentStems, isFunctionWord } from "./lexical.ts";
 
 // Rule "a near word covers the question's word": auditors say "guests", "recycling", "bank"

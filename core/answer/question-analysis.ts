@@ -1,6 +1,7 @@
+import type { AnswerHints } from "../model/answer-types.ts";
 import { findCrossReferences } from "../extract/cross-references.ts";
 import { findInstrumentMentions } from "../names/instrument-names.ts";
-import { tokenize } from "../retrieve/query-terms.ts";
+import { tokenize } from "../text/index.ts";
 import { classifyAnswerType } from "./answer-type.ts";
 import type { LibraryNames, QuestionAnalysis } from "../model/question-analysis-types.ts";
 import type { LanguageResources } from "./language-resources.ts";
@@ -169,13 +170,7 @@ export function analyzeQuestion(question: string, library: LibraryNames, resourc
 }
 
 /** The part of the analysis the extractive answer reads (answer-types.ts AnswerHints). */
-export function answerHints(analysis: QuestionAnalysis): {
-  answerType: string;
-  provisions: readonly string[];
-  parties: readonly string[];
-  language: "en" | "it";
-  alsoAsks: readonly string[];
-} {
+export function answerHints(analysis: QuestionAnalysis): Required<Omit<AnswerHints, "subject">> {
   return {
     answerType: analysis.answerType,
     provisions: analysis.scope.provisions,

@@ -1,4 +1,5 @@
 import type { Embedder } from "../model/embedder.ts";
+import { dot } from "../text/index.ts";
 import { ClauseGraphError } from "../model/errors.ts";
 import type { RankedSection } from "../model/retrieval-types.ts";
 import type { TripletRecord } from "../model/graph-records.ts";
@@ -169,13 +170,6 @@ const ROUTING_WORDS = ["article", "articles", "art", "regulation", "directive", 
 
 function overlaps(t: TripletRecord, unit: SentenceUnit): boolean {
   return t.start < unit.end && t.end > unit.start;
-}
-
-function dot(a: Float32Array, b: Float32Array): number {
-  let s = 0;
-  const n = Math.min(a.length, b.length);
-  for (let i = 0; i < n; i++) s += (a[i] ?? 0) * (b[i] ?? 0);
-  return s;
 }
 
 export function cosine(a: Float32Array, b: Float32Array): number {

@@ -13,7 +13,7 @@ import { summarize } from "./comparison-view.ts";
 import { FEATURE_NAMES } from "./crosswalk-features.ts";
 import { contributions, MATCH_THRESHOLD, SCORER_VERSION } from "./crosswalk-model.ts";
 import { loadCrosswalkInput } from "./crosswalk-inputs.ts";
-import type { EnglishStems } from "./english-stem.ts";
+import type { EnglishStems } from "../text/index.ts";
 import { analysePair } from "./pair-analysis.ts";
 import { judgePairs, type VerdictPair } from "./pair-verdicts.ts";
 
@@ -57,7 +57,7 @@ export interface CompareJobDeps {
   /** Runs a store write in the engine's write queue. */
   serializeWrite: <T>(work: () => Promise<T>) => Promise<T>;
   log?: (message: string) => void;
-  /** The comparisons' stem cache (english-stem.ts): stems repeat across every comparison. */
+  /** The comparisons' stem cache (core/text/stem-porter.ts): stems repeat across every comparison. */
   stems: EnglishStems;
 }
 

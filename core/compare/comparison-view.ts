@@ -15,7 +15,7 @@ import {
   type CrosswalkRow,
 } from "../model/compare-schemas.ts";
 import { contentWords } from "./compare-text.ts";
-import type { EnglishStems } from "./english-stem.ts";
+import type { EnglishStems } from "../text/index.ts";
 import { MATCH_THRESHOLD, SCORER_VERSION } from "./crosswalk-model.ts";
 import { compareLanguage, MIN_CONTENT_WORDS } from "./section-profile.ts";
 

@@ -11,7 +11,7 @@ import { runComparison } from "./compare-job.ts";
 import { matchFromEdge, readCrosswalk, summarize } from "./comparison-view.ts";
 import { exportCrosswalk } from "./crosswalk-export.ts";
 import { analysePair } from "./pair-analysis.ts";
-import { createEnglishStems } from "./english-stem.ts";
+import { createEnglishStems } from "../text/index.ts";
 import { pairGraph } from "./pair-graph.ts";
 import { compareLanguage } from "./section-profile.ts";
 

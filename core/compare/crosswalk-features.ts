@@ -1,4 +1,4 @@
-import { cosineSimilarity } from "../model/embedder.ts";
+import { cosineSimilarity } from "../text/index.ts";
 import type { LexicalSpace } from "./lexical-space.ts";
 import type { SectionProfile } from "./section-profile.ts";
 

@@ -9,7 +9,7 @@ import type { ScoredId } from "../model/graph-records.ts";
 import type { Section } from "../model/section-types.ts";
 import { candidatesPerSearch, vectorCandidates, type CrosswalkInput } from "./build-crosswalk.ts";
 import { citationLinks, headingCitations, type CitationSide } from "./crosswalk-citations.ts";
-import type { EnglishStems } from "./english-stem.ts";
+import type { EnglishStems } from "../text/index.ts";
 import { compareLanguage, definedTermMatchers, profileDocument, type SectionProfile } from "./section-profile.ts";
 
 // Everything a crosswalk is computed from, read from the library: both sides' sections,
@@ -33,7 +33,7 @@ export interface LoadOptions {
   checkpoint?: () => void;
   /** Progress of the nearest-neighbour searches: (done, total). */
   onNeighbours?: (done: number, total: number) => void;
-  /** The comparisons' stem cache (english-stem.ts). */
+  /** The comparisons' stem cache (core/text/stem-porter.ts). */
   stems: EnglishStems;
 }
 

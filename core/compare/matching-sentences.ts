@@ -1,7 +1,7 @@
 import { splitSentences } from "../structure/sentences.ts";
 import type { Span } from "../model/compare-schemas.ts";
 import { lexicalTerms, type CompareLanguage } from "./compare-text.ts";
-import type { EnglishStems } from "./english-stem.ts";
+import type { EnglishStems } from "../text/index.ts";
 
 // Which sentences of two aligned sections say the same thing: the highlights of the side-by-side
 // view, the evidence an export cites (paragraph and page), and the sentences a model is shown.

@@ -2,7 +2,7 @@ import { findDeadlines } from "../extract/deadlines.ts";
 import type { TripletRecord } from "../model/graph-records.ts";
 import type { ObligationRow, ObligationView, PairFlag } from "../model/compare-schemas.ts";
 import { contentWords, type CompareLanguage } from "./compare-text.ts";
-import type { EnglishStems } from "./english-stem.ts";
+import { jaccard, type EnglishStems } from "../text/index.ts";
 import { comparableDeadlines, readDeadline, stricterDeadline, tightestDeadline, type Deadline } from "./deadline-duration.ts";
 
 // The differences an auditor looks for first, without a model: the obligations of two aligned
@@ -30,13 +30,6 @@ interface Prepared {
   party: Set<string>;
   words: Set<string>;
   deadline: Deadline | null;
-}
-
-function jaccard(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
-  if (a.size === 0 || b.size === 0) return 0;
-  let shared = 0;
-  for (const w of a) if (b.has(w)) shared++;
-  return shared / (a.size + b.size - shared);
 }
 
 function prepare(t: TripletRecord, language: CompareLanguage, stems: EnglishStems): Prepared | null {
@@ -133,7 +126,7 @@ export interface DiffSide {
   language: CompareLanguage;
 }
 
-/** `stems`: the comparisons' stem cache (english-stem.ts). */
+/** `stems`: the comparisons' stem cache (core/text/stem-porter.ts). */
 export function diffObligations(a: DiffSide, b: DiffSide, stems: EnglishStems): ObligationDiff {
   const left = a.triplets.flatMap((t) => prepare(t, a.language, stems) ?? []);
   const right = b.triplets.flatMap((t) => prepare(t, b.language, stems) ?? []);

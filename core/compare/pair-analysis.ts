@@ -1,7 +1,7 @@
 import type { ObligationRow, PairEvidence, PairFlag } from "../model/compare-schemas.ts";
 import { matchingSentences } from "./matching-sentences.ts";
 import { diffObligations } from "./obligation-diff.ts";
-import type { EnglishStems } from "./english-stem.ts";
+import type { EnglishStems } from "../text/index.ts";
 import type { SectionProfile } from "./section-profile.ts";
 
 // What an aligned pair is analysed for once it is among A's k best: the rule-based flags of its

@@ -3,7 +3,7 @@ import type { LlmClient } from "../model/llm-client.ts";
 import type { Section } from "../model/section-types.ts";
 import { pairVerdictSchema, type PairVerdict } from "../model/compare-schemas.ts";
 import type { CompareLanguage } from "./compare-text.ts";
-import type { EnglishStems } from "./english-stem.ts";
+import type { EnglishStems } from "../text/index.ts";
 import { matchingSentences, sentenceUnits, type SentenceUnit } from "./matching-sentences.ts";
 import {
   buildVerdictPrompt,
@@ -48,7 +48,7 @@ export interface VerdictRunOptions {
   /** Before the first call: the pairs, how many the cache answers, how many go to the model. */
   onPlan?: (plan: { pairs: number; cached: number; modelCalls: number }) => void;
   log?: (message: string) => void;
-  /** The comparisons' stem cache (english-stem.ts): the prompt's sentences are the best-matching ones. */
+  /** The comparisons' stem cache (core/text/stem-porter.ts): the prompt's sentences are the best-matching ones. */
   stems: EnglishStems;
 }
 

@@ -3,7 +3,7 @@ import type { DocumentRecord } from "../model/store-records.ts";
 import type { TripletRecord } from "../model/graph-records.ts";
 import type { Section, SectionKind } from "../model/section-types.ts";
 import { contentWords, lexicalTerms, type CompareLanguage } from "./compare-text.ts";
-import type { EnglishStems } from "./english-stem.ts";
+import type { EnglishStems } from "../text/index.ts";
 
 // What a crosswalk knows about one section, read once per comparison: its words, the headings it
 // sits under, the defined terms and obligation words it uses, and a hash of its content (the key
@@ -110,7 +110,7 @@ export interface ProfileInput {
   sections: readonly Section[];
   triplets: readonly TripletRecord[];
   termMatchers: ReadonlyArray<{ normalizedTerm: string; re: RegExp }>;
-  /** The comparisons' stem cache (english-stem.ts). */
+  /** The comparisons' stem cache (core/text/stem-porter.ts). */
   stems: EnglishStems;
 }
 

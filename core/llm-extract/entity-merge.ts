@@ -1,4 +1,5 @@
-import { cosineSimilarity, type Embedder } from "../model/embedder.ts";
+import type { Embedder } from "../model/embedder.ts";
+import { cosineSimilarity } from "../text/index.ts";
 import { canonicalKey, normalizeEntity } from "../extract/normalize-entity.ts";
 
 // Entity names from the model become graph nodes keyed like the rule-based ones (so both tiers

@@ -26,19 +26,3 @@ export function isZeroVector(vector: Float32Array): boolean {
   for (const x of vector) if (x !== 0) return false;
   return true;
 }
-
-/** Cosine similarity of two vectors of the same width; 0 when either has no direction. */
-export function cosineSimilarity(a: Float32Array, b: Float32Array): number {
-  let dot = 0;
-  let na = 0;
-  let nb = 0;
-  const n = Math.min(a.length, b.length);
-  for (let i = 0; i < n; i++) {
-    const x = a[i] ?? 0;
-    const y = b[i] ?? 0;
-    dot += x * y;
-    na += x * x;
-    nb += y * y;
-  }
-  return na === 0 || nb === 0 ? 0 : dot / Math.sqrt(na * nb);
-}

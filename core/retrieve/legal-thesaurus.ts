@@ -1,6 +1,6 @@
 import { distinctEntries, findInstrumentMentions, withContained } from "../names/instrument-names.ts";
 import { COMPLIANCE_LEXICON } from "./compliance-lexicon.ts";
-import { isStopword, stem, tokenize } from "./query-terms.ts";
+import { isFunctionWord, stemEnglish as stem, tokenize } from "../text/index.ts";
 
 // Auditors ask in everyday words ("data leak", "delete my data", "cloud provider", "the
 // regulator"); regulations use defined legal vocabulary ("personal data breach", "erasure",
@@ -52,8 +52,6 @@ function contains(haystack: readonly string[], needle: readonly string[]): boole
   }
   return false;
 }
-
-const ITALIAN_FUNCTION_WORDS = new Set(["di", "dei", "del", "della", "delle", "da", "per", "il", "la", "le", "lo", "gli", "e", "ed", "o"]);
 
 /** Most words a query gains: enough for three or four concepts, bounded so the question keeps its weight. */
 const MAX_ADDED_WORDS = 16;
@@ -130,7 +128,7 @@ function expand(query: string): VocabularyExpansion[] {
     for (const phrase of f.to) {
       for (const word of tokenize(phrase)) {
         const s = stem(word);
-        if (budget === 0 || have.has(s) || seen.has(s) || word.length < 2 || isStopword(word) || ITALIAN_FUNCTION_WORDS.has(word)) continue;
+        if (budget === 0 || have.has(s) || seen.has(s) || word.length < 2 || isFunctionWord(word)) continue;
         seen.add(s);
         added.push(word);
         budget--;

@@ -1,4 +1,4 @@
-import { isStopword, memoStemmer, tokenize } from "./query-terms.ts";
+import { isFunctionWord, memoized, stemEnglish, tokenize } from "../text/index.ts";
 
 // Query-term-aware features computed on the candidate pool only (a few hundred sections), so
 // they can afford what an inverted index cannot: where in the hierarchy the words occur, how
@@ -56,7 +56,7 @@ export interface PoolStats {
  */
 export class StemCache {
   private readonly entries = new Map<string, { text: string; index: StemIndex }>();
-  private readonly stem = memoStemmer();
+  private readonly stem = memoized(stemEnglish);
   constructor(private readonly capacity = 50_000) {}
 
   stems(id: string, text: string): string[] {
@@ -179,7 +179,7 @@ export function feedbackModel(
     if (stems.length === 0) continue;
     const w = score / top / stems.length;
     for (const s of stems) {
-      if (s.length < 3 || exclude.has(s) || isStopword(s) || /^\d/.test(s)) continue;
+      if (s.length < 3 || exclude.has(s) || isFunctionWord(s) || /^\d/.test(s)) continue;
       mass.set(s, (mass.get(s) ?? 0) + w);
     }
   }

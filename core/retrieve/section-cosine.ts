@@ -1,6 +1,7 @@
 import { sectionEmbeddingText } from "../embed/embed-derived.ts";
 import type { Embedder } from "../model/embedder.ts";
 import type { Section } from "../model/section-types.ts";
+import { dot } from "../text/index.ts";
 
 // The vector stage only scores its own top hits, so a section found by BM25 alone has no cosine
 // and the fusion cannot tell a lexical hit that is also close in meaning from one that is not.
@@ -39,13 +40,6 @@ export class SectionVectorCache {
     });
     return out;
   }
-}
-
-export function dot(a: Float32Array, b: Float32Array): number {
-  const n = Math.min(a.length, b.length);
-  let s = 0;
-  for (let i = 0; i < n; i++) s += (a[i] ?? 0) * (b[i] ?? 0);
-  return s;
 }
 
 /**

@@ -1,6 +1,6 @@
 import { normalizeEntity } from "../extract/normalize-entity.ts";
 import type { RetrievalStore } from "../store/retrieval-store.ts";
-import { tokenize } from "./query-terms.ts";
+import { tokenize } from "../text/index.ts";
 import type { Subgraph, SubgraphEdge, SubgraphNode } from "../model/subgraph-types.ts";
 import type { RankedSection } from "../model/retrieval-types.ts";
 

@@ -1,5 +1,6 @@
 import { normalizeEntity } from "../extract/normalize-entity.ts";
-import { analyzeQuery, tokenize } from "./query-terms.ts";
+import { tokenize } from "../text/index.ts";
+import { analyzeQuery } from "./query-terms.ts";
 import type { RetrievalStore } from "../store/retrieval-store.ts";
 
 // "What is a business associate?" is answered by the section that defines the term, which often

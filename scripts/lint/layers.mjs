@@ -5,6 +5,7 @@
 // so `../../electron/main.ts` is caught as surely as `electron`.
 //
 // Why this order (the import pipeline, then what serves a question, then what starts the engine):
+// - text: words, stop words, stemmers and similarity, shared by search, answers and crosswalks.
 // - model: the records and wire schemas everyone shares (plain data, zod, no Node): the renderer
 //   compiles it too. files (owner-only files, JSON lines, settings.json) and jobs (progress,
 //   the write queue) are utilities the stages use.
@@ -25,6 +26,7 @@
 
 /** Every floor below the engine, bottom to top: what the engine and the CLI may import. */
 const STAGES = [
+  "text",
   "model",
   "files",
   "jobs",
@@ -47,47 +49,48 @@ const STAGES = [
 
 /** @type {ReadonlyArray<{ name: string; paths: string[]; allow: string[]; noNode?: boolean; note: string }>} */
 export const LAYERS = [
+  { name: "text", paths: ["core/text/"], allow: [], noNode: true, note: "words, stop words, stemmers, similarity" },
   { name: "model", paths: ["core/model/"], allow: [], noNode: true, note: "shared records and wire schemas" },
-  { name: "files", paths: ["core/files/"], allow: ["model"], note: "owner-only files, JSON lines, settings" },
-  { name: "jobs", paths: ["core/jobs/"], allow: ["model"], note: "progress reporting, the write queue" },
-  { name: "ingest", paths: ["core/ingest/"], allow: ["model", "files"], note: "reading files (bounded child, OCR)" },
-  { name: "structure", paths: ["core/structure/"], allow: ["model", "ingest"], note: "sections" },
-  { name: "extract", paths: ["core/extract/"], allow: ["model", "structure"], note: "citations, terms, obligations" },
-  { name: "names", paths: ["core/names/"], allow: ["model", "structure", "extract"], note: "instrument names, aliases" },
-  { name: "graph", paths: ["core/graph/"], allow: ["model", "structure", "extract", "names"], note: "a document's derived graph" },
-  { name: "embed", paths: ["core/embed/"], allow: ["model", "files", "structure"], note: "embedders" },
-  { name: "llm", paths: ["core/llm/"], allow: ["model", "files", "embed"], note: "local language models" },
-  { name: "store", paths: ["core/store/"], allow: ["model", "files", "ingest", "structure", "names"], note: "the Kuzu library" },
-  { name: "retrieve", paths: ["core/retrieve/"], allow: ["model", "structure", "extract", "names", "embed", "store"], note: "hybrid search" },
+  { name: "files", paths: ["core/files/"], allow: ["text", "model"], note: "owner-only files, JSON lines, settings" },
+  { name: "jobs", paths: ["core/jobs/"], allow: ["text", "model"], note: "progress reporting, the write queue" },
+  { name: "ingest", paths: ["core/ingest/"], allow: ["text", "model", "files"], note: "reading files (bounded child, OCR)" },
+  { name: "structure", paths: ["core/structure/"], allow: ["text", "model", "ingest"], note: "sections" },
+  { name: "extract", paths: ["core/extract/"], allow: ["text", "model", "structure"], note: "citations, terms, obligations" },
+  { name: "names", paths: ["core/names/"], allow: ["text", "model", "structure", "extract"], note: "instrument names, aliases" },
+  { name: "graph", paths: ["core/graph/"], allow: ["text", "model", "structure", "extract", "names"], note: "a document's derived graph" },
+  { name: "embed", paths: ["core/embed/"], allow: ["text", "model", "files", "structure"], note: "embedders" },
+  { name: "llm", paths: ["core/llm/"], allow: ["text", "model", "files", "embed"], note: "local language models" },
+  { name: "store", paths: ["core/store/"], allow: ["text", "model", "files", "ingest", "structure", "names"], note: "the Kuzu library" },
+  { name: "retrieve", paths: ["core/retrieve/"], allow: ["text", "model", "structure", "extract", "names", "embed", "store"], note: "hybrid search" },
   {
     name: "llm-extract",
     paths: ["core/llm-extract/"],
-    allow: ["model", "jobs", "structure", "extract", "graph", "embed", "llm", "store"],
+    allow: ["text", "model", "jobs", "structure", "extract", "graph", "embed", "llm", "store"],
     note: "LLM triplet extraction",
   },
   {
     name: "answer",
     paths: ["core/answer/"],
-    allow: ["model", "files", "structure", "extract", "names", "embed", "llm", "store", "retrieve"],
+    allow: ["text", "model", "files", "structure", "extract", "names", "embed", "llm", "store", "retrieve"],
     note: "answers, answer log, conversations",
   },
   {
     name: "compare",
     paths: ["core/compare/"],
-    allow: ["model", "files", "jobs", "structure", "extract", "names", "graph", "embed", "llm", "store", "retrieve", "answer"],
+    allow: ["text", "model", "files", "jobs", "structure", "extract", "names", "graph", "embed", "llm", "store", "retrieve", "answer"],
     note: "crosswalks between documents",
   },
   {
     name: "graph-query",
     paths: ["core/graph-query/"],
-    allow: ["model", "files", "extract", "names", "llm", "store", "retrieve", "answer"],
+    allow: ["text", "model", "files", "extract", "names", "llm", "store", "retrieve", "answer"],
     note: "questions the graph answers",
   },
-  { name: "export", paths: ["core/export/"], allow: ["model", "files", "store", "answer"], note: "audit workpapers" },
+  { name: "export", paths: ["core/export/"], allow: ["text", "model", "files", "store", "answer"], note: "audit workpapers" },
   {
     name: "pipeline",
     paths: ["core/pipeline/"],
-    allow: ["model", "files", "jobs", "ingest", "structure", "extract", "names", "graph", "embed", "store"],
+    allow: ["text", "model", "files", "jobs", "ingest", "structure", "extract", "names", "graph", "embed", "store"],
     note: "the import pipeline the engine and the benches share",
   },
   {

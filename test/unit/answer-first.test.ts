@@ -339,7 +339,7 @@ function input(question: string, results: RankedSection[], hints?: AnswerHints, 
   };
 }
 
-const hint = (answerType: string, provisions: string[] = [], parties: string[] = []): AnswerHints => ({ answerType, provisions, parties });
+const hint = (answerType: AnswerHints["answerType"], provisions: string[] = [], parties: string[] = []): AnswerHints => ({ answerType, provisions, parties });
 
 describe("answer first", () => {
   it("leads with Article 33's time limit, not the recital that repeats it, and cites the printed page", async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { lexicalTerms } from "../../core/compare/compare-text.ts";
-import { createEnglishStems } from "../../core/compare/english-stem.ts";
+import { createEnglishStems } from "../../core/text/index.ts";
 import { citationLinks, headingCitations } from "../../core/compare/crosswalk-citations.ts";
 import { readDeadline, stricterDeadline, tightestDeadline } from "../../core/compare/deadline-duration.ts";
 import { buildLexicalSpace } from "../../core/compare/lexical-space.ts";
@@ -10,7 +10,7 @@ import { buildVerdictPrompt, parseVerdictOutput, verdictCacheKey, verdictJsonSch
 import type { TripletRecord } from "../../core/model/graph-records.ts";
 import { makeDocument, makeSections } from "../helpers/store-fixtures.ts";
 
-// One stem cache for the file, as the engine's comparisons keep one (english-stem.ts).
+// One stem cache for the file, as the engine's comparisons keep one (core/text/stem-porter.ts).
 const stems = createEnglishStems();
 
 // The model-free rules of a comparison, one by one: time limits read and ranked, obligations

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { analyzeQuery, stem } from "../../core/retrieve/query-terms.ts";
+import { analyzeQuery } from "../../core/retrieve/query-terms.ts";
+import { stemEnglish as stem } from "../../core/text/index.ts";
 import { poolStats, termFeatures } from "../../core/retrieve/rescore.ts";
 
 describe("query analysis", () => {

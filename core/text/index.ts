@@ -1,0 +1,15 @@
+// The text toolkit every feature shares: words, stop words, stemmers per language, similarity.
+export { WORD, tokenize } from "./tokens.ts";
+export {
+  DRAFTING_WORDS,
+  ENGLISH_FUNCTION_WORDS,
+  ITALIAN_FUNCTION_WORDS,
+  AMBIGUOUS_FUNCTION_WORDS,
+  REQUEST_WORDS,
+  ROMAN_NUMERALS,
+  isFunctionWord,
+} from "./stop-words.ts";
+export { memoized, stemEnglish, stemEnglishFolded } from "./stem-english.ts";
+export { stemItalian } from "./stem-italian.ts";
+export { createEnglishStems, type EnglishStems } from "./stem-porter.ts";
+export { cosineSimilarity, dot, jaccard } from "./similarity.ts";

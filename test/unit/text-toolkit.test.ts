@@ -1,0 +1,80 @@
+import { describe, expect, it } from "vitest";
+import {
+  AMBIGUOUS_FUNCTION_WORDS,
+  DRAFTING_WORDS,
+  cosineSimilarity,
+  createEnglishStems,
+  dot,
+  isFunctionWord,
+  jaccard,
+  memoized,
+  stemEnglish,
+  stemEnglishFolded,
+  stemItalian,
+  tokenize,
+} from "../../core/text/index.ts";
+
+describe("text toolkit", () => {
+  it("reads words of any script, lower-cased, digits kept", () => {
+    expect(tokenize("Article 33(1): notify the Authority — entro 72 ore, così")).toEqual([
+      "article",
+      "33",
+      "1",
+      "notify",
+      "the",
+      "authority",
+      "entro",
+      "72",
+      "ore",
+      "così",
+    ]);
+  });
+
+  it("knows the function words of English and Italian, and keeps the Italian ones that are English words", () => {
+    for (const w of ["the", "whom", "della", "sono", "quali"]) expect(isFunctionWord(w)).toBe(true);
+    for (const w of ["breach", "notify", "gara", "non", "come"]) expect(isFunctionWord(w)).toBe(false);
+    expect([...AMBIGUOUS_FUNCTION_WORDS].sort()).toEqual(["come", "non"]);
+    expect(DRAFTING_WORDS.has("pursuant")).toBe(true);
+    expect(DRAFTING_WORDS.has("breach")).toBe(false);
+  });
+
+  it("stems English lightly for search, and with the answer folds for sentences", () => {
+    expect(stemEnglish("notified")).toBe(stemEnglish("notify"));
+    expect(stemEnglish("submitted")).toBe(stemEnglish("submitting"));
+    expect(stemEnglish("72")).toBe("72");
+    expect(stemEnglishFolded("notification")).toBe(stemEnglishFolded("notify"));
+    expect(stemEnglishFolded("lawfulness")).toBe(stemEnglishFolded("lawful"));
+    expect(stemEnglishFolded("carrying")).toBe(stemEnglishFolded("carry"));
+    expect(stemEnglishFolded("apply")).not.toBe(stemEnglishFolded("ap"));
+  });
+
+  it("stems Italian by one suffix", () => {
+    expect(stemItalian("indicazione")).toBe(stemItalian("indica"));
+    expect(stemItalian("prestazioni")).toBe(stemItalian("prestazione"));
+    expect(stemItalian("gara")).toBe("gara");
+  });
+
+  it("folds English harder with Porter2 for crosswalks, and remembers", () => {
+    const stems = createEnglishStems();
+    expect(stems.stem("restoration")).toBe(stems.stem("restore"));
+    expect(stems.stem("reporting")).toBe(stems.stem("report"));
+    let calls = 0;
+    const counted = memoized((w) => {
+      calls++;
+      return w.toUpperCase();
+    });
+    counted("a");
+    counted("a");
+    expect(calls).toBe(1);
+  });
+
+  it("measures similarity once: dot, cosine, Jaccard", () => {
+    const a = new Float32Array([1, 0, 0]);
+    const b = new Float32Array([1, 1, 0]);
+    expect(dot(a, b)).toBe(1);
+    expect(cosineSimilarity(a, b)).toBeCloseTo(Math.SQRT1_2, 6);
+    expect(cosineSimilarity(a, new Float32Array(3))).toBe(0);
+    expect(jaccard(new Set(["a", "b"]), new Set(["b", "c"]))).toBeCloseTo(1 / 3, 10);
+    expect(jaccard(new Set(), new Set())).toBe(0);
+  });
+});
