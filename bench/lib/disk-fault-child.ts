@@ -184,6 +184,23 @@ async function diskFull(): Promise<void> {
   await engine.close();
 }
 
+/**
+ * Unmounts the read-only bind mount. A file the closed engine held there can take a moment to be
+ * released on a busy machine ("target is busy"): tried again for a while, then detached lazily,
+ * which frees the path at once and the mount when its last user is gone.
+ */
+async function unmount(mountPoint: string): Promise<void> {
+  for (let attempt = 0; attempt < 20; attempt++) {
+    try {
+      execFileSync("umount", [mountPoint], { stdio: ["ignore", "ignore", "pipe"] });
+      return;
+    } catch {
+      await new Promise((resolve) => setTimeout(resolve, 250 * (attempt + 1)));
+    }
+  }
+  execFileSync("umount", ["-l", mountPoint]);
+}
+
 async function readOnly(): Promise<void> {
   const { first, second } = await fixtures();
   const media = path.join(root, "media");
@@ -220,7 +237,7 @@ async function readOnly(): Promise<void> {
   check("…the library is unchanged", (await state(engine)) === before, await state(engine));
   await engine.close();
 
-  execFileSync("umount", [media]);
+  await unmount(media);
   engine = await open(dataDir);
   check("writable again: the library is intact", (await state(engine)) === before, await state(engine));
   const [c] = await engine.importFiles([second]);
