@@ -31,10 +31,10 @@ import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { fileURLToPath } from "node:url";
-import { buildLlmContext, LLM_CONTEXT_TOKENS } from "../core/answer/answer-question.ts";
+import { buildLlmContext, LLM_CONTEXT_TOKENS } from "../core/answer/compose/answer-question.ts";
 import { REFUSAL, type AskResult } from "../core/model/answer-types.ts";
-import { readAnswerLog } from "../core/answer/answer-log.ts";
-import { buildSentencePool } from "../core/answer/sentence-pool.ts";
+import { readAnswerLog } from "../core/answer/history/answer-log.ts";
+import { buildSentencePool } from "../core/answer/compose/sentence-pool.ts";
 import { createLanguageResources } from "../core/answer/language-resources.ts";
 import { ensureDefaultEmbedder } from "../core/embed/default-embedder.ts";
 import type { Embedder } from "../core/model/embedder.ts";
@@ -57,7 +57,7 @@ import { loadObliqaQuestions, loadPassages, type Question } from "./lib/obliqa-c
 import { adaptCorpus } from "./lib/obliqa-sections.ts";
 import { OOD_QUESTIONS } from "./lib/ood-questions.ts";
 import { CURVE_THRESHOLDS, curveLines, decisionPoint, refusalCurve, type DecisionPoint } from "./lib/refusal-curve.ts";
-import { IN_LIBRARY_MODEL, REFUSE_BELOW } from "../core/answer/in-library.ts";
+import { IN_LIBRARY_MODEL, REFUSE_BELOW } from "../core/answer/compose/in-library.ts";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const QA_DIR = path.resolve(here, "../../shared/corpus/qa");
@@ -113,7 +113,7 @@ const ratio = (a: number, b: number): number => (b === 0 ? 0 : a / b);
 const mean = (xs: readonly number[]): number => (xs.length === 0 ? 0 : xs.reduce((s, x) => s + x, 0) / xs.length);
 const pct = (x: number): string => `${(100 * x).toFixed(1)}%`;
 
-/** Refusals per threshold of the fitted decision (core/answer/in-library.ts), the fitted one marked. */
+/** Refusals per threshold of the fitted decision (core/answer/compose/in-library.ts), the fitted one marked. */
 function printCurve(name: string, points: readonly DecisionPoint[]): void {
   const thresholds = [...new Set([...CURVE_THRESHOLDS, REFUSE_BELOW])].sort((a, b) => a - b);
   log(`refusal curve, ${name} (refused per threshold of the fitted decision; bench:fit-refusal fits it)`);

@@ -1,6 +1,6 @@
 // npm run bench:fit-answer -- [--obliqa N] [--rounds R] [--json]
 //
-// Fits the sentence weights of core/answer/sentence-score.ts: every candidate sentence of every
+// Fits the sentence weights of core/answer/compose/sentence-score.ts: every candidate sentence of every
 // question is scored once through engine.ask (its `trace`), then the weights are searched
 // (coordinate ascent over a grid of multipliers) for the share of questions whose best eligible
 // sentence answers them:
@@ -20,10 +20,10 @@ import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { fileURLToPath } from "node:url";
-import { isFurniture } from "../core/answer/answer-cues.ts";
-import { BEST_SCORED_ANSWERS, CUED_MIN_COVERAGE } from "../core/answer/extractive-answer.ts";
+import { isFurniture } from "../core/answer/compose/answer-cues.ts";
+import { BEST_SCORED_ANSWERS, CUED_MIN_COVERAGE } from "../core/answer/compose/extractive-answer.ts";
 import type { TracedCandidate } from "../core/model/answer-types.ts";
-import { SENTENCE_WEIGHTS, sentenceScore } from "../core/answer/sentence-score.ts";
+import { SENTENCE_WEIGHTS, sentenceScore } from "../core/answer/compose/sentence-score.ts";
 import { SENTENCE_FEATURES, type SentenceFeatures } from "../core/model/sentence-features.ts";
 import { ensureDefaultEmbedder } from "../core/embed/default-embedder.ts";
 import { createEngine } from "../core/engine.ts";

@@ -1,6 +1,6 @@
 // npm run bench:fit-refusal -- [--obliqa N] [--budget B]
 //
-// Fits the refusal decision of core/answer/in-library.ts: every question is asked once through
+// Fits the refusal decision of core/answer/compose/in-library.ts: every question is asked once through
 // engine.ask over the ten corpus PDFs, and the decision's features are read from its answer
 // (`inLibrary`). In the library: the labelled questions (test/corpus/answer-questions.json), the
 // in-domain questions of the read part of auditor dev, and the first N ObliQA dev questions over
@@ -17,7 +17,7 @@ import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { fileURLToPath } from "node:url";
-import { IN_LIBRARY_MODEL, REFUSE_BELOW } from "../core/answer/in-library.ts";
+import { IN_LIBRARY_MODEL, REFUSE_BELOW } from "../core/answer/compose/in-library.ts";
 import { ensureDefaultEmbedder } from "../core/embed/default-embedder.ts";
 import { createEngine } from "../core/engine.ts";
 import type { Engine } from "../core/model/engine-types.ts";

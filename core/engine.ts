@@ -1,12 +1,9 @@
+import { createAnswerLogWriter, createConversations, createLanguageResources, readAnswerLog, reopenedGraph } from "./answer/index.ts";
 import path from "node:path";
 import type { Engine } from "./model/engine-types.ts";
 import type { Embedder } from "./model/embedder.ts";
 import type { LlmClient } from "./model/llm-client.ts";
 import { ClauseGraphError, toErrorInfo } from "./model/errors.ts";
-import { readAnswerLog, createAnswerLogWriter } from "./answer/answer-log.ts";
-import { createConversations } from "./answer/conversations.ts";
-import { createLanguageResources } from "./answer/language-resources.ts";
-import { reopenedGraph } from "./answer/reopened-graph.ts";
 import { appVersion } from "./files/app-version.ts";
 import { createComparisons } from "./compare/comparisons.ts";
 import { ensureDefaultEmbedder } from "./embed/default-embedder.ts";

@@ -14,7 +14,7 @@ import type { Engine } from "../../core/model/engine-types.ts";
 import { isRefusal, leadText } from "./labelled-answers.ts";
 import { percentile } from "./metrics.ts";
 import { decisionPoint, type DecisionPoint } from "./refusal-curve.ts";
-import { IN_LIBRARY_MODEL, REFUSE_BELOW } from "../../core/answer/in-library.ts";
+import { IN_LIBRARY_MODEL, REFUSE_BELOW } from "../../core/answer/compose/in-library.ts";
 
 /** The goals the issue sets for this set, judged on the unread part. */
 export const AUDITOR_GOALS = {

@@ -6,8 +6,8 @@
 // same way, so the ratio between them is what matters. bench:answer --tokenizer <gguf> counts with
 // a real model's tokenizer instead.
 import type { RankedSection } from "../../core/model/retrieval-types.ts";
-import { renderSourceOpen, SOURCE_CLOSE } from "../../core/answer/context-render.ts";
-import { quoteForPrompt } from "../../core/answer/neutralize.ts";
+import { renderSourceOpen, SOURCE_CLOSE } from "../../core/answer/compose/context-render.ts";
+import { quoteForPrompt } from "../../core/answer/compose/neutralize.ts";
 
 const WORD = /[\p{L}\p{N}]+/gu;
 const OTHER = /[^\s\p{L}\p{N}]/gu;

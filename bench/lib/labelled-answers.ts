@@ -20,7 +20,7 @@ import {
 } from "./answer-questions.ts";
 import { percentile } from "./metrics.ts";
 import { decisionPoint, type DecisionPoint } from "./refusal-curve.ts";
-import { IN_LIBRARY_MODEL, REFUSE_BELOW } from "../../core/answer/in-library.ts";
+import { IN_LIBRARY_MODEL, REFUSE_BELOW } from "../../core/answer/compose/in-library.ts";
 
 /** The optional `spans` of a citation (character ranges in the section text), checked before use. */
 const citedRangesSchema = z.array(z.object({ start: z.number(), end: z.number() })).optional();

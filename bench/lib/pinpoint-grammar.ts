@@ -1,7 +1,7 @@
-import { earlierPartsText } from "../../core/answer/earlier-parts.ts";
+import { earlierPartsText } from "../../core/answer/compose/earlier-parts.ts";
 import type { LanguageResources } from "../../core/answer/language-resources.ts";
-import { pinpointFamily, type PinpointFamily } from "../../core/answer/pinpoint.ts";
-import { sentenceUnits, type SentenceUnit } from "../../core/answer/sentence-units.ts";
+import { pinpointFamily, type PinpointFamily } from "../../core/citations/pinpoint.ts";
+import { sentenceUnits, type SentenceUnit } from "../../core/answer/compose/sentence-units.ts";
 import type { DocumentRecord } from "../../core/model/store-records.ts";
 import type { Section } from "../../core/model/section-types.ts";
 import { provisionLabel } from "../../core/structure/part-label.ts";

@@ -1,8 +1,8 @@
-// The refusal decision's figures (core/answer/in-library.ts): a class-balanced logistic fit of its
+// The refusal decision's figures (core/answer/compose/in-library.ts): a class-balanced logistic fit of its
 // features on in-library against out-of-library questions, the threshold that refuses at most a
 // given share of each in-library set, and the curve of refusals per threshold that bench:answer
 // and bench:fit-refusal print. Pure: the benches supply the questions' decisions.
-import { inLibraryProbability } from "../../core/answer/in-library.ts";
+import { inLibraryProbability } from "../../core/answer/compose/in-library.ts";
 import { IN_LIBRARY_FEATURES, type InLibraryFeature } from "../../core/model/answer-rules.ts";
 import type { AskResult } from "../../core/model/answer-types.ts";
 

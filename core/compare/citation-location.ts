@@ -1,4 +1,4 @@
-import { PinpointTracker, pinpointFamily } from "../answer/pinpoint.ts";
+import { PinpointTracker, pinpointFamily } from "../citations/index.ts";
 import { partNumber, provisionLabel } from "../structure/part-label.ts";
 import type { Section } from "../model/section-types.ts";
 import type { Span } from "../model/compare-schemas.ts";

@@ -1,7 +1,5 @@
-import { findAnswerLogRecords } from "../answer/answer-log.ts";
+import { type Conversations, findAnswerLogRecords, type LibraryDocuments, readLibraryDocuments } from "../answer/index.ts";
 import type { ExportFile, ExportFormat } from "../model/conversation-schemas.ts";
-import { type Conversations, readLibraryDocuments } from "../answer/conversations.ts";
-import type { LibraryDocuments } from "../answer/reopen-answer.ts";
 import { ClauseGraphError } from "../model/errors.ts";
 import type { DocumentRecord } from "../model/store-records.ts";
 import { workpaperHtml } from "./workpaper-html.ts";

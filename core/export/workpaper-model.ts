@@ -1,5 +1,5 @@
+import { citedFileName, documentIdOfSection, type LibraryDocuments } from "../answer/index.ts";
 import type { AnswerLogRecord } from "../model/answer-log-schema.ts";
-import { type LibraryDocuments, citedFileName, documentIdOfSection } from "../answer/reopen-answer.ts";
 
 // An audit workpaper, as data: what the Markdown and the printable HTML both print. Built only
 // from answer-log records (plus the library's document records, for names and sha256 the oldest

@@ -1,8 +1,7 @@
-import { shortSectionLabel } from "../answer/citation-label.ts";
+import { provisionLabel, shortSectionLabel } from "../citations/index.ts";
 import type { Subgraph, SubgraphEdge, SubgraphNode } from "../model/subgraph-types.ts";
 import type { TripletRecord } from "../model/graph-records.ts";
 import { runGated, type QueryRuntime } from "./intent-queries.ts";
-import { baseLabel } from "./row-citation.ts";
 
 // The graph drawn beside an answer: its evidence and nothing else. The sections it cites, the
 // facts (triplets) stated in them — those in the cited sentences first —, the terms they define
@@ -53,7 +52,7 @@ export async function evidenceGraph(rt: QueryRuntime, input: EvidenceInput): Pro
   const order = new Map(ids.map((id, i) => [id, i]));
   sections.sort((a, b) => (order.get(a.section.id) ?? 0) - (order.get(b.section.id) ?? 0));
   sections.forEach(({ section }, i) => {
-    const label = shortSectionLabel(baseLabel(section.label));
+    const label = shortSectionLabel(provisionLabel(section.label));
     add({
       id: sectionNodeId(section.id),
       kind: "section",

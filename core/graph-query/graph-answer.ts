@@ -1,3 +1,4 @@
+import { type LanguageResources, type SentenceUnit, sentenceUnits } from "../answer/index.ts";
 import type { AskResult, AskSentence } from "../model/answer-types.ts";
 import type { AskCitation } from "../model/ask-citation.ts";
 import type { QuestionAnalysis } from "../model/question-analysis-types.ts";
@@ -15,8 +16,6 @@ import { modelRows } from "./model-rows.ts";
 import { querySchema } from "./query-schema.ts";
 import { routeQuestion, type RouteDecision } from "./route-question.ts";
 import { rowCitation } from "./row-citation.ts";
-import type { LanguageResources } from "../answer/language-resources.ts";
-import { sentenceUnits, type SentenceUnit } from "../answer/sentence-units.ts";
 import type { Section } from "../model/section-types.ts";
 
 // A question's way through the graph (engine.ask calls it once, beside text retrieval): route it

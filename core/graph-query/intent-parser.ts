@@ -4,7 +4,7 @@ import type { GraphIntent } from "./graph-intent.ts";
 import { partyTypeOfName } from "../extract/party-types.ts";
 
 // Questions the graph answers exactly, read by rules over the question and its analysis
-// (core/answer/question-analysis.ts: the documents, provisions and parties it names): "which
+// (core/answer/question/question-analysis.ts: the documents, provisions and parties it names): "which
 // articles refer to Article 19?", "what does Article 28 cite?", "which terms does DORA define?",
 // "where is 'business associate' defined?", "what must a business associate do?", "list every
 // deadline DORA sets", "who must notify whom?", "which articles are in Chapter III?", "which

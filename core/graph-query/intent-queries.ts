@@ -1,4 +1,4 @@
-import { shortDocumentName, shortSectionLabel } from "../answer/citation-label.ts";
+import { provisionLabel, shortDocumentName, shortSectionLabel } from "../citations/index.ts";
 import { entityName } from "../extract/entity-names.ts";
 import { normalizeEntity, singularizeWord } from "../extract/normalize-entity.ts";
 import type { GraphStore } from "../store/graph-store.ts";
@@ -8,7 +8,6 @@ import { gateCypher } from "./cypher-gate.ts";
 import type { GraphIntent, ProvisionTarget } from "./graph-intent.ts";
 import type { GraphRowCell } from "../model/graph-answer-types.ts";
 import type { QuerySchema } from "./query-schema.ts";
-import { baseLabel } from "./row-citation.ts";
 
 // Each intent as parameterised Cypher: the question's words travel only as $parameters, and every
 // statement still passes the gate (cypher-gate.ts) and runs on the read-only connection
@@ -81,7 +80,7 @@ async function sectionsById(rt: QueryRuntime, ids: readonly string[]): Promise<M
 
 function provisionName(entry: { section: Section; documentName: string } | undefined, fallback: string): string {
   if (entry === undefined) return fallback;
-  return `${entry.documentName} ${shortSectionLabel(baseLabel(entry.section.label))}`.trim();
+  return `${entry.documentName} ${shortSectionLabel(provisionLabel(entry.section.label))}`.trim();
 }
 
 function heading(entry: { section: Section } | undefined): string {
@@ -127,7 +126,7 @@ function targetsText(
   const seen = new Set<string>();
   for (const id of ids) seen.add(provisionName(names.get(id), ""));
   const list = [...seen].filter((s) => s !== "");
-  return list.length > 0 ? list.join(", ") : [...new Set(targets.map((t) => baseLabel(t.label)))].join(", ");
+  return list.length > 0 ? list.join(", ") : [...new Set(targets.map((t) => provisionLabel(t.label)))].join(", ");
 }
 
 // Tables of contents (a preamble's, a CFR part's list of its sections) print labels, not citations.
@@ -154,7 +153,7 @@ async function cites(rt: QueryRuntime, target: Extract<GraphIntent, { kind: "cit
   const byProvision = new Map<string, IntentRow>();
   for (const r of raw) {
     const entry = names.get(str(r.citing));
-    const key = entry === undefined ? str(r.citing) : `${entry.section.documentId}\u0000${baseLabel(entry.section.label)}`;
+    const key = entry === undefined ? str(r.citing) : `${entry.section.documentId}\u0000${provisionLabel(entry.section.label)}`;
     if (byProvision.has(key)) continue;
     byProvision.set(key, {
       cells: [
@@ -202,7 +201,7 @@ async function citedBy(rt: QueryRuntime, target: ProvisionTarget): Promise<Inten
     const entry = names.get(targetId);
     const key =
       resolved && entry !== undefined
-        ? `${entry.section.documentId}\u0000${baseLabel(entry.section.label)}`
+        ? `${entry.section.documentId}\u0000${provisionLabel(entry.section.label)}`
         : `${str(r.instrument)}\u0000${str(r.label) || str(r.raw)}`;
     if (rows.has(key)) continue;
     const printed = [str(r.label), str(r.instrument)].filter((x) => x !== "").join(" of ") || str(r.raw);
@@ -430,7 +429,7 @@ async function structure(rt: QueryRuntime, intent: Extract<GraphIntent, { kind: 
   for (const r of raw) {
     const entry = names.get(str(r.id));
     if (entry === undefined) continue;
-    const key = `${entry.section.documentId}\u0000${baseLabel(entry.section.label)}`;
+    const key = `${entry.section.documentId}\u0000${provisionLabel(entry.section.label)}`;
     if (rows.has(key)) continue;
     rows.set(key, {
       cells: [
@@ -500,7 +499,7 @@ async function mentions(rt: QueryRuntime, name: string): Promise<IntentResult> {
           cells: [
             { name: "Document", value: entry.documentName },
             { name: "Sections mentioning it", value: String(num(r.n)) },
-            { name: "First mention", value: shortSectionLabel(baseLabel(entry.section.label)) },
+            { name: "First mention", value: shortSectionLabel(provisionLabel(entry.section.label)) },
           ],
           sectionId: first,
         },

@@ -1,8 +1,7 @@
-import { shortDocumentName, shortSectionLabel } from "../answer/citation-label.ts";
+import { provisionLabel, shortDocumentName, shortSectionLabel } from "../citations/index.ts";
 import type { GraphValue } from "../model/store-records.ts";
 import type { GatedQuery } from "./cypher-gate.ts";
 import type { IntentResult, IntentRow, QueryRuntime } from "./intent-queries.ts";
-import { baseLabel } from "./row-citation.ts";
 
 // A model's query returns whatever it asked for: nodes, properties, counts. Before anything is
 // shown, every value is turned into what an auditor reads: a section becomes "DORA Art. 19", a
@@ -55,7 +54,9 @@ export async function modelRows(rt: QueryRuntime, gated: GatedQuery): Promise<In
   };
   for (const r of raw) for (const v of Object.values(r)) collect(v);
   const found = await rt.store.getSectionsByIds([...sectionIds]);
-  const sections = new Map(found.map(({ section, document }) => [section.id, `${shortDocumentName(document)} ${shortSectionLabel(baseLabel(section.label))}`]));
+  const sections = new Map(
+    found.map(({ section, document }) => [section.id, `${shortDocumentName(document)} ${shortSectionLabel(provisionLabel(section.label))}`]),
+  );
   const documents = new Map(found.map(({ document }) => [document.id, shortDocumentName(document)]));
 
   const show = (v: GraphValue): string => {

@@ -1,6 +1,5 @@
+import { citationLabel, pageAt, provisionLabel } from "../citations/index.ts";
 import type { AskCitation } from "../model/ask-citation.ts";
-import { citationLabel } from "../answer/citation-label.ts";
-import { pageAt } from "../answer/section-page.ts";
 import type { DocumentRecord } from "../model/store-records.ts";
 import type { Section } from "../model/section-types.ts";
 
@@ -8,11 +7,6 @@ import type { Section } from "../model/section-types.ts";
 // the character the fact starts at (a citation, a definition, a triplet's sentence, a deadline),
 // with the page as printed on it when that differs (core/ingest/page-labels.ts), so a click
 // opens that page and highlights that text.
-
-/** "Article 3 (part 2)" is printed as Article 3: rows name the provision, not the chunk. */
-export function baseLabel(label: string): string {
-  return label.replace(/ \(part \d+\)$/, "");
-}
 
 /** The citation of a row: its section, the page at `span.start` (the section's first page without one), and the span to highlight. */
 export function rowCitation(section: Section, document: DocumentRecord, span?: { start: number; end: number }): AskCitation {
@@ -24,7 +18,7 @@ export function rowCitation(section: Section, document: DocumentRecord, span?: {
     file: document.fileName,
     label: citationLabel({
       document,
-      sectionLabel: baseLabel(section.label),
+      sectionLabel: provisionLabel(section.label),
       paragraphs: [],
       pageStart: at.page,
       pageEnd: at.page,

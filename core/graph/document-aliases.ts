@@ -10,7 +10,7 @@ import { OUTLINE_OPENING_SECTIONS } from "../model/section-types.ts";
 // the instrument registry (core/names/) knows it by — the GDPR's Council position prints
 // "2016/…" for its number, yet DORA's citations of "Regulation (EU) 2016/679" are to it.
 // Instruments merely mentioned in a preamble are other acts. The questions' matching of
-// documents uses the registry through the stored aliases (core/answer/question-scope.ts).
+// documents uses the registry through the stored aliases (core/answer/question/question-scope.ts).
 const CFR_TITLE = /\b(\d{1,2})\s*CFR\b/;
 
 export function documentAliases(title: string, sections: ReadonlyArray<Pick<Section, "label" | "heading" | "text">>): string[] {

@@ -1,4 +1,4 @@
-// Why each sentence of a quoted answer is there: the named rules of core/answer/extractive-answer.ts,
+// Why each sentence of a quoted answer is there: the named rules of core/answer/compose/extractive-answer.ts,
 // in the order they are tried. An answer's sentences carry the rule that placed them (`ask --json`,
 // the answer log), so a wrong lead can be traced to the rule that chose it.
 
@@ -58,7 +58,7 @@ const LEAD = new Set<string>(LEAD_RULES);
 /** Whether a rule chose the lead (a sentence placed by one of them is the answer's lead sentence). */
 export const isLeadRule = (rule: string | undefined): boolean => rule !== undefined && LEAD.has(rule);
 
-/** Whether the library answers the question at all, tried in this order (core/answer/in-library.ts). */
+/** Whether the library answers the question at all, tried in this order (core/answer/compose/in-library.ts). */
 export const IN_LIBRARY_RULES = [
   /** The question names a known instrument no imported document is: refused. */
   "instrument-not-imported",

@@ -92,7 +92,7 @@ export interface AskResult {
   rows?: GraphRow[];
   /** The question's everyday words the search also looked for in the regulations' wording (core/retrieve/legal-thesaurus.ts). */
   expansions?: AskExpansion[];
-  /** With a model: the queries it rewrote the question into, searched beside it (core/answer/query-rewrite.ts). */
+  /** With a model: the queries it rewrote the question into, searched beside it (core/answer/question/query-rewrite.ts). */
   rewrites?: { queries: string[]; dropped: number; ms: number; stoppedBy: "time-limit" | "token-limit" | null; error?: string };
 }
 

@@ -31,7 +31,7 @@ export interface QuestionScope {
   parties: string[];
 }
 
-/** A name the question gives to what it is about (core/answer/question-names.ts). */
+/** A name the question gives to what it is about (core/answer/question/question-names.ts). */
 export interface QuestionName {
   /** As written in the question. */
   text: string;

@@ -1,4 +1,4 @@
-// What a candidate sentence is scored on when answering a question (core/answer/sentence-score.ts
+// What a candidate sentence is scored on when answering a question (core/answer/compose/sentence-score.ts
 // weighs them): named here because an answer's trace carries each sentence's features to the UI.
 
 export const SENTENCE_FEATURES = [

@@ -1,3 +1,26 @@
+import {
+  analysisScopeNamer,
+  ANSWER_CANDIDATES,
+  answerHints,
+  answerLogRecord,
+  answerQuestion,
+  type AskPlan,
+  asksPerInstrument,
+  earlierPartsText,
+  fuseRewrites,
+  type InstrumentScope,
+  instrumentScopes,
+  interleave,
+  joinAnswers,
+  labelAnswer,
+  type QueryRewrite,
+  type QuestionAnalysis,
+  questionReader,
+  rankForAnswer,
+  retrievalQuery,
+  rewriteQuestion,
+  unmentionedNames,
+} from "../answer/index.ts";
 import type { AskOptions } from "../model/engine-types.ts";
 import type { AskResult } from "../model/answer-types.ts";
 import type { Embedder } from "../model/embedder.ts";
@@ -7,19 +30,6 @@ import type { Subgraph } from "../model/subgraph-types.ts";
 import { libraryNames } from "../model/document-names.ts";
 import { toErrorInfo } from "../model/errors.ts";
 import { appVersion } from "../files/app-version.ts";
-import { labelAnswer } from "../answer/answer-model-label.ts";
-import { answerLogRecord } from "../answer/answer-log.ts";
-import { answerQuestion } from "../answer/answer-question.ts";
-import { ANSWER_CANDIDATES, rankForAnswer } from "../answer/answer-ranking.ts";
-import { retrievalQuery } from "../answer/answer-type-query.ts";
-import type { AskPlan } from "../answer/conversations.ts";
-import { earlierPartsText } from "../answer/earlier-parts.ts";
-import { analysisScopeNamer } from "../answer/follow-up-scope.ts";
-import { asksPerInstrument, instrumentScopes, interleave, joinAnswers, type InstrumentScope } from "../answer/per-instrument.ts";
-import { answerHints, type QuestionAnalysis } from "../answer/question-analysis.ts";
-import { unmentionedNames } from "../answer/question-names.ts";
-import { questionReader } from "../answer/question-reader.ts";
-import { fuseRewrites, rewriteQuestion, type QueryRewrite } from "../answer/query-rewrite.ts";
 import { routeToGraph, type RoutedQuestion } from "../graph-query/graph-answer.ts";
 import { recordGraphAnswer } from "../graph-query/graph-answer-log.ts";
 import type { ModelLease } from "../llm/model-selection.ts";

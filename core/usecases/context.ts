@@ -1,11 +1,9 @@
+import type { AnswerLogWriter, Conversations, LanguageResources } from "../answer/index.ts";
 import path from "node:path";
 import type { ImportOptions } from "../model/engine-types.ts";
 import type { Embedder } from "../model/embedder.ts";
 import type { DocumentRecord } from "../model/store-records.ts";
 import type { StageSwitches } from "../model/retrieval-types.ts";
-import type { AnswerLogWriter } from "../answer/answer-log.ts";
-import type { Conversations } from "../answer/conversations.ts";
-import type { LanguageResources } from "../answer/language-resources.ts";
 import type { Foreground } from "../jobs/foreground.ts";
 import { createJobReporter, type JobReporter } from "../jobs/job-reporter.ts";
 import type { ReadAhead } from "../jobs/read-ahead.ts";

@@ -1,7 +1,7 @@
+import { documentScope } from "../answer/index.ts";
 import type { SearchOptions, SearchResponse, SearchResult } from "../model/engine-types.ts";
 import type { RankedSection, StageName, StageSwitches } from "../model/retrieval-types.ts";
 import { libraryNames } from "../model/document-names.ts";
-import { documentScope } from "../answer/question-scope.ts";
 import { hybridSearch } from "../retrieve/hybrid-search.ts";
 import { makeSnippet } from "../retrieve/snippet.ts";
 import { buildSubgraph } from "../retrieve/subgraph.ts";

@@ -35,7 +35,14 @@ export function importProblem(fromRel, specifier) {
       }
       return null;
     }
-    if (target === layer || layer.allow.includes(target.name)) return null;
+    if (target === layer) return null;
+    if (layer.allow.includes(target.name)) {
+      // A feature with a front door is reached through it only: its other files are its own business.
+      if (target.frontDoor !== undefined && targetRel !== target.frontDoor) {
+        return `${layer.name} may import ${target.name} only through its front door ${target.frontDoor}, not ${targetRel}`;
+      }
+      return null;
+    }
     const allowed = layer.allow.length === 0 ? "nothing outside itself" : layer.allow.join(", ");
     return `${layer.name} may not import ${target.name} (${targetRel}): ${layer.name} may import ${allowed} (scripts/lint/layers.mjs)`;
   }

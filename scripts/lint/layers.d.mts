@@ -4,6 +4,8 @@ export interface Layer {
   paths: string[];
   allow: string[];
   noNode?: boolean;
+  /** The one file other floors may import this floor through. */
+  frontDoor?: string;
   note: string;
 }
 export declare const LAYERS: ReadonlyArray<Layer>;

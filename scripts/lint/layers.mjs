@@ -9,6 +9,9 @@
 // - model: the records and wire schemas everyone shares (plain data, zod, no Node): the renderer
 //   compiles it too. files (owner-only files, JSON lines, settings.json) and jobs (progress,
 //   the write queue) are utilities the stages use.
+// - citations: how provisions, paragraphs and pages are named (answers, graph answers, crosswalks
+//   and workpapers all cite).
+// - A floor with a front door (its index.ts) is reached through it only.
 // - ingest → structure → extract → names → graph: reading a file, its sections, what the text
 //   says (citations, terms, obligations), the instruments named, the document's graph.
 // - embed, llm: vectors and local language models (run by the stages above them).
@@ -32,6 +35,7 @@ const STAGES = [
   "jobs",
   "ingest",
   "structure",
+  "citations",
   "extract",
   "names",
   "graph",
@@ -47,14 +51,28 @@ const STAGES = [
   "pipeline",
 ];
 
-/** @type {ReadonlyArray<{ name: string; paths: string[]; allow: string[]; noNode?: boolean; note: string }>} */
+/** @type {ReadonlyArray<{ name: string; paths: string[]; allow: string[]; noNode?: boolean; frontDoor?: string; note: string }>} */
 export const LAYERS = [
-  { name: "text", paths: ["core/text/"], allow: [], noNode: true, note: "words, stop words, stemmers, similarity" },
+  {
+    name: "text",
+    paths: ["core/text/"],
+    allow: [],
+    noNode: true,
+    frontDoor: "core/text/index.ts",
+    note: "words, stop words, stemmers, similarity",
+  },
   { name: "model", paths: ["core/model/"], allow: [], noNode: true, note: "shared records and wire schemas" },
   { name: "files", paths: ["core/files/"], allow: ["text", "model"], note: "owner-only files, JSON lines, settings" },
   { name: "jobs", paths: ["core/jobs/"], allow: ["text", "model"], note: "progress reporting, the write queue" },
   { name: "ingest", paths: ["core/ingest/"], allow: ["text", "model", "files"], note: "reading files (bounded child, OCR)" },
   { name: "structure", paths: ["core/structure/"], allow: ["text", "model", "ingest"], note: "sections" },
+  {
+    name: "citations",
+    paths: ["core/citations/"],
+    allow: ["text", "model", "structure"],
+    frontDoor: "core/citations/index.ts",
+    note: "citation labels, pages and pinpoints",
+  },
   { name: "extract", paths: ["core/extract/"], allow: ["text", "model", "structure"], note: "citations, terms, obligations" },
   { name: "names", paths: ["core/names/"], allow: ["text", "model", "structure", "extract"], note: "instrument names, aliases" },
   { name: "graph", paths: ["core/graph/"], allow: ["text", "model", "structure", "extract", "names"], note: "a document's derived graph" },
@@ -71,22 +89,23 @@ export const LAYERS = [
   {
     name: "answer",
     paths: ["core/answer/"],
-    allow: ["text", "model", "files", "structure", "extract", "names", "embed", "llm", "store", "retrieve"],
-    note: "answers, answer log, conversations",
+    frontDoor: "core/answer/index.ts",
+    allow: ["citations", "text", "model", "files", "structure", "extract", "names", "embed", "llm", "store", "retrieve"],
+    note: "answers: question/, compose/, history/ (answer log, conversations)",
   },
   {
     name: "compare",
     paths: ["core/compare/"],
-    allow: ["text", "model", "files", "jobs", "structure", "extract", "names", "graph", "embed", "llm", "store", "retrieve", "answer"],
+    allow: ["citations", "text", "model", "files", "jobs", "structure", "extract", "names", "graph", "embed", "llm", "store", "retrieve", "answer"],
     note: "crosswalks between documents",
   },
   {
     name: "graph-query",
     paths: ["core/graph-query/"],
-    allow: ["text", "model", "files", "extract", "names", "llm", "store", "retrieve", "answer"],
+    allow: ["citations", "text", "model", "files", "extract", "names", "llm", "store", "retrieve", "answer"],
     note: "questions the graph answers",
   },
-  { name: "export", paths: ["core/export/"], allow: ["text", "model", "files", "store", "answer"], note: "audit workpapers" },
+  { name: "export", paths: ["core/export/"], allow: ["citations", "text", "model", "files", "store", "answer"], note: "audit workpapers" },
   {
     name: "pipeline",
     paths: ["core/pipeline/"],
@@ -96,6 +115,7 @@ export const LAYERS = [
   {
     name: "usecases",
     paths: ["core/usecases/"],
+    frontDoor: "core/usecases/index.ts",
     allow: [...STAGES],
     note: "ask, search, import, delete, repair: what the engine, the CLI and the benches call",
   },

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { answerQuestion } from "../../core/answer/answer-question.ts";
+import { answerQuestion } from "../../core/answer/compose/answer-question.ts";
 import { askResultSchema } from "../../core/model/answer-schemas.ts";
 import type { AskInput, AskResult } from "../../core/model/answer-types.ts";
 import { createLanguageResources } from "../../core/answer/language-resources.ts";

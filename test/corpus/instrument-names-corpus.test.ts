@@ -2,7 +2,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { namesMissingFromLibrary } from "../../core/answer/question-names.ts";
+import { namesMissingFromLibrary } from "../../core/answer/question/question-names.ts";
 import { REFUSAL } from "../../core/model/answer-types.ts";
 import { createEngine, databasePath } from "../../core/engine.ts";
 import type { Engine } from "../../core/model/engine-types.ts";

@@ -1,6 +1,6 @@
 import { beforeAll, expect, it } from "vitest";
 import { createLanguageResources } from "../../core/answer/language-resources.ts";
-import type { SentenceUnit } from "../../core/answer/sentence-units.ts";
+import type { SentenceUnit } from "../../core/answer/compose/sentence-units.ts";
 import { parseDocument } from "../../core/ingest/parse-document.ts";
 import type { Section } from "../../core/model/section-types.ts";
 import { provisionLabel } from "../../core/structure/part-label.ts";

@@ -4,7 +4,7 @@ import path from "node:path";
 import type { Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openLabelledLibrary, pdfsIn } from "../../bench/lib/labelled-library.ts";
-import { CONVERSATIONS_DIR } from "../../core/answer/conversation-store.ts";
+import { CONVERSATIONS_DIR } from "../../core/answer/history/conversation-store.ts";
 import { createEngine } from "../../core/engine.ts";
 import type { Engine } from "../../core/model/engine-types.ts";
 import { corpusPath, HAS_CORPUS } from "../helpers/corpus.ts";

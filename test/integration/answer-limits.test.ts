@@ -8,7 +8,7 @@ import { createEngine } from "../../core/engine.ts";
 import type { Engine } from "../../core/model/engine-types.ts";
 import type { LlmClient } from "../../core/model/llm-client.ts";
 import { modelDisplayName } from "../../core/llm/model-display-name.ts";
-import { MAX_REWRITES } from "../../core/answer/query-rewrite.ts";
+import { MAX_REWRITES } from "../../core/answer/question/query-rewrite.ts";
 import { settingsPath } from "../../core/files/settings-file.ts";
 import { ARCHIVE_QUESTION as QUESTION, ARCHIVE_RULES as RULES } from "../helpers/archive-rules.ts";
 import { citedHead, endlessLlm } from "../helpers/endless-llm.ts";

@@ -2,7 +2,7 @@ import { appendFile, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { answerLogPath, answerLogRecord, createAnswerLogWriter, readAnswerLog } from "../../core/answer/answer-log.ts";
+import { answerLogPath, answerLogRecord, createAnswerLogWriter, readAnswerLog } from "../../core/answer/history/answer-log.ts";
 import { answerLogRecordSchema } from "../../core/model/answer-log-schema.ts";
 import { REFUSAL, type AskResult } from "../../core/model/answer-types.ts";
 import { createEngine } from "../../core/engine.ts";

@@ -10,8 +10,8 @@ import { defaultEmbeddingModel, loadModelManifest, type EmbeddingModelEntry } fr
 import { createOnnxEmbedder } from "../../core/embed/onnx-embedder.ts";
 import { readValidStaticBuild, STATIC_MODEL_FILES } from "../../core/embed/static-model-config.ts";
 import { isClauseGraphError } from "../../core/model/errors.ts";
-import { nearWordCoverage } from "../../core/answer/near-words.ts";
-import { contentStems } from "../../core/answer/lexical.ts";
+import { nearWordCoverage } from "../../core/answer/compose/near-words.ts";
+import { contentStems } from "../../core/answer/compose/lexical.ts";
 
 // Builds the real default model once (a few seconds) and checks what the engine relies on.
 

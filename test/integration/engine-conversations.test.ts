@@ -2,7 +2,7 @@ import { mkdtemp, readFile, rm, stat, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { readAnswerLog } from "../../core/answer/answer-log.ts";
+import { readAnswerLog } from "../../core/answer/history/answer-log.ts";
 import { createEngine } from "../../core/engine.ts";
 import type { Engine } from "../../core/model/engine-types.ts";
 import { parseJson, runCli } from "../helpers/cli.ts";

@@ -4,7 +4,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { regulationPdf } from "../../bench/lib/trust-fixtures.ts";
 import type { FixtureArticle } from "../../bench/lib/trust-fixtures.ts";
-import { ANSWER_LOG_FILE } from "../../core/answer/answer-log.ts";
+import { ANSWER_LOG_FILE } from "../../core/answer/history/answer-log.ts";
 import { GRAPH_ANSWER_DIR } from "../../core/graph-query/graph-answer-log.ts";
 import type { AskResult } from "../../core/model/answer-types.ts";
 import { createEngine } from "../../core/engine.ts";

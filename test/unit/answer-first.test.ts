@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { answerQuestion } from "../../core/answer/answer-question.ts";
+import { answerQuestion } from "../../core/answer/compose/answer-question.ts";
 import { askResultSchema } from "../../core/model/answer-schemas.ts";
 import type { AnswerHints } from "../../core/model/answer-types.ts";
-import type { AnswerRequest } from "../../core/answer/answer-question.ts";
+import type { AnswerRequest } from "../../core/answer/compose/answer-question.ts";
 import { createLanguageResources } from "../../core/answer/language-resources.ts";
-import { contentStems } from "../../core/answer/lexical.ts";
+import { contentStems } from "../../core/answer/compose/lexical.ts";
 import type { RankedSection } from "../../core/model/retrieval-types.ts";
 import type { DocumentRecord } from "../../core/model/store-records.ts";
 import type { Section, SectionKind } from "../../core/model/section-types.ts";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { decideFollowUp, libraryScopeNamer, localScopeNames } from "../../core/answer/follow-up.ts";
+import { decideFollowUp, libraryScopeNamer, localScopeNames } from "../../core/answer/question/follow-up.ts";
 
 // The follow-up rule on questions auditors ask in English and Italian: a short, elliptical
 // question with no document or article of its own keeps the previous question's scope.

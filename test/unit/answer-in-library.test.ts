@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { IN_LIBRARY_MODEL, REFUSE_BELOW, UNSURE_BELOW, decideInLibrary, inLibraryProbability } from "../../core/answer/in-library.ts";
-import type { SentencePool } from "../../core/answer/sentence-pool.ts";
+import { IN_LIBRARY_MODEL, REFUSE_BELOW, UNSURE_BELOW, decideInLibrary, inLibraryProbability } from "../../core/answer/compose/in-library.ts";
+import type { SentencePool } from "../../core/answer/compose/sentence-pool.ts";
 import { IN_LIBRARY_RULES } from "../../core/model/answer-rules.ts";
 
 // The fitted decision on its own: monotone in each measurement, its thresholds ordered, and the

@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { REFUSAL } from "../../core/model/answer-types.ts";
-import { citationLabel, shortDocumentName, shortSectionLabel } from "../../core/answer/citation-label.ts";
-import { neutralizeKeys, quoteForPrompt } from "../../core/answer/neutralize.ts";
-import { draftSentences, isRefusal, keysIn, parseModelOutput } from "../../core/answer/parse-llm-output.ts";
-import { sentenceUnits } from "../../core/answer/sentence-units.ts";
+import { citationLabel, shortDocumentName, shortSectionLabel } from "../../core/citations/citation-label.ts";
+import { neutralizeKeys, quoteForPrompt } from "../../core/answer/compose/neutralize.ts";
+import { draftSentences, isRefusal, keysIn, parseModelOutput } from "../../core/answer/compose/parse-llm-output.ts";
+import { sentenceUnits } from "../../core/answer/compose/sentence-units.ts";
 import { createLanguageResources } from "../../core/answer/language-resources.ts";
-import { formatAnswer } from "../../core/answer/verify-citations.ts";
+import { formatAnswer } from "../../core/answer/compose/verify-citations.ts";
 
 // One set of pipelines for the file, as an engine keeps one (language-resources.ts).
 const resources = createLanguageResources();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { asksPerInstrument, instrumentScopes, interleave, joinAnswers } from "../../core/answer/per-instrument.ts";
+import { asksPerInstrument, instrumentScopes, interleave, joinAnswers } from "../../core/answer/compose/per-instrument.ts";
 import { askResultSchema } from "../../core/model/answer-schemas.ts";
 import { REFUSAL, type AskResult } from "../../core/model/answer-types.ts";
 import type { RankedSection } from "../../core/model/retrieval-types.ts";

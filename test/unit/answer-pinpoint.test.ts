@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { PinpointTracker } from "../../core/answer/pinpoint.ts";
-import { sentenceUnits } from "../../core/answer/sentence-units.ts";
+import { PinpointTracker } from "../../core/citations/pinpoint.ts";
+import { sentenceUnits } from "../../core/answer/compose/sentence-units.ts";
 import { createLanguageResources } from "../../core/answer/language-resources.ts";
-import { citationLabel } from "../../core/answer/citation-label.ts";
-import { earlierPartsText } from "../../core/answer/earlier-parts.ts";
+import { citationLabel } from "../../core/citations/citation-label.ts";
+import { earlierPartsText } from "../../core/answer/compose/earlier-parts.ts";
 import type { Section } from "../../core/model/section-types.ts";
 import type { DocumentRecord } from "../../core/model/store-records.ts";
 import { pathSlug } from "../../core/structure/slug.ts";

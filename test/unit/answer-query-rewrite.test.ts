@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { MAX_REWRITES, REWRITE_MAX_TOKENS, REWRITE_WEIGHT, fuseRewrites, parseRewrites, rewriteQuestion } from "../../core/answer/query-rewrite.ts";
+import { MAX_REWRITES, REWRITE_MAX_TOKENS, REWRITE_WEIGHT, fuseRewrites, parseRewrites, rewriteQuestion } from "../../core/answer/question/query-rewrite.ts";
 import type { LlmClient, LlmGenerateOptions, LlmResult } from "../../core/model/llm-client.ts";
 import type { RankedSection } from "../../core/model/retrieval-types.ts";
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { answerQuestion } from "../../core/answer/answer-question.ts";
+import { answerQuestion } from "../../core/answer/compose/answer-question.ts";
 import { createLanguageResources } from "../../core/answer/language-resources.ts";
 import { REFUSAL } from "../../core/model/answer-types.ts";
-import { mentionsName, namesMissingFromLibrary, questionNames, spellsOut } from "../../core/answer/question-names.ts";
+import { mentionsName, namesMissingFromLibrary, questionNames, spellsOut } from "../../core/answer/question/question-names.ts";
 
 // A question naming an act, standard or acronym that no imported document mentions is about a
 // document that was not imported: it gets the not-answered reply instead of the nearest sentences.

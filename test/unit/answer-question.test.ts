@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { answerQuestion, type AnswerRequest } from "../../core/answer/answer-question.ts";
+import { answerQuestion, type AnswerRequest } from "../../core/answer/compose/answer-question.ts";
 import { createLanguageResources } from "../../core/answer/language-resources.ts";
 import { askResultSchema } from "../../core/model/answer-schemas.ts";
 import { REFUSAL, type AskInput, type AskResult } from "../../core/model/answer-types.ts";
-import { SYSTEM_PROMPT } from "../../core/answer/prompt.ts";
-import { REFUSE_BELOW, UNSURE_BELOW } from "../../core/answer/in-library.ts";
+import { SYSTEM_PROMPT } from "../../core/answer/compose/prompt.ts";
+import { REFUSE_BELOW, UNSURE_BELOW } from "../../core/answer/compose/in-library.ts";
 import type { Embedder } from "../../core/model/embedder.ts";
 import { ClauseGraphError } from "../../core/model/errors.ts";
 import type { LlmClient, LlmGenerateOptions, LlmResult } from "../../core/model/llm-client.ts";

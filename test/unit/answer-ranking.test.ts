@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { rankForAnswer } from "../../core/answer/answer-ranking.ts";
+import { rankForAnswer } from "../../core/answer/compose/answer-ranking.ts";
 import type { AnswerType } from "../../core/model/question-analysis-types.ts";
 import type { RankedSection } from "../../core/model/retrieval-types.ts";
 import type { Section } from "../../core/model/section-types.ts";

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import type { AnswerLogRecord } from "../../core/model/answer-log-schema.ts";
-import { answerLogRecord } from "../../core/answer/answer-log.ts";
+import { answerLogRecord } from "../../core/answer/history/answer-log.ts";
 import { askResultSchema } from "../../core/model/answer-schemas.ts";
 import type { AskResult } from "../../core/model/answer-types.ts";
-import { type LibraryDocuments, deletedDocumentNotes, reopenedResult } from "../../core/answer/reopen-answer.ts";
+import { type LibraryDocuments, deletedDocumentNotes, reopenedResult } from "../../core/answer/history/reopen-answer.ts";
 
 // A reopened answer is rebuilt from its answer-log record: what the view shows (sentences and
 // their roles, the verdict, the model's name, a notice, citations with their printed pages and

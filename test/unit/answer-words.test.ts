@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { cueStrength } from "../../core/answer/answer-cues.ts";
-import { retrievalQuery } from "../../core/answer/answer-type-query.ts";
-import { contentStems } from "../../core/answer/lexical.ts";
+import { cueStrength } from "../../core/answer/compose/answer-cues.ts";
+import { retrievalQuery } from "../../core/answer/question/answer-type-query.ts";
+import { contentStems } from "../../core/answer/compose/lexical.ts";
 
 // The words an answer is matched on: one stem for the forms a question and a provision use, the
 // provision wording a question type adds, and the cue that says a sentence carries what was asked.

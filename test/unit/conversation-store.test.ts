@@ -2,7 +2,7 @@ import { appendFile, mkdtemp, readFile, rm, stat } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { conversationsDir, createConversationStore, type NewTurn } from "../../core/answer/conversation-store.ts";
+import { conversationsDir, createConversationStore, type NewTurn } from "../../core/answer/history/conversation-store.ts";
 
 // Conversations are append-only JSON-lines files in the library: each turn fsynced on its own
 // line, so a crash tears at most the last line, which is skipped while every earlier turn stays.

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { AnswerLogRecord } from "../../core/model/answer-log-schema.ts";
-import type { LibraryDocuments } from "../../core/answer/reopen-answer.ts";
+import type { LibraryDocuments } from "../../core/answer/history/reopen-answer.ts";
 import { renderWorkpaper } from "../../core/export/export-workpaper.ts";
 import { type Workpaper, provisionOf, workpaperAnswer } from "../../core/export/workpaper-model.ts";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { analyzeQuestion } from "../../core/answer/question-analysis.ts";
+import { analyzeQuestion } from "../../core/answer/question/question-analysis.ts";
 import { createLanguageResources } from "../../core/answer/language-resources.ts";
 import type { GraphIntent } from "../../core/graph-query/graph-intent.ts";
 import { parseGraphIntent } from "../../core/graph-query/intent-parser.ts";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { noticeRecipient } from "../../core/answer/notice-recipient.ts";
+import { noticeRecipient } from "../../core/answer/compose/notice-recipient.ts";
 
 // Whom a notice goes to, in a question and in a section heading (breach rules print one notice per recipient).
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { provisionRole, rolePrior } from "../../core/answer/provision-role.ts";
+import { provisionRole, rolePrior } from "../../core/answer/compose/provision-role.ts";
 import type { Section } from "../../core/model/section-types.ts";
 
 // What part a section plays (provision-role.ts): a Federal Register preamble's captions are the

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { analyzeQuestion, type AnswerType, type LibraryNames } from "../../core/answer/question-analysis.ts";
+import { analyzeQuestion, type AnswerType, type LibraryNames } from "../../core/answer/question/question-analysis.ts";
 import { createLanguageResources } from "../../core/answer/language-resources.ts";
 
 // One set of pipelines for the file, as an engine keeps one (language-resources.ts).

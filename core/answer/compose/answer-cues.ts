@@ -1,0 +1,158 @@
+// What the sentence answering a question of a given type says in so many words: a question about
+// a time limit is answered by the sentence printing "within 72 hours" or "entro 30 giorni", a
+// definition by "'personal data' means …", a frequency by "at least once a year". The extractive
+// answer leads with such a sentence from the operative provision (extractive-answer.ts). English
+// and Italian, as the corpus is.
+
+import type { AnswerType } from "../../model/question-analysis-types.ts";
+
+/** Answer types (question-analysis.ts) with cues; "other" ranks by relevance alone. */
+export type CuedType = Exclude<AnswerType, "other">;
+
+const DURATION = String.raw`\d+|one|two|three|four|five|six|seven|eight|nine|ten|twelve|fifteen|twenty|thirty|sixty|ninety|un[oa]?|due|tre|quattro|cinque|sei|sette|otto|dieci|quindici|venti|trenta|sessanta|novanta`;
+const UNIT = String.raw`hours?|days?|working days|business days|weeks?|months?|years?|calendar days|ore|giorni|settimane|mesi|anni`;
+
+const CUES: Record<CuedType, RegExp[]> = {
+  deadline: [
+    // A time limit in so many words: "within 72 hours", "in no case later than 60 calendar days",
+    // a validity ("avere validità per almeno 180 giorni", it-d06),
+    // "without undue delay", or one set elsewhere ("within the time limits to be laid down in
+    // accordance with Article 20": DORA's own answer to "how quickly").
+    new RegExp(
+      String.raw`\b(?:within|no later than|not later than|later than|at the latest|before|by|after|for at least|for a period of|valid for|entro|non oltre|prima di|dopo|almeno|per un periodo di|validit[àa] di)\b[^.;]{0,40}\b(?:${DURATION})\s*(?:\(\d+\)\s*)?(?:${UNIT})\b|\bwithin the (?:time limits?|deadlines?|periods?)\b|\bwithout (?:undue|unreasonable) delay\b|\bsenza ingiustificato ritardo\b|\bentro i termini\b`,
+      "i",
+    ),
+    new RegExp(String.raw`\b(?:${DURATION})\s*(?:\(\d+\)\s*)?(?:${UNIT})\b`, "i"),
+    /\b(?:without undue delay|immediately|promptly|as soon as possible|forthwith|senza ingiustificato ritardo|tempestivamente|immediatamente)\b/i,
+    /\b(?:deadlines?|time[- ]limits?|termin[ei]|scadenz[ae])\b/i,
+  ],
+  frequency: [
+    /\b(?:at least|no less than)\s+(?:once|twice|annually|every)\b/i,
+    /\b(?:annually|yearly|every (?:year|\d+ (?:years|months))|once a year|periodically|on a regular basis|regularly|biennial|quarterly|monthly)\b/i,
+    /\b(?:almeno una volta|annualmente|ogni anno|periodicamente|con cadenza)\b/i,
+  ],
+  amount: [
+    /(?:€|EUR|USD|\$|euro)\s?\d[\d.,]*/i,
+    // "%" then a space has no word boundary after it: "del 10% del valore" went uncued.
+    /\b\d[\d.,]*\s*(?:%|(?:per cent|percent|per cento|euro|EUR|million|thousand|milioni)\b)/i,
+    /\b(?:threshold|ceiling|maximum|minimum|up to|not exceeding|importo|soglia|massimo|minimo)\b[^.;]{0,40}\d/i,
+  ],
+  party: [
+    /\b(?:competent authority|supervisory authority|authority|Secretary|data subject|controller|processor|financial entit(?:y|ies)|covered entit(?:y|ies)|business associate|operatore economico|stazione appaltante|RUP|commissione)\b/i,
+  ],
+  definition: [
+    /['‘’"“”«][^'‘’"“”»]{2,80}['‘’"“”»]\s+(?:means|shall mean|is defined as|refers to)\b/i,
+    /\b(?:means|shall mean|is defined as|for the purposes? of this|si intende|si intendono|per\s+['‘’"“”«])/i,
+  ],
+  "yes-no": [
+    /\b(?:shall not|may not|must not|is prohibited|are prohibited|is not permitted|may|is permitted|are permitted|unless|provided that|only if|only where|except|non può|non possono|può|possono|è vietat[oa]|salvo|purché|a condizione che)\b/i,
+  ],
+  permission: [
+    /\b(?:may|is permitted|are permitted|is allowed|may be|può|possono|è consentit[oa])\b/i,
+    /\b(?:unless|provided that|only if|only where|salvo|purché|a condizione che)\b/i,
+  ],
+  prohibition: [
+    /\b(?:shall not|may not|must not|is prohibited|are prohibited|is not permitted|no\s+\w+\s+shall|non può|non possono|è vietat[oa]|sono vietat[ie])\b/i,
+  ],
+  requirements: [/\b(?:shall|must|is required to|are required to|implement|deve|devono|è tenut[oa])\b/i, /:\s*$/],
+  procedure: [/\b(?:first|then|thereafter|subsequently|following|steps?|procedure|process|prima|successivamente|procedura)\b/i, /:\s*$/],
+  "application-date": [
+    /\b(?:shall apply from|applies from|shall apply as from|shall enter into force|enters into force|entry into force|effective date|compliance date|si applica a decorrere|entra in vigore)\b/i,
+    /\b\d{1,2}\s+(?:January|February|March|April|May|June|July|August|September|October|November|December|gennaio|febbraio|marzo|aprile|maggio|giugno|luglio|agosto|settembre|ottobre|novembre|dicembre)\s+\d{4}\b/i,
+  ],
+  scope: [
+    /\b(?:this (?:Regulation|Directive|part|subpart|section|rule) (?:applies|shall apply|does not apply|shall not apply)|shall not apply to|does not apply to|applies to|is exempt|are exempt|exempted|si applica|non si applica|sono esclus[ie])\b/i,
+  ],
+};
+
+function isCued(type: string): type is CuedType {
+  return Object.hasOwn(CUES, type);
+}
+
+/**
+ * The recipient a "… and to whom?" asks for: a party after "to" ("to the relevant competent
+ * authority", "to the Secretary"), not any party the sentence names (its subject is one too).
+ */
+const RECIPIENT =
+  /\b(?:to|with|alla|all['’]|al|agli|presso)\s+(?:the\s+|la\s+|il\s+|l['’])?(?:(?:relevant|competent|supervisory|national|lead|appropriate|designated|affected)\s+)*(?:authorit(?:y|ies)|supervisor|Secretary|controller|processor|data subjects?|individuals?|ECB|ESMA|EBA|EIOPA|ENISA|CSIRTs?|regulators?|Commission|agenc(?:y|ies)|covered entit(?:y|ies)|business associates?|media|clients|officials|autorit[àa]|stazione appaltante|RUP|ANAC)\b/i;
+
+/** Whether the sentence says what a further question asks ("… and to whom?" → the recipient it names). */
+export function alsoCued(type: string, text: string): boolean {
+  return type === "party" ? RECIPIENT.test(text) : cueStrength(type, text) > 0;
+}
+
+/** How strongly the sentence says what a question of this type asks: 0 (nothing), 1 (a cue), 2 (the first, strongest cue). */
+export function cueStrength(type: string | undefined, text: string): number {
+  if (type === undefined || !isCued(type)) return 0;
+  const cues = CUES[type];
+  // "From what date …?": the sentence naming the date ("It shall apply from 17 January 2025.")
+  // answers it; "shall enter into force on the twentieth day following …" only points at one.
+  if (type === "application-date") return cues[0]?.test(text) && cues[1]?.test(text) ? 2 : cues.some((re) => re.test(text)) ? 1 : 0;
+  if (cues[0]?.test(text)) return 2;
+  return cues.some((re) => re.test(text)) ? 1 : 0;
+}
+
+/** Yes/no from a sentence answering "can / may / must … ?": "no" for a prohibition, "conditional" with a condition. */
+export function verdictOf(text: string): "yes" | "no" | "conditional" | null {
+  if (/\b(?:unless|provided that|only if|only where|except where|salvo che|purché|a condizione che|solo se)\b/i.test(text)) return "conditional";
+  if (
+    /\b(?:shall not|may not|must not|is prohibited|are prohibited|is not permitted|are not permitted|non può|non possono|è vietat[oa]|sono vietat[ie])\b/i.test(
+      text,
+    )
+  )
+    return "no";
+  if (/\b(?:may|is permitted|are permitted|is allowed|può|possono|è consentit[oa])\b/i.test(text)) return "yes";
+  return null;
+}
+
+// Lines of a table of contents ("Article 19 Reporting of major incidents ....... 41"), an index, or
+// a table cut mid-cell ("…Emergency M") are not provisions: they name or list what the text says.
+const DOT_LEADERS = /(?:\.\s?){4,}|…{2,}|_{4,}/;
+const TRAILING_PAGE = /\s\d{1,3}\s*$/;
+const CUT_WORD = /\b\p{Lu}$/u;
+
+/** A provision's label and title alone: "§ 164.308 Administrative safeguards", "Article 19 Reporting of …". */
+const LABEL_AND_TITLE = /^(?:§+\s*\d[\d.]*|(?:Article|Articolo|Art\.)\s+\d+[a-z]?|\d+(?:\.\d+){1,3})\s+[\p{Lu}\p{Ll}][^.;:]{0,120}\.?$/u;
+const VERB = /\b(?:shall|must|may|is|are|was|were|has|have|be|means|applies|apply|deve|devono|può|possono|è|sono|si applica)\b/i;
+
+/** A sentence that cannot be an operative provision's text (TOC line, index entry, heading, cut table cell). */
+export function isFurniture(text: string): boolean {
+  const t = text.trim();
+  // Dot leaders ending in a page number are a table of contents or an index; a priced table row
+  // ("AOA sensor system test ..... 40 work-hours × $85 per hour = $3,400") is evidence.
+  if (DOT_LEADERS.test(t) && (TRAILING_PAGE.test(t) || !/[$€£%]|\d[\d.,]*\s*(?:hours?|days?|work-hours)/i.test(t))) return true;
+  // A heading in capitals ("COMMON TERMS AND DEFINITIONS", "GLOSSARY"), alone or run into the next line.
+  if (
+    /^(?:\p{Lu}{2,}[\s,&-]+){2,}/u.test(t) &&
+    !VERB.test(t.match(/^(?:\p{Lu}{2,}[\s,&-]+)+/u)?.[0] ?? "") &&
+    (t.match(/^(?:\p{Lu}{2,}[\s,&-]+)+/u)?.[0].length ?? 0) >= t.length * 0.5
+  )
+    return true;
+  if (LABEL_AND_TITLE.test(t) && !VERB.test(t)) return true;
+  // "Article 19 Reporting of major ICT-related incidents 41" — a heading with a page number, no verb.
+  if (TRAILING_PAGE.test(t) && !VERB.test(t) && t.length < 160) return true;
+  if (CUT_WORD.test(t) && !/[.;:!?)"'”]$/.test(t)) return true;
+  // A table flattened into text: "Workstation Use 164.310(b) (R) Workstation Security 164.310(c) (R) …".
+  if ((t.match(/\(\s?[A-Z]\s?\)/g)?.length ?? 0) >= 3) return true;
+  // A pointer to a reference list ("[SP 800-61] provides guidance on incident handling."): NIST's
+  // discussions end with them; they say where to read, not what is required.
+  if (/^\[[^\]]{2,40}\]\s/.test(t)) return true;
+  // A Federal Register source note closing a CFR section ("[74 FR 42740, Aug. 24, 2009, as amended
+  // at 78 FR 5695, Jan. 25, 2013]"): it was quoted as a point of the paragraph before it.
+  if (/^\[\s*\d+\s+FR\s+\d+[^\]]*\]\.?$/.test(t)) return true;
+  // Starting inside a word cut by a column or page ("ode Operation Plan …").
+  if (/^\p{Ll}{1,3}\s\p{Lu}/u.test(t)) return true;
+  return false;
+}
+
+/**
+ * A sentence that only names what follows: "(b) Standard: Audit controls.", "(A) Risk analysis
+ * (Required)." CFR standards and NIST requirements print their name as a sentence of its own; the
+ * next sentence says what to do, and an answer quoting the name alone answers nothing.
+ */
+export function isHeadingLike(text: string): boolean {
+  const t = text.trim();
+  if (t.endsWith(":") || VERB.test(t)) return false;
+  const words = t.split(/\s+/).filter((w) => /\p{L}/u.test(w));
+  return words.length > 0 && words.length <= 12;
+}
