@@ -1,4 +1,4 @@
-// bench:compare — crosswalks between regulations (issue 14), measured on the corpus PDFs:
+// bench:compare — crosswalks between regulations, measured on the corpus PDFs:
 //  - the GDPR × DORA crosswalk without a model: seconds, extra memory (peak RSS during the run
 //    minus RSS before it, the embedding model already loaded) and candidate pairs examined (≈ k·n);
 //  - alignment quality, hit@3, on the topical crosswalk written by reading the PDFs

@@ -159,7 +159,7 @@ const firstSorted = firstTime.map((f) => f.ms).sort((a, b) => a - b);
 // deleted and stored again while searching: the library, a search database being rebuilt beside
 // the one answering, and the parsing child's output all at once).
 const peakBeforeReimport = Math.max(peakRss, process.memoryUsage().rss);
-// Searches while an import runs (issue 17: none may wait more than 150 ms): the two largest
+// Searches while an import runs (none may wait more than 150 ms): the two largest
 // documents are deleted and imported again as one drop while a user keeps searching, one query
 // after another. Each search's latency is taken from the moment it is asked.
 const largest = [...files].sort((a, b) => (results[files.indexOf(b)]?.pages ?? 0) - (results[files.indexOf(a)]?.pages ?? 0)).slice(0, 2);
@@ -187,7 +187,7 @@ clearInterval(sampler);
 peakRss = Math.max(peakRss, process.memoryUsage().rss, process.resourceUsage().maxRSS * 1024);
 await engine.close();
 
-// Cold start (issue 17: a 1,000-section library to the first answer ≤ 2 s): a new process opens
+// Cold start (a 1,000-section library to the first answer ≤ 2 s): a new process opens
 // the library just built and answers one question, as a user relaunching the app does. Asked at
 // once, twice (the first run also warms tsx's transform cache and the OS file cache); then as the
 // app runs it, warming up at open, with the question coming 2 s later (a user typing it).

@@ -1,19 +1,19 @@
 // npm run bench:robustness [-- --runs 16 --extract-runs 6 --delete-runs 4 --sequence-steps 200 --messages 1000 --seed 20261122 --parts kills,sequences,inputs,ipc,network,disk,host --uploads 20 --upload-mb 99 --json]
-// Issue 6 report figures:
+// The report's figures:
 // - kill runs / clean reopen / resumed equal: the engine killed with SIGKILL at seeded random
 //   points of an import, of LLM triplet extraction or of a delete (bench/lib/kill-runs.ts);
-// - import/delete sequences (issue 16): seeded random imports, deletes, re-imports, index rebuilds
+// - import/delete sequences: seeded random imports, deletes, re-imports, index rebuilds
 //   and restarts, every "ok" import checked listed, searchable and deletable after each step, no
 //   orphans (`--sequence-steps N`, bench/lib/import-sequences.ts);
 // - bad inputs tried / handled as documented (bench/lib/hostile-inputs.ts);
 // - fuzzed IPC messages / crashes (bench/lib/ipc-fuzz.ts);
 // - network attempts of a full ingest + ask session (bench/lib/network-probe.ts);
 // - disk faults (a disk that fills up, a read-only library) on real file systems (bench/lib/disk-faults.ts);
-// - the web host (issue 16): requests without the session cookie, an import by path, 20 concurrent
+// - the web host: requests without the session cookie, an import by path, 20 concurrent
 //   99 MB uploads (`--uploads N --upload-mb M`), a 40 MB nested JSON message, leftover upload
 //   folders, file modes; each with outcome, seconds, the host's peak RSS and whether it kept
 //   answering (bench/lib/host-probe.ts);
-// - hostile parses (issue 16, `--parts parse`): q nested 1M deep, Flate bombs, Tj floods, 4,999
+// - hostile parses (`--parts parse`): q nested 1M deep, Flate bombs, Tj floods, 4,999
 //   pages sharing a stream, /dev/zero, FIFOs, 20 GB sparse text, and the same past the pre-scan's
 //   caps; each with outcome, seconds, engine and parser peak RSS, host responsive (bench/lib/hostile-parse.ts).
 import { parseArgs } from "node:util";

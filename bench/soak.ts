@@ -1,6 +1,6 @@
 // npm run bench:soak [-- --searches 10000 --asks 500 --docs 10 --timeout-ms 30000 --churn-pause-ms 2000
 //                       --vector-path index|exact --json]
-// The issue 6 soak at full size over the regulatory corpus (bench/lib/soak-run.ts): N searches and
+// The soak at full size over the regulatory corpus (bench/lib/soak-run.ts): N searches and
 // M asks in one engine process while the smallest document is deleted and re-imported alongside.
 // A library this size is normally searched exactly from vectors in memory; by default the soak
 // sends every vector query through Kuzu's HNSW indexes instead (--vector-path index), since those

@@ -10,7 +10,7 @@ import { z } from "zod";
 const here = path.dirname(fileURLToPath(import.meta.url));
 export const ANSWER_QUESTIONS_FILE = path.resolve(here, "../../test/corpus/answer-questions.json");
 
-/** The answer types of issue 12's question analysis. */
+/** The answer types of the question analysis. */
 export const ANSWER_TYPES = [
   "deadline",
   "frequency",

@@ -6,7 +6,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { z } from "zod";
 
-// Issue 6 §2, the faults a laptop's disk can throw at the library: it fills up, or it is
+// the faults a laptop's disk can throw at the library: it fills up, or it is
 // write-protected. Running as root (as here) file permissions stop nothing, so real file systems
 // are used instead: each scenario runs in a child inside a private user + mount namespace
 // (`unshare -rm`), which may mount a 64 MB tmpfs to fill or remount a folder read-only, and which

@@ -10,7 +10,7 @@ import { WEB_UPLOAD } from "../../core/contract/contract.ts";
 import { httpRequest } from "./http-request.ts";
 import type { HttpReply } from "./http-request.ts";
 
-// Issue 16 §3 "the local API and the files on disk", measured on the real web host
+// "the local API and the files on disk", measured on the real web host
 // (`core/host/serve.ts`, the process `npm start` runs where there is no Electron) in a child
 // process: requests without the session cookie, an import by path, 20 concurrent ~99 MB uploads,
 // a 40 MB deeply nested JSON message, upload folders a crash left behind, and the modes of the

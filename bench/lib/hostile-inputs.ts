@@ -12,7 +12,7 @@ import type { ErrorCode } from "../../core/model/errors.ts";
 import { MAX_PDF_BYTES, MAX_TEXT_BYTES } from "../../core/ingest/limits.ts";
 import { regulationPdf } from "./trust-fixtures.ts";
 
-// Issue 6 §3 "Hostile and broken inputs": files made to hurt an importer (2,000 pages, over the
+// "Hostile and broken inputs": files made to hurt an importer (2,000 pages, over the
 // size limit, a 1 MB line, 500-deep outlines, odd encodings, a ZIP named .pdf, symlinks, a path
 // with unicode and spaces) plus every file of ../shared/corpus/bad_inputs when present. Each must
 // end in its documented outcome — imported, or a typed error that names the file — and a failed
@@ -275,7 +275,7 @@ export const BAD_INPUT_OUTCOMES: Record<string, Outcome> = {
   "encrypted_owner_only_us_copyright_office_dmca_summary_1998.pdf": "imported",
   "encrypted_user_password_aes256__userpw_baz_ownerpw_foo.pdf": "ENCRYPTED",
   "encrypted_user_password_libreoffice__pw_openpassword.pdf": "ENCRYPTED",
-  // Scans are read with OCR under the engine's default (ocr "auto", issue 15)…
+  // Scans are read with OCR under the engine's default (ocr "auto")…
   "scanned_image_only_gutenberg_page.pdf": "imported",
   "scanned_image_only_hipaa_164-306_164-308_DERIVED.groundtruth.txt": "imported",
   "scanned_image_only_hipaa_164-306_164-308_DERIVED.pdf": "imported",

@@ -25,7 +25,7 @@ import {
 import { sampleRss } from "./rss-sampler.ts";
 import { regulationPdf } from "./trust-fixtures.ts";
 
-// Issue 16 "Untrusted bytes are parsed under limits": every file of the issue imported into a
+// "Untrusted bytes are parsed under limits": every file of the issue imported into a
 // real engine served by the web host. For each: the typed error within 60 s, the engine's peak
 // RSS ≤ 2 GB (and the parsing child's), the library unchanged, the next import working, and the
 // host answering `GET /` and a search throughout. The second list lifts the pre-scan's caps so

@@ -3,7 +3,7 @@ import { open, symlink, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { constants, deflateRawSync } from "node:zlib";
 
-// Issue 16: the files that hung or exhausted the importer, generated at run time and small on
+// The files that hung or exhausted the importer, generated at run time and small on
 // disk. A FlateDecode stream of a repeated unit is written by hand: the unit is deflated once
 // after a full flush (no back-references into earlier data), so its compressed block can be
 // repeated verbatim; 1.5 GB of inflated content costs ~1.5 MB of file and milliseconds to make.

@@ -15,7 +15,7 @@ import { generateFuzzMessages } from "./fuzz-payloads.ts";
 import type { FuzzMessage } from "./fuzz-payloads.ts";
 import { regulationPdf } from "./trust-fixtures.ts";
 
-// Issue 6 §3 "IPC": random and malformed payloads on every channel of the contract, through the real
+// "IPC": random and malformed payloads on every channel of the contract, through the real
 // dispatcher (or the web host's WebSocket) in front of a real engine on a throwaway library. Every
 // malformed message must come back as {ok:false, error:{code:"VALIDATION"}}; nothing may throw,
 // reject unhandled or hang; afterwards the engine still answers and the library is unchanged.

@@ -1,7 +1,7 @@
 // Asks the labelled auditor questions (answer-questions.ts) through engine.ask without a model and
 // judges each answer against its label: does it carry the operative words, does it cite the
 // provision (and paragraph) that answers, does its lead sentence carry them. Figures, not
-// assertions: issue 12's targets are printed beside them.
+// assertions: the targets are printed beside them.
 import { z } from "zod";
 import type { AskResult } from "../../core/model/answer-types.ts";
 import type { AskCitation } from "../../core/model/ask-citation.ts";
@@ -25,7 +25,7 @@ import { IN_LIBRARY_MODEL, REFUSE_BELOW } from "../../core/answer/compose/in-lib
 /** The optional `spans` of a citation (character ranges in the section text), checked before use. */
 const citedRangesSchema = z.array(z.object({ start: z.number(), end: z.number() })).optional();
 
-/** Issue 12, "How it is measured". */
+/** The targets answers are held to. */
 export const LABELLED_TARGETS = {
   allWordsShare: 0.85,
   citesProvisionShare: 0.9,
@@ -69,7 +69,7 @@ export function isRefusal(result: AskResult): boolean {
 const countWords = (text: string): number => text.split(/\s+/).filter((w) => /[\p{L}\p{N}]/u.test(w)).length;
 
 /**
- * The sentence that leads the answer. A bare "Yes." / "No." / "Sì." first sentence (issue 12 asks
+ * The sentence that leads the answer. A bare "Yes." / "No." / "Sì." first sentence (answers lead
  * yes/no questions to lead with the verdict) is read together with the sentence after it, which
  * carries the condition.
  */

@@ -7,7 +7,7 @@ import { toErrorInfo } from "../../core/model/errors.ts";
 import { createKuzuStore } from "../../core/store/kuzu/kuzu-store.ts";
 import { checkStoreConsistency } from "./store-consistency.ts";
 
-// Issue 6 §2 soak: one engine process answers N searches and M asks (extractive, no model) while
+// The soak: one engine process answers N searches and M asks (extractive, no model) while
 // another task keeps deleting and re-importing one document. Searches alternate full-text only,
 // vectors only and the full hybrid, because Kuzu 0.11.3 was seen corrupting its heap under repeated
 // full-text queries on a multi-threaded connection: this proves our configuration (one thread per

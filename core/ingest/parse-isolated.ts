@@ -14,7 +14,7 @@ import type { Breach } from "./too-complex.ts";
 import type { OcrParseOptions, ParsedDocument } from "../model/ingest-types.ts";
 import { OcrNeededError } from "./ocr/ocr-needed.ts";
 
-// Untrusted bytes are parsed in a child process the engine bounds and kills (issue 16). In the
+// Untrusted bytes are parsed in a child process the engine bounds and kills. In the
 // engine's own thread a 4.6 KB PDF of nested `q` held the event loop for minutes (the web host
 // stopped answering, even jobs.cancel and SIGTERM), and Flate bombs took it to 3.5–8 GB. Here the
 // child has its own V8 heap limit; the engine polls its RSS (pdf.js inflates into typed arrays,

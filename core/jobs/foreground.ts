@@ -1,4 +1,4 @@
-// Searches and questions go before background work on the engine's thread (issue 17). An import
+// Searches and questions go before background work on the engine's thread. An import
 // derives its graph on that thread in ~10 ms slices (core/graph/graph-steps.ts) and tokenises its
 // texts for the embedder in batches of 16 (core/embed/embed-derived.ts). Yielding with a bare
 // setImmediate still gave a search a turn only between slices: a search makes dozens of awaits,

@@ -1,4 +1,4 @@
-// Imports are read ahead of their turn to store (issue 17). Reading a PDF happens in the parsing
+// Imports are read ahead of their turn to store. Reading a PDF happens in the parsing
 // child, a process of its own, while deriving the graph, embedding and storing happen in the
 // engine and Kuzu: one after the other they left a core idle. Measured on the ten corpus PDFs
 // (2-core machine, bench:ingest): reading 11.3 s, graph + vectors + storing 9.1 s, 23 s in all,

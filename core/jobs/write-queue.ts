@@ -2,7 +2,7 @@
 // background re-embedding, extraction batches) run one after another, in the order they were asked
 // for, from any caller (UI, CLI in the web host). The queue also knows how much is waiting: an
 // import rebuilds the search index only when nothing else waits behind it (engine.ts), and a file
-// cancelled while it waits settles at once instead of after every file ahead of it (issue 12).
+// cancelled while it waits settles at once instead of after every file ahead of it.
 
 export interface WriteQueue {
   /** Runs `work` after everything queued before it; a failure never blocks what follows. */

@@ -2,7 +2,7 @@ import { z } from "zod";
 
 // Hard caps on a written answer: how many tokens the model may generate and how long the whole
 // generation (prompt reading included) may take. Without them a 3B model on a 2-core laptop streamed
-// one answer for 187 s before it was thrown away (issue 12). When a cap stops the model, the answer
+// one answer for 187 s before it was thrown away. When a cap stops the model, the answer
 // keeps the sentences it had written and cited, or is quoted from the documents, and says which cap
 // stopped it. Saved in <dataDir>/settings.json beside the model choice (settings-file.ts);
 // browser-safe (zod only), so the contract and the renderer share the bounds.

@@ -38,7 +38,7 @@ export interface AskSentence {
   /** Extractive answers: the named rule that placed the sentence (answer-rules.ts). */
   rule?: AnswerRule;
   /**
-   * Shown under "show more": the answer as first shown stays near 90 words (issue 12); what
+   * Shown under "show more": the answer as first shown stays near 90 words; what
    * follows it (the rest of a long list, further support) is cited all the same.
    */
   more?: boolean;

@@ -38,7 +38,7 @@ export interface TermRecord {
 
 /**
  * Entity names (and keys) shorter than this name nothing: an empty-named node of degree 13 was an
- * empty button in the list view (issue 13). The store refuses them at insert (validate-insert.ts).
+ * empty button in the list view. The store refuses them at insert (validate-insert.ts).
  */
 export const MIN_ENTITY_NAME_LENGTH = 2;
 

@@ -26,7 +26,7 @@ export function sourcePath(dataDir: string, documentId: string, fileName: string
 
 /**
  * Streams the file through SHA-256, stopping with CANCELLED as soon as `signal` aborts. Only for
- * files checkFileBeforeReading accepted: /dev/zero or a FIFO would never end (issue 16).
+ * files checkFileBeforeReading accepted: /dev/zero or a FIFO would never end.
  */
 export async function sha256OfFile(file: string, signal?: AbortSignal): Promise<string> {
   const hash = createHash("sha256");

@@ -4,7 +4,7 @@ import type { LabelledLibrary } from "../../bench/lib/labelled-library.ts";
 import type { LabelledMeasures } from "../../bench/lib/compare-library.ts";
 import { describeCorpus } from "../helpers/corpus.ts";
 
-// Alignment quality of the crosswalk on the corpus PDFs (issue 14), with the default embedder and
+// Alignment quality of the crosswalk on the corpus PDFs, with the default embedder and
 // no model: the crosswalk NIST SP 800-66r1 states itself (§§ 4.1–4.22 → the HIPAA standard each
 // explains) and the topical crosswalk written by reading DORA, the GDPR and NIST SP 800-171
 // (test/corpus/compare-crosswalk.json). The library is imported once and cached

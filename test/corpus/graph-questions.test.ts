@@ -7,7 +7,7 @@ import { checkGraphAnswer, readGraphQuestions, type GraphQuestionOutcome } from 
 import { openLabelledLibrary, pdfsIn, type LabelledLibrary } from "../../bench/lib/labelled-library.ts";
 import { corpusPath, describeCorpus } from "../helpers/corpus.ts";
 
-// Issue 13's thresholds on the ten regulatory PDFs, imported through the real engine into the
+// The graph questions' thresholds on the ten regulatory PDFs, imported through the real engine into the
 // labelled library bench:answer and bench:graph share (cached under os.tmpdir() while the import
 // code is unchanged): the facts drawn (precision of the labelled triplets, noun-phrase names, no
 // empty names) and the structured questions answered with exactly their rows, each row cited.

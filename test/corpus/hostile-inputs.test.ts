@@ -2,7 +2,7 @@ import { expect, it } from "vitest";
 import { BAD_INPUT_OUTCOMES_WITHOUT_OCR, runHostileInputs } from "../../bench/lib/hostile-inputs.ts";
 import { describeCorpus, readManifest } from "../helpers/corpus.ts";
 
-// Issue 6 §3: every file of ../shared/corpus/bad_inputs imported through the engine (not only the
+// Every file of ../shared/corpus/bad_inputs imported through the engine (not only the
 // parser, as ingest-bad-inputs.test.ts does): the documented outcome, an error naming the file, and
 // a library unchanged by every failure. The generated hostile files run in test/e2e/.
 

@@ -11,7 +11,7 @@ import { corpusPath, describeCorpus, readManifest } from "../helpers/corpus.ts";
 // codes). A file added to bad_inputs/ without an entry here fails the last test.
 //
 // The manifest says the scanned files have "no text layer" and "should be flagged as needing OCR":
-// since issue 15 they are read with OCR (`ocr: "auto"`, the engine's and the CLI's default), so
+// now they are read with OCR (`ocr: "auto"`, the engine's and the CLI's default), so
 // each is checked three ways: NO_TEXT_LAYER with OCR off (`never`, parseDocument's own default),
 // NEEDS_OCR with its offer when the app asks first (`ask`), and what OCR reads (`auto`; the HIPAA
 // extract and the brochure are read through the engine in test/corpus/ocr-scanned.test.ts, and

@@ -10,7 +10,7 @@ import { createKuzuStore } from "../../core/store/kuzu/kuzu-store.ts";
 import type { GraphStore } from "../../core/store/graph-store.ts";
 import { corpusPath, describeCorpus } from "../helpers/corpus.ts";
 
-// Issue 12: questions naming an instrument the way auditors do ("under DORA", "the Privacy
+// Questions naming an instrument the way auditors do ("under DORA", "the Privacy
 // Rule", "NIST SP 800-171") were refused with DORA, GDPR and HIPAA imported — the official texts
 // never print their own short names — about one in eight in-domain questions. Over DORA, the
 // GDPR, HIPAA and NIST SP 800-171 as imported from the corpus PDFs: no in-domain question is
@@ -85,7 +85,7 @@ describeCorpus("instrument names: asking about DORA, the GDPR, HIPAA and NIST SP
     for (const question of IN_DOMAIN) {
       const result = await engine.ask(question);
       if (result.refusalReason !== undefined) refused.push(`${question} → ${result.refusalReason}`);
-      // The name check alone, as engine.ask ran it before the registry (issue 12).
+      // The name check alone, as engine.ask ran it before the registry.
       const old = await namesMissingFromLibrary(question, async (name, n) =>
         (await store.searchSections(name, n)).map((h) => ({ text: `${h.document.title}\n${h.section.label} ${h.section.heading}\n${h.section.text}` })),
       );

@@ -12,7 +12,7 @@ import type { Box } from "../../core/model/ingest-types.ts";
 import { highlightBoxes } from "../../core/model/highlight-geometry.ts";
 import { corpusPath, describeCorpus } from "../helpers/corpus.ts";
 
-// Issue 15 on the corpus's scans (../shared/corpus/bad_inputs): the HIPAA extract (3 pages, 150 dpi,
+// OCR on the corpus's scans (../shared/corpus/bad_inputs): the HIPAA extract (3 pages, 150 dpi,
 // turned 0.6°, noisy JPEG) imports with its sections § 164.306 and § 164.308 and their pages, a
 // sentence of § 164.308 finds it, and the viewer's highlight of that sentence lies on the words
 // OCR read there (their boxes, from the import's own OCR cache); the two-column brochure is read

@@ -12,7 +12,7 @@ import { HAS_CHROMIUM } from "./flows/chromium.ts";
 import { openEngineInBrowser, type EngineBrowser } from "./flows/engine-browser.ts";
 import { RESULTS_DIR } from "./flows/renderer-build.ts";
 
-// Issue 12, item 8, as the auditor sees it: the header shows the model's name and the caps on its
+// The header shows the model's name and the caps on its
 // answers (changeable in the model menu, kept by the engine); a model that would write forever is
 // stopped by the time cap and the answer says so prominently, above the quoted sentences, naming
 // the model; Stop ends a streaming answer at once. The model is a scripted endless one.

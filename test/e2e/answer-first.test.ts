@@ -10,7 +10,7 @@ import { HAS_CHROMIUM } from "./flows/chromium.ts";
 import { openEngineInBrowser, type EngineBrowser } from "./flows/engine-browser.ts";
 import { RESULTS_DIR } from "./flows/renderer-build.ts";
 
-// Issue 12 as an auditor meets it: the answer leads with the provision's time limit, its chip
+// Answer first as an auditor meets it: the answer leads with the provision's time limit, its chip
 // names the printed page (the PDF has an unnumbered cover, so PDF page 3 prints "2"), a click
 // opens that page with exactly the sentence highlighted, the viewer zooms, and a question the
 // library cannot answer says why and shows no graph.

@@ -12,7 +12,7 @@ import { HAS_CHROMIUM } from "./flows/chromium.ts";
 import { openEngineInBrowser, type EngineBrowser } from "./flows/engine-browser.ts";
 import { RESULTS_DIR } from "./flows/renderer-build.ts";
 
-// Issue 13's answer graph as an auditor meets it, on the ten regulatory PDFs (a copy of the
+// The answer graph as an auditor meets it, on the ten regulatory PDFs (a copy of the
 // labelled library bench:graph uses): the graph beside an answer is its evidence — at most 30
 // nodes, grouped by document, labels of 11 px or more at the default zoom (read from Cytoscape),
 // link names on hover only —; a graph question's rows come as a table with the route under it;

@@ -11,7 +11,7 @@ import { HAS_CHROMIUM } from "./flows/chromium.ts";
 import { openEngineInBrowser, type EngineBrowser } from "./flows/engine-browser.ts";
 import { RESULTS_DIR } from "./flows/renderer-build.ts";
 
-// The Compare view as an auditor uses it (issue 14), in Chromium over the web host: choose two
+// The Compare view as an auditor uses it, in Chromium over the web host: choose two
 // regulations, start a comparison with model verdicts and cancel it while the model works (the
 // crosswalk so far stays, marked partial), run it again to the end, filter the table to the
 // differences and to the unmatched provisions, open a pair side by side with its matching sentences

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { runKillRuns } from "../../bench/lib/kill-runs.ts";
 
-// Issue 6 §2: the engine process killed with SIGKILL at seeded random points of an import, of LLM
+// The engine process killed with SIGKILL at seeded random points of an import, of LLM
 // triplet extraction (a scripted model: deterministic, no download; first extractions and
-// re-extractions that replace triplets), and (issue 14) of a comparison of two documents with a
+// re-extractions that replace triplets), and of a comparison of two documents with a
 // scripted model's verdicts, whose re-run must store exactly the uninterrupted comparison. Kills during a deletion run in `npm run bench:robustness`
 // (--delete-runs) only: after some of them Kuzu 0.11.3 segfaults on a later delete of sections
 // (README, "open bug"), which would take the test worker down with it. The database must always

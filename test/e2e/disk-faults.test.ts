@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { DISK_FAULT_SCENARIOS, mountNamespaceUnavailableReason, runDiskFault } from "../../bench/lib/disk-faults.ts";
 
-// Issue 6 §2: a disk that fills up and a library on write-protected media give clear WRITE_FAILED
+// A disk that fills up and a library on write-protected media give clear WRITE_FAILED
 // errors naming the file, lose nothing, keep search and ask working, and the library reopens whole.
 // Real file systems (a small tmpfs, a read-only bind mount) in a private mount namespace; see
 // bench/lib/disk-faults.ts.

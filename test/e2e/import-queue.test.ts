@@ -12,7 +12,7 @@ import { HAS_CHROMIUM } from "./flows/chromium.ts";
 import { openEngineInBrowser, type EngineBrowser } from "./flows/engine-browser.ts";
 import { RESULTS_DIR } from "./flows/renderer-build.ts";
 
-// Issue 12, import queue, in the browser against the real engine behind the web host: four files
+// The import queue, in the browser against the real engine behind the web host: four files
 // dropped at once are imported in drop order, one at a time; the first enters the library (document
 // list, searchable) as soon as it is done, before the later ones; the second is cancelled while its
 // pages are read (it issued "readPdf after task.destroy()" and every later import stayed "Waiting"

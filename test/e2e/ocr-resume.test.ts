@@ -9,7 +9,7 @@ import type { JobProgress } from "../../core/model/job.ts";
 import { alive, parseChildrenOf } from "../helpers/process-tree.ts";
 import { scannedPdf } from "../helpers/scanned-pdf.ts";
 
-// Issue 15: OCR is cancellable and resumable. An import cancelled while its scanned pages are read,
+// OCR is cancellable and resumable. An import cancelled while its scanned pages are read,
 // and an engine killed with SIGKILL at the same point (its parsing child, which runs Tesseract,
 // notices and exits), leave the finished pages in <data dir>/ocr-cache; the next import of the file
 // takes those from the cache and reads only the others, and imports it whole.

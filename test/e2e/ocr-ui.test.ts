@@ -13,7 +13,7 @@ import { HAS_CHROMIUM } from "./flows/chromium.ts";
 import { openEngineInBrowser, type EngineBrowser } from "./flows/engine-browser.ts";
 import { RESULTS_DIR } from "./flows/renderer-build.ts";
 
-// Issue 15 in the browser, against the real engine behind the web host: a scanned PDF dropped on
+// OCR in the browser, against the real engine behind the web host: a scanned PDF dropped on
 // the window asks once ("This PDF is scanned — read it with OCR (about N s)?"); read with OCR and
 // "remember my choice", its pages show as OCR progress and it enters the library marked OCR; the
 // next scan (a 50 dpi fax: Tesseract is unsure of it) is read without asking and is flagged "OCR,

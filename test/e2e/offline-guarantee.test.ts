@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { runGuardSelfTest, runOfflineProbe } from "../../bench/lib/network-probe.ts";
 
-// Issue 6 §1: the engine and the web host never leave the machine. A whole session (import of a
+// The engine and the web host never leave the machine. A whole session (import of a
 // real regulation when ../shared is present, otherwise a generated PDF; an OCR import of a scanned
-// page, issue 15; search; ask without and with
+// page; search; ask without and with
 // a local model when ../shared/models has one; the web host over HTTP and WebSocket) runs in a child
 // process where every non-loopback connection, DNS query and fetch is refused and counted, and again
 // in a loopback-only network namespace where this machine allows one.
@@ -26,7 +26,7 @@ describe("offline guarantee", () => {
     const guard = result.variants.find((v) => v.name === "guard");
     expect(guard?.ran).toBe(true);
     expect(guard?.detail).toMatch(/web host: GET \/ and \d+ WebSocket requests/);
-    // Issue 15: an OCR import (tesseract.js workers, wasm core, language data) is part of the session.
+    // An OCR import (tesseract.js workers, wasm core, language data) is part of the session.
     expect(guard?.detail).toMatch(/OCR import: 1 page\(s\) read with OCR \(eng, confidence \d+\)/);
     const namespace = result.variants.find((v) => v.name === "no-network-namespace");
     if (namespace !== undefined && !namespace.ran) console.warn(`[offline] ${namespace.detail}`);

@@ -17,7 +17,7 @@ import type { WebHost } from "../../core/host/web-host.ts";
 import { PROJECT_DIR } from "../helpers/cli.ts";
 import { alive, parseChildrenOf } from "../helpers/process-tree.ts";
 
-// Issue 16 over the web host: while a hostile file is being parsed (q nested 100,000 deep under
+// While a hostile file is being parsed (q nested 100,000 deep under
 // a filter the pre-scan does not decode: pdf.js would need many minutes; a Flate bomb past the
 // pre-scan's caps), `GET /` and search keep answering, jobs.cancel really stops the import (its
 // parsing child is killed), later uploads work, and SIGTERM / SIGINT stop `npm run serve` (and

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { HOSTILE_PARSE_CASES, MAX_ENGINE_RSS, MAX_SECONDS, runHostileParse, WATCHDOG_CASES } from "../../bench/lib/hostile-parse.ts";
 
-// Issue 16: every file of the issue (q nested a million deep, Flate bombs in a content stream and
+// Every hostile file (q nested a million deep, Flate bombs in a content stream and
 // in XMP metadata, a Tj flood, 5M text items, 4,999 pages sharing a stream, /dev/zero, a .txt link
 // to it, a FIFO, a 20 GB sparse .txt), generated here and small on disk, ends in its typed error
 // within 60 s with the engine under 2 GB, the library unchanged, the next import working and the

@@ -6,7 +6,7 @@ import { runSoak } from "../../bench/lib/soak-run.ts";
 import { regulationPdf } from "../../bench/lib/trust-fixtures.ts";
 import { corpusPath, HAS_CORPUS } from "../helpers/corpus.ts";
 
-// Issue 6 §2, the soak's behaviour in the suite (the full 10,000 searches + 500 asks are
+// The soak's behaviour in the suite (the full 10,000 searches + 500 asks are
 // `npm run bench:soak`; figures belong there): full-text, HNSW-vector and hybrid searches and asks
 // in one engine process while a document is deleted and re-imported alongside. No call errors or
 // hangs, no search comes back empty, and after all those index rebuilds every full-text ranking is

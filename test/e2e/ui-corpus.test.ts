@@ -12,7 +12,7 @@ import { corpusFlowOptions } from "./flows/corpus-flow-options.ts";
 import { watchProblems } from "./flows/page-problems.ts";
 import { buildRendererInto } from "./flows/renderer-build.ts";
 
-// Issue 5's end-to-end test: the built UI in headless Chromium against the web host and the real
+// The end-to-end test: the built UI in headless Chromium against the web host and the real
 // engine on a temporary data dir, with two real regulations from the shared corpus.
 
 if (HAS_CORPUS && !HAS_CHROMIUM) console.warn(`[e2e] ui-corpus skipped: ${CHROMIUM} is missing`);

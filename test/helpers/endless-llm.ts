@@ -1,7 +1,7 @@
 import { ClauseGraphError } from "../../core/model/errors.ts";
 import type { LlmClient, LlmGenerateOptions, LlmResult } from "../../core/model/llm-client.ts";
 
-// A scripted model for the answer caps and Stop (issue 12): it streams an opening and then a word
+// A scripted model for the answer caps and Stop: it streams an opening and then a word
 // every few milliseconds, forever, honouring maxTokens and its abort signal like node-llama-cpp.
 
 /**

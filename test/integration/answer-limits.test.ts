@@ -16,7 +16,7 @@ import { rejectionCode } from "../helpers/expect-code.ts";
 import { hashEmbedder } from "../helpers/hash-embedder.ts";
 import { describeTinyLlm, TINY_LLM_PATH } from "../helpers/tiny-llm.ts";
 
-// Issue 12, item 8: a written answer is under control. The time cap stops a generation that would
+// A written answer is under control. The time cap stops a generation that would
 // go on and the answer says why; the token cap reaches the model and is saved like the model
 // choice; Stop (jobs.cancel with the ask's id) aborts at once; the answer names its model by its
 // name ("stories260K"), not its architecture ("llama"), also when it fell back to quoting.

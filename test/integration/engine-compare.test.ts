@@ -10,7 +10,7 @@ import type { JobProgress } from "../../core/model/job.ts";
 import { PROTECTION_ACT, RESILIENCE_ACT, scriptedVerdictLlm, writeActPdf } from "../helpers/compare-fixtures.ts";
 import { hashEmbedder } from "../helpers/hash-embedder.ts";
 
-// Comparing two regulations through the engine (issue 14): the crosswalk's rows, reasons and
+// Comparing two regulations through the engine: the crosswalk's rows, reasons and
 // rule-based flags on generated acts; a refresh that rewrites nothing; verdicts cached by the
 // pair's content (a re-imported, edited side only costs its changed sections); exports citing
 // document, paragraph and page; cancel; and comparisons leaving with either document.

@@ -8,7 +8,7 @@ import { keepSourceCopy, type SourceCopyFs } from "../../core/store/source-copy.
 import { parseJson, runCli } from "../helpers/cli.ts";
 import { articleLines, makePdf } from "../helpers/make-pdf.ts";
 
-// Issue 6 §2: a full disk, a failing drive, a read-only folder or a database held by another
+// A full disk, a failing drive, a read-only folder or a database held by another
 // process give a clear typed error naming the path, and leave the library as it was.
 
 function failingFs(step: "copyFile" | "rename", code: string, removed: string[]): SourceCopyFs {

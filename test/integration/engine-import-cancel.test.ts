@@ -11,7 +11,7 @@ import type { JobProgress } from "../../core/model/job.ts";
 import { hashEmbedder } from "../helpers/hash-embedder.ts";
 import { regulationPdfOfPages } from "../helpers/regulation-pdf.ts";
 
-// Issue 12, import queue: a cancel at any moment of an import (waiting, reading, sectioning, graph,
+// A cancel at any moment of an import (waiting, reading, sectioning, graph,
 // embedding, storing, and the index refresh after it) ends that import and the queue goes on: the
 // next import works and the library holds exactly the files reported "ok" (listed, found by their
 // own word, with their source copy and vectors, nothing else). Seeded: a failure replays. Also:

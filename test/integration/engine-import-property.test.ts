@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { runImportSequences } from "../../bench/lib/import-sequences.ts";
 
-// Property test for issue 16's data loss (see bench/lib/import-sequences.ts): 40 seeded random
+// Property test for the data loss (see bench/lib/import-sequences.ts): 40 seeded random
 // imports, deletes, re-imports, index rebuilds and restarts over ten generated documents of varied
 // shapes; after every step each "ok" import is listed, searchable and deletable and nothing is
 // orphaned. Before the fix (core/store/kuzu/hnsw-commit-guard.ts) it failed at step 2: an "ok" import

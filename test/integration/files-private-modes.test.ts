@@ -6,7 +6,7 @@ import { createEngine } from "../../core/engine.ts";
 import { tightenDataDir } from "../../core/files/private-files.ts";
 import { parseJson, runCli } from "../helpers/cli.ts";
 
-// Issue 16: graph.kuzu and sources/* were created 0644 in 0755 folders, readable by every local
+// graph.kuzu and sources/* were created 0644 in 0755 folders, readable by every local
 // user. The library must be owner-only: folders 0700, files 0600.
 
 const posix = process.platform !== "win32";

@@ -5,7 +5,7 @@ import type { DerivedGraph } from "../../core/model/graph-records.ts";
 import { rejectionCode } from "../helpers/expect-code.ts";
 import { makeDocument, makeSections, tempDir } from "../helpers/store-fixtures.ts";
 
-// Schema v8 (issue 13): entities carry their party type, triplets their recipient (with a
+// Schema v8: entities carry their party type, triplets their recipient (with a
 // HAS_RECIPIENT edge), deadlines are nodes of their own; names shorter than two characters are
 // refused at the door; graph questions run on a read-only connection with a timeout.
 

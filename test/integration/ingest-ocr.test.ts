@@ -20,7 +20,7 @@ import { rejectionCode } from "../helpers/expect-code.ts";
 import { articleLines } from "../helpers/make-pdf.ts";
 import { scannedPdf } from "../helpers/scanned-pdf.ts";
 
-// Issue 15: scanned pages read with OCR (core/ingest/ocr/), per page, offline. Fixtures are made
+// Scanned pages read with OCR (core/ingest/ocr/), per page, offline. Fixtures are made
 // here (test/helpers/scanned-pdf.ts: pages set in Helvetica, the scanned ones rendered to a PNG at
 // 144 dpi and put back as a picture); few pages are OCR'd, each in 3–5 s on two cores.
 

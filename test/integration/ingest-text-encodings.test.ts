@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { bomlessUtf16, decodeText, looksBinary } from "../../core/ingest/text-decode.ts";
 
-// Issue 6 §3 "non-UTF-8 text files": UTF-16 with and without a byte-order mark decodes to the same
+// "non-UTF-8 text files": UTF-16 with and without a byte-order mark decodes to the same
 // text, Latin-1 decodes with a note, and binary junk stays binary (refused as UNSUPPORTED_TYPE).
 
 const TEXT = "Article 1 Datenschutz\nDer Verantwortliche muss die Verletzung der Aufsichtsbehörde melden.\n";

@@ -12,7 +12,7 @@ import { ftsQueryLiteral } from "../../core/store/kuzu/fts-query.ts";
 import { cypherString } from "../../core/store/kuzu/driver.ts";
 import { vectorLiteral } from "../../core/store/kuzu/store-rows.ts";
 
-// Issue 6 §3 "Cypher injection": user text reaches Kuzu only as a parameter, or — where Kuzu 0.11
+// "Cypher injection": user text reaches Kuzu only as a parameter, or — where Kuzu 0.11
 // refuses parameters (QUERY_FTS_INDEX's query, QUERY_VECTOR_INDEX's vector) — as a literal built from
 // letters or numbers only. Hostile strings go through every channel that takes text, against a real
 // engine and store; each must be answered normally, NOT_FOUND or VALIDATION, and nothing may change.

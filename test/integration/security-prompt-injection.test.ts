@@ -13,7 +13,7 @@ import type { LlmClient, LlmGenerateOptions, LlmResult } from "../../core/model/
 import { loadLlm } from "../../core/llm/load-llm.ts";
 import { HAS_TINY_LLM, TINY_LLM_PATH } from "../helpers/tiny-llm.ts";
 
-// Issue 6 §3 "Prompt injection": a document that gives orders ("ignore previous instructions…"),
+// "Prompt injection": a document that gives orders ("ignore previous instructions…"),
 // carries fake citation keys, fake "Sources:"/"Answer:" lines and fake source tags cannot change the
 // answer format, cannot make a citation point at anything but a retrieved section, and cannot make
 // the engine do anything. Checked in both answer modes: extractive, and with a scripted model that

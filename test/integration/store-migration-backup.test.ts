@@ -7,7 +7,7 @@ import { createKuzuStore } from "../../core/store/kuzu/kuzu-store.ts";
 import { MIGRATIONS, type Migration } from "../../core/store/kuzu/migrations.ts";
 import { tempDir } from "../helpers/store-fixtures.ts";
 
-// Issue 6 §2: the database is copied aside before a schema migration and put back when one fails,
+// The database is copied aside before a schema migration and put back when one fails,
 // so an upgrade can never cost an auditor the library.
 
 const FAILING: Migration = {

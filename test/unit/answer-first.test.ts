@@ -10,7 +10,7 @@ import type { DocumentRecord } from "../../core/model/store-records.ts";
 import type { Section, SectionKind } from "../../core/model/section-types.ts";
 import { makeDocument } from "../helpers/store-fixtures.ts";
 
-// Answer first (issue 12): the lead sentence carries what was asked, from the operative provision
+// Answer first: the lead sentence carries what was asked, from the operative provision
 // — not from a recital, a table of contents or a cut table cell — each sentence cited at its own
 // paragraph and printed page.
 

@@ -3,7 +3,7 @@ import { generateFuzzMessages } from "../../bench/lib/fuzz-payloads.ts";
 import { runIpcFuzz } from "../../bench/lib/ipc-fuzz.ts";
 import { CHANNELS } from "../../core/contract/contract.ts";
 
-// Issue 6 §3 "IPC": seeded random and malformed payloads on every contract channel against a real
+// "IPC": seeded random and malformed payloads on every contract channel against a real
 // engine. Every malformed one is answered VALIDATION, nothing throws or hangs, and the engine and
 // its library are intact afterwards. Seeds are fixed so a failure reproduces exactly.
 

@@ -3,7 +3,7 @@ import { createDispatcher } from "../../core/contract/dispatch.ts";
 import { createPathGrants, grantMessageSchema, MAX_GRANTS } from "../../electron/path-grants.ts";
 import { createFakeEngine } from "../helpers/contract-fake-engine.ts";
 
-// Issue 16: the desktop engine imports by path only the files its user dropped or picked (the
+// The desktop engine imports by path only the files its user dropped or picked (the
 // preload grants each one through main before the renderer can ask for it).
 
 describe("Electron path grants", () => {

@@ -6,7 +6,7 @@ import { devZeroLink, fifoTxt, sparseTxt } from "../../bench/lib/hostile-pdf-fix
 import { sha256OfFile } from "../../core/engine.ts";
 import { checkFileBeforeReading } from "../../core/ingest/file-checks.ts";
 
-// Issue 16: nothing is read or hashed before the file is known to be a regular file within the
+// Nothing is read or hashed before the file is known to be a regular file within the
 // size limits (/dev/zero, a .txt link to it and a FIFO used to hang the import while being hashed;
 // a 20 GB sparse .txt took 57 s to reach TOO_LARGE), and hashing stops when the import is cancelled.
 

@@ -13,7 +13,7 @@ import { contentStats } from "../../core/ingest/content-stream-stats.ts";
 import { DEFAULT_PARSE_LIMITS, fileSeconds, resolveParseLimits } from "../../core/ingest/parse-limits.ts";
 import { prescanPdf } from "../../core/ingest/pdf-prescan.ts";
 
-// Issue 16: the pre-scan refuses, before pdf.js sees them, the PDFs that hung or exhausted it —
+// The pre-scan refuses, before pdf.js sees them, the PDFs that hung or exhausted it —
 // each in well under a second here, with a message naming the file, the page and the limit — and
 // lets ordinary PDFs through.
 
@@ -118,7 +118,7 @@ describe("parse limits", () => {
     expect(fileSeconds(DEFAULT_PARSE_LIMITS, undefined)).toBe(120);
     expect(fileSeconds(DEFAULT_PARSE_LIMITS, 100)).toBe(170);
     expect(fileSeconds(DEFAULT_PARSE_LIMITS, 5000)).toBe(1200);
-    // Pages read with OCR add their own budget, outside the cap (issue 15).
+    // Pages read with OCR add their own budget, outside the cap.
     expect(fileSeconds(DEFAULT_PARSE_LIMITS, 5000, 10)).toBe(1500);
   });
 });

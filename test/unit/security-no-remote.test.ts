@@ -4,7 +4,7 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 
-// Issue 6 §1 "no telemetry, no update checks, no remote fonts": the shipped code names no remote
+// "no telemetry, no update checks, no remote fonts": the shipped code names no remote
 // address at all. The renderer (HTML, CSS, scripts, public assets) and electron/ contain no http(s)
 // URL, so no font, stylesheet, script or beacon can be fetched; the engine names only loopback
 // addresses (the web host) and strings it compares against, never fetches; and no updater,

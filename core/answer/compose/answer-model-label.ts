@@ -5,7 +5,7 @@ import type { AskResult } from "../../model/answer-types.ts";
 // Which model an answer comes from, as the answer shows it: the model's display name or file name
 // (never only its architecture: the header read "LLM llama"), also when it fell back to quoting;
 // and when the chosen model could not be loaded at all, a notice saying so instead of a silently
-// quoted answer (issue 12).
+// quoted answer.
 
 export interface AnsweringModel {
   /** The model id (manifest id or file name); null without a model. */

@@ -15,7 +15,7 @@ import type { Candidate, SentencePool } from "./sentence-pool.ts";
 // contents and cut table cells); then the points of the list it introduces, complete; then at most
 // a few supporting sentences, grouped by section in document order, so a paragraph reads the way
 // the regulation wrote it. The probe's answers led with a recital's "72 hours" instead of Article
-// 33, and with table-of-contents lines instead of § 164.308 (issue 12).
+// 33, and with table-of-contents lines instead of § 164.308.
 //
 // Sentences are chosen from the whole pool (every sentence of the sections answered from, scored
 // by sentence-score.ts), not from a token-budgeted context: a list is quoted whole (the context a
@@ -56,7 +56,7 @@ const RELATIVE_FLOOR = 0.45;
 const SHOWN_SUPPORT_FLOOR = 0.7;
 const MIN_CONTENT_WORDS = 2;
 const NEAR_DUPLICATE = 0.7;
-/** Words an answer shows before "show more" (issue 12 asks for about 90 on average). */
+/** Words an answer shows before "show more" (about 90 on average is the goal). */
 export const SHOWN_WORDS = 100;
 /** Points of a list quoted with its lead-in (all of DORA's and the GDPR's lists; CFR runs longer). */
 const MAX_POINTS = 16;

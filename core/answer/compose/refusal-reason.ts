@@ -1,7 +1,7 @@
 import { shortDocumentName, shortSectionLabel } from "../../citations/index.ts";
 import type { AskInput } from "../../model/answer-types.ts";
 
-// A refused question says why in words (issue 12): the probe saw only "The documents provided do
+// A refused question says why in words: the probe saw only "The documents provided do
 // not answer this." and had to read the log to learn whether the document was missing or the
 // library had nothing close enough.
 

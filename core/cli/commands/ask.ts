@@ -44,7 +44,7 @@ export async function askCommand(ctx: CliContext): Promise<ExitCode> {
       return 0;
     }
     if (llm) io.stdout.write("\n\n--- verified answer ---\n");
-    // A graph answer (issue 13) is its rows: the summary, then the table, one source per row.
+    // A graph answer is its rows: the summary, then the table, one source per row.
     const rows = result.rows ?? [];
     const graphOnly = result.route?.route === "graph" && rows.length > 0;
     io.stdout.write(`${graphOnly ? (result.sentences[0]?.text ?? "") : result.answer}\n\n`);

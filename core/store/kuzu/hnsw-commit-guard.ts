@@ -5,7 +5,7 @@ import type { VectorTableSpec } from "./schema.ts";
 import { vectorLiteral } from "./store-rows.ts";
 
 // Kuzu 0.11.3 loses committed rows when a transaction that inserts into a table with an HNSW
-// index also inserts into other node tables (issue 16: "imports reported ok that vanish").
+// index also inserts into other node tables ("imports reported ok that vanish").
 //
 // LocalStorage::commit() walks its std::unordered_map of per-table local storage and commits node
 // tables first. A node table with an HNSW index inserts the new vectors into the index *during*

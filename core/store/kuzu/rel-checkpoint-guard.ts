@@ -1,7 +1,7 @@
 import { cypherString } from "./driver.ts";
 import type { KuzuSession } from "./session.ts";
 
-// Kuzu 0.11.3 loses edges when a checkpoint follows deletions (found by the issue 6 soak; the
+// Kuzu 0.11.3 loses edges when a checkpoint follows deletions (found by the soak; the
 // project is archived upstream, so this can only be worked around).
 //
 // A relationship table keeps its edges per node group (131,072 nodes of the source table for the

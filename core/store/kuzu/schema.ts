@@ -119,7 +119,7 @@ export const SCHEMA_V7_COMPARE: readonly string[] = [
 ];
 
 /**
- * Version 8: questions the graph answers exactly (issue 13, core/graph-query/). Entities say which
+ * Version 8: questions the graph answers exactly (core/graph-query/). Entities say which
  * party they are where the text says so (`party`: authority, regulated party, data subject, client,
  * person; "" otherwise); a triplet of a verb of telling names the party told (`recipient`, and a
  * HAS_RECIPIENT edge to its entity), so "who must notify whom" is one query; every time limit a

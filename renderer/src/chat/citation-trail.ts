@@ -1,7 +1,7 @@
 import type { AskCitation, AskResult } from "./ask-types.ts";
 
 // The citations of one answer in reading order, each with the exact range it highlights: what the
-// viewer's "Previous citation" / "Next citation" step through (issue 12: the auditor reads every
+// viewer's "Previous citation" / "Next citation" step through (the auditor reads every
 // cited sentence of an answer on its page, one after the other).
 
 export interface CitationStop {

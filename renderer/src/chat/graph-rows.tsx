@@ -11,7 +11,7 @@ interface Props {
 }
 
 /**
- * A graph answer's rows (issue 13): one line per fact the graph holds, its columns as the query
+ * A graph answer's rows: one line per fact the graph holds, its columns as the query
  * named them, and the section and page it rests on as a chip that opens it there.
  */
 export function GraphRowsTable({ columns: all, rows, chipText, activeSectionId, onOpen }: Props) {

@@ -3,7 +3,7 @@ import path from "node:path";
 import type { Locator, Page } from "playwright-core";
 import { expect } from "vitest";
 
-// The auditor's first session with ClauseGraph, as issue 5 describes it, written once against a
+// The auditor's first session with ClauseGraph, as the product brief describes it, written once against a
 // Playwright Page so the browser (web host) and the Electron window run exactly the same steps:
 // drop two regulations, watch them import, ask, follow a citation to its printed page, explore the
 // graph, and drop files that cannot be imported.

@@ -10,7 +10,7 @@ import { buildRendererInto, RESULTS_DIR } from "./renderer-build.ts";
 
 // The renderer built from the working tree, served by the web host over an engine the test made
 // (its own embedder or scripted model), and opened in Chromium with the session's key, the page's
-// problems collected. For the issue 12 flows (import queue, answers under control).
+// problems collected. For the flows (import queue, answers under control).
 
 export interface EngineBrowser {
   host: WebHost;
