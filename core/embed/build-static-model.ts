@@ -13,9 +13,9 @@ import { buildStaticTokenizer, isReachableToken } from "./static-tokenizer.ts";
 // Frequency weighting: SIF, w = a / (a + p(w)) with a = 1e-4 (Arora et al. 2017; Model2Vec's
 // current default), p(w) estimated from the word's frequency rank by Zipf's law
 // (p ∝ 1/(rank+1), normalised over the kept vocabulary) because the package carries ranks, not
-// counts. Measured on ObliQA dev (13,732 passages, 2,788 questions, vectors only, R@10): SIF
-// a=1e-4 0.459, a=1e-5 0.422, a=1e-3 0.398, log(1+rank) 0.396 (the Model2Vec "Zipf" option),
-// unweighted mean far worse on paraphrase-vs-unrelated separation. SIF damps function words and
+// counts. On ObliQA dev (vectors only, R@10) a = 1e-4 beat 1e-5, 1e-3 and Model2Vec's log-rank
+// "Zipf" weighting, and an unweighted mean separated paraphrases from unrelated text far worse
+// (docs/decisions/glove-embedder.md). SIF damps function words and
 // punctuation to ~0 and gives content words ~equal weight, which suits bag-of-words retrieval.
 
 export const DEFAULT_TOP_WORDS = 100_000;

@@ -67,11 +67,10 @@ interface Candidate {
 const DOC_PRIOR_DEPTH = 20;
 /** A term named in a question that does not ask what it means: its definition is context, not the answer. */
 const DEFINITION_SIDE_WEIGHT = 0.1;
-// ObliQA dev (400 questions): the gold passages in the BM25 top 100 / 150 / 200 are 81.7 / 84.6 /
-// 85.2 %. With the re-scoring, a 200 pool scored +0.003 R@10 and +0.010 MAP@10 over 100 (half of
-// dev); 150 keeps most of the pooled recall for half the extra Kuzu time (~3 of ~7 ms). A second
-// BM25 query with feedback words found fewer gold passages (100 + 50 feedback: 83.0 %) than
-// the plain deeper pool, at the price of a whole extra query, so it is not done.
+// A deeper BM25 pool holds more gold passages, with diminishing returns; 150 keeps most of what
+// 200 adds for half the extra Kuzu time. A second BM25 query with feedback words found fewer gold
+// passages than the plain deeper pool, at the price of a whole extra query, so it is not done
+// (figures: docs/benchmarks/retrieval.md).
 const DEFAULT_BM25_POOL = 150;
 const ANCESTOR_LEVELS = 3;
 
@@ -325,8 +324,8 @@ export async function hybridSearch(store: RetrievalStore, embedder: Embedder | n
       f.emptyText = c.section.text.trim() === "" ? 1 : 0;
     }
     // The pool-level evidence (document prior, feedback words, neighbours) is read from the
-    // ranking by fusion and term features together: on ObliQA dev that ranking is already far
-    // better than fusion alone (R@10 0.80 vs 0.78), so its top sections are better feedback.
+    // ranking by fusion and term features together: on ObliQA dev that ranking is already better
+    // than fusion alone, so its top sections are better feedback.
     const baseWeights = activeWeights(weights, true);
     for (const name of POOL_FEATURES) baseWeights[name] = 0;
     const ranked = sortByScore(candidates.map((c) => ({ id: c.id, score: linearScore(c.evidence.features, baseWeights) })));

@@ -60,12 +60,9 @@ export const RESCORE_FEATURES: readonly WeightName[] = [
   ...POOL_FEATURES,
 ];
 
-// Fitted on ObliQA dev (2,788 questions, BM25 pool 150) by coordinate ascent (scratch fit;
-// bench/retrieval.ts --fit does the same): R@10 0.8074, MAP@10 0.6739 on all of dev. Fitted on
-// half of dev, the other half scored 0.8047 / 0.6726, so the weights are not tuned to noise.
-// What the new features brought (fitted on half, scored on the other half): neighbours
-// (parent/sibling/child) +0.002 R@10 +0.002 MAP; phrase + pool cosine + length + pool 200 vs
-// 100 together +0.003 R@10 +0.010 MAP. Feedback words get a negative weight: sections that
+// Fitted on ObliQA dev (BM25 pool 150) by coordinate ascent (`bench:retrieval -- --fit`); fitted
+// on half of dev, the other half scores nearly the same, so the weights are not tuned to noise
+// (figures: docs/benchmarks/retrieval.md). Feedback words get a negative weight: sections that
 // merely resemble the top hits are near-duplicates, not further answers. `triplet` is not fitted
 // (no triplets in the bench); `citation` is hand-set for cross-reference questions (XRefRAG dev).
 export const DEFAULT_WEIGHTS: HybridWeights = {

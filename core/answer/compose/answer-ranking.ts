@@ -9,10 +9,10 @@ import type { QuestionAnalysis } from "../../model/question-analysis-types.ts";
 // glossary, a reference list or a crosswalk table: provision-role.ts), by how much of the question
 // the section's own heading carries ("Scope" for "which entities fall within the scope of DORA?",
 // "Definitions" for a definition) and by the provision the question names ("… under Article 33").
-// Measured on the labelled auditor questions (bench:answer): the answering section was first in
-// 90 of 157 questions and beyond the 8 quoted from in 30 before this re-ranking.
+// Before this re-ranking, the answering section was often not first, and often beyond the
+// sections quoted from (bench:answer, labelled auditor questions).
 
-/** Sections retrieved for an answer before re-ranking; the answer quotes from the first ANSWER_SECTIONS. */
+/** Sections retrieved for an answer before re-ranking; the answer quotes from the first k of them. */
 export const ANSWER_CANDIDATES = 24;
 
 /** Heading words of the provisions that answer each type of question, whatever the question's own words. */
@@ -22,7 +22,7 @@ const TYPE_HEADINGS: Partial<Record<string, string>> = {
   definition: "definitions definition glossary definizioni glossario",
   amount: "penalties fines sanctions amounts amount penalty importo importi sanzioni penali",
   // "Limitations" heads the time within which an action must be brought (HIPAA § 160.414's six years;
-  // "prescrizione" in Italian law): labelled answers with all operative words 86.6 → 87.3 %.
+  // "prescrizione" in Italian law).
   deadline: "time limits deadlines limitations termini scadenze prescrizione",
   frequency: "review testing",
 };

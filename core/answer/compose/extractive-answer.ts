@@ -27,9 +27,8 @@ export const DEFAULT_MAX_SENTENCES = 7;
 /**
  * Sentences backing the lead, past its list. The UI shows what fits in SHOWN_WORDS and keeps the
  * rest under "show more", but they are cited: on ObliQA dev the passage that answers is often the
- * second or third retrieved section, and with two supports the answers cited it 71 % of the time
- * (200 questions). Six rather than five: ObliQA dev (400) 83.1 → 83.6 %, labelled answers citing
- * the answering paragraph 92.4 → 93.6 %; what is shown before "show more" is unchanged (77 words).
+ * second or third retrieved section. Six rather than five cited the answering passage more often
+ * on both ObliQA dev and the labelled set, and left what is shown before "show more" unchanged.
  */
 const MAX_SUPPORT = 6;
 /** A supporting sentence from a section the answer already quotes counts for less than one from a new section. */
@@ -40,7 +39,7 @@ const TOP_SECTIONS_CITED = 3;
 const TOP_SECTION_FLOOR = 0.7;
 /** Below the top sections, a provision whose best sentence scores this share of the lead's is cited as a contender. */
 const CONTENDER_FLOOR = 0.8;
-/** Scores this close are a tie (labelled: the answering paragraph leads in one more answer at 0.95 or 0.99 alike). */
+/** Scores this close are a tie. */
 const FAILURE_CASE_TIE = 0.99;
 /** A sentence setting out what follows when a rule is not complied with ("If the controller does not take action …"). */
 const FAILURE_CASE =
@@ -49,8 +48,7 @@ const FAILURE_CASE =
 const RELATIVE_FLOOR = 0.45;
 /**
  * Supports below this share of the lead's score are cited but kept under "show more": on ObliQA
- * dev citing them raised the share of answers citing a gold passage (77.1 % → 79.1 %, 400
- * questions), but shown first they read as noise ("Operators shall keep a register" under "how
+ * dev citing them raised the share of answers citing a gold passage, but shown first they read as noise ("Operators shall keep a register" under "how
  * quickly must operators notify").
  */
 const SHOWN_SUPPORT_FLOOR = 0.7;
@@ -508,13 +506,11 @@ export function extractiveAnswer(pool: SentencePool, maxSentences = DEFAULT_MAX_
   let support = [...roles.values()].filter((r) => r === "support").length;
   // The best-ranked sections each keep their best answering sentence among the sources (cited
   // under "show more" unless strong): the provision ranked second is often the one that answers
-  // (ObliQA dev: a gold passage ranked 1–3 was retrieved but not cited in 157 of 2,788 questions;
-  // keeping these raised the answers citing a gold passage from 78.3 % to 79.5 %, 600 questions).
+  // (on ObliQA dev a gold passage ranked 1–3 was often retrieved but not cited).
   // A vague question ("Can the ADGM provide examples of best practices …?") shares too few words
   // with any sentence for the pool to call it relevant: a section's sentence scoring nearly as well
-  // as the lead (TOP_SECTION_FLOOR) is kept all the same. ObliQA dev citing a gold passage, with
-  // near-duplicates kept across sections: questions 1–400 82.8 → 85.0 %, 401–1,200 81.8 → 85.6 %.
-  // Four or five such sections instead of three lost the labelled answers' paragraph (−1, −2).
+  // as the lead (TOP_SECTION_FLOOR) is kept all the same, near-duplicates across sections
+  // included. Four or five such sections instead of three lost labelled answers' paragraphs.
   const quotedSection = (c: Candidate): boolean => [...roles.keys()].some((r) => r.resultIndex === c.resultIndex);
   const sectionAt = new Map(sections.map((s) => [s.resultIndex, [...s.units].sort((a, b) => rank(b) - rank(a))]));
   /** A section's best sentence that can stand alone (no lead-in, no point), scoring at least `floor` of the lead unless relevant. */
@@ -539,10 +535,9 @@ export function extractiveAnswer(pool: SentencePool, maxSentences = DEFAULT_MAX_
   /**
    * A section whose best sentence is a lead-in ("A Recognised Body must immediately notify the
    * Regulator of the:") is cited with it and its best-matching point, under "show more": the
-   * sentence that can stand alone (bestOwn) is often far weaker there. For the top sections and
-   * the contenders, ObliQA dev citing a gold passage: questions 1–400 86.3 → 87.3 %, 401–1,200
-   * 87.1 → 87.8 %, 1,201–2,000 81.1 → 82.3 %; labelled answers unchanged. The whole list instead
-   * (up to 8 points) gained less on dev (+0.25 to +0.6 point) for +42 words under "show more".
+   * sentence that can stand alone (bestOwn) is often far weaker there. Done for the top sections
+   * and the contenders; the whole list instead (up to 8 points) gained less on ObliQA dev for many
+   * more words under "show more".
    */
   const leadInWithPoint = (index: number, floor: number): boolean => {
     const strongest = sectionAt.get(index)?.[0];
@@ -593,8 +588,7 @@ export function extractiveAnswer(pool: SentencePool, maxSentences = DEFAULT_MAX_
     if (isLeadIn(c)) {
       // A lead-in without its list says nothing: it supports with all its points, after the lead
       // ("When is an impact assessment required?": Art. 35(1)'s rule, then Art. 35(3)'s cases).
-      // Labelled answers with all operative words 75.2 → 78.3 %; ObliQA dev citing a gold passage
-      // 79.8 → 81.9 % (400 questions). Counted as a support it displaced other provisions' sentences.
+      // Counted as a support it displaced other provisions' sentences.
       const points = c.features.listCoverage >= LIST_MIN_COVERAGE ? pointsOf(units, c) : [];
       if (supportingLists >= listsAllowed || points.length === 0 || points.some((p) => roles.has(p))) continue;
       assign(c, "support", "supporting-list");
@@ -618,9 +612,8 @@ export function extractiveAnswer(pool: SentencePool, maxSentences = DEFAULT_MAX_
   }
   // Further down the ranking, a provision whose best sentence scores nearly as well as the lead
   // (CONTENDER_FLOOR) is a contender the auditor should see beside it: cited under "show more", past
-  // the supports and not counted among them. ObliQA dev citing a gold passage: questions 1–400
-  // 85.0 → 86.0 %, 401–1,200 85.6 → 86.8 %; labelled answers unchanged, 6 more words under "show
-  // more" (from 0.85 to 0.75 of the lead: +0.9 to +1.2 points, +3 to +11 words).
+  // the supports and not counted among them. A lower floor cites the gold passage a little more
+  // often for more words under "show more".
   for (const index of [...sectionAt.keys()].filter((i) => i >= TOP_SECTIONS_CITED).sort((a, b) => a - b)) {
     const own = bestOwn(index, CONTENDER_FLOOR, false);
     if (own === undefined) {
@@ -632,7 +625,7 @@ export function extractiveAnswer(pool: SentencePool, maxSentences = DEFAULT_MAX_
   }
   // A supporting sentence is read with its paragraph's sentences referring back to it, as the lead
   // is: Art. 12(3)'s "within one month" goes on "That period may be extended by two further
-  // months" (labelled answers with all operative words 86.0 → 86.6 %, ObliQA dev unchanged).
+  // months".
   for (const c of [...roles.keys()]) {
     if (roles.get(c) !== "support" || withSupport.has(c)) continue;
     for (const u of followOn(unitsOf(c), c))

@@ -295,8 +295,7 @@ export async function buildSentencePool(
     features.heading = headingCoverage[c.resultIndex] ?? 0;
     // How close its section came to the best one (answer-ranking.ts), not 1 / rank: a provision a
     // hair behind the first counted half as much and lost to a weaker sentence of the first (GDPR
-    // Art. 17 behind Art. 18 for "erasure"). Refitted (bench:fit-answer, 400 ObliQA dev): labelled
-    // top-1 63.1 → 66.2 %, ObliQA 66.3 → 68.5 %; answers citing the answering paragraph 88.5 → 90.4 %.
+    // Art. 17 behind Art. 18 for "erasure"). The weights were refitted for it (bench:fit-answer).
     features.rank = c.result.standing ?? 1 / (c.resultIndex + 1);
     features.triplet = c.triplets.length > 0 ? 1 : 0;
     const cue = cueStrength(type, c.unit.text);

@@ -3,8 +3,7 @@
 // into force and application"; "Which entities fall within the scope of DORA?" by "This Regulation
 // applies to the following financial entities". The retrieval query gains the words such
 // provisions print, for the answer types where the question's own words miss them (the labelled
-// set's date-of-application and scope questions cited the answering article 50 % and 40 % of the
-// time before).
+// set's date-of-application and scope questions often missed the answering article before).
 
 const PROVISION_WORDS: Record<"en" | "it", Partial<Record<string, string>>> = {
   en: {
