@@ -112,17 +112,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     graphTable: (logId) => graphAnswerTable(dataDir, logId),
   });
   const writes = createWriteQueue();
-  // Rebuilt once the queue drains after writes that changed the documents, so a batch pays for one
-  // rebuild, not one per file; searches meanwhile are answered by the last index built.
-  let indexStale = false;
-  const searchIndex: use.SearchIndexFreshness = {
-    markStale: () => void (indexStale = true),
-    async refreshWhenDrained() {
-      if (!indexStale || writes.pending !== 1) return;
-      indexStale = false;
-      await store.refreshSearchIndex().catch((err: unknown) => log(`index refresh failed: ${toErrorInfo(err).message}`));
-    },
-  };
+  const searchIndex = use.searchIndexFreshness(store, writes, log);
   const ctx: use.EngineContext = {
     dataDir,
     store,

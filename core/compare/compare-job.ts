@@ -93,6 +93,7 @@ function rowSignature(edges: readonly SimilarToRecord[]): string {
   );
 }
 
+// Long function: one comparison job's steps (candidates, scores, obligations, writes, progress) in order.
 export async function runComparison(deps: CompareJobDeps, options: CompareJobOptions): Promise<CompareResult> {
   const started = performance.now();
   const { store, serializeWrite, llm } = deps;

@@ -1,3 +1,4 @@
+// Long file: one grammar of citations (EU, CFR, NIST, Italian) with its resolution rules.
 import { collapse, findInstruments, matchInstrumentAt } from "./instruments.ts";
 
 // Deterministic cross-reference finder. A reference is parsed as a chain of "unit phrases"

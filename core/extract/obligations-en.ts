@@ -1,3 +1,4 @@
+// Long file: the English obligation grammar (modal patterns, parties, deadlines, exceptions) is one set of rules read together.
 import { findDeadlines } from "./deadlines.ts";
 import { matchInstrumentAt } from "./instruments.ts";
 import { textOf, tokenize, type EnglishNlp, type Tok } from "./english-tokens.ts";
@@ -1061,6 +1062,7 @@ interface Lead {
   trigger: Trigger;
 }
 
+// Long function: one pass over a section's sentences applying the grammar above in order.
 /** English obligations, prohibitions, permissions and recommendations in `text`, in order. */
 export function findEnglishObligations(nlp: EnglishNlp, text: string, options: EnglishObligationOptions = {}): Obligation[] {
   const includeShould = options.includeShould ?? true;

@@ -1,3 +1,4 @@
+// Long file: the Cypher gate is one tokenizer, parser and checker whose parts only make sense together.
 import type { QuerySchema } from "./query-schema.ts";
 
 // Every Cypher statement a graph question runs passes this gate first: the engine's own

@@ -189,6 +189,7 @@ function megabytes(bytes: number): string {
   return `${formatCount(bytes / 1024 / 1024)} MB`;
 }
 
+// Long function: one parse's watchdogs (heap, RSS, page and file budgets, cancel) around one child.
 async function parseIsolated(pool: PoolState, file: string, options: IsolatedParseOptions): Promise<ParsedDocument> {
   const { limits, signal } = options;
   if (signal?.aborted === true) throw new ClauseGraphError("CANCELLED", "Import cancelled.", { file });

@@ -68,6 +68,7 @@ function message(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }
 
+// Long function: a closure over node-llama-cpp's handle and its load limits.
 export function createLlmRuntime(options: LlmRuntimeOptions = {}): LlmRuntime {
   const gpu = options.gpu ?? false;
   const probe = options.memoryProbe ?? systemMemoryProbe;

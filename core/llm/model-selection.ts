@@ -115,6 +115,7 @@ function settingsOf(choice: LlmChoice | null): ModelSelectSettings {
   };
 }
 
+// Long function: a closure over the loaded model, its leases and the saved choice.
 export async function openModelSelection(options: ModelSelectionOptions): Promise<ModelSelection> {
   const { dataDir, modelRoot, log } = options;
   const registry = options.manifest === undefined ? {} : { manifest: options.manifest };

@@ -161,6 +161,7 @@ function createOutlineCache(): (target: GraphStore) => Promise<OtherDocument[]> 
   };
 }
 
+// Long function: a closure over the parse pool and the caches an import reuses; each stage is a call.
 export function createIngestionPipeline(options: IngestionPipelineOptions): IngestionPipeline {
   const { dataDir } = options;
   const log: Logger = options.log ?? (() => {});

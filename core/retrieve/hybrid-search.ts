@@ -187,6 +187,7 @@ function stageFeatures(c: Candidate, range: ScoreRange): void {
   f.citation = c.evidence.links.some((l) => l.relation === "cites" || l.relation === "cited-by") ? f.graph : 0;
 }
 
+// Long function: the retrieval stages in their order, each a call with its switch.
 /**
  * Hybrid retrieval: BM25, section vectors and triplet vectors find candidates; graph expansion
  * adds the parents, children and cited sections of the best ones; a linear fusion (plus the

@@ -1,4 +1,5 @@
-import type { GraphStore } from "./graph-store.ts";
+import type { GraphStore, StoreReads, StoreWrites } from "./graph-store.ts";
+import type { StoreLifecycle } from "./ports/lifecycle.ts";
 import type { DocumentRecord, SearchHit } from "../model/store-records.ts";
 import type { CrossReferenceRecord, DerivedGraph, TermRecord, TripletRecord } from "../model/graph-records.ts";
 import type { Section } from "../model/section-types.ts";
@@ -18,44 +19,49 @@ import type { Section } from "../model/section-types.ts";
 // methods change no row (ROW_NEUTRAL); and a model switch forgets only when it changed something.
 // A read that was in flight across a write does not fill the cache (generation check).
 
-/** Pure reads: they neither change stored data nor need the cache emptied. */
-const PURE_READS = new Set<string>([
-  "schemaVersion",
-  "findDocumentBySha",
-  "getDocument",
-  "listDocuments",
-  "getSection",
-  "getSections",
-  "getDocumentOutlines",
-  "getCrossReferences",
-  "getTermsByNormalized",
-  "getTermsByIds",
-  "searchSections",
-  "searchSectionIds",
-  "sectionVectorsByIds",
-  "searchTripletIdsByVector",
-  "getTripletsByIds",
-  "searchSectionsByVector",
-  "searchTripletsByVector",
-  "getSectionsByIds",
-  "getChildSectionIds",
-  "getTripletsForSections",
-  "getTriplets",
-  "getTripletsForEntityKeys",
-  "stats",
-  "embeddingSpace",
-  "documentsMissingEmbeddings",
-  "getExtractionCache",
-  "checkLibrary",
-  "getSectionVectors",
-  "nearestSections",
-  "getComparison",
-  "listComparisons",
-  "getComparisonEdges",
-  "getComparisonCache",
-  "graphSchema",
-  "readOnlyQuery",
-]);
+/**
+ * Pure reads: they neither change stored data nor need the cache emptied. Typed by the read ports
+ * (graph-store.ts StoreReads): a read added to a port fails to compile until it is listed here, and a
+ * write cannot be listed; any method not listed empties the cache.
+ */
+const PURE_READS: Readonly<Record<keyof StoreReads, true>> = {
+  schemaVersion: true,
+  findDocumentBySha: true,
+  getDocument: true,
+  listDocuments: true,
+  getSection: true,
+  getSections: true,
+  getDocumentOutlines: true,
+  getCrossReferences: true,
+  getTermsByNormalized: true,
+  getTermsByIds: true,
+  searchSections: true,
+  searchSectionIds: true,
+  sectionVectorsByIds: true,
+  searchTripletIdsByVector: true,
+  getTripletsByIds: true,
+  searchSectionsByVector: true,
+  searchTripletsByVector: true,
+  getSectionsByIds: true,
+  getChildSectionIds: true,
+  getTripletsForSections: true,
+  getTriplets: true,
+  getTripletsForEntityKeys: true,
+  stats: true,
+  embeddingSpace: true,
+  documentsMissingEmbeddings: true,
+  getExtractionCache: true,
+  checkLibrary: true,
+  getSectionVectors: true,
+  nearestSections: true,
+  getComparison: true,
+  listComparisons: true,
+  getComparisonEdges: true,
+  getComparisonCache: true,
+  graphSchema: true,
+  readOnlyQuery: true,
+};
+const PURE_READ_NAMES = new Set<string>(Object.keys(PURE_READS));
 
 /**
  * Writes confined to one document (its id is what they return): they add, change or remove only
@@ -65,7 +71,7 @@ const PURE_READS = new Set<string>([
  * an import read its rows from Kuzu while the import's insert ran on the other connection: those
  * reads took 0.5–1.9 s (a search 2.4–2.7 s) while the two largest PDFs were imported again.
  */
-const DOCUMENT_WRITES: Readonly<Record<string, (args: readonly unknown[]) => string | null>> = {
+const DOCUMENT_WRITES: Readonly<Partial<Record<keyof StoreWrites, (args: readonly unknown[]) => string | null>>> = {
   // insertDocument and deleteDocument are wrapped on their own (withReadCache): what they change is known exactly.
   putEmbeddings: (args) => (typeof args[0] === "string" ? args[0] : null),
 };
@@ -75,7 +81,11 @@ const DOCUMENT_WRITES: Readonly<Record<string, (args: readonly unknown[]) => str
  * through this cache), refreshSearchIndex builds the full-text and vector indexes only, and
  * searchIndexSettled waits for their background merges.
  */
-const ROW_NEUTRAL = new Set<string>(["batchWrites", "refreshSearchIndex", "searchIndexSettled"]);
+function isDocumentWrite(name: string): name is keyof typeof DOCUMENT_WRITES {
+  return Object.hasOwn(DOCUMENT_WRITES, name);
+}
+
+const ROW_NEUTRAL: ReadonlySet<string> = new Set<Exclude<keyof StoreLifecycle, "open" | "close">>(["batchWrites", "refreshSearchIndex", "searchIndexSettled"]);
 
 /**
  * Ids per lookup when a stored document's rows are read into the cache: each lookup holds the
@@ -136,6 +146,7 @@ function byTripletOrder(a: TripletRecord, b: TripletRecord): number {
   return a.sectionId < b.sectionId ? -1 : a.sectionId > b.sectionId ? 1 : a.start - b.start || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 }
 
+// Long function: a closure over the cache's maps; each wrapped read is a few lines.
 /**
  * The store with a read-through cache of the per-section lookups retrieval repeats. Everything
  * else passes through unchanged; the returned object has the same type as the store.
@@ -447,9 +458,9 @@ export function withReadCache<S extends GraphStore>(store: S, options: { capacit
     get(target, property, receiver) {
       if (typeof property === "string" && Object.hasOwn(cached, property)) return cached[property as keyof typeof cached];
       const value: unknown = Reflect.get(target, property, receiver);
-      if (typeof value !== "function" || typeof property !== "string" || PURE_READS.has(property) || ROW_NEUTRAL.has(property)) return value;
+      if (typeof value !== "function" || typeof property !== "string" || PURE_READ_NAMES.has(property) || ROW_NEUTRAL.has(property)) return value;
       if (property === "useEmbeddingSpace") return (...args: unknown[]) => useEmbeddingSpace(value, target, args);
-      const scope = DOCUMENT_WRITES[property];
+      const scope = isDocumentWrite(property) ? DOCUMENT_WRITES[property] : undefined;
       // Anything else may write: nothing read before or during it may be served after it.
       return async (...args: unknown[]) => {
         const documentId = scope?.(args) ?? null;

@@ -1,6 +1,7 @@
 import type { AnswerLogWriter, Conversations, LanguageResources } from "../answer/index.ts";
 import path from "node:path";
 import type { ImportOptions } from "../model/engine-types.ts";
+import { toErrorInfo } from "../model/errors.ts";
 import type { Embedder } from "../model/embedder.ts";
 import type { DocumentRecord } from "../model/store-records.ts";
 import type { StageSwitches } from "../model/retrieval-types.ts";
@@ -53,6 +54,22 @@ export interface SearchIndexFreshness {
   markStale(): void;
   /** Rebuilds the index when it is stale and the caller's task is the last one queued. */
   refreshWhenDrained(): Promise<void>;
+}
+
+/**
+ * Rebuilt once the queue drains after writes that changed the documents, so a batch pays for one
+ * rebuild, not one per file; searches meanwhile are answered by the last index built.
+ */
+export function searchIndexFreshness(store: GraphStore, writes: WriteQueue, log: Logger): SearchIndexFreshness {
+  let stale = false;
+  return {
+    markStale: () => void (stale = true),
+    async refreshWhenDrained() {
+      if (!stale || writes.pending !== 1) return;
+      stale = false;
+      await store.refreshSearchIndex().catch((err: unknown) => log(`index refresh failed: ${toErrorInfo(err).message}`));
+    },
+  };
 }
 
 /** Every retrieval stage on: what questions and searches use unless a bench turns one off. */

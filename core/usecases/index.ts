@@ -1,5 +1,5 @@
 // The use cases of an engine: what the CLI, the host (through createEngine) and the benches call.
-export { ALL_STAGES, databasePath, resolveDocument, type EngineContext, type Logger, type SearchIndexFreshness } from "./context.ts";
+export { ALL_STAGES, databasePath, resolveDocument, searchIndexFreshness, type EngineContext, type Logger, type SearchIndexFreshness } from "./context.ts";
 export { askQuestion } from "./ask.ts";
 export { searchLibrary } from "./search.ts";
 export { importFiles } from "./import.ts";

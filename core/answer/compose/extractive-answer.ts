@@ -1,3 +1,4 @@
+// Long file: the ordered answer rules (lead, lists, supports, contenders, follow-ons) share one sentence pool.
 import type { AnswerRule } from "../../model/answer-rules.ts";
 import type { AnswerHints } from "../../model/answer-types.ts";
 import { isFurniture, isHeadingLike, verdictOf } from "./answer-cues.ts";
@@ -320,6 +321,7 @@ function hasAll(c: Candidate, stems: readonly string[], language: TextLanguage):
 
 const EMPTY: AnswerContext = { blocks: [], byKey: new Map(), text: "", tokens: 0 };
 
+// Long function: the answer rules run in order over shared roles; each rule is a named block with its trace.
 /**
  * The quoted answer. `closest`: the library was judged to hold an answer (in-library.ts) though no
  * sentence passed the gates below, so the best-scored sentences answer whatever their coverage.

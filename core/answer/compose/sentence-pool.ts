@@ -177,6 +177,7 @@ export function cosine(a: Float32Array, b: Float32Array): number {
   return dot(a, b);
 }
 
+// Long function: every sentence feature is computed in one pass over the pool.
 export async function buildSentencePool(
   question: string,
   results: readonly RankedSection[],

@@ -1,3 +1,4 @@
+// Long file: the Kuzu store's methods share one connection's state; the queries themselves live in readers/ and writers/.
 import path from "node:path";
 import { ClauseGraphError, toErrorInfo } from "../../model/errors.ts";
 import type { ScoredId, TripletRecord } from "../../model/graph-records.ts";
@@ -115,6 +116,7 @@ interface LibraryState extends OpenLibrary {
   search: SearchDatabase;
 }
 
+// Long function: a closure over the open database and its lanes; each method is a few lines over readers/ and writers/.
 export function createKuzuStore(options: KuzuStoreOptions): KuzuGraphStore {
   const dbPath = path.resolve(options.dbPath);
   const readOnlyOption = options.readOnly ?? false;

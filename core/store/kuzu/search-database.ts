@@ -1,3 +1,4 @@
+// Long file: the full-text segments' builds, merges, pools and queries share one set of open databases.
 import { createHash } from "node:crypto";
 import { mkdtemp, readdir, rm } from "node:fs/promises";
 import os from "node:os";
@@ -166,6 +167,7 @@ export function searchDirectory(dbPath: string): string {
   return `${dbPath}.search`;
 }
 
+// Long function: a closure over the open segments, their build queue and pools.
 export function createSearchDatabase(options: SearchDatabaseOptions): SearchDatabase {
   const { readOnly, log } = options;
   const ceiling = options.poolCeilingBytes ?? poolCeiling();

@@ -1,0 +1,29 @@
+// Opening, closing, batching writes and building the search index: neither reads nor writes rows.
+
+/** The full-text index's segments (store/kuzu/search-database.ts). */
+export interface SearchIndexShape {
+  segments: number;
+  sections: number;
+  /** Buffer pools the open segments may fill. */
+  poolBytes: number;
+}
+
+export interface StoreLifecycle {
+  /** Opens (creating or migrating as needed). Throws DB_LOCKED when another process writes to it. */
+  open(): Promise<void>;
+  close(): Promise<void>;
+  /** Builds any missing search index now (BM25 and vectors) so the next query does not wait. */
+  refreshSearchIndex(): Promise<void>;
+  /**
+   * Waits until no merge of full-text segments is under way or wanted (they run in the background
+   * after imports into a large library), and says what the index is made of. Benches and tests.
+   */
+  searchIndexSettled(): Promise<SearchIndexShape>;
+  /**
+   * Runs the caller's own write task (an import reads and parses a file before it stores it) as part
+   * of a batch: until it ends, a search that finds the full-text index stale is answered by the last
+   * index built instead of waiting for a rebuild; the caller rebuilds it once the batch is done
+   * (refreshSearchIndex). Without it, a search after a write rebuilds the index first.
+   */
+  batchWrites<T>(work: () => Promise<T>): Promise<T>;
+}
