@@ -60,9 +60,19 @@ describe("namesMissingFromLibrary", () => {
     expect(await namesMissingFromLibrary("Which duties does Brazil's LGPD give?", async () => [], evidence)).toEqual(["LGPD"]);
     expect(spellsOut("Information and Communication Technology risk", "ICT")).toBe(true);
     expect(spellsOut("the Anti-Money Laundering and Sanctions Rules", "AML")).toBe(true);
-    // DORA never writes "SME": it spells the acronym out with a hyphenated compound.
-    expect(spellsOut("microenterprises or small or medium-sized enterprises", "SME")).toBe(true);
+    // DORA never writes "SME": it spells the acronym out with a hyphenated compound, as a term it uses.
+    expect(spellsOut(["microenterprises or small or medium-sized enterprises", "small and medium-sized enterprises"], "SME")).toBe(true);
     expect(spellsOut("data protection", "DPO")).toBe(false);
+  });
+
+  it("a lower-case run said once is chance, not the name: DORA's “financial competent authority” is not the FCA", async () => {
+    const dora = ["to another national financial competent authority. (59) Since this Regulation"];
+    expect(spellsOut(dora, "FCA")).toBe(false);
+    expect(await namesMissingFromLibrary("What evidence does the FCA expect in the annual board report?", async () => [], dora)).toEqual(["FCA"]);
+    // The same words as a proper name, or as a term the texts repeat, count (GDPR: the data protection officer).
+    expect(spellsOut(["reported to the Financial Conduct Authority"], "FCA")).toBe(true);
+    expect(spellsOut(["the data protection officer shall", "contact details of the data protection officer"], "DPO")).toBe(true);
+    expect(spellsOut(["the data protection officer shall"], "DPO")).toBe(false);
   });
 
   it("answerQuestion gives the not-answered reply and says which name is missing", async () => {

@@ -118,35 +118,72 @@ export function mentionsName(text: string, name: string): boolean {
   return ` ${normalizedWords(text).join(" ")} `.includes(` ${needle.join(" ")} `);
 }
 
+/** How a text spells an acronym out: as a proper name, and how many times in lower case. */
+interface Spellings {
+  capitalised: boolean;
+  lowerCase: number;
+}
+
 /**
- * Whether the text spells the acronym out as consecutive content words, function words allowed in
+ * Where the text spells the acronym out as consecutive content words, function words allowed in
  * between ("data protection officer" for "DPO", "Information and Communication Technology" for
  * "ICT"): a document that says what an acronym stands for is about it even if it never writes it.
  * Two-letter acronyms and function words as initials would match by chance, so neither counts.
  */
-export function spellsOut(text: string, acronym: string): boolean {
-  if (/\d/.test(acronym)) return false;
+function spellings(text: string, acronym: string): Spellings {
+  const none = { capitalised: false, lowerCase: 0 };
+  if (/\d/.test(acronym)) return none;
   const letters = acronym.toLowerCase().replace(/[^\p{L}]/gu, "");
-  if (letters.length < 3) return false;
-  const lower = text.toLowerCase();
+  if (letters.length < 3) return none;
   // A hyphenated compound spells one letter ("small or medium-sized enterprises" is "SME") or one
-  // per part ("Anti-Money Laundering" is "AML"): both readings are tried.
-  return [/\p{L}+/gu, /\p{L}+(?:-\p{L}+)*/gu].some((re) => initialsRun(lower.match(re) ?? [], letters));
+  // per part ("Anti-Money Laundering" is "AML"): both readings are tried, the one finding more kept.
+  const readings = [/\p{L}+/gu, /\p{L}+(?:-\p{L}+)*/gu].map((re) => initialsRuns(text.match(re) ?? [], letters));
+  return {
+    capitalised: readings.some((r) => r.capitalised),
+    lowerCase: Math.max(...readings.map((r) => r.lowerCase)),
+  };
 }
 
-function initialsRun(words: readonly string[], letters: string): boolean {
+/**
+ * Rule "a name is spelled out as a name or as a term": a run of words with the acronym's
+ * initials counts when its words are capitalised (a proper name: "Financial Conduct Authority")
+ * or when the texts say it in lower case at least twice (a term they use: "data protection
+ * officer"). Said once in lower case it is chance: DORA's "national financial competent
+ * authority" is not the FCA.
+ */
+export function spellsOut(texts: string | readonly string[], acronym: string): boolean {
+  let lowerCase = 0;
+  for (const text of typeof texts === "string" ? [texts] : texts) {
+    const found = spellings(text, acronym);
+    if (found.capitalised) return true;
+    lowerCase += found.lowerCase;
+  }
+  return lowerCase >= LOWER_CASE_SPELLINGS;
+}
+
+/** Lower-case spellings of an acronym that make it a term of the texts rather than chance. */
+const LOWER_CASE_SPELLINGS = 2;
+
+function initialsRuns(words: readonly string[], letters: string): Spellings {
+  const found = { capitalised: false, lowerCase: 0 };
   for (let i = 0; i < words.length; i++) {
-    if (words[i]?.[0] !== letters[0]) continue;
+    if (words[i]?.[0]?.toLowerCase() !== letters[0]) continue;
     let k = 0;
+    let capitalised = true;
     for (let j = i; j < words.length && k < letters.length; j++) {
       const w = words[j] ?? "";
-      if (isFunctionWord(w)) continue;
-      if (w.length >= 3 && w[0] === letters[k]) k++;
-      else break;
+      if (isFunctionWord(w.toLowerCase())) continue;
+      if (w.length >= 3 && w[0]?.toLowerCase() === letters[k]) {
+        k++;
+        if (w[0] === w[0]?.toLowerCase()) capitalised = false;
+      } else break;
     }
-    if (k === letters.length) return true;
+    if (k === letters.length) {
+      if (capitalised) found.capitalised = true;
+      else found.lowerCase++;
+    }
   }
-  return false;
+  return found;
 }
 
 /** Sections a name is searched in: enough that a name present in the library is among them. */
@@ -191,10 +228,20 @@ export async function unmentionedNames(
     // nothing either way. ObliQA dev: 8 of 2,788 questions ("… IT infrastructure security …")
     // were refused with "None of the imported documents mentions “IT”".
     if (name.kind === "acronym" && isFunctionWord(name.text.toLowerCase())) continue;
-    if (name.kind === "acronym" && evidence.some((text) => spellsOut(text, name.text))) continue;
+    if (name.kind === "acronym" && spellsOut(evidence, name.text)) continue;
     // A search that fails proves nothing: the name is not held against the question.
     const hits = await search(name.text, HITS_CHECKED).catch(() => null);
-    if (hits !== null && !hits.some((h) => mentionsName(h.text, name.text) || (name.kind === "acronym" && spellsOut(h.text, name.text))))
+    if (
+      hits !== null &&
+      !hits.some((h) => mentionsName(h.text, name.text)) &&
+      !(
+        name.kind === "acronym" &&
+        spellsOut(
+          hits.map((h) => h.text),
+          name.text,
+        )
+      )
+    )
       missing.push(name.text);
   }
   return missing;
