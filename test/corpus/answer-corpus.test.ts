@@ -117,7 +117,7 @@ describeCorpus("answering over real regulations", () => {
     expect(cited?.label).toMatch(/^GDPR Art\. 33(?:\(\d\))?.*, pp?\. \d+/);
     expect(result.sentences.length).toBeGreaterThanOrEqual(1);
     // The lead, its list points, at most six supports and one supporting list (Art. 33(3)'s
-    // contents, led in by "shall at least:"); what passes ~100 words waits under "show more". A
+    // contents, led in by "shall at least:"); what passes SHOWN_WORDS waits under "show more". A
     // contender ranked below the top three would come beside the six: none scores near the lead here.
     const supports = result.sentences.filter((s) => s.role === "support");
     expect(supports.filter((s) => !s.text.endsWith(":")).length).toBeLessThanOrEqual(6);

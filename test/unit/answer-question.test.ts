@@ -1,3 +1,4 @@
+import { SHOWN_WORDS } from "../../core/answer/compose/extractive-answer.ts";
 import { describe, expect, it } from "vitest";
 import { answerQuestion, type AnswerRequest } from "../../core/answer/compose/answer-question.ts";
 import { createLanguageResources } from "../../core/answer/language-resources.ts";
@@ -307,7 +308,7 @@ describe("answerQuestion without a model (extractive)", () => {
     expect(result.mode).toBe("extractive");
     expect(result.sentences.length).toBeGreaterThanOrEqual(3);
     // At most six supporting sentences and one supporting list (its lead-in, then its points); what
-    // does not fit in the first ~100 words waits under "show more".
+    // does not fit in the first SHOWN_WORDS words waits under "show more".
     const supports = result.sentences.filter((s) => s.role === "support");
     expect(supports.filter((s) => !s.text.endsWith(":")).length).toBeLessThanOrEqual(6);
     expect(supports.filter((s) => s.text.endsWith(":")).length).toBeLessThanOrEqual(1);
@@ -317,7 +318,7 @@ describe("answerQuestion without a model (extractive)", () => {
         .slice(1)
         .map((s) => s.text.split(/\s+/).length)
         .reduce((a, b) => a + b, 0),
-    ).toBeLessThanOrEqual(100);
+    ).toBeLessThanOrEqual(SHOWN_WORDS);
     expect(result.sentences.every((s) => s.supported && s.citationKeys.length === 1)).toBe(true);
     expect(result.answer).toMatch(/not later than 72 hours/);
     const first = result.citations[0];
