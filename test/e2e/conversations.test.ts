@@ -86,6 +86,12 @@ describeBrowser("conversations kept in the library (web host, Chromium)", () => 
     answerBefore = (await turns().nth(0).getByTestId("answer").textContent()) ?? "";
     expect(answerBefore).toContain(QUOTED);
     await shot("0-asked");
+    // The graph shows the latest answer; reading the first answer's citation brings its graph back.
+    const subtitle = page.getByTestId("graph-pane").locator(".graph-subtitle");
+    await expect.poll(() => subtitle.textContent()).toBe(FOLLOW_UP);
+    await turns().nth(0).getByTestId("citation-chip").first().click();
+    await expect.poll(() => subtitle.textContent()).toBe(QUESTION);
+    expect(await turns().nth(0).getAttribute("class")).toContain("active");
   }, 180_000);
 
   it("survives a page reload: the conversation comes back with its answers and citations", async () => {

@@ -20,6 +20,11 @@ interface Props {
 export function ChatTurnView({ turn, active, documents, activeSectionId, onSelect, onOpenCitation, onExportAnswer }: Props) {
   const result = turn.status === "done" ? turn.result : undefined;
   const logId = result?.logId;
+  // Reading an older answer's citation makes it the answer looked at: the graph follows it.
+  const openCitation: Props["onOpenCitation"] = (citation, emphasis, trail) => {
+    if (!active) onSelect();
+    onOpenCitation(citation, emphasis, trail);
+  };
   return (
     <li className={active ? "chat-turn active" : "chat-turn"} data-testid="chat-turn" data-status={turn.status} data-turn-id={turn.id}>
       <button type="button" className="question" onClick={onSelect} title="Show this answer's graph">
@@ -35,7 +40,7 @@ export function ChatTurnView({ turn, active, documents, activeSectionId, onSelec
       ) : null}
       {turn.status === "done" && turn.result !== undefined ? <AnswerOrigin result={turn.result} /> : null}
       {turn.status === "done" && turn.result !== undefined ? (
-        <AnswerView result={turn.result} documents={documents} activeSectionId={activeSectionId} onOpenCitation={onOpenCitation} />
+        <AnswerView result={turn.result} documents={documents} activeSectionId={activeSectionId} onOpenCitation={openCitation} />
       ) : null}
       {(turn.notes ?? []).map((note) => (
         <p key={note} className="turn-note small" data-testid="turn-note">
