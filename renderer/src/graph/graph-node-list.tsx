@@ -14,14 +14,29 @@ interface Props {
 /** Links listed under a node before "and N more". */
 const MAX_LINKS = 6;
 
-function linksOf(node: SubgraphNode, edges: readonly SubgraphEdge[], labels: ReadonlyMap<string, string>): string[] {
-  const out: string[] = [];
+/** A node's links as read aloud, each once: several triplets can state the same link. */
+function linksOf(ids: ReadonlySet<string>, edges: readonly SubgraphEdge[], labels: ReadonlyMap<string, string>): string[] {
+  const out = new Set<string>();
   for (const e of edges) {
     if (e.kind === "in-section") continue;
-    if (e.source === node.id) out.push(`${e.label} → ${labels.get(e.target) ?? e.target}`);
-    else if (e.target === node.id) out.push(`← ${e.label} ${labels.get(e.source) ?? e.source}`);
+    if (ids.has(e.source)) out.add(`${e.label} → ${labels.get(e.target) ?? e.target}`);
+    else if (ids.has(e.target)) out.add(`← ${e.label} ${labels.get(e.source) ?? e.source}`);
   }
-  return out;
+  return [...out];
+}
+
+/**
+ * Nodes of one kind in one document, one entry per label: the parts of a long provision, or an
+ * entity drawn from two sections, are one line of the list (the first node stands for them).
+ */
+function byLabel(nodes: readonly SubgraphNode[]): Array<{ node: SubgraphNode; ids: Set<string> }> {
+  const entries = new Map<string, { node: SubgraphNode; ids: Set<string> }>();
+  for (const n of nodes) {
+    const entry = entries.get(n.label);
+    if (entry === undefined) entries.set(n.label, { node: n, ids: new Set([n.id]) });
+    else entry.ids.add(n.id);
+  }
+  return [...entries.values()];
 }
 
 /**
@@ -50,17 +65,17 @@ export function GraphNodeList({ nodes, edges, groups, selectedNodeId, onSelect }
               <div key={kind} className="graph-list-group">
                 <h5>{NODE_KIND_NAMES[kind]}</h5>
                 <ul>
-                  {ofKind.map((n) => {
-                    const links = linksOf(n, edges, labels);
+                  {byLabel(ofKind).map(({ node: n, ids }) => {
+                    const links = linksOf(ids, edges, labels);
                     return (
                       <li key={n.id}>
                         <button
                           type="button"
-                          className={n.id === selectedNodeId ? "link selected" : "link"}
+                          className={selectedNodeId !== null && ids.has(selectedNodeId) ? "link selected" : "link"}
                           data-testid="graph-list-node"
                           data-node-id={n.id}
                           data-kind={n.kind}
-                          aria-pressed={n.id === selectedNodeId}
+                          aria-pressed={selectedNodeId !== null && ids.has(selectedNodeId)}
                           onClick={() => onSelect(n.id)}
                         >
                           {n.label}
