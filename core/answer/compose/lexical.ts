@@ -20,8 +20,9 @@ const EQUIVALENT_WEIGHT = 0.8;
 
 export type TextLanguage = "en" | "it";
 
-const stemEnglish = memoized(stemEnglishFolded);
-const stemIn = (language: TextLanguage): ((word: string) => string) => (language === "it" ? stemItalian : stemEnglish);
+/** The answers' English stemmer: the light one with its folds, remembered (a pool repeats its words). */
+const stemFolded = memoized(stemEnglishFolded);
+const stemIn = (language: TextLanguage): ((word: string) => string) => (language === "it" ? stemItalian : stemFolded);
 
 /** Answers also leave out the Italian function words that are English word forms ("non", "come"). */
 export function isFunctionWord(word: string): boolean {
@@ -152,5 +153,5 @@ export function lexicalSupport(claim: readonly string[], source: ReadonlySet<str
 
 /** Words of a name, as stems: "NIST SP 800-30r1" → {nist, sp, 800, 30r1}. */
 export function nameStems(name: string): Set<string> {
-  return new Set(tokenize(name).map(stemEnglish));
+  return new Set(tokenize(name).map(stemFolded));
 }
