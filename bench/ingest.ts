@@ -7,10 +7,8 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { fileURLToPath } from "node:url";
 import { existsSync } from "node:fs";
-import { execFile } from "node:child_process";
-import { promisify } from "node:util";
-import { z } from "zod";
 import { createEngine } from "../core/engine.ts";
+import { coldStart, type ColdStart } from "./lib/cold-start.ts";
 import { ANSWER_QUESTIONS_FILE, loadAnswerQuestions } from "./lib/answer-questions.ts";
 import type { JobProgress } from "../core/model/job.ts";
 
@@ -189,31 +187,12 @@ await engine.close();
 
 // Cold start (a 1,000-section library to the first answer ≤ 2 s): a new process opens
 // the library just built and answers one question, as a user relaunching the app does. Asked at
-// once, twice (the first run also warms tsx's transform cache and the OS file cache); then as the
+// once, twice (the first run also warms the OS file cache); then as the
 // app runs it, warming up at open, with the question coming 2 s later (a user typing it).
-const coldStartSchema = z.object({
-  beforeMainMs: z.number(),
-  modulesMs: z.number(),
-  openMs: z.number(),
-  firstAnswerMs: z.number(),
-  totalMs: z.number(),
-  answered: z.boolean(),
-});
-const coldStarts: Array<z.infer<typeof coldStartSchema> & { delayMs: number }> = [];
+const coldStarts: Array<ColdStart & { delayMs: number }> = [];
 for (const delayMs of [0, 0, 2000]) {
-  const { stdout } = await promisify(execFile)(
-    process.execPath,
-    [
-      path.join(here, "../bin/run-ts.mjs"),
-      path.join(here, "lib/cold-start-child.ts"),
-      dataDir,
-      values["model-dir"],
-      "How quickly must a financial entity report a major ICT-related incident?",
-      String(delayMs),
-    ],
-    { maxBuffer: 1 << 20 },
-  );
-  coldStarts.push({ ...coldStartSchema.parse(JSON.parse(stdout.trim().split("\n").at(-1) ?? "{}")), delayMs });
+  const question = "How quickly must a financial entity report a major ICT-related incident?";
+  coldStarts.push({ ...(await coldStart({ dataDir, modelRoot: values["model-dir"], question, delayMs })), delayMs });
 }
 await rm(dataDir, { recursive: true, force: true });
 
@@ -270,7 +249,7 @@ log(
   `searches while ${largest.map((f) => path.basename(f)).join(" and ")} were imported again (${duringSeconds.toFixed(1)} s): ${during.length} searches, p50 ${summary.searchDuringImportP50Ms} ms, p95 ${summary.searchDuringImportP95Ms} ms, slowest ${summary.searchDuringImportMaxMs} ms (goal: none over 150 ms)`,
 );
 for (const [i, c] of coldStarts.entries()) {
-  const parts = `node and tsx ${c.beforeMainMs} ms, engine modules ${c.modulesMs} ms, opening the library ${c.openMs} ms`;
+  const parts = `node and the bundle ${c.beforeMainMs} ms, engine modules ${c.modulesMs} ms, opening the library ${c.openMs} ms`;
   if (c.delayMs === 0) {
     log(
       `cold start, asked at once ${i === 0 ? "(first launch)" : "(relaunch)"}: ${c.totalMs} ms from process start to the first answer (${c.answered ? "answered" : "NOT answered"}; goal ≤ 2 s) — ${parts}, first answer ${c.firstAnswerMs} ms`,

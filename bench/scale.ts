@@ -20,6 +20,7 @@ import { createEngine, databasePath } from "../core/engine.ts";
 import type { Engine } from "../core/model/engine-types.ts";
 import { startWebHost } from "../core/host/web-host.ts";
 import { createKuzuStore, type KuzuGraphStore } from "../core/store/kuzu/kuzu-store.ts";
+import { coldStart } from "./lib/cold-start.ts";
 import { connectHost } from "./lib/host-client.ts";
 import { percentile } from "./lib/metrics.ts";
 import { loadObliqaQuestions } from "./lib/obliqa-corpus.ts";
@@ -167,14 +168,11 @@ async function afterClose(
 ): Promise<{ figures: { coldOpenToAnswerMs: number; diskMb: number; hostListMs: number; hostGraphMs: number }; errors: string[] }> {
   const errors: string[] = [];
   const question = questions[0]?.text ?? "What must be reported to the Regulator?";
-  const cold = spawnSync(process.execPath, [path.join(root, "bin/run-ts.mjs"), path.join(here, "lib/cold-start-child.ts"), dir, "", question], {
-    encoding: "utf8",
-    maxBuffer: 16 * MB,
+  const cold = await coldStart({ dataDir: dir, question }).catch((err: unknown) => {
+    errors.push(`cold start: ${String(err).slice(-300)}`);
+    return null;
   });
-  const coldLine = (cold.stdout ?? "").trim().split("\n").pop() ?? "";
-  const coldJson: unknown = coldLine.startsWith("{") ? JSON.parse(coldLine) : null;
-  const coldOpenToAnswerMs = typeof coldJson === "object" && coldJson !== null && "totalMs" in coldJson ? Number(coldJson.totalMs) : NaN;
-  if (!Number.isFinite(coldOpenToAnswerMs)) errors.push(`cold start: ${(cold.stderr ?? "").slice(-300)}`);
+  const coldOpenToAnswerMs = cold?.totalMs ?? NaN;
 
   // The web host on the same library: the document list and a section's graph, as the UI loads them.
   const host = await startWebHost({ dataDir: dir, port: 0, staticDir: path.join(root, "dist/renderer") });

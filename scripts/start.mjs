@@ -5,7 +5,7 @@ import { spawn } from "node:child_process";
 import { existsSync, readdirSync, statSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
-import { ELECTRON_OUT, RENDERER_OUT, ROOT, buildElectron, buildRenderer } from "./build.mjs";
+import { ELECTRON_OUT, HOST_OUT, RENDERER_OUT, ROOT, buildElectron, buildHost, buildRenderer } from "./build.mjs";
 
 const require = createRequire(import.meta.url);
 const args = process.argv.slice(2);
@@ -58,8 +58,10 @@ async function main() {
     return;
   }
   console.log("No Electron runtime is installed here (set ELECTRON_PATH to one); starting the ClauseGraph web host instead.");
-  if (!existsSync(path.join(RENDERER_OUT, "index.html"))) await buildRenderer({ quiet: true });
-  run(process.execPath, [path.join(ROOT, "bin/run-ts.mjs"), path.join(ROOT, "core/host/serve.ts"), ...args]);
+  if (isStale(path.join(RENDERER_OUT, "index.html"), rendererSources)) await buildRenderer({ quiet: true });
+  // Bundled, as the desktop app's engine is: tsx would compile core/ again at every start.
+  if (isStale(path.join(HOST_OUT, "serve.js"), [path.join(ROOT, "core")])) await buildHost();
+  run(process.execPath, [path.join(HOST_OUT, "serve.js"), ...args]);
 }
 
 main().catch((err) => {

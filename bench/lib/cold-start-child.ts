@@ -1,10 +1,10 @@
-// A user's cold start, in a process of its own (run by bench/ingest.ts on the library it built):
+// A user's cold start, in a process of its own (bench/lib/cold-start.ts runs it bundled):
 // from the process starting to the first answer — loading the engine's modules, opening the
 // library, and answering one question (which loads the embedding model and the NLP pipeline).
 // With a delay, the engine warms up as the app's does (EngineOptions.warmUp) and the question comes
 // that many milliseconds after the library is open, as a user typing it; `firstAnswerMs` is then
 // what the user waits after asking. Prints one JSON line.
-// Usage: node bin/run-ts.mjs bench/lib/cold-start-child.ts <dataDir> <modelRoot|""> <question> [<delay ms>]
+// Usage: node <bundle>/cold-start-child.js <dataDir> <modelRoot|""> <question> [<delay ms>]
 export {};
 const [dataDir, modelRoot, question, delayArg] = process.argv.slice(2);
 if (dataDir === undefined || question === undefined) {
