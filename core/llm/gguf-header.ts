@@ -1,6 +1,6 @@
 import { type FileHandle, open, stat } from "node:fs/promises";
 import path from "node:path";
-import { type GgufFileInfo, GgufFileType, readGgufFileInfo } from "node-llama-cpp";
+import type { GgufFileInfo } from "node-llama-cpp";
 import { z } from "zod";
 import { ClauseGraphError } from "../model/errors.ts";
 import { ggmlTensorBytes } from "./ggml-type-size.ts";
@@ -138,9 +138,9 @@ function countParameters(info: GgufFileInfo): number {
   return Number(total);
 }
 
-function fileTypeName(value: number | undefined): string | null {
+function fileTypeName(names: object, value: number | undefined): string | null {
   if (value === undefined) return null;
-  const name: unknown = (GgufFileType as unknown as Record<number, unknown>)[value];
+  const name: unknown = (names as Record<number, unknown>)[value];
   return typeof name === "string" ? name : null;
 }
 
@@ -152,6 +152,9 @@ export async function readGgufHeader(modelPath: string): Promise<GgufHeader> {
   const file = path.resolve(modelPath);
   const sizeBytes = await statModelFile(file);
   const version = await checkHeaderStructure(file, sizeBytes);
+  // Loaded when a model is read, not with the engine: importing node-llama-cpp takes most of a
+  // second, which every start would pay for a feature most libraries never use.
+  const { GgufFileType, readGgufFileInfo } = await import("node-llama-cpp");
   let info: GgufFileInfo;
   try {
     info = await readGgufFileInfo(file, {
@@ -180,7 +183,7 @@ export async function readGgufHeader(modelPath: string): Promise<GgufHeader> {
     name: meta.data.general.name ?? null,
     parameterCount: countParameters(info),
     contextLength,
-    fileType: fileTypeName(meta.data.general.file_type),
+    fileType: fileTypeName(GgufFileType, meta.data.general.file_type),
     tensorCount: Number(info.tensorCount),
     hasChatTemplate: meta.data.tokenizer?.chat_template !== undefined,
     info,
