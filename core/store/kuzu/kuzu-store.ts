@@ -35,8 +35,8 @@ import {
   tripletsForSections,
   tripletsOfDocument,
 } from "./readers/graph.ts";
-import { countRows, documentsMissingEmbeddings, hasVectorIndex, indexNames, readSpace, stats, tableNames } from "./readers/metadata.ts";
-import { hnswSearch, sectionVectorsOfDocuments, storedSectionVectors, vectorRows } from "./readers/vectors.ts";
+import { documentsMissingEmbeddings, hasVectorIndex, indexNames, readSpace, stats, tableNames } from "./readers/metadata.ts";
+import { hnswSearch, sectionVectorsOfDocuments, storedSectionVectors, vectorRows, vectorRowsPerDocument } from "./readers/vectors.ts";
 import { readRelConnections, type RelConnection } from "./rel-checkpoint-guard.ts";
 import { SECTION_VECTORS, TRIPLET_VECTORS, VECTOR_TABLES, type VectorTableSpec } from "./schema.ts";
 import { fileBytes, grownPool, libraryPoolBytes, poolCeiling, POOL_REGROW, readMemoryRecord, writeMemoryRecord, writePoolBytes } from "./memory-plan.ts";
@@ -44,6 +44,7 @@ import { createSearchDatabase, type SearchDatabase } from "./search-database.ts"
 import { isPoolFullError, toStoreError } from "./store-errors.ts";
 import { compactIfWorn } from "./vector-compaction.ts";
 import { VectorMirror, hasDirection, type VectorHit, type VectorRow } from "./vector-mirror.ts";
+import { readVectorSnapshot, removeVectorSnapshots, writeVectorSnapshot } from "./vector-snapshot.ts";
 import { nearestSectionsIn } from "./vector-neighbours.ts";
 import { removeComparison, replaceComparisonEdges, startComparison, updateVerdicts, writeComparisonCache } from "./writers/comparisons.ts";
 import { removeDocumentRows, verifyCommitted, writeDocument, writeUserAliases } from "./writers/documents.ts";
@@ -152,6 +153,10 @@ export function createKuzuStore(options: KuzuStoreOptions): KuzuGraphStore {
   const mirrors = new Map<string, VectorMirror | null>();
   /** Bumped by every write of vectors: a mirror or space read meanwhile is read again. */
   let vectorGeneration = 0;
+  /** The mirrors' snapshots on disk may exist (vector-snapshot.ts): the next write removes them first. */
+  let snapshotsMayExist = true;
+  /** Tables whose loaded mirror has no snapshot on disk: written when the library closes. */
+  const unsaved = new Set<string>();
 
   function opened(): LibraryState {
     if (!state) throw new ClauseGraphError("INTERNAL", "the graph store is not open", { file: dbPath });
@@ -192,6 +197,25 @@ export function createKuzuStore(options: KuzuStoreOptions): KuzuGraphStore {
       );
     }
     await ensureFreeSpace(path.dirname(dbPath), minFree, doing);
+    if (snapshotsMayExist) {
+      await removeVectorSnapshots(dbPath);
+      snapshotsMayExist = false;
+      for (const [table, mirror] of mirrors) if (mirror !== null) unsaved.add(table);
+    }
+  }
+
+  /** At close, after the last write: the loaded mirrors the disk has no snapshot of are written. */
+  async function saveVectorSnapshots(open: LibraryState): Promise<void> {
+    if (open.readOnly || spaceCache === undefined || spaceCache === null) return;
+    for (const spec of VECTOR_TABLES) {
+      const mirror = mirrors.get(spec.table);
+      if (mirror === undefined || mirror === null || !unsaved.has(spec.table)) continue;
+      await writeVectorSnapshot(dbPath, spec.table, spaceCache.modelId, mirror).then(
+        () => unsaved.delete(spec.table),
+        (err: unknown) => log(`could not keep the vectors of ${spec.table} for the next start: ${toErrorInfo(err).message}`),
+      );
+    }
+    snapshotsMayExist = true;
   }
 
   /** Writes what the last write committed into the database file, while its anchors are in place. */
@@ -330,30 +354,38 @@ export function createKuzuStore(options: KuzuStoreOptions): KuzuGraphStore {
     }
   }
 
-  /** The table's mirror (loaded on first use), or null when it is too large for one. */
-  async function mirrorOf(spec: VectorTableSpec, dimensions: number): Promise<VectorMirror | null> {
+  /** The table's mirror (loaded on first use, from its snapshot when it has one), or null when it is too large for one. */
+  async function mirrorOf(spec: VectorTableSpec, space: EmbeddingSpace): Promise<VectorMirror | null> {
     for (;;) {
       const known = mirrors.get(spec.table);
       if (known !== undefined) return known;
       const generation = vectorGeneration;
-      const mirror = await lanes.read(async () => {
+      const loaded = await lanes.read(async () => {
         const { reader } = opened();
-        if (!(await tableNames(reader)).has(spec.table)) return new VectorMirror(dimensions);
-        if ((await countRows(reader, spec.table)) > exactLimit) return null;
+        if (!(await tableNames(reader)).has(spec.table)) return { mirror: new VectorMirror(space.dimensions), saved: true };
+        const rowsOf = await vectorRowsPerDocument(reader, spec);
+        if ([...rowsOf.values()].reduce((sum, n) => sum + n, 0) > exactLimit) return { mirror: null, saved: true };
+        const kept = await readVectorSnapshot(dbPath, spec.table, { modelId: space.modelId, dimensions: space.dimensions, rowsOf });
+        if (kept !== null) {
+          log(`the vectors of ${spec.table} were read from their snapshot (${kept.size} rows)`);
+          return { mirror: kept, saved: true };
+        }
         const byDocument = new Map<string, VectorRow[]>();
         for (const row of await vectorRows(reader, spec)) {
           const list = byDocument.get(row.documentId) ?? [];
           list.push(row);
           byDocument.set(row.documentId, list);
         }
-        const loaded = new VectorMirror(dimensions);
-        for (const [documentId, rows] of byDocument) loaded.setDocument(documentId, rows);
-        return loaded;
+        const mirror = new VectorMirror(space.dimensions);
+        for (const [documentId, rows] of byDocument) mirror.setDocument(documentId, rows);
+        return { mirror, saved: false };
       });
       // A write of vectors committed while the rows were read: read them again.
       if (generation === vectorGeneration) {
-        mirrors.set(spec.table, mirror);
-        return mirror;
+        mirrors.set(spec.table, loaded.mirror);
+        if (loaded.saved) unsaved.delete(spec.table);
+        else unsaved.add(spec.table);
+        return loaded.mirror;
       }
     }
   }
@@ -405,7 +437,7 @@ export function createKuzuStore(options: KuzuStoreOptions): KuzuGraphStore {
     // zero vector. Its cosine to everything is undefined, so HNSW returned an arbitrary top k that
     // changed with every insert and fed noise into the fusion (the exact scan already gave none).
     if (!hasDirection(vector)) return [];
-    const mirror = await mirrorOf(spec, space.dimensions);
+    const mirror = await mirrorOf(spec, space);
     if (mirror !== null) return mirror.search(vector, top);
     if (!vectorIndexFresh) await lanes.write(refreshVectors);
     return lanes.read(async () => {
@@ -419,7 +451,7 @@ export function createKuzuStore(options: KuzuStoreOptions): KuzuGraphStore {
     const space = await cachedSpace();
     if (space === null || space.modelId !== modelId || ids.length === 0) return new Map();
     // The mirror the exact scan keeps in memory has them (unit length, as cosines need).
-    const mirror = await mirrorOf(SECTION_VECTORS, space.dimensions);
+    const mirror = await mirrorOf(SECTION_VECTORS, space);
     if (mirror !== null) return mirror.sectionVectors(ids);
     return lanes.read(async () => {
       const { reader } = opened();
@@ -578,6 +610,7 @@ export function createKuzuStore(options: KuzuStoreOptions): KuzuGraphStore {
       lanes.exclusive(async () => {
         if (!state) return;
         const open = state;
+        await saveVectorSnapshots(open);
         state = null;
         await open.search.close().catch((err: unknown) => log(`closing the search index failed: ${toErrorInfo(err).message}`));
         await (await open.readOnlyConnection)?.close().catch(() => undefined);

@@ -63,6 +63,15 @@ function blockOf(rows: readonly VectorRow[], dimensions: number): Block {
   return { ids: rows.map((r) => r.id), sectionIds: rows.map((r) => r.sectionId), values };
 }
 
+/** One document's rows as the mirror holds them (vector-snapshot.ts writes and reads these). */
+export interface MirrorBlock {
+  documentId: string;
+  ids: string[];
+  sectionIds: string[];
+  /** Row-major unit vectors. */
+  values: Float32Array;
+}
+
 export class VectorMirror {
   private readonly blocks = new Map<string, Block>();
   private rows = 0;
@@ -95,6 +104,25 @@ export class VectorMirror {
     values.set(added.values, old.values.length);
     this.blocks.set(documentId, { ids: [...old.ids, ...added.ids], sectionIds: [...old.sectionIds, ...added.sectionIds], values });
     this.rows += rows.length;
+  }
+
+  /** Puts a document's rows back as `blocks()` gave them (already unit length). */
+  setBlock(block: MirrorBlock): void {
+    if (block.values.length !== block.ids.length * this.dimensions || block.sectionIds.length !== block.ids.length) {
+      throw new Error(`a block of ${block.ids.length} rows does not hold ${this.dimensions}-dimensional vectors`);
+    }
+    this.dropDocument(block.documentId);
+    if (block.ids.length === 0) return;
+    this.blocks.set(block.documentId, { ids: block.ids, sectionIds: block.sectionIds, values: block.values });
+    this.rows += block.ids.length;
+  }
+
+  /** Every document's rows, in a stable order. */
+  *blocksOf(): Iterable<MirrorBlock> {
+    for (const documentId of [...this.blocks.keys()].sort()) {
+      const b = this.blocks.get(documentId);
+      if (b !== undefined) yield { documentId, ids: b.ids, sectionIds: b.sectionIds, values: b.values };
+    }
   }
 
   dropDocument(documentId: string): void {

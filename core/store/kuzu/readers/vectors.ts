@@ -27,6 +27,12 @@ export async function vectorRows(session: KuzuSession, spec: VectorTableSpec, do
   return rows.map(toRow);
 }
 
+/** Each document's row count in a vector table (what a snapshot of its mirror must agree with). */
+export async function vectorRowsPerDocument(session: KuzuSession, spec: VectorTableSpec): Promise<Map<string, number>> {
+  const rows = await session.run(`MATCH (v:${spec.table}) RETURN v.documentId AS documentId, count(*) AS n`);
+  return new Map(rows.map((r) => [String(r.documentId), Number(r.n)]));
+}
+
 /** The k nearest rows through the table's HNSW index (which must exist). */
 export async function hnswSearch(session: KuzuSession, spec: VectorTableSpec, space: EmbeddingSpace, vector: Float32Array, top: number): Promise<VectorHit[]> {
   // The query vector goes in as a literal: bound as a parameter, Kuzu 0.11.3 compared it wrongly
