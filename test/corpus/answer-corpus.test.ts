@@ -98,7 +98,7 @@ describeCorpus("answering over real regulations", () => {
       runtime = createLlmRuntime();
       tiny = await runtime.loadLlm({ modelPath: TINY_LLM_PATH, threads: 1, contextSize: 1024 });
     }
-  });
+  }, 600_000);
   afterAll(async () => {
     await runtime?.dispose();
   });

@@ -35,7 +35,7 @@ describeCorpus("model-free knowledge graph on real regulations", () => {
     const results = await engine.importFiles(Object.values(FILES).map(corpusPath));
     for (const [i, key] of Object.keys(FILES).entries()) ids[key] = results[i]?.documentId ?? "";
     expect(results.every((r) => r.status === "ok")).toBe(true);
-  });
+  }, 600_000);
 
   afterAll(async () => {
     await engine.close();

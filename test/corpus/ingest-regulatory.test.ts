@@ -37,7 +37,7 @@ describeCorpus("ingest: regulatory PDFs and texts", () => {
   beforeAll(async () => {
     entries = readManifest().filter((e) => e.path.startsWith("regulatory/") || e.path.startsWith("text/"));
     for (const entry of entries) docs.set(entry.path, await parseDocument(corpusPath(entry.path)));
-  });
+  }, 600_000);
 
   it("parses every file with the manifest's page count and language", () => {
     expect(entries.length).toBeGreaterThanOrEqual(10);

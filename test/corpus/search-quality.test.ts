@@ -40,7 +40,7 @@ describeCorpus("search: paraphrased auditor questions over the regulatory corpus
     const files = (await readdir(folder)).filter((f) => f.endsWith(".pdf")).map((f) => path.join(folder, f));
     const results = await engine.importFiles(files);
     expect(results.every((r) => r.status === "ok")).toBe(true);
-  });
+  }, 600_000);
 
   afterAll(async () => {
     await engine.close();
