@@ -83,7 +83,7 @@ export interface ParsePool {
   /**
    * parseDocument in the parsing child, under the limits. Resolves with the document or rejects
    * with the child's typed error, TOO_COMPLEX when a watchdog stopped it, CANCELLED when `signal`
-   * aborts (the child is killed at once), INTERNAL if it died otherwise.
+   * aborts (the child is killed at once), TOO_COMPLEX too if it died (crashed on the file, or killed).
    */
   parse(file: string, options: IsolatedParseOptions): Promise<ParsedDocument>;
   /** Kills the idle child; a parse under way keeps its child until it settles, then kills it. */
@@ -271,8 +271,19 @@ async function parseIsolated(pool: PoolState, file: string, options: IsolatedPar
           limit: `the limit is ${formatCount(limits.childHeapMb)} MB`,
         });
       } else {
+        // Rule "a reader that dies is the file's refusal": the child crashed on this file or was
+        // killed from outside (the system's out-of-memory killer sends SIGKILL). Either way this
+        // file could not be read safely; the library is untouched and the next file gets a new child.
+        const how =
+          exitSignal === "SIGKILL"
+            ? "it was killed (SIGKILL; the system may have run short of memory)"
+            : `it ended with ${exitSignal ?? `exit code ${String(code)}`}`;
         fail(
-          new ClauseGraphError("INTERNAL", `${path.basename(file)}: the parser stopped unexpectedly (${exitSignal ?? `exit code ${String(code)}`}).`, { file }),
+          new ClauseGraphError(
+            "TOO_COMPLEX",
+            `${path.basename(file)} could not be read: the reading process stopped before it finished (${how}). The file may be damaged or built to overload a reader; the library is unchanged.`,
+            { file },
+          ),
         );
       }
     };
