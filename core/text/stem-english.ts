@@ -60,13 +60,21 @@ export function stemEnglishFolded(word: string): string {
     .replace(/(?<=[a-z]{5})tu$/, "t");
 }
 
+/**
+ * Words a memoized stemmer remembers before it starts again: a language's working vocabulary
+ * fits many times over, and an engine that runs for weeks over ever new text (or text of random
+ * tokens) cannot grow its memo without bound.
+ */
+export const STEM_MEMO_WORDS = 200_000;
+
 /** A stemmer that remembers: a candidate pool repeats the same words many times. */
-export function memoized(stem: (word: string) => string): (word: string) => string {
+export function memoized(stem: (word: string) => string, capacity = STEM_MEMO_WORDS): (word: string) => string {
   const memo = new Map<string, string>();
   return (word) => {
     let s = memo.get(word);
     if (s === undefined) {
       s = stem(word);
+      if (memo.size >= capacity) memo.clear();
       memo.set(word, s);
     }
     return s;

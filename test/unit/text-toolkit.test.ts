@@ -66,6 +66,16 @@ describe("text toolkit", () => {
     counted("a");
     counted("a");
     expect(calls).toBe(1);
+    // Bounded: past its capacity it starts again instead of growing.
+    const small = memoized((w) => {
+      calls++;
+      return w;
+    }, 2);
+    calls = 0;
+    for (const w of ["a", "b", "c", "a"]) small(w);
+    expect(calls).toBe(4);
+    expect(small("c")).toBe("c");
+    expect(calls).toBe(4);
   });
 
   it("measures similarity once: dot, cosine, Jaccard", () => {
