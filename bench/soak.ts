@@ -7,10 +7,18 @@
 // native queries are what has to be proven; --vector-path exact soaks the everyday path.
 // Exit 1 on any error, hang, empty search, ranking drift, damaged library afterwards or memory
 // growth of more than 10 % after warm-up (25 %).
-import { readdir } from "node:fs/promises";
+//
+// npm run bench:soak -- --mixed [--operations 2000] [--seed N] [--json]
+// The mixed soak (bench/lib/soak-mixed.ts): every kind of operation, bad inputs, killed parsing
+// children and OCR included, with the engine's memory, handles and caches at each hundred.
+// Exit 1 on an INTERNAL error, an operation failing as it should not, or the last hundred's
+// peak RSS more than 10 % above the first's.
+import { mkdtemp, readdir, rm } from "node:fs/promises";
+import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { fileURLToPath } from "node:url";
+import { runMixedSoak } from "./lib/soak-mixed.ts";
 import { runSoak } from "./lib/soak-run.ts";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -24,6 +32,9 @@ const { values } = parseArgs({
     "timeout-ms": { type: "string", default: "30000" },
     "churn-pause-ms": { type: "string", default: "2000" },
     "vector-path": { type: "string", default: "index" },
+    mixed: { type: "boolean", default: false },
+    operations: { type: "string", default: "2000" },
+    seed: { type: "string", default: "20261129" },
   },
 });
 const vectorPath = values["vector-path"];
@@ -77,6 +88,41 @@ if (all.length === 0) {
   console.error(`no PDFs in ${values.dir}`);
   process.exit(1);
 }
+if (values.mixed) {
+  const corpus = path.resolve(values.dir, "..");
+  const textDir = path.join(corpus, "text");
+  const badDir = path.join(corpus, "bad_inputs");
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), "cg-soak-mixed-"));
+  const listed = async (dir: string, ext: RegExp): Promise<string[]> =>
+    (await readdir(dir).catch(() => [] as string[]))
+      .filter((f) => ext.test(f))
+      .sort()
+      .map((f) => path.join(dir, f));
+  const bad = await listed(badDir, /\.pdf$/i);
+  const summary = await runMixedSoak({
+    dataDir,
+    library: [...all, ...(await listed(textDir, /\.txt$/i))],
+    badInputs: bad.filter((f) => !f.includes("scanned")),
+    scanned: bad.find((f) => f.includes("scanned") && f.includes("hipaa")) ?? null,
+    operations: Math.max(100, Number.parseInt(values.operations, 10)),
+    seed: Number.parseInt(values.seed, 10),
+    queries: QUERIES,
+    questions: QUESTIONS,
+    log,
+  });
+  await rm(dataDir, { recursive: true, force: true });
+  log("");
+  log(`${summary.operations} operations in ${summary.seconds} s after a ${summary.setupSeconds} s setup: ${JSON.stringify(summary.counts)}`);
+  for (const [op, m] of Object.entries(summary.msByOperation)) log(`  ${op.padEnd(10)} p50 ${m.p50} ms, p95 ${m.p95} ms`);
+  log(
+    `peak RSS of the first hundred ${summary.firstPeakMb} MB, of the last ${summary.lastPeakMb} MB (${summary.growthPct >= 0 ? "+" : ""}${summary.growthPct} %): ${summary.flat ? "flat" : "GROWING"}`,
+  );
+  log(`INTERNAL errors: ${summary.internalErrors.length}; operations failing as they should not: ${summary.unexpected.length}`);
+  for (const e of [...summary.internalErrors, ...summary.unexpected].slice(0, 20)) log(`  ${e}`);
+  if (values.json) console.log(JSON.stringify(summary));
+  process.exit(summary.flat && summary.internalErrors.length === 0 && summary.unexpected.length === 0 ? 0 : 1);
+}
+
 // The smallest document is the one re-imported alongside; the rest stay.
 const churnFile = all.find((f) => f.includes("allegato_E")) ?? all[all.length - 1] ?? "";
 const library = all.filter((f) => f !== churnFile).slice(0, Math.max(1, Number.parseInt(values.docs, 10)));

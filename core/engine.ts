@@ -191,6 +191,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     ocrPreference: () => readOcrPreference(dataDir),
     setOcrPreference: (preference) => writeOcrPreference(dataDir, preference),
     idle: () => ctx.serialize(async () => undefined),
+    resources: async () => use.engineResources(ctx),
     async close() {
       if (closed) return;
       closed = true;

@@ -184,6 +184,25 @@ export interface DocumentSource {
   bytes: Uint8Array;
 }
 
+/** Sizes of what an engine keeps between requests. */
+export interface EngineResources {
+  /** Rows the store's read cache holds. */
+  readCacheEntries: number;
+  /** Sections whose stems retrieval remembers. */
+  stemCacheEntries: number;
+  /** Sections whose headings above retrieval remembers. */
+  contextCacheEntries: number;
+  /** Section vectors embedded on the fly and remembered. */
+  sectionVectorCacheEntries: number;
+  /** Rows of the vector tables' in-memory mirrors. */
+  vectorMirrorRows: number;
+  searchSegments: number;
+  /** Buffer pools Kuzu may fill, in MB. */
+  kuzuPoolMb: number;
+  /** Write tasks queued or running. */
+  pendingWrites: number;
+}
+
 export interface Engine {
   readonly dataDir: string;
   importFiles(files: string[], options?: ImportOptions): Promise<ImportResult[]>;
@@ -270,5 +289,7 @@ export interface Engine {
   setOcrPreference(preference: OcrPreference): Promise<OcrPreference>;
   /** Resolves when the work queued so far (imports, re-embedding after a model change) has finished. */
   idle(): Promise<void>;
+  /** What the engine holds in memory now, by cache and buffer (bench:soak: nothing may grow without bound). */
+  resources(): Promise<EngineResources>;
   close(): Promise<void>;
 }

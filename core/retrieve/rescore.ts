@@ -59,6 +59,10 @@ export class StemCache {
   private readonly stem = memoized(stemEnglish);
   constructor(private readonly capacity = 50_000) {}
 
+  get size(): number {
+    return this.entries.size;
+  }
+
   stems(id: string, text: string): string[] {
     return this.index(id, text).stems;
   }

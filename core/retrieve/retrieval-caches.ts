@@ -22,6 +22,9 @@ export class ContextCache {
   set(key: string, context: string): void {
     this.entries.set(key, context);
   }
+  get size(): number {
+    return this.entries.size;
+  }
 }
 
 export interface RetrievalCaches {

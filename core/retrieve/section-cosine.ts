@@ -18,6 +18,10 @@ export class SectionVectorCache {
   private readonly entries = new Map<string, Entry>();
   constructor(private readonly capacity = 100_000) {}
 
+  get size(): number {
+    return this.entries.size;
+  }
+
   async vectors(embedder: Embedder, sections: readonly Section[]): Promise<Map<string, Float32Array>> {
     const out = new Map<string, Float32Array>();
     const missing: Array<{ key: string; id: string; text: string }> = [];

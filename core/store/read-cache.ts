@@ -85,7 +85,12 @@ function isDocumentWrite(name: string): name is keyof typeof DOCUMENT_WRITES {
   return Object.hasOwn(DOCUMENT_WRITES, name);
 }
 
-const ROW_NEUTRAL: ReadonlySet<string> = new Set<Exclude<keyof StoreLifecycle, "open" | "close">>(["batchWrites", "refreshSearchIndex", "searchIndexSettled"]);
+const ROW_NEUTRAL: ReadonlySet<string> = new Set<Exclude<keyof StoreLifecycle, "open" | "close">>([
+  "batchWrites",
+  "refreshSearchIndex",
+  "searchIndexSettled",
+  "memoryUse",
+]);
 
 /**
  * Ids per lookup when a stored document's rows are read into the cache: each lookup holds the
@@ -120,6 +125,8 @@ function crossDocumentKeys(documentId: string, derived: DerivedGraph): CrossDocu
 export interface ReadCacheStats {
   hits: number;
   misses: number;
+  /** Rows held now, over every map. */
+  entries: number;
 }
 
 /** What the cache adds to the store it wraps. */
@@ -159,7 +166,7 @@ export function withReadCache<S extends GraphStore>(store: S, options: { capacit
   const triplets = new BoundedMap<TripletRecord[]>(capacity);
   const terms = new BoundedMap<TermRecord[]>(capacity);
   const tripletRows = new BoundedMap<TripletRecord | null>(capacity);
-  const counters: ReadCacheStats = { hits: 0, misses: 0 };
+  const counters = { hits: 0, misses: 0 };
   let generation = 0;
   /**
    * Documents known to be absent (deleted through this cache): their rows are answered as absent
@@ -423,7 +430,10 @@ export function withReadCache<S extends GraphStore>(store: S, options: { capacit
       return ids.length;
     },
 
-    readCacheStats: (): ReadCacheStats => ({ ...counters }),
+    readCacheStats: (): ReadCacheStats => ({
+      ...counters,
+      entries: [sections, children, references, triplets, terms, tripletRows].reduce((sum, map) => sum + map.size, absent.size + (documents?.length ?? 0)),
+    }),
   };
 
   /** Sections' rows, read into the cache through the lookups retrieval makes. */

@@ -7,3 +7,4 @@ export { checkLibrary, repairLibrary } from "./repair.ts";
 export { deleteDocument, documentSource, setDocumentAliases } from "./documents.ts";
 export { bringVectorsUpToDate, openLibrary } from "./open-library.ts";
 export { warmUp } from "./warm-up.ts";
+export { engineResources } from "./resources.ts";

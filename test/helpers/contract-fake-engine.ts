@@ -281,6 +281,19 @@ export function createFakeEngine(): FakeEngine {
       record("getDocumentSource", documentId);
       return { documentId, fileName: DOC.fileName, format: DOC.format, bytes: new Uint8Array([37, 80, 68, 70]) };
     },
+    async resources() {
+      record("resources");
+      return {
+        readCacheEntries: 0,
+        stemCacheEntries: 0,
+        contextCacheEntries: 0,
+        sectionVectorCacheEntries: 0,
+        vectorMirrorRows: 0,
+        searchSegments: 0,
+        kuzuPoolMb: 0,
+        pendingWrites: 0,
+      };
+    },
     async stats() {
       record("stats");
       return {

@@ -703,6 +703,13 @@ export function createKuzuStore(options: KuzuStoreOptions): KuzuGraphStore {
         await refreshVectors();
       }),
 
+    memoryUse: () => {
+      const segments = state?.search.describe() ?? { segments: 0, sections: 0, poolBytes: 0 };
+      let vectorMirrorRows = 0;
+      for (const mirror of mirrors.values()) vectorMirrorRows += mirror?.size ?? 0;
+      return { vectorMirrorRows, searchSegments: segments.segments, poolBytes: (state === null ? 0 : libraryPool) + segments.poolBytes };
+    },
+
     searchIndexSettled: async () => {
       for (;;) {
         if (merging === null) mergeInBackground();

@@ -8,6 +8,15 @@ export interface SearchIndexShape {
   poolBytes: number;
 }
 
+/** What the store holds in memory beside its rows (bench:soak watches that it stays flat). */
+export interface StoreMemory {
+  /** Rows of the vector tables' in-memory mirrors (a table too large for one has none). */
+  vectorMirrorRows: number;
+  searchSegments: number;
+  /** Buffer pools Kuzu may fill: the library's and the open search segments'. */
+  poolBytes: number;
+}
+
 export interface StoreLifecycle {
   /** Opens (creating or migrating as needed). Throws DB_LOCKED when another process writes to it. */
   open(): Promise<void>;
@@ -26,4 +35,5 @@ export interface StoreLifecycle {
    * (refreshSearchIndex). Without it, a search after a write rebuilds the index first.
    */
   batchWrites<T>(work: () => Promise<T>): Promise<T>;
+  memoryUse(): StoreMemory;
 }
