@@ -32,6 +32,10 @@ interface CyFacts {
   zoom: number;
   minLabelPx: number;
   labelledEdges: number;
+  /** Pairs of node labels drawn over each other (from Cytoscape's label bounding boxes). */
+  labelOverlaps: number;
+  /** Node labels hidden because they would cover a more important one. */
+  hiddenLabels: number;
   ids: string[];
   positions: Record<string, { x: number; y: number }>;
   /** Nodes whose centre is inside the canvas. */
@@ -49,6 +53,8 @@ function cyFacts(page: Page): Promise<CyFacts> {
       parent(): { length: number };
       position(): { x: number; y: number };
       renderedPosition(): { x: number; y: number };
+      hasClass(name: string): boolean;
+      boundingBox(options: Record<string, boolean>): { x1: number; y1: number; x2: number; y2: number; w: number; h: number };
     };
     const cy = container?._cyreg?.cy as { nodes(): El[]; edges(): El[]; zoom(): number; width(): number; height(): number } | undefined;
     if (cy === undefined) throw new Error("no Cytoscape instance on the graph canvas");
@@ -57,7 +63,21 @@ function cyFacts(page: Page): Promise<CyFacts> {
     const zoom = cy.zoom();
     const positions: Record<string, { x: number; y: number }> = {};
     for (const n of nodes) positions[n.id()] = n.position();
+    const labelBoxes = nodes
+      .filter((n) => parseFloat(n.style("text-opacity")) > 0)
+      .map((n) => n.boundingBox({ includeNodes: false, includeEdges: false, includeLabels: true, includeOverlays: false }))
+      .filter((b) => b.w > 0 && b.h > 0);
+    let labelOverlaps = 0;
+    for (let i = 0; i < labelBoxes.length; i++) {
+      for (let j = i + 1; j < labelBoxes.length; j++) {
+        const a = labelBoxes[i];
+        const b = labelBoxes[j];
+        if (a !== undefined && b !== undefined && a.x1 < b.x2 && b.x1 < a.x2 && a.y1 < b.y2 && b.y1 < a.y2) labelOverlaps++;
+      }
+    }
     return {
+      labelOverlaps,
+      hiddenLabels: nodes.filter((n) => n.hasClass("crowded")).length,
       nodes: nodes.length,
       documents: all.filter((n) => n.data("kind") === "document").length,
       orphans: nodes.filter((n) => n.parent().length === 0).length,
@@ -144,6 +164,9 @@ describeBrowser("the answer graph (ten regulatory PDFs, Chromium)", () => {
     expect(facts.minLabelPx).toBeGreaterThanOrEqual(11);
     // Link names only on hover or selection.
     expect(facts.labelledEdges).toBe(0);
+    // No label is drawn over another; the names that would be are hidden until pointed at.
+    expect(facts.labelOverlaps).toBe(0);
+    expect(await page.getByTestId("graph-canvas").getAttribute("data-labels-hidden")).toBe(String(facts.hiddenLabels));
     expect(await page.getByTestId("graph-counts").textContent()).toMatch(new RegExp(`^${facts.nodes} nodes? · \\d+ links?$`));
     await shot("1-graph-question");
   });
@@ -167,6 +190,7 @@ describeBrowser("the answer graph (ten regulatory PDFs, Chromium)", () => {
     expect(facts.nodes).toBeGreaterThan(0);
     expect(facts.nodes).toBeLessThanOrEqual(30);
     expect(facts.minLabelPx).toBeGreaterThanOrEqual(11);
+    expect(facts.labelOverlaps).toBe(0);
     await shot("2-both");
   });
 
@@ -196,6 +220,9 @@ describeBrowser("the answer graph (ten regulatory PDFs, Chromium)", () => {
     // The view moved to the expanded node and what it added, at a readable size.
     expect(after.inView).toEqual(expect.arrayContaining([nodeId, ...fresh]));
     expect(after.minLabelPx).toBeGreaterThanOrEqual(11);
+    expect(after.labelOverlaps).toBe(0);
+    // Most names stay on the canvas: hiding is for the collisions, not a way to empty it.
+    expect(after.hiddenLabels).toBeLessThan(after.nodes / 2);
     const counts = (await page.getByTestId("graph-counts").textContent()) ?? "";
     expect(counts.startsWith(`${after.nodes} nodes`)).toBe(true);
     // The list view mirrors the canvas, each name once per document and kind (the parts of a

@@ -1,5 +1,5 @@
 import cytoscape from "cytoscape";
-import type { Core, ElementDefinition, LayoutOptions, SingularElementReturnValue } from "cytoscape";
+import type { Core, ElementDefinition, LayoutOptions, NodeSingular, SingularElementReturnValue } from "cytoscape";
 import fcose from "cytoscape-fcose";
 import { useEffect, useImperativeHandle, useRef } from "react";
 import type { Ref } from "react";
@@ -221,6 +221,56 @@ function toElements(nodes: SubgraphNode[], edges: SubgraphEdge[], groups: Readon
   ];
 }
 
+type Box = { x1: number; y1: number; x2: number; y2: number };
+
+const overlaps = (a: Box, b: Box): boolean => a.x1 < b.x2 && b.x1 < a.x2 && a.y1 < b.y2 && b.y1 < a.y2;
+
+/**
+ * Rule "labels by importance, never on top of each other": labels are drawn in order of what the
+ * auditor most needs to read (the selected node, the answer's evidence, sections by rank, then the
+ * best-connected names), and one that would overlap a label already drawn is hidden. Spreading
+ * nodes apart cannot do this: labels keep their size on screen whatever the zoom, so a large
+ * graph's labels collide at any layout. Hidden names show on pointing or selection, and all are in
+ * the list view. The container says how many are shown and hidden (data-labels-*), for tests.
+ */
+function declutterLabels(cy: Core, element: HTMLElement): void {
+  const rankOf = (n: NodeSingular): number => {
+    const rank: unknown = n.data("rank");
+    return typeof rank === "number" ? rank : Number.POSITIVE_INFINITY;
+  };
+  const order = cy
+    .nodes('[kind != "document"]')
+    .toArray()
+    .map((n) => ({
+      n,
+      key: [n.selected() ? 0 : 1, n.hasClass("marked") ? 0 : 1, n.data("kind") === "section" ? 0 : 1, rankOf(n), -n.degree(false)],
+    }))
+    .sort((a, b) => {
+      for (let i = 0; i < a.key.length; i++) {
+        const d = (a.key[i] ?? 0) - (b.key[i] ?? 0);
+        if (d !== 0) return d;
+      }
+      return a.n.id() < b.n.id() ? -1 : a.n.id() > b.n.id() ? 1 : 0;
+    });
+  const drawn: Box[] = [];
+  let hidden = 0;
+  cy.batch(() => {
+    for (const { n } of order) {
+      const box = n.boundingBox({ includeNodes: false, includeEdges: false, includeLabels: true, includeOverlays: false });
+      const empty = box.w === 0 || box.h === 0;
+      if (!empty && drawn.some((d) => overlaps(d, box))) {
+        n.addClass("crowded");
+        hidden++;
+      } else {
+        n.removeClass("crowded");
+        if (!empty) drawn.push(box);
+      }
+    }
+  });
+  element.dataset.labelsShown = String(drawn.length);
+  element.dataset.labelsHidden = String(hidden);
+}
+
 /** Labels grow as the view zooms out, up to this factor (zoom 1/4), so they stay readable. */
 const MAX_LABEL_SCALE = 4;
 const LABEL_WIDTH = { node: 90, section: 130, document: 260 };
@@ -288,12 +338,14 @@ export function GraphCanvas({
       element.title = String(e.target.data("label") ?? "");
       element.classList.add("pointing");
       const target = e.target as SingularElementReturnValue;
+      if (target.isNode()) target.addClass("pointed");
       (target.isNode() ? target.connectedEdges() : target).addClass("hover");
     });
     cy.on("mouseout", "node, edge", (e) => {
       element.title = "";
       element.classList.remove("pointing");
       const target = e.target as SingularElementReturnValue;
+      if (target.isNode()) target.removeClass("pointed");
       (target.isNode() ? target.connectedEdges() : target).removeClass("hover");
     });
     // A 60-node answer graph fitted into the pane sits at zoom ~0.5, where 11 px labels render at
@@ -305,6 +357,7 @@ export function GraphCanvas({
       labelFrame = requestAnimationFrame(() => {
         labelFrame = 0;
         applyLabelScale(cy, labelScale(cy));
+        declutterLabels(cy, element);
       });
     });
     // Panels open and close beside the graph: keep the point the user was looking at in the middle.
@@ -382,6 +435,7 @@ export function GraphCanvas({
       cy.add(fresh.filter((el) => el.data.kind !== "document"));
     });
     runSeededLayout(cy, firstDraw ? "new" : "grown");
+    if (container.current !== null) declutterLabels(cy, container.current);
   }, [nodes, edges, groups]);
 
   // After an expansion the whole graph no longer fits at a readable size: the view moves to the
@@ -397,6 +451,7 @@ export function GraphCanvas({
     cy.fit(shown, FIT_PADDING * 2);
     if (cy.zoom() > MAX_REVEAL_ZOOM) cy.zoom({ level: MAX_REVEAL_ZOOM, renderedPosition: { x: cy.width() / 2, y: cy.height() / 2 } });
     applyLabelScale(cy, labelScale(cy));
+    if (container.current !== null) declutterLabels(cy, container.current);
   }, [reveal, nodes, edges]);
 
   useEffect(() => {
@@ -421,6 +476,8 @@ export function GraphCanvas({
         .filter((e) => marked.has(e.id()))
         .addClass("focus");
     });
+    // The selection and the evidence come first when labels compete for room.
+    if (container.current !== null) declutterLabels(cy, container.current);
   }, [marked, selectedNodeId, nodes, edges, groups]);
 
   useEffect(() => {
