@@ -4,7 +4,7 @@ import type { Section } from "../model/section-types.ts";
 import { bm25Stage } from "./bm25-stage.ts";
 import { linearScore, rankFeature } from "./fusion.ts";
 import { DEFAULT_EXPANSION, graphExpansionStage, type ExpansionOptions } from "./graph-expansion-stage.ts";
-import { thesaurusExpansion } from "./legal-thesaurus.ts";
+import { instrumentsOfDocument, sensesByRegulation, thesaurusExpansion } from "./legal-thesaurus.ts";
 import { analyzeQuery } from "./query-terms.ts";
 import {
   DEFAULT_FEEDBACK,
@@ -55,6 +55,8 @@ export interface HybridSearchOptions {
    * Empty or absent: the whole library.
    */
   documentIds?: readonly string[];
+  /** Told the instruments whose senses of the lay words were kept, when the first hits narrowed them (legal-thesaurus.ts). */
+  onSenses?: (instruments: ReadonlySet<string>) => void;
 }
 
 interface Candidate {
@@ -65,6 +67,8 @@ interface Candidate {
 }
 
 const DOC_PRIOR_DEPTH = 20;
+/** The first lexical hits whose instruments choose the sense of a lay word (sensesByRegulation). */
+const SENSE_VOTERS = 20;
 /** A term named in a question that does not ask what it means: its definition is context, not the answer. */
 const DEFINITION_SIDE_WEIGHT = 0.1;
 // A deeper BM25 pool holds more gold passages, with diminishing returns; 150 keeps most of what
@@ -222,7 +226,27 @@ export async function hybridSearch(store: RetrievalStore, embedder: Embedder | n
     stages.sectionVectors ? vectorStage(store, queryVector, (options.vectorPool ?? 100) * widen) : Promise.resolve([]),
     stages.tripletVectors ? tripletStage(store, queryVector, (options.tripletPool ?? 50) * widen) : Promise.resolve([]),
   ]);
-  const bm25Hits = scope === null ? bm25All : bm25All.filter((h) => scope.has(h.document.id));
+  let bm25Hits = scope === null ? bm25All : bm25All.filter((h) => scope.has(h.document.id));
+  if (stages.bm25 && expansion.length > 0) {
+    // Rule "a word's sense follows the question's regulation" (legal-thesaurus.ts): the first
+    // hits vote with their documents' instruments, and the lexical query is run again with the
+    // senses of the instruments they chose.
+    const votes = new Map<string, number>();
+    for (const hit of bm25Hits.slice(0, SENSE_VOTERS)) {
+      for (const id of instrumentsOfDocument(hit.document.aliases ?? [])) votes.set(id, (votes.get(id) ?? 0) + 1);
+    }
+    const senses = sensesByRegulation(query, votes);
+    if (senses !== null) {
+      options.onSenses?.(senses);
+      const narrowed = thesaurusExpansion(query, senses);
+      const again = await bm25Stage(
+        store,
+        narrowed.length > 0 ? `${analyzed.bm25Text} ${narrowed.join(" ")}` : analyzed.bm25Text,
+        (options.bm25Pool ?? DEFAULT_BM25_POOL) * widen,
+      );
+      bm25Hits = scope === null ? again : again.filter((h) => scope.has(h.document.id));
+    }
+  }
   const vectorHits = scope === null ? vectorAll : vectorAll.filter((h) => inScope(h.id));
   const tripletHits = scope === null ? tripletAll : tripletAll.filter((h) => inScope(h.sectionId));
   lap("retrieve");

@@ -1,4 +1,4 @@
-import { distinctEntries, findInstrumentMentions, withContained } from "../names/instrument-names.ts";
+import { distinctEntries, findInstrumentMentions, instrumentForAlias, withContained } from "../names/instrument-names.ts";
 import { COMPLIANCE_LEXICON } from "./compliance-lexicon.ts";
 import { isFunctionWord, stemEnglish as stem, tokenize } from "../text/index.ts";
 
@@ -72,6 +72,16 @@ function writtenAsName(query: string, stemmed: string): boolean {
  */
 const IT_ACRONYM = /(?<![\p{L}\p{N}])IT(?![\p{L}\p{N}])/u;
 
+/** Registry ids of the instruments a stored document is, from the registry aliases found at its import (with those it contains). */
+export function instrumentsOfDocument(aliases: readonly string[]): string[] {
+  const ids = new Set<string>();
+  for (const alias of aliases) {
+    const entry = instrumentForAlias(alias);
+    if (entry !== undefined) for (const c of withContained(entry)) ids.add(c.id);
+  }
+  return [...ids];
+}
+
 /** Registry ids of the instruments the question names (with those they contain). */
 function namedInstruments(query: string): Set<string> {
   return new Set(distinctEntries(findInstrumentMentions(query)).flatMap((e) => withContained(e).map((c) => c.id)));
@@ -86,20 +96,26 @@ const recent = new Map<string, VocabularyExpansion[]>();
  * instrument gets that instrument's senses of a word; one naming none, every sense. Words the
  * question already has are not repeated, and no more than MAX_ADDED_WORDS are added in all.
  */
-export function vocabularyExpansions(query: string): readonly VocabularyExpansion[] {
+export function vocabularyExpansions(query: string, senses?: ReadonlySet<string>): readonly VocabularyExpansion[] {
   // Retrieval and the answer's report read the same question in one ask; a rephrased question is asked again too.
-  const known = recent.get(query);
+  const key = senses === undefined ? query : `${query}\u0000${[...senses].sort().join(" ")}`;
+  const known = recent.get(key);
   if (known !== undefined) return known;
-  const found = expand(query);
+  const found = expand(query, senses);
   if (recent.size >= RECENT_QUERIES) recent.delete(recent.keys().next().value ?? "");
-  recent.set(query, found);
+  recent.set(key, found);
   return found;
 }
 
-function expand(query: string): VocabularyExpansion[] {
+/**
+ * `senses`: for a question naming no instrument, the instruments whose senses to take (the
+ * question's regulation as retrieval found it, hybrid-search.ts); a question naming one keeps its own.
+ */
+function expand(query: string, senses?: ReadonlySet<string>): VocabularyExpansion[] {
   const queryStems = stems(query);
   const have = new Set(queryStems);
-  const named = namedInstruments(query);
+  const mentioned = namedInstruments(query);
+  const named = mentioned.size > 0 ? mentioned : (senses ?? mentioned);
   const matched = new Map<number, string>();
   for (const entry of ENTRIES) {
     if (matched.has(entry.group) || !contains(queryStems, entry.stems)) continue;
@@ -143,6 +159,31 @@ function expand(query: string): VocabularyExpansion[] {
  * The regulatory (or lay) wording of the concepts the question names, as extra words for the
  * lexical query; words the question already has are not repeated. Empty when nothing matches.
  */
-export function thesaurusExpansion(query: string): string[] {
-  return vocabularyExpansions(query).flatMap((e) => e.added);
+export function thesaurusExpansion(query: string, senses?: ReadonlySet<string>): string[] {
+  return vocabularyExpansions(query, senses).flatMap((e) => e.added);
+}
+
+/**
+ * Rule "a word's sense follows the question's regulation": a lay word with a sense per
+ * instrument ("vendor": an ICT third-party service provider under DORA, a business associate
+ * under HIPAA, a processor under the GDPR), in a question naming no instrument, takes the sense
+ * of the instruments the question's other words found: those holding most of the first lexical
+ * hits (`votes`: instrument id → hits). Returns the instruments whose senses to keep, or null
+ * when every sense stays (no such word, a named instrument, or no hit in any sense's instrument).
+ */
+export function sensesByRegulation(query: string, votes: ReadonlyMap<string, number>): Set<string> | null {
+  const found = vocabularyExpansions(query);
+  const byWord = new Map<string, VocabularyExpansion[]>();
+  for (const e of found) if (e.instruments.length > 0) byWord.set(e.from, [...(byWord.get(e.from) ?? []), e]);
+  if (namedInstruments(query).size > 0 || ![...byWord.values()].some((list) => list.length > 1)) return null;
+  const kept = new Set<string>();
+  let narrowed = false;
+  for (const list of byWord.values()) {
+    const score = (e: VocabularyExpansion): number => Math.max(0, ...e.instruments.map((id) => votes.get(id) ?? 0));
+    const best = Math.max(...list.map(score));
+    const chosen = best > 0 ? list.filter((e) => score(e) === best) : list;
+    if (chosen.length < list.length) narrowed = true;
+    for (const e of chosen) for (const id of e.instruments) kept.add(id);
+  }
+  return narrowed ? kept : null;
 }

@@ -72,7 +72,7 @@ export async function askQuestion(ctx: EngineContext, question: string, opts: As
       ...(evidence.rewrite === null ? {} : { rewrites: evidence.rewrite }),
     };
     // A copy: the expansions of recent questions are kept for the next read of the same one.
-    const expansions = structuredClone([...vocabularyExpansions(query)]);
+    const expansions = structuredClone([...vocabularyExpansions(query, evidence.senses ?? undefined)]);
     const result = await routed.finish(expansions.length > 0 ? { ...labelled, expansions } : labelled);
     return await keepAnswer(ctx, { question, result, ranked: evidence.ranked, plan, lease });
   } finally {
@@ -89,6 +89,8 @@ interface Evidence {
   triplets: TripletRecord[];
   subgraph: Subgraph;
   missingNames: string[];
+  /** The instruments whose senses of the question's lay words retrieval kept (null: every sense). */
+  senses: ReadonlySet<string> | null;
 }
 
 interface EvidenceRequest {
@@ -110,6 +112,7 @@ async function gatherEvidence(ctx: EngineContext, req: EvidenceRequest): Promise
   const lacking = analysis.missingInstruments.length > 0;
   // With a model, the question is also searched in the regulations' words, unless the graph answers it alone.
   const rewrite = lease.llm !== null && req.routed.alone === null && !lacking ? await rewriteQuestion(lease.llm, asked, req.opts.signal) : null;
+  let senses: ReadonlySet<string> | null = null;
   const searchIn = (text: string, documentIds: readonly string[]): Promise<RankedSection[]> =>
     ctx.foreground.run(() =>
       hybridSearch(ctx.store, embedder, text, {
@@ -117,6 +120,7 @@ async function gatherEvidence(ctx: EngineContext, req: EvidenceRequest): Promise
         stages: ALL_STAGES,
         caches: ctx.retrievalCaches,
         ...(documentIds.length > 0 ? { documentIds: [...documentIds] } : {}),
+        ...(text === query ? { onSenses: (kept: ReadonlySet<string>) => (senses = new Set([...(senses ?? []), ...kept])) } : {}),
       }),
     );
   const retrieveIn = async (documentIds: readonly string[]): Promise<RankedSection[]> => {
@@ -151,7 +155,7 @@ async function gatherEvidence(ctx: EngineContext, req: EvidenceRequest): Promise
       ranked.map((r) => `${r.section.heading}\n${r.section.text}`),
     ),
   ]);
-  return { embedder, rewrite, ranked, parts, triplets, subgraph, missingNames };
+  return { embedder, rewrite, ranked, parts, triplets, subgraph, missingNames, senses };
 }
 
 interface CompositionRequest {

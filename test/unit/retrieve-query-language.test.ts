@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { thesaurusExpansion, vocabularyExpansions } from "../../core/retrieve/legal-thesaurus.ts";
+import { instrumentsOfDocument, sensesByRegulation, thesaurusExpansion, vocabularyExpansions } from "../../core/retrieve/legal-thesaurus.ts";
 import { analyzeQuery } from "../../core/retrieve/query-terms.ts";
 import { isDefinitionQuestion } from "../../core/retrieve/term-stage.ts";
 
@@ -33,6 +33,29 @@ describe("query analysis", () => {
     expect(senses("Under HIPAA, what must our vendor sign?")).toEqual(["business associate"]);
     expect(senses("Under the GDPR, may our vendor hire another vendor?")).toEqual(["processor"]);
     expect(senses("What must our vendor tell us after a leak?")).toEqual(["ict third-party service provider", "business associate", "processor"]);
+  });
+
+  it("takes the sense of the regulation the question's first hits are in, when it names none", () => {
+    const question = "What must our vendor tell us after a leak?";
+    const votesOf = (aliases: string[][]): Map<string, number> => {
+      const votes = new Map<string, number>();
+      for (const list of aliases) for (const id of instrumentsOfDocument(list)) votes.set(id, (votes.get(id) ?? 0) + 1);
+      return votes;
+    };
+    const sensesFor = (aliases: string[][]): string[] => {
+      const kept = sensesByRegulation(question, votesOf(aliases));
+      return vocabularyExpansions(question, kept ?? undefined)
+        .filter((e) => e.from.startsWith("vendor"))
+        .flatMap((e) => e.to);
+    };
+    // Hits mostly in HIPAA, in DORA, in the GDPR: three regulations, three senses.
+    expect(sensesFor([["HIPAA"], ["HIPAA"], ["DORA"]])).toEqual(["business associate"]);
+    expect(sensesFor([["DORA"], ["Regulation (EU) 2022/2554"], ["GDPR"]])).toEqual(["ict third-party service provider"]);
+    expect(sensesFor([["GDPR"], ["GDPR"]])).toEqual(["processor"]);
+    // No hit in any sense's regulation, a named regulation, a word with one sense: nothing to narrow.
+    expect(sensesByRegulation(question, votesOf([["NIST SP 800-30"]]))).toBeNull();
+    expect(sensesByRegulation("Under DORA, what must our vendor report?", votesOf([["HIPAA"]]))).toBeNull();
+    expect(sensesByRegulation("What is a data leak?", votesOf([["HIPAA"]]))).toBeNull();
   });
 
   it("reads a capitalised word as the rulebook's own name, and IT in capitals as the acronym", () => {
