@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { subgraphSchema } from "./record-schemas.ts";
 
 // One line of a database's answer log: what an auditor asked, what evidence the engine retrieved,
 // what the answer cited, and which model (by id and file hash) wrote it. The audit export reads
@@ -62,6 +63,12 @@ export const answerLogRecordSchema = z.object({
     .optional(),
   /** What was retrieved with when it differs from the question (a follow-up keeps the previous scope). */
   askedAs: z.string().optional(),
+  /**
+   * The graph shown beside the answer (absent on older lines, and for refusals): a reopened answer
+   * draws this one, less what the library no longer holds, instead of a graph rebuilt without the
+   * retrieval evidence that linked its nodes.
+   */
+  subgraph: subgraphSchema.optional(),
   /** The conversation the answer belongs to, if any. */
   conversationId: z.string().optional(),
   /** The ClauseGraph version that answered (package.json). */

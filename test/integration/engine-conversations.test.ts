@@ -66,6 +66,7 @@ describe("engine: conversations and workpaper exports", () => {
     expect(firstLogged?.citations[0]?.quotes?.join(" ")).toMatch(/notify the authority of a major incident/);
     expect(firstLogged?.sentences?.map((x) => x.text)).toEqual(first.sentences.map((x) => x.text));
     expect(firstLogged?.askedAs).toBeUndefined();
+    expect(firstLogged?.subgraph).toEqual(first.subgraph);
 
     await expect(engine.ask("anything?", { conversationId: "0f6a1c2e-0000-4000-8000-00000000beef" })).rejects.toMatchObject({ code: "NOT_FOUND" });
     expect(await engine.listConversations()).toMatchObject([{ id: conversationId, turnCount: 2, title: "When must operators notify a major incident?" }]);
@@ -86,6 +87,9 @@ describe("engine: conversations and workpaper exports", () => {
       log[0]?.citations.map((c) => [c.key, c.label, "regulation.pdf", c.pageStart, c.pageEnd]),
     );
     expect(reopened?.subgraph.nodes.length).toBeGreaterThan(0);
+    // The graph shown with the answer, node for node and link for link, not one drawn again.
+    expect(log[0]?.subgraph).toBeDefined();
+    expect(reopened?.subgraph).toEqual(log[0]?.subgraph);
     expect(after.turns[1]?.followUpReason).toContain("follow-up");
     expect(after.turns[1]?.result?.followUp?.reason).toContain("follow-up");
     expect(after.turns.every((t) => t.notes.length === 0)).toBe(true);
@@ -156,8 +160,9 @@ describe("engine: conversations and workpaper exports", () => {
       expect(note).toBe(`This answer cites regulation.pdf, which was deleted from the library on ${today}.`);
       expect(note).not.toContain(doc?.id ?? "no id");
     }
-    // The answer is still shown as it was given.
+    // The answer is still shown as it was given; its graph keeps nothing of the deleted document.
     expect(conversation.turns[0]?.result?.citations[0]?.file).toBe("regulation.pdf");
+    expect(conversation.turns[0]?.result?.subgraph).toEqual({ nodes: [], edges: [] });
     // And the export still names the document and its hash.
     expect((await engine.exportConversation(conversationId, "md")).text).toContain(doc?.sha256 ?? "no sha");
   });

@@ -85,6 +85,7 @@ export function answerLogRecord(
     ...(result.refusalReason === undefined ? {} : { refusalReason: result.refusalReason }),
     ...(result.model === undefined ? {} : { answeredBy: { id: result.model.id, name: result.model.name } }),
     ...(result.notice === undefined ? {} : { notice: { ...result.notice } }),
+    ...(result.subgraph.nodes.length === 0 ? {} : { subgraph: structuredClone(result.subgraph) }),
     ...(details.askedAs === undefined || details.askedAs === question ? {} : { askedAs: details.askedAs }),
     ...(details.conversationId === undefined ? {} : { conversationId: details.conversationId }),
     ...(details.appVersion === undefined ? {} : { appVersion: details.appVersion }),
