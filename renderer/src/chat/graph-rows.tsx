@@ -42,9 +42,11 @@ export function GraphRowsTable({ columns: all, rows, chipText, activeSectionId, 
           {rows.map((row, i) => (
             <tr key={i} data-testid="graph-row">
               {columns.map((c) => (
-                <td key={c}>{row.cells.find((cell) => cell.name === c)?.value ?? ""}</td>
+                <td key={c} data-label={c}>
+                  {row.cells.find((cell) => cell.name === c)?.value ?? ""}
+                </td>
               ))}
-              <td>
+              <td data-label="Source">
                 <CitationChip
                   citation={row.citation}
                   text={chipText(row.citation)}

@@ -1,0 +1,157 @@
+import { cp, mkdtemp, rm } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import type { Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openLabelledLibrary, pdfsIn } from "../../bench/lib/labelled-library.ts";
+import { CONVERSATIONS_DIR } from "../../core/answer/history/conversation-store.ts";
+import { createEngine } from "../../core/engine.ts";
+import type { Engine } from "../../core/model/engine-types.ts";
+import { corpusPath, HAS_CORPUS } from "../helpers/corpus.ts";
+import { HAS_CHROMIUM } from "./flows/chromium.ts";
+import { openEngineInBrowser, type EngineBrowser } from "./flows/engine-browser.ts";
+import { RESULTS_DIR } from "./flows/renderer-build.ts";
+
+// The workbench's layout on a laptop screen, checked from the boxes the browser lays out rather
+// than by eye: at 1280×720 and 1440×900, with an answer and its graph shown and each tab of the
+// left column open in turn, the three columns do not overlap, the chat keeps a usable width, no
+// tab name and no button is cut, a graph answer's table keeps all its columns in view, and in the
+// library a long file name never runs under the "Ready" badge or the Delete button. A screenshot
+// of each state is kept.
+
+const run = HAS_CHROMIUM && HAS_CORPUS;
+const describeBrowser = run ? describe : describe.skip;
+if (!run) console.warn("[e2e] layout-boxes skipped: needs /usr/bin/chromium and ../shared/corpus");
+
+/** Narrower than this, an answer's tables lose columns and its lines break every few words. */
+const MIN_CHAT_PX = 360;
+const SIZES = [
+  [1280, 720],
+  [1440, 900],
+] as const;
+const TABS = ["library", "search", "compare", "history", "reader"] as const;
+
+interface Box {
+  name: string;
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
+/** What the page lays out: the columns, and every visible control or label that must not be cut or covered. */
+function layoutFacts(page: Page): Promise<{ columns: Box[]; cut: string[]; rowCollisions: string[]; tablesCut: number }> {
+  return page.evaluate(() => {
+    const boxOf = (name: string, el: Element | null): Box | null => {
+      if (el === null) return null;
+      const r = el.getBoundingClientRect();
+      return r.width > 0 && r.height > 0 ? { name, x: r.x, y: r.y, width: r.width, height: r.height } : null;
+    };
+    const visible = (el: Element): boolean => {
+      const r = el.getBoundingClientRect();
+      return r.width > 0 && r.height > 0 && getComputedStyle(el).visibility !== "hidden";
+    };
+    const columns = [
+      boxOf("workspace", document.querySelector(".workspace-tabs")?.closest("aside, section, div.workspace") ?? null),
+      boxOf("chat", document.querySelector('[data-testid="chat-pane"]')),
+      boxOf("graph", document.querySelector('[data-testid="graph-pane"]')),
+    ].filter((b): b is Box => b !== null);
+    // A control is cut when its text is wider than its box and the box does not say so with an ellipsis.
+    const cut: string[] = [];
+    for (const el of Array.from(document.querySelectorAll("button, [role=tab]"))) {
+      if (!visible(el)) continue;
+      const style = getComputedStyle(el);
+      if (el.scrollWidth > el.clientWidth + 1 && style.textOverflow !== "ellipsis") cut.push((el.textContent ?? "").trim().slice(0, 40));
+    }
+    // In each library row, the title, the badge and the Delete button each keep their own box.
+    const rowCollisions: string[] = [];
+    const overlaps = (a: DOMRect, b: DOMRect): boolean => a.left < b.right - 1 && b.left < a.right - 1 && a.top < b.bottom - 1 && b.top < a.bottom - 1;
+    for (const row of Array.from(document.querySelectorAll('[data-testid="document-row"]'))) {
+      if (!visible(row)) continue;
+      const title = row.querySelector(".row-title");
+      const file = row.querySelector('[data-testid="document-file"]');
+      const badge = row.querySelector('[data-testid="document-status"]');
+      const remove = row.querySelector('[data-testid="delete-document"]');
+      for (const text of [title, file]) {
+        for (const other of [badge, remove]) {
+          if (text === null || other === null || !visible(text) || !visible(other)) continue;
+          // Where the text's glyphs are drawn: their box, cut by every box between it and the row
+          // that clips its overflow (an ellipsis cuts the text there).
+          const range = document.createRange();
+          range.selectNodeContents(text);
+          const glyphs = range.getBoundingClientRect();
+          let right = glyphs.right;
+          for (let el: Element | null = text; el !== null && el !== row; el = el.parentElement) {
+            if (getComputedStyle(el).overflowX !== "visible") right = Math.min(right, el.getBoundingClientRect().right);
+          }
+          const drawn = new DOMRect(glyphs.left, glyphs.top, Math.max(0, right - glyphs.left), glyphs.height);
+          if (overlaps(drawn, other.getBoundingClientRect()))
+            rowCollisions.push(`${(text.textContent ?? "").slice(0, 30)} / ${(other.textContent ?? "").trim()}`);
+        }
+      }
+    }
+    // A graph answer's table shows all its columns, the Source among them, without scrolling sideways.
+    const tablesCut = Array.from(document.querySelectorAll(".graph-rows-wrap")).filter((w) => visible(w) && w.scrollWidth > w.clientWidth + 1).length;
+    return { columns, cut, rowCollisions, tablesCut };
+  });
+}
+
+describeBrowser("the workbench's layout at laptop sizes (ten regulatory PDFs, Chromium)", () => {
+  let tmp: string;
+  let engine: Engine;
+  let browser: EngineBrowser;
+  let page: Page;
+
+  beforeAll(async () => {
+    const pdfs = pdfsIn(corpusPath("regulatory"));
+    const modelRoot = path.join(os.tmpdir(), "clausegraph-bench-models");
+    const library = await openLabelledLibrary({ pdfs, modelRoot, log: () => {} });
+    await library.engine.close();
+    tmp = await mkdtemp(path.join(os.tmpdir(), "cg-e2e-layout-"));
+    await cp(library.dataDir, path.join(tmp, "data"), { recursive: true });
+    await rm(path.join(tmp, "data", CONVERSATIONS_DIR), { recursive: true, force: true });
+    engine = await createEngine({ dataDir: path.join(tmp, "data"), modelRoot, llm: null });
+    browser = await openEngineInBrowser(engine, tmp);
+    page = browser.page;
+    await page.getByTestId("document-row").first().waitFor({ timeout: 120_000 });
+    // A question the graph answers with a table of rows, and the text beside it.
+    await page.getByTestId("question-input").fill("Who must notify whom of a personal data breach under the GDPR?");
+    await page.keyboard.press("Enter");
+    await page.locator('[data-testid="chat-turn"][data-status="done"]').first().waitFor({ timeout: 120_000 });
+  }, 900_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await engine?.close();
+    if (tmp) await rm(tmp, { recursive: true, force: true });
+  });
+
+  for (const [width, height] of SIZES) {
+    it(`${width}×${height}: columns apart, chat usable, nothing cut or covered, with each tab open`, { timeout: 300_000 }, async () => {
+      await page.setViewportSize({ width, height });
+      for (const tab of TABS) {
+        await page.getByTestId(`tab-${tab}`).click();
+        if (tab === "reader") await page.getByTestId("chat-turn").last().getByTestId("citation-chip").first().click();
+        // Let the panes settle after the resize and the tab switch (layout, the graph's fit).
+        await page.waitForTimeout(300);
+        const facts = await layoutFacts(page);
+        const names = facts.columns.map((c) => c.name);
+        expect(names, `${tab}: the columns drawn`).toEqual(expect.arrayContaining(["chat", "graph"]));
+        for (let i = 0; i < facts.columns.length; i++) {
+          for (let j = i + 1; j < facts.columns.length; j++) {
+            const a = facts.columns[i] as Box;
+            const b = facts.columns[j] as Box;
+            const apart = a.x + a.width <= b.x + 1 || b.x + b.width <= a.x + 1;
+            expect(apart, `${tab}: ${a.name} and ${b.name} overlap`).toBe(true);
+          }
+        }
+        const chat = facts.columns.find((c) => c.name === "chat");
+        expect(chat?.width ?? 0, `${tab}: the chat's width`).toBeGreaterThanOrEqual(MIN_CHAT_PX);
+        expect(facts.cut, `${tab}: controls whose text is cut`).toEqual([]);
+        expect(facts.rowCollisions, `${tab}: library rows whose name runs under the badge or the button`).toEqual([]);
+        expect(facts.tablesCut, `${tab}: graph answer tables wider than the chat`).toBe(0);
+        await page.screenshot({ path: path.join(RESULTS_DIR, `layout-${width}-${tab}.png`) });
+      }
+    });
+  }
+});
