@@ -35,7 +35,7 @@ import {
   tripletsForSections,
   tripletsOfDocument,
 } from "./readers/graph.ts";
-import { documentsMissingEmbeddings, hasVectorIndex, indexNames, readSpace, stats, tableNames } from "./readers/metadata.ts";
+import { countRows, documentsMissingEmbeddings, hasVectorIndex, indexNames, readSpace, stats, tableNames } from "./readers/metadata.ts";
 import { hnswSearch, sectionVectorsOfDocuments, storedSectionVectors, vectorRows, vectorRowsPerDocument } from "./readers/vectors.ts";
 import { readRelConnections, type RelConnection } from "./rel-checkpoint-guard.ts";
 import { SECTION_VECTORS, TRIPLET_VECTORS, VECTOR_TABLES, type VectorTableSpec } from "./schema.ts";
@@ -61,6 +61,12 @@ import { deleteVectors } from "./writers/vectors.ts";
 // store's rules: read-only libraries and full disks refuse before Kuzu starts, deletions anchor the
 // surviving edges (rel-checkpoint-guard.ts), and a checkpoint follows each write. The statements
 // themselves are in readers/ and writers/, the Kuzu workarounds each in a file of its own.
+
+/**
+ * Vectors per table searched exactly from memory (vector-mirror.ts): a scan of this many 100-dimension
+ * rows takes tens of milliseconds and ~100 MB, and spares the HNSW index's upkeep on every import.
+ */
+export const EXACT_VECTOR_LIMIT = 250_000;
 
 export interface KuzuStoreOptions {
   /** The database file (Kuzu 0.11 keeps one file plus `<file>.wal`); its folder is created. */
@@ -95,7 +101,7 @@ export interface KuzuStoreOptions {
   migrations?: readonly Migration[];
   /**
    * Up to this many vectors a table is searched exactly, from a copy in memory (vector-mirror.ts),
-   * instead of through its HNSW index (default 100,000). 0 always uses the index.
+   * instead of through its HNSW index (default EXACT_VECTOR_LIMIT). 0 always uses the index.
    */
   exactVectorLimit?: number;
 }
@@ -125,7 +131,7 @@ export function createKuzuStore(options: KuzuStoreOptions): KuzuGraphStore {
   const log = options.log ?? (() => {});
   const fault = options.faultInjector ?? (() => {});
   const batchSize = Math.max(1, options.batchSize ?? DEFAULT_BATCH);
-  const exactLimit = Math.max(0, options.exactVectorLimit ?? 100_000);
+  const exactLimit = Math.max(0, options.exactVectorLimit ?? EXACT_VECTOR_LIMIT);
   const lanes = createLanes();
   let state: LibraryState | null = null;
   const ceilingBytes = options.poolCeilingBytes ?? poolCeiling();
@@ -407,6 +413,14 @@ export function createKuzuStore(options: KuzuStoreOptions): KuzuGraphStore {
     }
   }
 
+  /**
+   * Rule "an HNSW index only where the scan does not serve": the triplet vectors are searched from
+   * their mirror up to `exactLimit` rows, and keeping an index beside it cost each import ~5 ms a
+   * row (most of storing a document into a large library), so their index is built only once the
+   * table outgrows the mirror. The section vectors keep theirs: comparisons query it per document.
+   */
+  const indexWanted = (spec: VectorTableSpec, rows: number): boolean => spec.table !== TRIPLET_VECTORS.table || rows > exactLimit;
+
   /** In the write lane: compacts worn vector tables and builds missing HNSW indexes. */
   async function refreshVectors(): Promise<void> {
     const open = opened();
@@ -421,9 +435,13 @@ export function createKuzuStore(options: KuzuStoreOptions): KuzuGraphStore {
     }
     const tables = await tableNames(open.writer);
     const indexes = await indexNames(open.writer);
-    if (VECTOR_TABLES.some((spec) => tables.has(spec.table) && !hasVectorIndex(indexes, spec))) {
+    const missing: VectorTableSpec[] = [];
+    for (const spec of VECTOR_TABLES) {
+      if (tables.has(spec.table) && !hasVectorIndex(indexes, spec) && indexWanted(spec, await countRows(open.writer, spec.table))) missing.push(spec);
+    }
+    if (missing.length > 0) {
       await beforeWrite("building the vector indexes");
-      await ddl(() => buildMissingVectorIndexes(open.writer, log));
+      await ddl(() => buildMissingVectorIndexes(open.writer, log, indexWanted));
     }
     vectorIndexFresh = true;
   }
@@ -439,7 +457,13 @@ export function createKuzuStore(options: KuzuStoreOptions): KuzuGraphStore {
     if (!hasDirection(vector)) return [];
     const mirror = await mirrorOf(spec, space);
     if (mirror !== null) return mirror.search(vector, top);
-    if (!vectorIndexFresh) await lanes.write(refreshVectors);
+    // Past its mirror's size a table may have just outgrown it, without an index yet.
+    if (!vectorIndexFresh || !hasVectorIndex(await lanes.read(() => indexNames(opened().reader)), spec)) {
+      await lanes.write(async () => {
+        vectorIndexFresh = false;
+        await refreshVectors();
+      });
+    }
     return lanes.read(async () => {
       const { reader } = opened();
       if (!hasVectorIndex(await indexNames(reader), spec)) return [];

@@ -29,6 +29,8 @@ export async function compactIfWorn(
   log: (message: string) => void,
 ): Promise<boolean> {
   if (!(await tableNames(session)).has(spec.table)) return false;
+  // Without an index (a table its mirror serves) deleted rows leave nothing behind to wear.
+  if (!hasVectorIndex(await indexNames(session), spec)) return false;
   const live = await countRows(session, spec.table);
   const dead = Number((await readMeta(session, deadVectorsKey(spec))) ?? 0);
   if (live === 0 || dead < Math.max(MIN_DEAD_VECTORS, live / 4)) return false;

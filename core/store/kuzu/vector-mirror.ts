@@ -1,9 +1,9 @@
 import type { ScoredId } from "../../model/graph-records.ts";
 
 // A vector table's rows in memory, one block per document, for exact cosine search. Up to
-// `exactVectorLimit` rows (100,000 by default) a full scan takes a few milliseconds, is never
-// approximate, and is several times faster than an HNSW query through the binding; the HNSW
-// index (always maintained) serves larger libraries.
+// `exactVectorLimit` rows (kuzu-store.ts EXACT_VECTOR_LIMIT) a full scan is never approximate and
+// is faster than an HNSW query through the binding; an HNSW index serves larger tables (and the
+// section vectors always have one, for comparisons).
 //
 // Blocks follow the writes instead of being reloaded after them: a document's vectors are added
 // from what was just committed, a deleted document's block is dropped, and a document whose

@@ -86,13 +86,17 @@ export async function switchEmbeddingSpace(session: KuzuSession, space: Embeddin
  * is legal but would then be filled row by row; waiting for the first bulk load builds it in one
  * pass. Kuzu maintains it on every insert and delete afterwards. The caller holds reads back.
  */
-export async function buildMissingVectorIndexes(session: KuzuSession, log: (message: string) => void): Promise<void> {
+export async function buildMissingVectorIndexes(
+  session: KuzuSession,
+  log: (message: string) => void,
+  wanted: (spec: VectorTableSpec, rows: number) => boolean = () => true,
+): Promise<void> {
   const tables = await tableNames(session);
   const indexes = await indexNames(session);
   for (const spec of VECTOR_TABLES) {
     if (!tables.has(spec.table) || hasVectorIndex(indexes, spec)) continue;
     const n = await countRows(session, spec.table);
-    if (n === 0) continue;
+    if (n === 0 || !wanted(spec, n)) continue;
     const started = Date.now();
     await session.run(`CALL CREATE_VECTOR_INDEX(${cypherString(spec.table)}, ${cypherString(spec.index)}, 'vector', metric := 'cosine')`);
     log(`vector index ${spec.index} built over ${n} rows in ${Date.now() - started} ms`);
