@@ -115,7 +115,7 @@ if (values.mixed) {
   log(`${summary.operations} operations in ${summary.seconds} s after a ${summary.setupSeconds} s setup: ${JSON.stringify(summary.counts)}`);
   for (const [op, m] of Object.entries(summary.msByOperation)) log(`  ${op.padEnd(10)} p50 ${m.p50} ms, p95 ${m.p95} ms`);
   log(
-    `peak RSS of the first hundred ${summary.firstPeakMb} MB, of the last ${summary.lastPeakMb} MB (${summary.growthPct >= 0 ? "+" : ""}${summary.growthPct} %): ${summary.flat ? "flat" : "GROWING"}`,
+    `peak RSS of the first hundred after a warm-up round ${summary.firstPeakMb} MB, of the last ${summary.lastPeakMb} MB (${summary.growthPct >= 0 ? "+" : ""}${summary.growthPct} %): ${summary.flat ? "flat" : "GROWING"}`,
   );
   log(`INTERNAL errors: ${summary.internalErrors.length}; operations failing as they should not: ${summary.unexpected.length}`);
   for (const e of [...summary.internalErrors, ...summary.unexpected].slice(0, 20)) log(`  ${e}`);

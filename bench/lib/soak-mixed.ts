@@ -153,12 +153,8 @@ export async function runMixedSoak(options: MixedSoakOptions): Promise<MixedSoak
   const setupSeconds = (performance.now() - setupStarted) / 1000;
   log(`setup: ${imported.size} of ${options.library.length} documents imported in ${setupSeconds.toFixed(0)} s`);
 
-  const started = performance.now();
-  windowPeak = process.memoryUsage.rss();
-  for (let i = 1; i <= options.operations; i++) {
-    const op: MixedOperation = options.scanned !== null && i % OCR_EVERY === 0 ? "ocr" : draw();
-    counts[op] = (counts[op] ?? 0) + 1;
-    const t = performance.now();
+  /** One operation of the given kind; what goes wrong is noted, never thrown. */
+  const perform = async (op: MixedOperation): Promise<void> => {
     try {
       switch (op) {
         case "search": {
@@ -239,6 +235,20 @@ export async function runMixedSoak(options: MixedSoakOptions): Promise<MixedSoak
       const info = toErrorInfo(err);
       note(op, `${info.code} ${info.message}`);
     }
+  };
+
+  // A warm-up round, every kind of operation once, not counted: the first hundred is then compared
+  // with the last as equals (pools, the OCR worker and the caches have met every kind of work).
+  for (const op of [...MIX.map(([kind]) => kind), ...(options.scanned !== null ? (["ocr"] as const) : [])]) await perform(op);
+  log(`warm-up: every kind of operation once`);
+
+  const started = performance.now();
+  windowPeak = process.memoryUsage.rss();
+  for (let i = 1; i <= options.operations; i++) {
+    const op: MixedOperation = options.scanned !== null && i % OCR_EVERY === 0 ? "ocr" : draw();
+    counts[op] = (counts[op] ?? 0) + 1;
+    const t = performance.now();
+    await perform(op);
     const list = times.get(op) ?? [];
     list.push(performance.now() - t);
     times.set(op, list);
