@@ -16,8 +16,8 @@ import { RESULTS_DIR } from "./flows/renderer-build.ts";
 // than by eye: at 1280×720 and 1440×900, with an answer and its graph shown and each tab of the
 // left column open in turn, the three columns do not overlap, the chat keeps a usable width, no
 // tab name and no button is cut, a graph answer's table keeps all its columns in view, and in the
-// library a long file name never runs under the "Ready" badge or the Delete button. A screenshot
-// of each state is kept.
+// library a long file name never runs under the "Ready" badge or the Delete button, and the graph's
+// labels stay at least 11 px on screen however narrow its pane. A screenshot of each state is kept.
 
 const run = HAS_CHROMIUM && HAS_CORPUS;
 const describeBrowser = run ? describe : describe.skip;
@@ -40,8 +40,13 @@ interface Box {
 }
 
 /** What the page lays out: the columns, and every visible control or label that must not be cut or covered. */
-function layoutFacts(page: Page): Promise<{ columns: Box[]; cut: string[]; rowCollisions: string[]; tablesCut: number }> {
+function layoutFacts(page: Page): Promise<{ columns: Box[]; cut: string[]; rowCollisions: string[]; tablesCut: number; minLabelPx: number }> {
   return page.evaluate(() => {
+    // The graph's smallest node label on screen: its font size times the zoom (Cytoscape keeps its instance on the container).
+    type Cy = { zoom(): number; nodes(): Array<{ style(k: string): string; data(k: string): unknown }> };
+    const cy = (document.querySelector('[data-testid="graph-canvas"]') as (HTMLElement & { _cyreg?: { cy?: Cy } }) | null)?._cyreg?.cy;
+    const labelSizes = (cy?.nodes() ?? []).filter((n) => n.data("kind") !== "document").map((n) => parseFloat(n.style("font-size")) * (cy?.zoom() ?? 1));
+    const minLabelPx = labelSizes.length === 0 ? Number.POSITIVE_INFINITY : Math.round(Math.min(...labelSizes) * 100) / 100;
     const boxOf = (name: string, el: Element | null): Box | null => {
       if (el === null) return null;
       const r = el.getBoundingClientRect();
@@ -92,7 +97,7 @@ function layoutFacts(page: Page): Promise<{ columns: Box[]; cut: string[]; rowCo
     }
     // A graph answer's table shows all its columns, the Source among them, without scrolling sideways.
     const tablesCut = Array.from(document.querySelectorAll(".graph-rows-wrap")).filter((w) => visible(w) && w.scrollWidth > w.clientWidth + 1).length;
-    return { columns, cut, rowCollisions, tablesCut };
+    return { columns, cut, rowCollisions, tablesCut, minLabelPx };
   });
 }
 
@@ -150,6 +155,8 @@ describeBrowser("the workbench's layout at laptop sizes (ten regulatory PDFs, Ch
         expect(facts.cut, `${tab}: controls whose text is cut`).toEqual([]);
         expect(facts.rowCollisions, `${tab}: library rows whose name runs under the badge or the button`).toEqual([]);
         expect(facts.tablesCut, `${tab}: graph answer tables wider than the chat`).toBe(0);
+        // However narrow the graph's pane, its labels are not drawn under their designed 11 px.
+        expect(facts.minLabelPx, `${tab}: the graph's smallest label on screen`).toBeGreaterThanOrEqual(11);
         await page.screenshot({ path: path.join(RESULTS_DIR, `layout-${width}-${tab}.png`) });
       }
     });

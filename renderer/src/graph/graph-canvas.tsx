@@ -320,7 +320,9 @@ export function GraphCanvas({
     const cy = cytoscape({
       container: element,
       style: graphStylesheet(readPalette()),
-      minZoom: 0.15,
+      // Below this zoom, labels grown to their cap would still be drawn under their designed size:
+      // a graph larger than its pane is then panned, not shrunk (declutterLabels keeps them apart).
+      minZoom: 1 / MAX_LABEL_SCALE,
       maxZoom: 4,
       boxSelectionEnabled: false,
     });
