@@ -63,8 +63,9 @@ import { deleteVectors } from "./writers/vectors.ts";
 // themselves are in readers/ and writers/, the Kuzu workarounds each in a file of its own.
 
 /**
- * Vectors per table searched exactly from memory (vector-mirror.ts): a scan of this many 100-dimension
- * rows takes tens of milliseconds and ~100 MB, and spares the HNSW index's upkeep on every import.
+ * Vectors per table searched exactly from memory (vector-mirror.ts): a scan of this many rows stays
+ * within a search's time and the engine's memory, and spares the HNSW index's upkeep on every import
+ * (measured in docs/benchmarks/scale.md).
  */
 export const EXACT_VECTOR_LIMIT = 250_000;
 
@@ -415,9 +416,9 @@ export function createKuzuStore(options: KuzuStoreOptions): KuzuGraphStore {
 
   /**
    * Rule "an HNSW index only where the scan does not serve": the triplet vectors are searched from
-   * their mirror up to `exactLimit` rows, and keeping an index beside it cost each import ~5 ms a
-   * row (most of storing a document into a large library), so their index is built only once the
-   * table outgrows the mirror. The section vectors keep theirs: comparisons query it per document.
+   * their mirror up to `exactLimit` rows, and keeping an index beside it was most of the cost of
+   * storing a document into a large library, so their index is built only once the table outgrows
+   * the mirror. The section vectors keep theirs: comparisons query it per document.
    */
   const indexWanted = (spec: VectorTableSpec, rows: number): boolean => spec.table !== TRIPLET_VECTORS.table || rows > exactLimit;
 
