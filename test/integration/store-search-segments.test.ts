@@ -151,4 +151,18 @@ describe("memory plan", () => {
   it("reads no record as none, so the pool follows the file alone", async () => {
     expect(await readMemoryRecord(path.join(tmp.dir, "none.kuzu"))).toEqual({ libraryPoolBytes: 0, reason: "", at: "" });
   });
+
+  it("searches a library of more segments than Kuzu's default address-space reservation allowed (eight databases)", { timeout: 300_000 }, async () => {
+    // Each document a segment of its own, never merged (none is under half of a one-section target).
+    const store = await openStore({ searchSegments: { targetSections: 1, foldSections: 0 } });
+    const words = ["alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel", "india", "juliet", "kilo"];
+    for (const [i, word] of words.entries()) {
+      const sections = makeSections(`doc${i}`, [{ label: `Article ${i + 1}`, text: `The ${word} operator keeps ${word} records.` }]);
+      await store.insertDocument(makeDocument(`doc${i}`, sections.length), sections);
+      await store.refreshSearchIndex();
+    }
+    // The library and eleven segments open at once: twelve databases.
+    expect((await store.searchIndexSettled()).segments).toBe(words.length);
+    for (const [i, word] of words.entries()) expect(await top(store, `${word} records`)).toBe(`doc${i}:s1`);
+  });
 });

@@ -13,7 +13,21 @@ export interface DatabaseOptions {
   /** Kuzu's buffer pool; its default (80 % of RAM) is too greedy for a desktop app. */
   bufferPoolBytes: number;
   readOnly: boolean;
+  /** The most the database may grow to (a power of two): what Kuzu reserves of the address space for it. */
+  maxBytes: number;
 }
+
+/**
+ * Rule "reserve what a database can use, not Kuzu's 8 TiB": Kuzu 0.11.3 reserves its maximum
+ * database size in virtual address space for every open database (8 TiB by default, twice over),
+ * so a process could hold only 8 databases at once; the ninth failed with "Mmap for size
+ * 8796093022208 failed". A large library has the library itself and one database per full-text
+ * segment, plus one being built, and its searches failed with that error. Bounds far above any
+ * real database keep the reservation small.
+ */
+export const LIBRARY_MAX_BYTES = 2 ** 40;
+/** A full-text segment indexes a bounded share of the library (search-database.ts). */
+export const SEGMENT_MAX_BYTES = 2 ** 36;
 
 /**
  * A database handle (not yet initialised: call `init()`). Compression on, automatic checkpoints
@@ -21,7 +35,7 @@ export interface DatabaseOptions {
  * by its anchors (rel-checkpoint-guard.ts), never in between.
  */
 export function newDatabase(dbPath: string, options: DatabaseOptions): Database {
-  return new kuzu.Database(dbPath, options.bufferPoolBytes, true, options.readOnly, 0, false);
+  return new kuzu.Database(dbPath, options.bufferPoolBytes, true, options.readOnly, options.maxBytes, false);
 }
 
 /**

@@ -1,7 +1,7 @@
 import { access, mkdir } from "node:fs/promises";
 import path from "node:path";
 import { ClauseGraphError, toErrorInfo } from "../../model/errors.ts";
-import { cypherString, newDatabase, openConnection, type Connection, type Database } from "./driver.ts";
+import { cypherString, LIBRARY_MAX_BYTES, newDatabase, openConnection, type Connection, type Database } from "./driver.ts";
 import { removeEmptyWal } from "./empty-wal.ts";
 import { createMigrationBackup } from "./migration-backup.ts";
 import { migrate, type BeforeMigrate, type Migration } from "./migrations.ts";
@@ -71,7 +71,7 @@ async function openAs(options: OpenLibraryOptions, readOnly: boolean): Promise<O
   // A write-ahead log left behind means the last session ended without closing: Kuzu replays it
   // on open, and what it replays has not been checkpointed yet (see recoveryGuard below).
   const walBytes = readOnly ? 0 : await removeEmptyWal(dbPath, log);
-  const db = newDatabase(dbPath, { bufferPoolBytes: options.bufferPoolBytes, readOnly });
+  const db = newDatabase(dbPath, { bufferPoolBytes: options.bufferPoolBytes, readOnly, maxBytes: LIBRARY_MAX_BYTES });
   const backup = options.beforeMigrate || readOnly ? null : createMigrationBackup(dbPath, { log });
   const connections: Connection[] = [];
   try {

@@ -7,7 +7,7 @@ import { ensurePrivateDir, tightenDataDir } from "../../files/private-files.ts";
 import type { ScoredId } from "../../model/graph-records.ts";
 import { ClauseGraphError, toErrorInfo } from "../../model/errors.ts";
 import { freeBytes } from "../free-space.ts";
-import { cypherString, newDatabase, openConnection, type Connection, type Database } from "./driver.ts";
+import { cypherString, newDatabase, openConnection, SEGMENT_MAX_BYTES, type Connection, type Database } from "./driver.ts";
 import { fileBytes, grownPool, poolCeiling, SEARCH_POOL_FLOOR, searchBuildPoolBytes, searchQueryPoolBytes } from "./memory-plan.ts";
 import { createKuzuSession, type KuzuSession } from "./session.ts";
 import { isPoolFullError } from "./store-errors.ts";
@@ -197,7 +197,7 @@ export function createSearchDatabase(options: SearchDatabaseOptions): SearchData
   };
 
   async function openDatabase(file: string, poolBytes: number, asReadOnly: boolean): Promise<{ db: Database; conn: Connection; session: KuzuSession }> {
-    const db = newDatabase(file, { bufferPoolBytes: poolBytes, readOnly: asReadOnly });
+    const db = newDatabase(file, { bufferPoolBytes: poolBytes, readOnly: asReadOnly, maxBytes: SEGMENT_MAX_BYTES });
     try {
       await db.init();
       const conn = await openConnection(db);
