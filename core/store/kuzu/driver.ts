@@ -58,7 +58,9 @@ export async function drain(result: QueryResult | QueryResult[]): Promise<Row[]>
   const results = Array.isArray(result) ? result : [result];
   const rows: Row[] = [];
   try {
-    for (const r of results) rows.push(...(await r.getAll()));
+    // Row by row: spreading a result of 100,000+ rows into push() passes them all as arguments,
+    // past V8's stack ("Maximum call stack size exceeded" reading a large library's vectors).
+    for (const r of results) for (const row of await r.getAll()) rows.push(row);
   } finally {
     for (const r of results) r.close();
   }

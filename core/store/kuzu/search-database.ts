@@ -450,7 +450,7 @@ export function createSearchDatabase(options: SearchDatabaseOptions): SearchData
         out.push(current);
         current = { rows: [], documents: [] };
       }
-      current.rows.push(...own);
+      for (const row of own) current.rows.push(row);
       current.documents.push(d);
     }
     if (current.documents.length > 0) out.push(current);
