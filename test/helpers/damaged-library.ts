@@ -3,6 +3,8 @@ import { copyFile, mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import kuzu from "kuzu";
 import { createEngine, databasePath, documentIdFromSha } from "../../core/engine.ts";
+import { hasVectorIndex, indexNames } from "../../core/store/kuzu/readers/metadata.ts";
+import { TRIPLET_VECTORS } from "../../core/store/kuzu/schema.ts";
 import { createKuzuSession } from "../../core/store/kuzu/session.ts";
 
 // A library damaged the way Kuzu 0.11.3 damaged them before the fix (core/store/kuzu/hnsw-commit-guard.ts):
@@ -27,6 +29,11 @@ export async function damageLibrary(dataDir: string, bFile: string): Promise<{ l
   const s = createKuzuSession(conn, dataDir);
   const section = `${id}:preamble`;
   try {
+    // Libraries of that time indexed both vector tables; the bug needs both (a small library's
+    // triplet vectors have no index today: kuzu-store.ts indexWanted).
+    if (!hasVectorIndex(await indexNames(s), TRIPLET_VECTORS)) {
+      await s.run(`CALL CREATE_VECTOR_INDEX('${TRIPLET_VECTORS.table}', '${TRIPLET_VECTORS.index}', 'vector', metric := 'cosine')`);
+    }
     await s.transaction(async () => {
       await s.run(
         `CREATE (:Document {id: $id, sha256: $sha, file: $file, fileName: 'B.txt', title: 'Benign', format: 'txt', language: 'en',
