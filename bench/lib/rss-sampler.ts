@@ -53,3 +53,14 @@ export function sampleRss(intervalMs = 100): RssSampler {
     },
   };
 }
+
+/** SIGKILLs this process's parsing children, as the system's out-of-memory killer would. */
+export function killParseChildren(): void {
+  for (const pid of parseChildPids()) {
+    try {
+      process.kill(pid, "SIGKILL");
+    } catch {
+      // Already gone.
+    }
+  }
+}

@@ -3,8 +3,9 @@ import path from "node:path";
 import { createEngine } from "../../core/engine.ts";
 import type { Engine, EngineResources, ImportResult } from "../../core/model/engine-types.ts";
 import { toErrorInfo } from "../../core/model/errors.ts";
+import { createRandom } from "./fuzz-payloads.ts";
 import { percentile } from "./metrics.ts";
-import { parseChildPids } from "./rss-sampler.ts";
+import { killParseChildren, parseChildPids } from "./rss-sampler.ts";
 
 // The mixed soak: one engine through thousands of operations of every kind a user's weeks bring:
 // searches, questions, graph lookups, comparisons, deletes and re-imports of real regulations,
@@ -74,18 +75,6 @@ export interface MixedSoakSummary {
   flat: boolean;
 }
 
-/** A small deterministic generator (mulberry32): the same seed, the same sequence of operations. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 function openFds(): number {
   try {
     return readdirSync("/proc/self/fd").length;
@@ -102,7 +91,7 @@ function activeHandles(): number {
 // Long function: one loop over the operations, each a short case.
 export async function runMixedSoak(options: MixedSoakOptions): Promise<MixedSoakSummary> {
   const { log } = options;
-  const next = random(options.seed ?? 20261129);
+  const next = createRandom(options.seed ?? 20261129);
   const pick = <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)] as T;
   const total = MIX.reduce((sum, [, w]) => sum + w, 0);
   const draw = (): MixedOperation => {
@@ -198,15 +187,7 @@ export async function runMixedSoak(options: MixedSoakOptions): Promise<MixedSoak
           await engine.deleteDocument(id);
           imported.delete(file);
           const importing = importOne(op, file, (x) => x.status === "ok" || (x.status === "error" && x.error?.code !== "INTERNAL"));
-          const killer = setInterval(() => {
-            for (const pid of parseChildPids()) {
-              try {
-                process.kill(pid, "SIGKILL");
-              } catch {
-                // Already gone.
-              }
-            }
-          }, 50);
+          const killer = setInterval(killParseChildren, 50);
           const r = await importing.finally(() => clearInterval(killer));
           if (r?.status === "ok" && r.documentId) imported.set(file, r.documentId);
           else {

@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { hexNestedStatesPdf } from "../../bench/lib/hostile-pdf-fixtures.ts";
-import { parseChildPids } from "../../bench/lib/rss-sampler.ts";
+import { killParseChildren } from "../../bench/lib/rss-sampler.ts";
 import { regulationPdf } from "../../bench/lib/trust-fixtures.ts";
 import { createParsePool } from "../../core/ingest/parse-isolated.ts";
 import { resolveParseLimits } from "../../core/ingest/parse-limits.ts";
@@ -31,15 +31,7 @@ describe("a parsing child that dies", () => {
     await writeFile(slow, hexNestedStatesPdf(100_000));
     const parsing = pool.parse(slow, { limits: resolveParseLimits() });
     // Killed from outside once it is at work, as the out-of-memory killer would.
-    const killer = setInterval(() => {
-      for (const pid of parseChildPids()) {
-        try {
-          process.kill(pid, "SIGKILL");
-        } catch {
-          // Already gone.
-        }
-      }
-    }, 100);
+    const killer = setInterval(killParseChildren, 100);
     const error = await parsing.then(
       () => null,
       (err: unknown) => err,
