@@ -35,6 +35,8 @@ export const PLACEMENT_RULES = [
   "list-of-lead",
   /** The better match a "says-what-was-asked" lead displaced. */
   "displaced-match",
+  /** The sentence before a lead that refers back to it ("This period shall not exceed …" needs the period's sentence). */
+  "referred-back-to",
   /** A sentence of the lead's paragraph referring back to it ("That period may be extended …"). */
   "follow-on",
   // Sources beside the lead.

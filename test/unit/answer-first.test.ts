@@ -880,4 +880,45 @@ describe("answers to questions in the auditor's words", () => {
     expect(texts.some((t) => t.includes("under national law"))).toBe(true);
     expect(texts.filter((t) => t.includes("under national law") && t.includes("Following receipt"))).toEqual([]);
   });
+
+  it("how long asks for a length of time: a stated period leads over 'without undue delay', after the sentence it refers back to (DORA, HIPAA)", async () => {
+    const article54 = section(DORA, "Article 54", "article", "Publication of administrative penalties", [
+      [
+        72,
+        "L 333/72",
+        "1. Competent authorities shall publish on their official websites, without undue delay, any decision imposing an administrative penalty against which there is no appeal after the addressee of the penalty has been notified of that decision.",
+      ],
+      [
+        72,
+        "L 333/72",
+        "6. Competent authorities shall ensure that any publication referred to in paragraphs 1 to 4 shall remain on their official website only for the period which is necessary to bring forth this Article. This period shall not exceed five years after its publication.",
+      ],
+    ]);
+    const dora = await answerQuestion(
+      input("How long can a national supervisor keep a published penalty decision up on its website?", ranked([[article54, DORA]]), hint("deadline")),
+    );
+    expect(dora.sentences.slice(0, 2).map((x) => x.text)).toEqual([
+      "Competent authorities shall ensure that any publication referred to in paragraphs 1 to 4 shall remain on their official website only for the period which is necessary to bring forth this Article.",
+      "This period shall not exceed five years after its publication.",
+    ]);
+    expect(dora.sentences[0]?.rule).toBe("referred-back-to");
+    expect(dora.sentences.slice(0, 2).every((x) => x.more === false)).toBe(true);
+
+    const documentation = section(HIPAA, "§ 164.530", "section", "Administrative requirements", [
+      [
+        113,
+        null,
+        "(i)(4) Changes to privacy practices. Whenever there is a material change to the privacy practices, the covered entity must promptly revise and distribute its notice of privacy practices.",
+      ],
+      [
+        113,
+        null,
+        "(j)(2) Implementation specification: Retention period. A covered entity must retain the documentation of its privacy practices for six years from the date of its creation or the date when it last was in effect, whichever is later.",
+      ],
+    ]);
+    const hipaa = await answerQuestion(
+      input("How long must a covered entity keep records of its privacy practices?", ranked([[documentation, HIPAA]]), hint("deadline")),
+    );
+    expect(hipaa.sentences[0]?.text).toMatch(/for six years/);
+  });
 });

@@ -81,9 +81,25 @@ export function alsoCued(type: string, text: string): boolean {
   return type === "party" ? RECIPIENT.test(text) : cueStrength(type, text) > 0;
 }
 
-/** How strongly the sentence says what a question of this type asks: 0 (nothing), 1 (a cue), 2 (the first, strongest cue). */
-export function cueStrength(type: string | undefined, text: string): number {
+// Rule "how long asks for a length of time": "How long can the authority keep the decision
+// online?", "how many days do we have?" are answered by a stated period ("shall not exceed five
+// years", "no later than 60 days"); "without undue delay" says how soon, not how long.
+const ASKS_LENGTH =
+  /\b(?:how long|for how many|how many (?:days|hours|weeks|months|years|business days|working days)|quanto tempo|per quanto|per quanti|quanti (?:giorni|mesi|anni|ore))\b/i;
+const STATED_LENGTH = new RegExp(String.raw`\b(?:${DURATION})(?:\s*\(\d+\))?[\s-]*(?:${UNIT})\b`, "i");
+
+/** Whether the question asks for a length of time rather than how soon ("how long", "how many days"). */
+export function asksForLength(question: string): boolean {
+  return ASKS_LENGTH.test(question);
+}
+
+/**
+ * How strongly the sentence says what a question of this type asks: 0 (nothing), 1 (a cue), 2 (the
+ * first, strongest cue). `length`: the question asks how long, and only a stated period answers it.
+ */
+export function cueStrength(type: string | undefined, text: string, length = false): number {
   if (type === undefined || !isCued(type)) return 0;
+  if (type === "deadline" && length) return STATED_LENGTH.test(text) ? 2 : 0;
   const cues = CUES[type];
   // "From what date …?": the sentence naming the date ("It shall apply from 17 January 2025.")
   // answers it; "shall enter into force on the twentieth day following …" only points at one.

@@ -229,6 +229,14 @@ function followOn(units: readonly Candidate[], unit: Candidate): Candidate[] {
   return units.slice(at + 1, last + 1);
 }
 
+/** The sentence a lead referring back names: the one before it in its paragraph, when both fit in what is shown first. */
+function sentenceBefore(units: readonly Candidate[], unit: Candidate): Candidate | undefined {
+  const before = units[units.indexOf(unit) - 1];
+  if (before === undefined || before.unit.paragraph !== unit.unit.paragraph || before.unit.pinpoint !== unit.unit.pinpoint) return undefined;
+  if (isFurniture(before.unit.text) || isLeadIn(before) || POINT.test(before.unit.text)) return undefined;
+  return countWords(before.unit.text) + countWords(unit.unit.text) <= SHOWN_WORDS ? before : undefined;
+}
+
 /** A quoted sentence as answer text: inert keys, one line, without the paragraph number. */
 function quoteText(text: string): string {
   return neutralizeKeys(text)
@@ -376,9 +384,24 @@ export function extractiveAnswer(pool: SentencePool, maxSentences = DEFAULT_MAX_
   // the Secretary of a breach affecting 500 or more individuals?", § 164.408(b) had given the lead
   // to § 164.526's "within the time required" for amending a record.
   const losesThreshold = (c: Candidate): boolean => top.features.threshold > 0 && c.features.threshold <= 0;
+  // A sentence referring back shares the words of the one it names: "This period shall not exceed
+  // five years" speaks of the publication the sentence before it keeps online.
+  const coversByReference = (c: Candidate): boolean => {
+    const units = unitsOf(c);
+    const before = units[units.indexOf(c) - 1];
+    return REFERS_BACK.test(c.unit.text) && before !== undefined && before.unit.paragraph === c.unit.paragraph && before.coverage > 0;
+  };
   const sameSection = (): Candidate | undefined =>
     unitsOf(top)
-      .filter((c) => c !== top && c.features.cue > 0 && c.coverage > 0 && c.stems.size >= MIN_CONTENT_WORDS && !isFurniture(c.unit.text) && !otherCase(c))
+      .filter(
+        (c) =>
+          c !== top &&
+          c.features.cue > 0 &&
+          (c.coverage > 0 || coversByReference(c)) &&
+          c.stems.size >= MIN_CONTENT_WORDS &&
+          !isFurniture(c.unit.text) &&
+          !otherCase(c),
+      )
       .sort((a, b) => b.features.cue - a.features.cue || rank(b) - rank(a))[0];
   // A definition question is answered by the sentence defining its term (a glossary's "Risk A
   // measure of …" has no "means" to cue it), when one is nearly as relevant as the best match.
@@ -497,6 +520,11 @@ export function extractiveAnswer(pool: SentencePool, maxSentences = DEFAULT_MAX_
     for (const p of points.length > 0 ? points : unmarkedLineAfter(leadUnits, listHead)) if (!roles.has(p)) assign(p, "point", "list-of-lead");
   }
   if (cued !== undefined && !roles.has(top) && !otherDefinition(top)) assign(top, "support", "displaced-match");
+  // Rule "a sentence referring back is read after the one it names": a lead opening "This period
+  // shall not exceed five years …" means nothing without the sentence setting the period; that
+  // sentence is quoted before it when both fit in what is shown first.
+  const referredTo = head === lead && REFERS_BACK.test(lead.unit.text) ? sentenceBefore(leadUnits, lead) : undefined;
+  if (referredTo !== undefined && !roles.has(referredTo)) assign(referredTo, "point", "referred-back-to");
   // The lead's paragraph goes on about it ("… within one month of receipt of the request. That
   // period may be extended by two further months …"; "… a lower age for those purposes provided
   // that such lower age is not below 13 years"): the sentences up to one referring back come with it.
@@ -683,6 +711,7 @@ export function extractiveAnswer(pool: SentencePool, maxSentences = DEFAULT_MAX_
     const answering = item.filter((u) => leadOrder.includes(u));
     leadOrder = [head, ...answering, ...leadOrder.filter((c) => c !== head && !answering.includes(c))];
   }
+  if (referredTo !== undefined && roles.get(referredTo) === "point") leadOrder = [referredTo, ...leadOrder.filter((c) => c !== referredTo)];
   for (const c of leadOrder) push(c, chosen);
   const supports = [...roles.keys()].filter((c) => !leadList.includes(c)).sort((a, b) => rank(b) - rank(a));
   const order: number[] = [];

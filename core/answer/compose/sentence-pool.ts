@@ -8,7 +8,7 @@ import { contentStems, coverage, idfTable, matchedTerms, nameStems, queryTerms, 
 import type { LanguageResources } from "../language-resources.ts";
 import { sentenceUnits, type SentenceUnit } from "./sentence-units.ts";
 import { nearWordCoverage } from "./near-words.ts";
-import { alsoCued, cueStrength } from "./answer-cues.ts";
+import { alsoCued, asksForLength, cueStrength } from "./answer-cues.ts";
 import { namesSection } from "./answer-ranking.ts";
 import type { AnswerHints } from "../../model/answer-types.ts";
 import { provisionRole, rolePrior } from "./provision-role.ts";
@@ -263,6 +263,7 @@ export async function buildSentencePool(
   // ("… must designate a privacy official") says who; any provision names the covered entity.
   const askedParties = new Set(hints?.parties ?? []);
   const namesOtherParty = (text: string): boolean => questionParties(text).some((p) => !askedParties.has(p));
+  const length = asksForLength(question);
   const askedKey = ` ${termKey(question.replace(/[^\p{L}\p{N}\s-]/gu, " "))} `;
   // Sentences of a requirement's discussion: from its "DISCUSSION" marker to the end of the section.
   const discussion = new Set<number>();
@@ -299,7 +300,7 @@ export async function buildSentencePool(
     // Art. 17 behind Art. 18 for "erasure"). The weights were refitted for it (bench:fit-answer).
     features.rank = c.result.standing ?? 1 / (c.resultIndex + 1);
     features.triplet = c.triplets.length > 0 ? 1 : 0;
-    const cue = cueStrength(type, c.unit.text);
+    const cue = cueStrength(type, c.unit.text, length);
     features.cue = cue === 0 ? 0 : (cue === 2 && !WEAK_CUE_TYPES.has(type)) || (type === "party" && namesOtherParty(c.unit.text)) ? 1 : 0.5;
     features.namedProvision = hints !== undefined && namesSection(hints.provisions, c.result.section.label) ? 1 : 0;
     const definedMatch = DEFINED_TERM.exec(c.unit.text);
