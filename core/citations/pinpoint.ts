@@ -40,8 +40,12 @@ export function pinpointFamily(label: string | undefined): PinpointFamily | unde
 const EU_PARAGRAPH = /^\s*(\d{1,3})\.\s+\S/;
 /** One paragraph marker: "(a)", "(12)", "(iv)", "(B)", "(aa)". */
 export const MARKER = String.raw`\((?:[a-z]{1,2}|\d{1,3}|[ivxlc]{1,6}|[A-Z])\)`;
-/** One or more markers opening a line: "(c) …", "(a)(1) …", "(b) (1) …" (CFR prints a paragraph's first subparagraph on its line). */
-const PAREN_MARKERS = new RegExp(String.raw`^\s*((?:${MARKER}(?:\s(?=${MARKER}))?)+)\s+(\S)`);
+/**
+ * One or more markers opening a line: "(c) …", "(a)(1) …", "(b) (1) …" (CFR prints a paragraph's
+ * first subparagraph on its line). A capital may follow with no space: "(iv)Pursuant to …" lost
+ * its space in print, and its "(v)" was then read as a letter.
+ */
+const PAREN_MARKERS = new RegExp(String.raw`^\s*((?:${MARKER}(?:\s(?=${MARKER}))?)+)(?:\s+|(?=\p{Lu}))(\S)`, "u");
 /** A subparagraph run in after its heading and a dash: "Standard —(1) General rule." */
 const DASH_RUN_IN = new RegExp(String.raw`^[^.]{0,160}?—\s*((?:${MARKER})+)\s+\p{Lu}`, "u");
 const TELEPHONE = /^\s*\(\d{3}\)\s*\d{3}[-.\s]\d{4}\b/;
@@ -59,6 +63,8 @@ const ORDER: Record<PinpointFamily, Record<Level, number>> = {
   eu: { paragraph: -1, digit: 0, letter: 1, roman: 2, upper: 3 },
 };
 
+/** How many numerals of a list a print may lose before the next one is read as a letter instead. */
+const MISSED_NUMERALS = 2;
 const ROMANS = ["i", "ii", "iii", "iv", "v", "vi", "vii", "viii", "ix", "x", "xi", "xii", "xiii", "xiv", "xv", "xvi", "xvii", "xviii", "xix", "xx"];
 const FIRST: Record<Exclude<Level, "paragraph">, string> = { letter: "a", digit: "1", roman: "i", upper: "A" };
 
@@ -91,6 +97,13 @@ function classify(value: string, open: readonly Marker[]): Level {
   if (ROMAN.test(value)) {
     const roman = open.findLast((m) => m.level === "roman");
     if (roman !== undefined && ROMANS[ROMANS.indexOf(roman.value) + 1] === value) return "roman";
+    // Rule "a numeral continues its list past one print lost": "(v)" two after an open "(iii)" is
+    // the list's fifth point, not a letter twenty places past the open "(a)".
+    const gap = roman === undefined ? -1 : ROMANS.indexOf(value) - ROMANS.indexOf(roman.value);
+    const letterOpen = open.findLast((m) => m.level === "letter");
+    const letterGap =
+      letterOpen === undefined || letterOpen.value.length !== 1 || value.length !== 1 ? Infinity : value.charCodeAt(0) - letterOpen.value.charCodeAt(0);
+    if (gap > 1 && gap <= MISSED_NUMERALS + 1 && letterGap > 1) return "roman";
     const letter = open.findLast((m) => m.level === "letter");
     // "(i)" after "(h)" is the ninth letter.
     if (value === "i" && letter?.value !== "h" && (letter !== undefined || open.some((m) => m.level === "digit"))) return "roman";

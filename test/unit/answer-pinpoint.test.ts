@@ -84,6 +84,42 @@ describe("pinpoints of EU articles and CFR sections", () => {
     expect(units.find((u) => u.text.startsWith("Retain"))?.pinpoint).toBe("(b)(2)(i)");
   });
 
+  it("a marker printed without its space, and a numeral after one print lost, keep their list: 45 CFR 164.528(a)(1), 164.308(a)(1)", () => {
+    expect(
+      pinpoints(
+        [
+          "(a) Standard: Right to an accounting of disclosures.",
+          "(1) An individual has a right to receive an accounting of disclosures, except for disclosures:",
+          "(iii) Incident to a use or disclosure otherwise permitted;",
+          "(iv)Pursuant to an authorization as provided in § 164.508;",
+          "(v) For the facility's directory;",
+          "(2)(i) The covered entity must temporarily suspend an individual's right.",
+          "(ii) If the statement is made orally, the covered entity must:",
+        ],
+        "cfr",
+      ).slice(2),
+    ).toEqual(["(a)(1)(iii)", "(a)(1)(iv)", "(a)(1)(v)", "(a)(2)(i)", "(a)(2)(ii)"]);
+    // Its fourth numeral lost altogether: "(v)" is still the fifth point, and "(2)" closes the list.
+    expect(
+      pinpoints(
+        [
+          "(a)(1) Standard: Security management process. Implement policies:",
+          "(i) Risk analysis (Required).",
+          "(ii) Risk management (Required).",
+          "(iii) Sanction policy (Required).",
+          "Information system activity review (Required).",
+          "(v) Review of records (Required).",
+          "(2) Standard: Assigned security responsibility.",
+        ],
+        "cfr",
+      ),
+    ).toEqual(["(a)(1)", "(a)(1)(i)", "(a)(1)(ii)", "(a)(1)(iii)", "(a)(1)(iii)", "(a)(1)(v)", "(a)(2)"]);
+    // A letter one past the open one stays a letter: "(v)" after "(u)" in a long CFR list.
+    const tracker = new PinpointTracker({ family: "cfr" });
+    tracker.skim("(t) Standard: one.\n(u) Standard: two.\n(1) Text.\n(i) First;\n(ii) Second;\n(iii) Third;");
+    expect(tracker.line("(v) Standard: three.")).toBe("(v)");
+  });
+
   it("(i) after (h) is the letter i, not a roman numeral", () => {
     const tracker = new PinpointTracker();
     tracker.skim("(a) first;\n(b) second;\n(c) third;\n(d) fourth;\n(e) fifth;\n(f) sixth;");
