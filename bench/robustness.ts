@@ -1,4 +1,4 @@
-// npm run bench:robustness [-- --runs 16 --extract-runs 6 --delete-runs 4 --sequence-steps 200 --messages 1000 --seed 20261122 --parts kills,sequences,inputs,ipc,network,disk,host --uploads 20 --upload-mb 99 --json]
+// npm run bench:robustness [-- --runs 16 --extract-runs 6 --delete-runs 4 --sequence-steps 200 --messages 1000 --seed 20261122 --parts kills,sequences,inputs,ipc,network,disk,host,parse,flood --uploads 20 --upload-mb 99 --json]
 // The report's figures:
 // - kill runs / clean reopen / resumed equal: the engine killed with SIGKILL at seeded random
 //   points of an import, of LLM triplet extraction or of a delete (bench/lib/kill-runs.ts);
@@ -15,7 +15,14 @@
 //   answering (bench/lib/host-probe.ts);
 // - hostile parses (`--parts parse`): q nested 1M deep, Flate bombs, Tj floods, 4,999
 //   pages sharing a stream, /dev/zero, FIFOs, 20 GB sparse text, and the same past the pre-scan's
-//   caps; each with outcome, seconds, engine and parser peak RSS, host responsive (bench/lib/hostile-parse.ts).
+//   caps; each with outcome, seconds, engine and parser peak RSS, host responsive (bench/lib/hostile-parse.ts);
+// - a flood (`--parts flood`, `--flood-searches 2000 --flood-asks 200`): one client sends them all at
+//   once on one WebSocket to the web host on the real engine; another client's search latency alone
+//   and during the flood, goal p95 ≤ 200 ms (bench/lib/host-flood.ts).
+import { existsSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { DISK_FAULT_SCENARIOS, mountNamespaceUnavailableReason, runDiskFault } from "./lib/disk-faults.ts";
 import { runHostileInputs } from "./lib/hostile-inputs.ts";
@@ -25,8 +32,11 @@ import { runIpcFuzz } from "./lib/ipc-fuzz.ts";
 import { runKillRuns } from "./lib/kill-runs.ts";
 import { runOfflineProbe } from "./lib/network-probe.ts";
 import { runHostProbe } from "./lib/host-probe.ts";
+import { FLOOD_SEARCH_GOAL_MS, runHostFlood } from "./lib/host-flood.ts";
+import { loadObliqaQuestions } from "./lib/obliqa-corpus.ts";
 
-const PARTS = ["kills", "sequences", "inputs", "ipc", "network", "disk", "host", "parse"] as const;
+const here = path.dirname(fileURLToPath(import.meta.url));
+const PARTS = ["kills", "sequences", "inputs", "ipc", "network", "disk", "host", "parse", "flood"] as const;
 type Part = (typeof PARTS)[number];
 
 const { values } = parseArgs({
@@ -41,6 +51,8 @@ const { values } = parseArgs({
     parts: { type: "string", default: PARTS.join(",") },
     uploads: { type: "string", default: "20" },
     "upload-mb": { type: "string", default: "99" },
+    "flood-searches": { type: "string", default: "2000" },
+    "flood-asks": { type: "string", default: "200" },
   },
 });
 const log = (line: string): void => {
@@ -117,6 +129,33 @@ if (run("parse")) {
     );
   }
   failed ||= parses.some((p) => p.failure !== null);
+}
+
+if (run("flood")) {
+  const corpus = path.resolve(here, "../../shared/corpus");
+  if (!existsSync(path.join(corpus, "regulatory"))) {
+    lines.push(`host flood: skipped, ${corpus} not found`);
+  } else {
+    const questions = (await loadObliqaQuestions(path.join(corpus, "qa/obliqa/ObliQA_test.json"))).map((q) => q.text);
+    const flood = await runHostFlood({
+      corpusDir: path.join(corpus, "regulatory"),
+      modelRoot: path.join(os.tmpdir(), "clausegraph-bench-models"),
+      questions,
+      searches: Math.max(0, Number.parseInt(values["flood-searches"], 10)),
+      asks: Math.max(0, Number.parseInt(values["flood-asks"], 10)),
+      log: (line) => log(`  ${line}`),
+    });
+    summary.flood = flood;
+    const meets = flood.during.p95 <= FLOOD_SEARCH_GOAL_MS;
+    lines.push(
+      `host flood: ${flood.floodSearches} searches + ${flood.floodAsks} asks at once on one connection (${flood.answered} answered, ${flood.refused} refused as too many, ${flood.errors.length} errors, ${flood.floodSeconds.toFixed(0)} s)`,
+    );
+    lines.push(
+      `  another client's search: alone p50 ${flood.alone.p50.toFixed(0)} / p95 ${flood.alone.p95.toFixed(0)} ms; during the flood p50 ${flood.during.p50.toFixed(0)} / p95 ${flood.during.p95.toFixed(0)} / max ${flood.during.max.toFixed(0)} ms over ${flood.during.n} (${(flood.during.p95 / Math.max(1, flood.alone.p95)).toFixed(1)}× alone; goal p95 ≤ ${FLOOD_SEARCH_GOAL_MS} ms${meets ? "" : ", MISSED"})`,
+    );
+    lines.push(...flood.errors.slice(0, 5).map((e) => `  FAILED ${e}`));
+    failed ||= flood.errors.length > 0 || !meets;
+  }
 }
 
 if (run("ipc")) {

@@ -6,10 +6,10 @@ import type { Duplex } from "node:stream";
 import { WebSocket, WebSocketServer } from "ws";
 import type { RawData } from "ws";
 import { API_METHODS, WEB_UPLOAD, wireRequestSchema } from "../contract/contract.ts";
-import type { WireEvent, WireRequest, WireResponse } from "../contract/contract.ts";
+import type { Channel, WireEvent, WireRequest, WireResponse } from "../contract/contract.ts";
 import { createDispatcher } from "../contract/dispatch.ts";
 import type { Engine } from "../model/engine-types.ts";
-import { createConnectionQueue, MAX_IN_FLIGHT, MAX_QUEUED } from "./connection-queue.ts";
+import { createRequestScheduler, MAX_IN_FLIGHT, MAX_QUEUED, type RequestKind } from "./connection-queue.ts";
 import { allowedHosts, allowedOrigins, securityHeaders } from "./security-headers.ts";
 import { createSessionAuth, TOKEN_PARAM } from "./session-auth.ts";
 import type { SessionAuth } from "./session-auth.ts";
@@ -97,7 +97,53 @@ function readMessage(text: string): { request: WireRequest } | { refusal: WireRe
 }
 
 /** Requests that never wait behind others of their connection. */
-const CONTROL_CHANNELS: ReadonlySet<string> = new Set([API_METHODS.cancelJob]);
+/**
+ * How each channel's requests are scheduled (connection-queue.ts): long work has queues of its own
+ * in the engine and takes none of the interactive slots; a cancel runs at once. A new channel
+ * without a kind is a compile error.
+ */
+const REQUEST_KINDS: Record<Channel, RequestKind> = {
+  [API_METHODS.cancelJob]: "control",
+  [API_METHODS.importDocuments]: "long",
+  [API_METHODS.uploadDocuments]: "long",
+  [API_METHODS.deleteDocument]: "long",
+  [API_METHODS.checkLibrary]: "long",
+  [API_METHODS.repairLibrary]: "long",
+  [API_METHODS.extractTriplets]: "long",
+  [API_METHODS.importModel]: "long",
+  [API_METHODS.selectModel]: "long",
+  [API_METHODS.compareDocuments]: "long",
+  [API_METHODS.exportComparison]: "long",
+  [API_METHODS.exportAnswer]: "long",
+  [API_METHODS.exportConversation]: "long",
+  [API_METHODS.listDocuments]: "interactive",
+  [API_METHODS.getOcrPreference]: "interactive",
+  [API_METHODS.setOcrPreference]: "interactive",
+  [API_METHODS.setDocumentAliases]: "interactive",
+  [API_METHODS.search]: "interactive",
+  [API_METHODS.ask]: "interactive",
+  [API_METHODS.getSection]: "interactive",
+  [API_METHODS.listSections]: "interactive",
+  [API_METHODS.stats]: "interactive",
+  [API_METHODS.graphNeighbors]: "interactive",
+  [API_METHODS.entityFacts]: "interactive",
+  [API_METHODS.getDocumentSource]: "interactive",
+  [API_METHODS.listModels]: "interactive",
+  [API_METHODS.setAnswerLimits]: "interactive",
+  [API_METHODS.answerLog]: "interactive",
+  [API_METHODS.createConversation]: "interactive",
+  [API_METHODS.listConversations]: "interactive",
+  [API_METHODS.getConversation]: "interactive",
+  [API_METHODS.deleteConversation]: "interactive",
+  [API_METHODS.listComparisons]: "interactive",
+  [API_METHODS.getComparison]: "interactive",
+  [API_METHODS.getComparisonPair]: "interactive",
+  [API_METHODS.deleteComparison]: "interactive",
+};
+
+/** An unknown channel is answered VALIDATION by the dispatcher at once: it takes a slot for no time. */
+const kindOf = (channel: unknown): RequestKind =>
+  typeof channel === "string" && Object.hasOwn(REQUEST_KINDS, channel) ? REQUEST_KINDS[channel as Channel] : "interactive";
 
 function sendJson(socket: WebSocket, message: WireResponse | WireEvent): void {
   if (socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(message));
@@ -138,6 +184,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   const dataDir = path.resolve(options.dataDir);
   const leftovers = await clearUploads(dataDir);
   if (leftovers > 0) log(`removed ${leftovers} upload folder(s) left by an earlier run`);
+  const scheduler = createRequestScheduler();
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES });
   // No `uploads` and no allowPathImport: over the WebSocket this host imports nothing by path
   // (FORBIDDEN) and takes no file bytes; files arrive through the upload endpoint only.
@@ -205,7 +252,8 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   wss.on("connection", (ws: WebSocket) => {
     // A message over maxPayload closes the connection with 1009 "Message Too Big" and this error.
     ws.on("error", (err) => log(`websocket: ${err.message}`));
-    const queue = createConnectionQueue();
+    const queue = scheduler.connection();
+    ws.on("close", () => queue.close());
     ws.on("message", (data: RawData, isBinary: boolean) => {
       if (isBinary) {
         sendJson(ws, { id: null, result: { ok: false, error: { code: "VALIDATION", message: "Binary messages are not accepted" } } });
@@ -217,12 +265,9 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
         return;
       }
       const { id, channel, payload } = read.request;
-      const admitted = queue.submit(
-        async () => {
-          sendJson(ws, { id, result: await dispatcher.dispatch(channel, payload) });
-        },
-        typeof channel === "string" && CONTROL_CHANNELS.has(channel),
-      );
+      const admitted = queue.submit(async () => {
+        sendJson(ws, { id, result: await dispatcher.dispatch(channel, payload) });
+      }, kindOf(channel));
       if (!admitted) {
         sendJson(ws, {
           id,
