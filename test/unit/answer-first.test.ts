@@ -921,4 +921,35 @@ describe("answers to questions in the auditor's words", () => {
     );
     expect(hipaa.sentences[0]?.text).toMatch(/for six years/);
   });
+
+  it("a discussion explains the requirement, it does not replace it, nor is it read as its title's next line (NIST SP 800-171, SP 800-53)", async () => {
+    const NIST171 = doc("nist1710", "NIST SP 800-171 Rev. 2 Protecting Controlled Unclassified Information", "nist-sp800-171r2.pdf");
+    const sessions = section(NIST171, "3.1.11", "requirement", "Access Control", [
+      [13, "13", "Terminate (automatically) a user session after a defined condition."],
+      [
+        13,
+        "13",
+        "DISCUSSION This requirement addresses the termination of user-initiated logical sessions. Session termination terminates all processes associated with a user's logical session except those processes that are specifically created by the user to continue after the session is terminated.",
+      ],
+    ]);
+    const never = { options: { refuseBelow: 0 } };
+    const nist171 = await answerQuestion(
+      input("Do our workstations need to sign users out automatically after a session?", ranked([[sessions, NIST171]]), hint("yes-no"), never),
+    );
+    expect(nist171.sentences[0]?.text).toBe("Terminate (automatically) a user session after a defined condition.");
+    expect(nist171.sentences[0]?.role).toBe("lead");
+
+    const NIST53 = doc("nist0053", "NIST SP 800-53 Rev. 4 Security and Privacy Controls", "nist-sp800-53r4.pdf");
+    const lock = section(NIST53, "AC-11", "requirement", "Session Lock", [
+      [120, "F-21", "Prevent further access to the system by initiating a session lock after a period of inactivity."],
+      [
+        120,
+        "F-21",
+        "Supplemental Guidance: Session locks are temporary actions taken when users stop work and move away from the immediate vicinity of information systems, but do not want to log out because of the temporary nature of their absences, unless the organization decides otherwise.",
+      ],
+    ]);
+    const nist53 = await answerQuestion(input("Must the system lock a session when users move away from it?", ranked([[lock, NIST53]]), hint("yes-no"), never));
+    expect(nist53.sentences[0]?.text).toMatch(/^Prevent further access to the system/);
+    expect(nist53.sentences[0]?.text).not.toMatch(/Supplemental Guidance/);
+  });
 });

@@ -161,6 +161,10 @@ export function isFurniture(text: string): boolean {
   return false;
 }
 
+/** A requirement stated as an instruction, as NIST prints them: "Terminate (automatically) a user session …". */
+export const IMPERATIVE =
+  /^(?:(?:\(?[a-z0-9ivx]{1,4}\))\s*)*(?:Implement|Use|Establish|Develop|Identify|Limit|Protect|Monitor|Control|Employ|Ensure|Provide|Maintain|Review|Track|Scan|Perform|Conduct|Assess|Authorize|Enforce|Prohibit|Separate|Sanitize|Screen|Escort|Train|Create|Retain|Document|Test|Update|Correct|Terminate|Encrypt|Verify|Restrict|Apply|Assign|Designate|Notify|Report|Allow|Deny|Record|Audit|Alert|Backup|Manage|Configure|Disable|Remove|Prevent|Detect|Respond|Recover|Obtain|Include)\b/;
+
 /**
  * A sentence that only names what follows: "(b) Standard: Audit controls.", "(A) Risk analysis
  * (Required)." CFR standards and NIST requirements print their name as a sentence of its own; the
@@ -168,7 +172,8 @@ export function isFurniture(text: string): boolean {
  */
 export function isHeadingLike(text: string): boolean {
   const t = text.trim();
-  if (t.endsWith(":") || VERB.test(t)) return false;
+  // Rule "an instruction is not a title": "Escort visitors and monitor visitor activity." says what to do.
+  if (t.endsWith(":") || VERB.test(t) || IMPERATIVE.test(t)) return false;
   const words = t.split(/\s+/).filter((w) => /\p{L}/u.test(w));
   return words.length > 0 && words.length <= 12;
 }

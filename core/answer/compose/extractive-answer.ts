@@ -224,6 +224,8 @@ function followOn(units: readonly Candidate[], unit: Candidate): Candidate[] {
     const next = units[i];
     if (next === undefined || POINT.test(next.unit.text) || isFurniture(next.unit.text) || isLeadIn(next)) break;
     if (next.unit.paragraph !== unit.unit.paragraph || next.unit.pinpoint !== unit.unit.pinpoint) break;
+    // A rule's discussion explains it; it does not go on with it.
+    if (next.explanatory && !unit.explanatory) break;
     if (REFERS_BACK.test(next.unit.text)) last = i;
   }
   return units.slice(at + 1, last + 1);
@@ -391,12 +393,18 @@ export function extractiveAnswer(pool: SentencePool, maxSentences = DEFAULT_MAX_
     const before = units[units.indexOf(c) - 1];
     return REFERS_BACK.test(c.unit.text) && before !== undefined && before.unit.paragraph === c.unit.paragraph && before.coverage > 0;
   };
+  // Rule "a discussion explains the requirement, it does not replace it": a cue in a requirement's
+  // discussion or an example ("… terminates all processes … except those …") never takes the lead
+  // from a rule stated outright (NIST SP 800-171 3.1.11's "Terminate (automatically) a user session
+  // after a defined condition.").
+  const explainsInstead = (c: Candidate): boolean => c.explanatory && !top.explanatory;
   const sameSection = (): Candidate | undefined =>
     unitsOf(top)
       .filter(
         (c) =>
           c !== top &&
           c.features.cue > 0 &&
+          !explainsInstead(c) &&
           (c.coverage > 0 || coversByReference(c)) &&
           c.stems.size >= MIN_CONTENT_WORDS &&
           !isFurniture(c.unit.text) &&
@@ -419,7 +427,9 @@ export function extractiveAnswer(pool: SentencePool, maxSentences = DEFAULT_MAX_
   const saysWhatWasAsked =
     cuedType && top.features.cue === 0
       ? (sameSection() ??
-        relevant.find((c) => c.features.cue > 0 && sameDocument(c) && !otherCase(c) && !losesThreshold(c) && rank(c) >= CUE_FIRST_FLOOR * rank(top)))
+        relevant.find(
+          (c) => c.features.cue > 0 && sameDocument(c) && !otherCase(c) && !losesThreshold(c) && !explainsInstead(c) && rank(c) >= CUE_FIRST_FLOOR * rank(top),
+        ))
       : undefined;
   const cued = defining ?? prose ?? saysWhatWasAsked;
   // A question asking for a list ("What must the notification contain?") is answered by a list: a
@@ -671,6 +681,8 @@ export function extractiveAnswer(pool: SentencePool, maxSentences = DEFAULT_MAX_
     const units = unitsOf(c);
     const next = units[units.indexOf(c) + 1];
     if (next === undefined || POINT.test(next.unit.text) || isFurniture(next.unit.text)) continue;
+    // Nor into a discussion: it explains the requirement, it is not its text.
+    if (next.explanatory && !c.explanatory) continue;
     // Never across paragraphs: DORA Art. 19(6)(e) "other relevant public authorities under
     // national law." is not read with paragraph 7 printed after it.
     if (next.unit.paragraph !== c.unit.paragraph || next.unit.pinpoint !== c.unit.pinpoint) continue;

@@ -8,7 +8,7 @@ import { contentStems, coverage, idfTable, matchedTerms, nameStems, queryTerms, 
 import type { LanguageResources } from "../language-resources.ts";
 import { sentenceUnits, type SentenceUnit } from "./sentence-units.ts";
 import { nearWordCoverage } from "./near-words.ts";
-import { alsoCued, asksForLength, cueStrength } from "./answer-cues.ts";
+import { alsoCued, asksForLength, cueStrength, IMPERATIVE } from "./answer-cues.ts";
 import { namesSection } from "./answer-ranking.ts";
 import type { AnswerHints } from "../../model/answer-types.ts";
 import { provisionRole, rolePrior } from "./provision-role.ts";
@@ -86,8 +86,6 @@ const DISCUSSION_PRIOR = 0.75;
 const OTHER_RECIPIENT_PRIOR = 0.8;
 const EXAMPLE = /^(?:For example|For instance|E\.g\.|Ad esempio|Per esempio)\b/i;
 /** A requirement as CFR standards and NIST requirements word it: an imperative verb first, after any marker. */
-const IMPERATIVE =
-  /^(?:(?:\(?[a-z0-9ivx]{1,4}\))\s*)*(?:Implement|Use|Establish|Develop|Identify|Limit|Protect|Monitor|Control|Employ|Ensure|Provide|Maintain|Review|Track|Scan|Perform|Conduct|Assess|Authorize|Enforce|Prohibit|Separate|Sanitize|Screen|Escort|Train|Create|Retain|Document|Test|Update|Correct|Terminate|Encrypt|Verify|Restrict|Apply|Assign|Designate|Notify|Report|Allow|Deny|Record|Audit|Alert|Backup|Manage|Configure|Disable|Remove|Prevent|Detect|Respond|Recover|Obtain|Include)\b/;
 const SHALL = /\b(?:shall|must|is required to|are required to|deve|devono|è tenut[oa]|sono tenut[ie])\b/i;
 const ITEM_OPENING = /^(?:(?:\(?(?:[a-z]{1,2}|[ivx]{1,5}|\d{1,2})\))+|[•▪◦‣●])\s/i;
 
@@ -110,6 +108,8 @@ export interface Candidate {
   triplets: TripletRecord[];
   /** What the score is made of (sentence-score.ts). */
   features: SentenceFeatures;
+  /** In a requirement's discussion, or giving an example: it explains a rule rather than stating one. */
+  explanatory: boolean;
   /** The weight of its section's role (provision-role.ts). */
   prior: number;
   /** What ranks candidates: sentenceScore(features, prior). */
@@ -214,7 +214,7 @@ export async function buildSentencePool(
     list.push(t);
     bySection.set(t.sectionId, list);
   }
-  const raw: Array<Omit<Candidate, "coverage" | "score" | "relevant" | "features" | "prior">> = [];
+  const raw: Array<Omit<Candidate, "coverage" | "score" | "relevant" | "features" | "prior" | "explanatory">> = [];
   /** Per candidate, its words as the question's language stems them (`stems` for English). */
   const matched: Array<Set<string>> = [];
   const headings: Set<string>[] = [];
@@ -346,6 +346,7 @@ export async function buildSentencePool(
       coverage: cov,
       relevant: relevant || definesAsked || features.coverage >= MIN_COVERAGE,
       features,
+      explanatory,
       prior,
       score: sentenceScore(features, prior),
     };
