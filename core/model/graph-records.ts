@@ -114,3 +114,8 @@ export interface ScoredId {
   id: string;
   score: number;
 }
+
+/** A triplet found by its vector, with the section it is stated in. */
+export interface TripletVectorHit extends ScoredId {
+  sectionId: string;
+}

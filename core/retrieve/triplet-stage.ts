@@ -12,15 +12,15 @@ export interface TripletSectionHit {
 // their sections, keeping the triplet ids as evidence.
 export async function tripletStage(store: RetrievalStore, queryVector: Float32Array | null, k: number): Promise<TripletSectionHit[]> {
   if (queryVector === null || k < 1) return [];
-  const hits = await store.searchTripletsByVector(queryVector, k);
+  const hits = await store.searchTripletIdsByVector(queryVector, k);
   const bySection = new Map<string, TripletSectionHit>();
-  for (const { triplet, score } of hits) {
-    const seen = bySection.get(triplet.sectionId);
+  for (const { id, sectionId, score } of hits) {
+    const seen = bySection.get(sectionId);
     if (seen) {
       seen.score = Math.max(seen.score, score);
-      seen.tripletIds.push(triplet.id);
+      seen.tripletIds.push(id);
     } else {
-      bySection.set(triplet.sectionId, { sectionId: triplet.sectionId, score, tripletIds: [triplet.id] });
+      bySection.set(sectionId, { sectionId, score, tripletIds: [id] });
     }
   }
   return [...bySection.values()].sort((a, b) => b.score - a.score || (a.sectionId < b.sectionId ? -1 : 1));

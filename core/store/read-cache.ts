@@ -41,7 +41,6 @@ const PURE_READS: Readonly<Record<keyof StoreReads, true>> = {
   searchTripletIdsByVector: true,
   getTripletsByIds: true,
   searchSectionsByVector: true,
-  searchTripletsByVector: true,
   getSectionsByIds: true,
   getChildSectionIds: true,
   getTripletsForSections: true,
@@ -355,25 +354,6 @@ export function withReadCache<S extends GraphStore>(store: S, options: { capacit
       return hits.flatMap((h) => {
         const row = rows.get(h.id);
         return row === undefined ? [] : [{ ...row, score: h.score }];
-      });
-    },
-
-    /** The vector search ranks ids; the triplets come from the cache (a Kuzu lookup of ~5 ms otherwise). */
-    async searchTripletsByVector(vector: Float32Array, k: number): Promise<Array<{ triplet: TripletRecord; score: number }>> {
-      const hits = await store.searchTripletIdsByVector(vector, k);
-      const rows = await readThrough(
-        hits.map((h) => h.id),
-        tripletRows,
-        async (missing) => {
-          const found = new Map<string, TripletRecord | null>(missing.map((id) => [id, null]));
-          for (const t of await store.getTripletsByIds(missing)) found.set(t.id, t);
-          return found;
-        },
-        () => null,
-      );
-      return hits.flatMap((h) => {
-        const triplet = rows.get(h.id);
-        return triplet === undefined || triplet === null ? [] : [{ triplet, score: h.score }];
       });
     },
 

@@ -1,5 +1,5 @@
 import type { DocumentRecord, SearchHit } from "../model/store-records.ts";
-import type { CrossReferenceRecord, ScoredId, TermRecord, TripletRecord } from "../model/graph-records.ts";
+import type { CrossReferenceRecord, ScoredId, TermRecord, TripletRecord, TripletVectorHit } from "../model/graph-records.ts";
 import type { Section } from "../model/section-types.ts";
 
 // What hybrid retrieval needs from the database. The Kuzu store implements it; retrieval stages
@@ -12,8 +12,12 @@ export interface RetrievalStore {
    * with no direction (the embedding of a text with no known word) matches nothing: [].
    */
   searchSectionsByVector(vector: Float32Array, k: number): Promise<ScoredId[]>;
-  /** HNSW cosine search over triplet embeddings; [] for a vector with no direction, as above. */
-  searchTripletsByVector(vector: Float32Array, k: number): Promise<Array<{ triplet: TripletRecord; score: number }>>;
+  /**
+   * Cosine search over triplet embeddings, each hit with the section it is stated in; [] for a
+   * vector with no direction, as above. Retrieval needs no more of the triplet: reading the rows
+   * scanned the triplet table once per search (most of a search at ten times the corpus).
+   */
+  searchTripletIdsByVector(vector: Float32Array, k: number): Promise<TripletVectorHit[]>;
   getSectionsByIds(ids: string[]): Promise<Array<{ section: Section; document: DocumentRecord }>>;
   /** Children (PART_OF) of the given sections, in document order. */
   getChildSectionIds(sectionIds: string[]): Promise<Map<string, string[]>>;

@@ -50,7 +50,7 @@ describe("vector mirror snapshots", () => {
     const out: unknown[] = [];
     for (const p of probes) {
       out.push(await store.searchSectionsByVector(p, 5));
-      out.push((await store.searchTripletsByVector(p, 3)).map((t) => [t.triplet.id, t.score]));
+      out.push((await store.searchTripletIdsByVector(p, 3)).map((t) => [t.id, t.sectionId, t.score]));
     }
     return out;
   };

@@ -103,11 +103,11 @@ describe("kuzu store: triplets, entities and vectors", () => {
   it("the read cache answers the triplet vector search as the store does, from memory the second time", async () => {
     const cached = withReadCache(store);
     const probe = axis(8, 5);
-    const direct = await store.searchTripletsByVector(probe, 3);
+    const direct = await store.searchTripletIdsByVector(probe, 3);
     expect(direct.length).toBeGreaterThan(0);
-    expect(await cached.searchTripletsByVector(probe, 3)).toEqual(direct);
+    expect(await cached.searchTripletIdsByVector(probe, 3)).toEqual(direct);
     const before = cached.readCacheStats();
-    expect(await cached.searchTripletsByVector(probe, 3)).toEqual(direct);
+    expect(await cached.searchTripletIdsByVector(probe, 3)).toEqual(direct);
     expect(cached.readCacheStats().misses).toBe(before.misses);
   });
 
@@ -135,11 +135,11 @@ describe("kuzu store: triplets, entities and vectors", () => {
       const viaIndex = await hnsw.searchSectionsByVector(axis(8, 1), 2);
       expect(viaIndex[0]?.id).toBe(`${doc}:article-2`);
       expect(viaIndex[0]?.score).toBeGreaterThan(0.99);
-      const triplets = await hnsw.searchTripletsByVector(axis(8, 5), 1);
-      expect(triplets[0]?.triplet.id).toBe(derived.triplets[0]?.id);
+      const triplets = await hnsw.searchTripletIdsByVector(axis(8, 5), 1);
+      expect(triplets[0]).toMatchObject({ id: derived.triplets[0]?.id, sectionId: derived.triplets[0]?.sectionId });
       // A query of unknown words embeds to zero: no neighbours, not an arbitrary top k.
       expect(await hnsw.searchSectionsByVector(new Float32Array(8), 2)).toEqual([]);
-      expect(await hnsw.searchTripletsByVector(new Float32Array(8), 2)).toEqual([]);
+      expect(await hnsw.searchTripletIdsByVector(new Float32Array(8), 2)).toEqual([]);
       expect(await hnsw.searchSectionsByVector(new Float32Array(8).fill(Number.NaN), 2)).toEqual([]);
     } finally {
       await hnsw.close();
@@ -168,7 +168,7 @@ describe("kuzu store: triplets, entities and vectors", () => {
     expect(await store.deleteDocument(doc)).toBe(true);
     expect(await store.stats()).toMatchObject({ documents: 0, sections: 0, triplets: 0, entities: 0, embeddedSections: 0 });
     expect(await store.searchSectionsByVector(axis(4, 0), 3)).toEqual([]);
-    expect(await store.searchTripletsByVector(axis(4, 0), 3)).toEqual([]);
+    expect(await store.searchTripletIdsByVector(axis(4, 0), 3)).toEqual([]);
     expect(await store.getTriplets(doc)).toEqual([]);
   });
 });

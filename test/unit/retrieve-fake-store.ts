@@ -91,9 +91,11 @@ export function fakeStore(setup: FakeStoreSetup): FakeStore {
       count("searchSectionsByVector");
       return (setup.vectors ?? []).slice(0, k).map((id, i) => ({ id, score: 0.9 - i * 0.1 }));
     },
-    async searchTripletsByVector(_vector, k) {
-      count("searchTripletsByVector");
-      return (setup.tripletHits ?? []).slice(0, k).flatMap((id, i) => triplets.filter((t) => t.id === id).map((t) => ({ triplet: t, score: 0.95 - i * 0.1 })));
+    async searchTripletIdsByVector(_vector, k) {
+      count("searchTripletIdsByVector");
+      return (setup.tripletHits ?? [])
+        .slice(0, k)
+        .flatMap((id, i) => triplets.filter((t) => t.id === id).map((t) => ({ id: t.id, sectionId: t.sectionId, score: 0.95 - i * 0.1 })));
     },
     async getSectionsByIds(ids) {
       count("getSectionsByIds");

@@ -31,7 +31,7 @@ describe("hybridSearch", () => {
     expect(results.map((r) => r.section.id)).toEqual(["c", "a"]);
     expect(results[0]?.evidence.stages.bm25?.rank).toBe(1);
     expect(store.calls.searchSectionsByVector).toBeUndefined();
-    expect(store.calls.searchTripletsByVector).toBeUndefined();
+    expect(store.calls.searchTripletIdsByVector).toBeUndefined();
     expect(store.calls.getChildSectionIds).toBeUndefined();
     expect(embedder.calls).toBe(0);
   });

@@ -1,7 +1,7 @@
 // Long file: the Kuzu store's methods share one connection's state; the queries themselves live in readers/ and writers/.
 import path from "node:path";
 import { ClauseGraphError, toErrorInfo } from "../../model/errors.ts";
-import type { ScoredId, TripletRecord } from "../../model/graph-records.ts";
+import type { ScoredId } from "../../model/graph-records.ts";
 import type { EmbeddingSpace, LiveGraphSchema, SearchHit } from "../../model/store-records.ts";
 import type { GraphStore } from "../graph-store.ts";
 import { DEFAULT_MIN_FREE_BYTES, ensureFreeSpace } from "../free-space.ts";
@@ -701,25 +701,8 @@ export function createKuzuStore(options: KuzuStoreOptions): KuzuGraphStore {
     searchSectionIds: (query, k) => searchIds(query, k),
     searchSections: async (query, k) => hydrate(await searchIds(query, k)),
     searchSectionsByVector: async (vector, k) => (await vectorSearch(SECTION_VECTORS, vector, k)).map(({ id, score }) => ({ id, score })),
-    searchTripletIdsByVector: async (vector, k) => (await vectorSearch(TRIPLET_VECTORS, vector, k)).map(({ id, score }) => ({ id, score })),
-    searchTripletsByVector: async (vector, k) => {
-      const hits = await vectorSearch(TRIPLET_VECTORS, vector, k);
-      if (hits.length === 0) return [];
-      const byId = new Map(
-        (
-          await read(({ reader }) =>
-            tripletsByIds(
-              reader,
-              hits.map((h) => h.id),
-            ),
-          )
-        ).map((t): [string, TripletRecord] => [t.id, t]),
-      );
-      return hits.flatMap((h) => {
-        const triplet = byId.get(h.id);
-        return triplet ? [{ triplet, score: h.score }] : [];
-      });
-    },
+    searchTripletIdsByVector: async (vector, k) =>
+      (await vectorSearch(TRIPLET_VECTORS, vector, k)).map(({ id, sectionId, score }) => ({ id, sectionId, score })),
     sectionVectorsByIds: (ids, modelId) => sectionVectors(ids, modelId),
 
     refreshSearchIndex: () =>

@@ -1,5 +1,5 @@
 import type { SearchHit } from "../../model/store-records.ts";
-import type { ScoredId } from "../../model/graph-records.ts";
+import type { ScoredId, TripletVectorHit } from "../../model/graph-records.ts";
 import type { VectorQuery } from "../../model/comparison-records.ts";
 
 // Full-text and vector search.
@@ -14,7 +14,7 @@ export interface SearchReads {
    */
   searchSectionIds(query: string, k: number): Promise<ScoredId[]>;
   /** The triplet vector search as ids and scores only (the read cache fills the triplets from memory). */
-  searchTripletIdsByVector(vector: Float32Array, k: number): Promise<ScoredId[]>;
+  searchTripletIdsByVector(vector: Float32Array, k: number): Promise<TripletVectorHit[]>;
   /** Stored section vectors by section id in the embedding space `modelId` (none in another): unit length. */
   sectionVectorsByIds(sectionIds: string[], modelId: string): Promise<Map<string, Float32Array>>;
   /** Stored section vectors of these documents, by section id. */
