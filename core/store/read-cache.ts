@@ -164,7 +164,6 @@ export function withReadCache<S extends GraphStore>(store: S, options: { capacit
   const references = new BoundedMap<CrossReferenceRecord[]>(capacity);
   const triplets = new BoundedMap<TripletRecord[]>(capacity);
   const terms = new BoundedMap<TermRecord[]>(capacity);
-  const tripletRows = new BoundedMap<TripletRecord | null>(capacity);
   const counters = { hits: 0, misses: 0 };
   let generation = 0;
   /**
@@ -183,7 +182,7 @@ export function withReadCache<S extends GraphStore>(store: S, options: { capacit
     generation++;
     absent.clear();
     documents = null;
-    for (const map of [sections, children, references, triplets, terms, tripletRows]) map.clear();
+    for (const map of [sections, children, references, triplets, terms]) map.clear();
   };
   /**
    * Around a write confined to one document: its own entries go when it starts and when it ends;
@@ -194,7 +193,7 @@ export function withReadCache<S extends GraphStore>(store: S, options: { capacit
   const forgetDocument = (documentId: string, ended: boolean, after: CrossDocumentChange = "unknown"): void => {
     generation++;
     const prefix = `${documentId}:`;
-    for (const map of [sections, children, triplets, tripletRows, references]) {
+    for (const map of [sections, children, triplets, references]) {
       for (const key of [...map.keys()]) if (key.startsWith(prefix)) map.delete(key);
     }
     if (!ended) return;
@@ -412,7 +411,7 @@ export function withReadCache<S extends GraphStore>(store: S, options: { capacit
 
     readCacheStats: (): ReadCacheStats => ({
       ...counters,
-      entries: [sections, children, references, triplets, terms, tripletRows].reduce((sum, map) => sum + map.size, absent.size + (documents?.length ?? 0)),
+      entries: [sections, children, references, triplets, terms].reduce((sum, map) => sum + map.size, absent.size + (documents?.length ?? 0)),
     }),
   };
 
