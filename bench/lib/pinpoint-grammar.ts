@@ -47,6 +47,39 @@ export function opensLine(pinpoint: string, provisionText: string): boolean {
   return new RegExp(String.raw`(?:^|\n|[.:;]\s)\s*(?:\(${escaped}\)|${escaped}\.\s)`).test(provisionText);
 }
 
+const FIRST_VALUES = new Set(["a", "1", "i", "A"]);
+const ROMANS = ["i", "ii", "iii", "iv", "v", "vi", "vii", "viii", "ix", "x", "xi", "xii", "xiii", "xiv", "xv", "xvi", "xvii", "xviii", "xix", "xx"];
+
+/** The value before `value` in its list ("b" → "a", "3" → "2", "iv" → "iii", "C" → "B"), or null for a first value. */
+function predecessor(value: string, romanLevel: boolean): string | null {
+  if (FIRST_VALUES.has(value)) return null;
+  if (/^\d+$/.test(value)) return String(Number(value) - 1);
+  if (romanLevel && ROMANS.includes(value)) return ROMANS[ROMANS.indexOf(value) - 1] ?? null;
+  if (/^[A-Z]$/.test(value) || /^[a-z]$/.test(value)) return String.fromCharCode(value.charCodeAt(0) - 1);
+  if (/^([a-z])\1$/.test(value)) return value === "aa" ? "z" : String.fromCharCode(value.charCodeAt(0) - 1).repeat(2);
+  return null;
+}
+
+/**
+ * Every marker of the pinpoint continues a list the provision prints: "(v)" needs its "(u)" (or
+ * its "(iv)", read as a numeral), unless the provision marks numbers [Reserved]. "§ 164.528(v)(2)"
+ * broke this: a "(v)" read as a letter where "(iv)" had lost its space in print.
+ */
+export function continuesItsList(pinpoint: string, known: ReadonlySet<string>, provisionText: string): boolean {
+  if (/\[Reserved\]|\[Deleted\]|\[soppresso\]/i.test(provisionText)) return true;
+  const values = [...pinpoint.matchAll(/\(([^)]+)\)/g)].map((m) => m[1] ?? "");
+  let prefix = "";
+  for (const value of values) {
+    const before = predecessor(value, /^[ivx]+$/.test(value) && prefix !== "");
+    const alternatives = [before, /^[ivx]+$/.test(value) ? predecessor(value, false) : null].filter((v): v is string => v !== null);
+    // Known as a pinpoint, or printed run into a line ("(A) Comply …; (B) In accordance …").
+    const printed = (b: string): boolean => known.has(`${prefix}(${b})`) || new RegExp(String.raw`(?:^|\n|[.:;]\s)\s*\(${b}\)\s`).test(provisionText);
+    if (!FIRST_VALUES.has(value) && alternatives.length > 0 && !alternatives.some(printed)) return false;
+    prefix += `(${value})`;
+  }
+  return true;
+}
+
 /** Every sentence of every section, each read after its provision's earlier parts (as engine.ask does). */
 export async function documentUnits(sections: readonly Section[], resources: LanguageResources): Promise<Map<Section, SentenceUnit[]>> {
   const byId = new Map(sections.map((s) => [s.id, s]));
@@ -78,6 +111,17 @@ export function checkDocument(units: Map<Section, SentenceUnit[]>): GrammarRepor
     const base = provisionLabel(section.label);
     provisions.set(base, `${provisions.get(base) ?? ""}\n${section.text}`);
   }
+  // Every pinpoint a provision's sentences carry, with its prefixes: the lists it prints.
+  const known = new Map<string, Set<string>>();
+  for (const [section, list] of units) {
+    const base = provisionLabel(section.label);
+    const set = known.get(base) ?? new Set<string>();
+    known.set(base, set);
+    for (const u of list) {
+      const parts = [...(u.citable ?? "").matchAll(/\([^)]+\)/g)].map((m) => m[0]);
+      for (let i = 1; i <= parts.length; i++) set.add(parts.slice(0, i).join(""));
+    }
+  }
   const reports = new Map<PinpointFamily, GrammarReport & { seen: Set<string> }>();
   for (const [section, list] of units) {
     const family = pinpointFamily(section.label);
@@ -92,7 +136,8 @@ export function checkDocument(units: Map<Section, SentenceUnit[]>): GrammarRepor
       const key = `${base}${u.citable}`;
       if (report.seen.has(key)) continue;
       report.seen.add(key);
-      if (!followsGrammar(u.citable, family) || !opensLine(u.citable, provisions.get(base) ?? ""))
+      const text = provisions.get(base) ?? "";
+      if (!followsGrammar(u.citable, family) || !opensLine(u.citable, text) || !continuesItsList(u.citable, known.get(base) ?? new Set(), text))
         report.breaks.push({ label: base, pinpoint: u.citable, sentence: u.text.slice(0, 80) });
     }
   }

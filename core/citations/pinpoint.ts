@@ -28,6 +28,8 @@ export interface PinpointOptions {
   family?: PinpointFamily;
   /** The text is a later part of a provision: a marker opening it has parents in the part before. */
   continues?: boolean;
+  /** The whole text the lines come from: an ambiguous marker is read by what follows it. */
+  text?: string;
 }
 
 /** The numbering family a section's label implies: "§ 164.504" is the CFR's, "Article 19" the EU's. */
@@ -63,6 +65,8 @@ const ORDER: Record<PinpointFamily, Record<Level, number>> = {
   eu: { paragraph: -1, digit: 0, letter: 1, roman: 2, upper: 3 },
 };
 
+/** Most values a list jumps over (reserved or repealed paragraphs) before a number is no marker of it. */
+const MAX_JUMP = 5;
 /** How many numerals of a list a print may lose before the next one is read as a letter instead. */
 const MISSED_NUMERALS = 2;
 const ROMANS = ["i", "ii", "iii", "iv", "v", "vi", "vii", "viii", "ix", "x", "xi", "xii", "xiii", "xiv", "xv", "xvi", "xvii", "xviii", "xix", "xx"];
@@ -91,7 +95,10 @@ function successor(level: Level, value: string): string | undefined {
  * roman numerals share characters ("(c)", "(i)", "(v)"): a roman level starts only at "(i)" under a
  * letter or a number, and continues only with the next numeral; anything else is a letter.
  */
-function classify(value: string, open: readonly Marker[]): Level {
+/** What follows an ambiguous "(i)" in the text: its "(ii)" (a numeral) or the letter "(j)" first. */
+type Ahead = () => "roman" | "letter" | null;
+
+function classify(value: string, open: readonly Marker[], next?: string, ahead?: Ahead): Level {
   if (/^\d+$/.test(value)) return "digit";
   if (/^[A-Z]$/.test(value)) return "upper";
   if (ROMAN.test(value)) {
@@ -105,8 +112,15 @@ function classify(value: string, open: readonly Marker[]): Level {
       letterOpen === undefined || letterOpen.value.length !== 1 || value.length !== 1 ? Infinity : value.charCodeAt(0) - letterOpen.value.charCodeAt(0);
     if (gap > 1 && gap <= MISSED_NUMERALS + 1 && letterGap > 1) return "roman";
     const letter = open.findLast((m) => m.level === "letter");
-    // "(i)" after "(h)" is the ninth letter.
-    if (value === "i" && letter?.value !== "h" && (letter !== undefined || open.some((m) => m.level === "digit"))) return "roman";
+    if (value === "i") {
+      // "(i)(1)" is the ninth letter: a numeral holds no number below it.
+      if (next !== undefined && /^\d+$/.test(next)) return "letter";
+      // "(i)" right after "(h)" is the ninth letter. Below "(h)(1)" it may be either: what follows
+      // decides, "(ii)" or "(j)" (45 CFR 164.514(h)(1)(i), which was cited as "§ 164.514(i)"; 14
+      // CFR 39.13(h)(10) followed by the letter "(i)").
+      const afterH = letter?.value === "h" && (open.at(-1)?.level === "letter" || (ahead?.() ?? "letter") === "letter");
+      if (!afterH && (letter !== undefined || open.some((m) => m.level === "digit"))) return "roman";
+    }
     // "(ii)" under "(b)(1)" whose "(i)" was run into the line above ("Documentation. (i) Maintain
     // …") is a numeral; only after a double letter ("(hh)") is it one too.
     if (value.length > 1 && (letter === undefined || letter.value.length !== value.length)) return "roman";
@@ -122,16 +136,38 @@ export class PinpointTracker {
   private readonly family: PinpointFamily | undefined;
   private readonly continues: boolean;
   private skimming = false;
+  private readonly text: string | undefined;
+  /** Where in `text` the line being read ends: what follows it starts there. */
+  private readTo = 0;
 
   constructor(options: PinpointOptions = {}) {
     this.family = options.family;
     this.continues = options.continues ?? false;
+    this.text = options.text;
   }
 
   /** Reads the next line of the section; returns the pinpoint of the sentences on it (`current`). */
   line(text: string): string | null {
+    if (this.text !== undefined && !this.skimming) {
+      const at = this.text.indexOf(text, Math.max(0, this.readTo - text.length));
+      if (at >= 0) this.readTo = Math.max(this.readTo, at + text.length);
+    }
+    return this.readLine(text);
+  }
+
+  /** The first "(ii)" or "(j)" opening a line or sentence after the one being read. */
+  private readonly ahead: Ahead = () => {
+    if (this.text === undefined || this.skimming) return null;
+    const next = /(?:^|\n|[.:;]\s)\s*\((ii|j)\)/.exec(this.text.slice(this.readTo));
+    return next === null ? null : next[1] === "ii" ? "roman" : "letter";
+  };
+
+  private readLine(text: string): string | null {
     // A CFR section prints no "1." paragraphs: such a line is a list entry ("51. To enforce …").
     const numbered = this.family === "cfr" ? null : EU_PARAGRAPH.exec(text);
+    // Rule "a number continues its list": "8. CONTROLLO QUALITA'" printed in an article whose
+    // paragraphs were never numbered is the next article's heading, not its paragraph 8.
+    if (numbered && !this.continuesList(this.paragraph, numbered[1] ?? "")) return this.current();
     if (numbered) {
       this.paragraph = numbered[1] ?? null;
       this.markers = [];
@@ -154,11 +190,11 @@ export class PinpointTracker {
     // "(202) 714-6030": a telephone number wrapped to the start of a line.
     if (paren === null || TELEPHONE.test(text)) return this.current();
     if (this.family === "cfr" && !CFR_OPENING.test(paren[2] ?? "")) return this.current();
-    for (const m of paren[1]?.matchAll(/\(([^)]+)\)/g) ?? []) this.place(m[1] ?? "");
+    this.placeAll(paren[1] ?? "");
     // "(c) Implementation specifications: Content of notification —(1) Elements.": the eCFR runs a
     // paragraph's first subparagraph in after a dash.
     const dashed = this.family === "cfr" ? DASH_RUN_IN.exec(text.slice(paren[0].length - 1)) : null;
-    for (const m of dashed?.[1]?.matchAll(/\(([^)]+)\)/g) ?? []) this.place(m[1] ?? "");
+    this.placeAll(dashed?.[1] ?? "");
     return this.current();
   }
 
@@ -173,8 +209,14 @@ export class PinpointTracker {
     this.skimming = false;
   }
 
-  private place(value: string): void {
-    const level = classify(value, this.markers);
+  /** A chain of markers ("(a)(1)(i)"), each read knowing the one after it. */
+  private placeAll(chain: string): void {
+    const values = [...chain.matchAll(/\(([^)]+)\)/g)].map((m) => m[1] ?? "");
+    values.forEach((value, i) => this.place(value, values[i + 1]));
+  }
+
+  private place(value: string, next?: string): void {
+    const level = classify(value, this.markers, next, this.ahead);
     // The deepest open marker of this level that the value continues ("(2)" after "(B)(1)" is the
     // fifth level's, not the second's), else the deepest of this level at all (a jump: "(e)" after
     // "(a)" where "(b)-(d) [Reserved]").
@@ -201,6 +243,9 @@ export class PinpointTracker {
       this.markers = [...parents, { level, value, sure: parents.every((m) => m.sure) && !rootless && !this.skipsLevel(parents.at(-1), level) }];
       return;
     }
+    // "(835) Infrastructure Rule …" wrapped to a line's start under "(c)(3)" names a transaction, it
+    // is no marker: a list jumps over a few reserved numbers, not hundreds.
+    if (!continues && level === "digit" && Number(value) - (at >= 0 ? Number(this.markers[at]?.value) : 0) > MAX_JUMP + (at >= 0 ? 0 : 1)) return;
     if (at >= 0) {
       // Continued or jumped to, it has the parents of the marker it replaces (a marker is sure only
       // when its parents are).
@@ -224,6 +269,17 @@ export class PinpointTracker {
     const parent = parents.at(-1);
     const under = order !== undefined && parent !== undefined && parents.every((m) => m.sure) && order[parent.level] === order[level] - 1;
     this.markers = [...parents, { level, value, sure: top || under }];
+  }
+
+  /** Whether a numbered paragraph can follow the one open: the first, or a few past the last. */
+  private continuesList(open: string | null, value: string): boolean {
+    const n = Number(value);
+    if (n === 1) return true;
+    // A later part of a provision read without its earlier parts starts wherever it starts; an
+    // article's "1." may be run into its heading line.
+    if (open === null) return (this.continues && !this.skimming) || n <= MAX_JUMP + 1;
+    const gap = n - Number(open);
+    return gap >= 1 && gap <= MAX_JUMP;
   }
 
   /**

@@ -20,7 +20,7 @@ export function locateInSection(section: Section, span: Span | null): CitationLo
   const at = span?.start ?? 0;
   const family = pinpointFamily(section.label);
   // Without the provision's earlier parts, a later part's markers are printed only where known.
-  const tracker = new PinpointTracker({ ...(family === undefined ? {} : { family }), continues: partNumber(section.label) > 1 });
+  const tracker = new PinpointTracker({ ...(family === undefined ? {} : { family }), continues: partNumber(section.label) > 1, text: section.text });
   let paragraph: string | null = null;
   let offset = 0;
   for (const line of section.text.split("\n")) {

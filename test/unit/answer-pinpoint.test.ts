@@ -120,6 +120,62 @@ describe("pinpoints of EU articles and CFR sections", () => {
     expect(tracker.line("(v) Standard: three.")).toBe("(v)");
   });
 
+  it("an (i) below (h)(1) is read by what follows it: its (ii) makes it a numeral, a (j) the letter (45 CFR 164.514, 14 CFR 39.13)", () => {
+    const hipaa = [
+      "(h)(1) Standard: Verification requirements. Prior to any disclosure permitted by this subpart, a covered entity must:",
+      "(i) Except with respect to disclosures under § 164.510, verify the identity of a person requesting protected health information; and",
+      "(ii) Obtain any documentation required under this subpart.",
+      "(2) Implementation specifications: Verification.",
+      "(i) Conditions on disclosures.",
+      "(ii) Identity of public officials.",
+    ];
+    const tracker = new PinpointTracker({ family: "cfr", text: hipaa.join("\n") });
+    expect(hipaa.map((l) => tracker.line(l))).toEqual(["(h)(1)", "(h)(1)(i)", "(h)(1)(ii)", "(h)(2)", "(h)(2)(i)", "(h)(2)(ii)"]);
+    const faa = [
+      "(h) Software Installation.",
+      "(1) Install the software.",
+      "(2) Do a functional test of the flight control system.",
+      "(i) Minimum Equipment List (MEL) Provisions for Inoperative Flight Control System Functions",
+      "(j) Installation of MAX Display System Software.",
+    ];
+    const faaTracker = new PinpointTracker({ family: "cfr", text: faa.join("\n") });
+    faaTracker.skim("(a) Comments Due Date.\n(b) Affected ADs.\n(c) Applicability.\n(d) Subject.\n(e) Unsafe Condition.\n(f) Compliance.\n(g) Definitions.");
+    expect(faa.map((l) => faaTracker.line(l))).toEqual(["(h)", "(h)(1)", "(h)(2)", "(i)", "(j)"]);
+  });
+
+  it("a number continues its list: a name's number or a heading numbered past the list is no marker (45 CFR 162.920, a tender's articles)", () => {
+    expect(
+      pinpoints(
+        [
+          "(c) The following are incorporated by reference:",
+          "(3) Phase III CORE 470 Connectivity Rule, version 3.0.0,",
+          "(835) Infrastructure Rule, version 3.0.0, June 2012.",
+          "(4) Phase III CORE 360 Uniform Use of CARCs and RARCs",
+        ],
+        "cfr",
+      ).slice(1),
+    ).toEqual(["(c)(3)", "(c)(3)", "(c)(4)"]);
+    expect(
+      pinpoints(
+        [
+          "(a) Requirements.",
+          "(1) The first requirement.",
+          "(2) The second requirement.",
+          "(835) Infrastructure Rule, version 3.0.0, June 2012.",
+          "(3) The third requirement.",
+        ],
+        "cfr",
+      ),
+    ).toEqual(["(a)", "(a)(1)", "(a)(2)", "(a)(2)", "(a)(3)"]);
+    // An article whose paragraphs are not numbered: "8. CONTROLLO …" is the next article's heading.
+    expect(pinpoints(["7.1 - Consegna", "Le consegne dovranno essere effettuate entro 5 giorni.", "8. CONTROLLO QUALITA' DELLA FORNITURA"], "eu")).toEqual([
+      null,
+      null,
+      null,
+    ]);
+    expect(pinpoints(["1. Member States shall provide.", "2. They shall notify.", "3. The Commission shall report."], "eu")).toEqual(["(1)", "(2)", "(3)"]);
+  });
+
   it("(i) after (h) is the letter i, not a roman numeral", () => {
     const tracker = new PinpointTracker();
     tracker.skim("(a) first;\n(b) second;\n(c) third;\n(d) fourth;\n(e) fifth;\n(f) sixth;");

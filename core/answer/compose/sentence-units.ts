@@ -97,7 +97,7 @@ export function sentenceUnits(text: string, resources: LanguageResources, option
   let lineStart = 0;
   const family = pinpointFamily(options.label);
   const continues = options.label !== undefined && partNumber(options.label) > 1;
-  const pinpoints = new PinpointTracker({ ...(family === undefined ? {} : { family }), continues });
+  const pinpoints = new PinpointTracker({ ...(family === undefined ? {} : { family }), continues, text });
   if (options.before !== undefined) pinpoints.skim(options.before);
   for (const line of text.split("\n")) {
     let citable = pinpoints.line(line);
