@@ -137,6 +137,10 @@ export class PinpointTracker {
   private readonly continues: boolean;
   private skimming = false;
   private readonly text: string | undefined;
+  /** The line read last opened with a marker and ended a sentence: a list's last point. */
+  private pointClosed = false;
+  /** Markers from this index on belong to a list a later subparagraph closed: not printed, resumed only by their successor. */
+  private closedFrom: number | null = null;
   /** Where in `text` the line being read ends: what follows it starts there. */
   private readTo = 0;
 
@@ -155,6 +159,18 @@ export class PinpointTracker {
     return this.readLine(text);
   }
 
+  /**
+   * Whether the next marker printed after the line being read continues an open list: then the
+   * unmarked lines between belong to the point before ("For the purposes of the first subparagraph
+   * of this point, …" between DORA Art. 58(1)(c) and (d)).
+   */
+  private listGoesOn(): boolean {
+    if (this.text === undefined) return false;
+    const next = /(?:^|\n)\s*(?:\(([^)\s]{1,6})\)|(\d{1,3})\.\s)/.exec(this.text.slice(this.readTo));
+    const value = next?.[1];
+    return value !== undefined && this.markers.some((m) => successor(m.level, m.value) === value);
+  }
+
   /** The first "(ii)" or "(j)" opening a line or sentence after the one being read. */
   private readonly ahead: Ahead = () => {
     if (this.text === undefined || this.skimming) return null;
@@ -171,6 +187,7 @@ export class PinpointTracker {
     if (numbered) {
       this.paragraph = numbered[1] ?? null;
       this.markers = [];
+      this.closedFrom = null;
       this.definitionBase = null;
       return this.current();
     }
@@ -187,6 +204,15 @@ export class PinpointTracker {
       return this.current();
     }
     const paren = PAREN_MARKERS.exec(text);
+    const closedPoint = this.pointClosed;
+    this.pointClosed = paren !== null && /[.!?]["”’]?\s*$/.test(text);
+    // Rule "a line after a list's closing point belongs to the paragraph": in an EU article a
+    // point ends with ";" until the last, which ends with "."; an unmarked line after it is the
+    // paragraph's next subparagraph ("With regard to point (h) of the first subparagraph, the
+    // processor shall …" is GDPR Art. 28(3), not 28(3)(h)).
+    // The list is closed, not forgotten: "(b)" after such a line continues it (DORA Art. 20's
+    // "(a) …." then "When developing …" then "(b) …").
+    if (paren === null && closedPoint && this.family === "eu" && /^\s*\p{Lu}/u.test(text) && this.markers.length > 0 && !this.listGoesOn()) this.closedFrom = 0;
     // "(202) 714-6030": a telephone number wrapped to the start of a line.
     if (paren === null || TELEPHONE.test(text)) return this.current();
     if (this.family === "cfr" && !CFR_OPENING.test(paren[2] ?? "")) return this.current();
@@ -216,6 +242,13 @@ export class PinpointTracker {
   }
 
   private place(value: string, next?: string): void {
+    if (this.closedFrom !== null) {
+      const from = this.closedFrom;
+      const kind = classify(value, this.markers, next, this.ahead);
+      const resumes = this.markers.slice(from).some((m) => m.level === kind && successor(kind, m.value) === value);
+      if (!resumes) this.markers = this.markers.slice(0, from);
+      this.closedFrom = null;
+    }
     const level = classify(value, this.markers, next, this.ahead);
     // The deepest open marker of this level that the value continues ("(2)" after "(B)(1)" is the
     // fifth level's, not the second's), else the deepest of this level at all (a jump: "(e)" after
@@ -299,7 +332,8 @@ export class PinpointTracker {
 
   /** The pinpoint of the current line as a citation may print it: null unless every level of it is known. */
   current(): string | null {
-    const shown = this.definitionBase === null ? this.markers : this.markers.slice(0, this.definitionBase);
+    const open = this.closedFrom === null ? this.markers : this.markers.slice(0, this.closedFrom);
+    const shown = this.definitionBase === null ? open : open.slice(0, this.definitionBase);
     return shown.every((m) => m.sure) ? this.join(shown) : null;
   }
 
@@ -308,7 +342,7 @@ export class PinpointTracker {
    * sentences belong to one point ("(ii)" and the sentences under it), not what to print.
    */
   structure(): string | null {
-    return this.join(this.markers);
+    return this.join(this.closedFrom === null ? this.markers : this.markers.slice(0, this.closedFrom));
   }
 
   private join(markers: readonly Marker[]): string | null {

@@ -176,6 +176,27 @@ describe("pinpoints of EU articles and CFR sections", () => {
     expect(pinpoints(["1. Member States shall provide.", "2. They shall notify.", "3. The Commission shall report."], "eu")).toEqual(["(1)", "(2)", "(3)"]);
   });
 
+  it("a line after a list's closing point belongs to the paragraph, unless the list goes on after it (GDPR Art. 28(3), DORA Art. 58(1))", () => {
+    const gdpr = [
+      "3. Processing by a processor shall be governed by a contract that stipulates that the processor:",
+      "(a) processes the personal data only on documented instructions from the controller;",
+      "(b) makes available to the controller all information necessary to demonstrate compliance with the obligations laid down in this Article.",
+      "With regard to point (b) of the first subparagraph, the processor shall immediately inform the controller if an instruction infringes this Regulation.",
+      "4. Where a processor engages another processor, the same obligations shall be imposed.",
+    ];
+    expect(pinpoints(gdpr, "eu")).toEqual(["(3)", "(3)(a)", "(3)(b)", "(3)", "(4)"]);
+    const dora = [
+      "1. The review shall include at least the following:",
+      "(c) the regime referred to in Article 31(12) and the powers of the Lead Overseer.",
+      "For the purposes of the first subparagraph of this point, the review shall include an analysis of the arrangements.",
+      "(d) the appropriateness of including in the scope of this Regulation financial entities.",
+      "Power is delegated to the Commission to supplement this Regulation.",
+    ];
+    const tracker = new PinpointTracker({ family: "eu", text: dora.join("\n") });
+    tracker.skim("1. The review shall include at least the following:\n(a) the criteria;\n(b) the voluntary nature;");
+    expect(dora.slice(1).map((l) => tracker.line(l))).toEqual(["(1)(c)", "(1)(c)", "(1)(d)", "(1)"]);
+  });
+
   it("(i) after (h) is the letter i, not a roman numeral", () => {
     const tracker = new PinpointTracker();
     tracker.skim("(a) first;\n(b) second;\n(c) third;\n(d) fourth;\n(e) fifth;\n(f) sixth;");
