@@ -534,7 +534,8 @@ export function extractiveAnswer(pool: SentencePool, maxSentences = DEFAULT_MAX_
   // shall not exceed five years …" means nothing without the sentence setting the period; that
   // sentence is quoted before it when both fit in what is shown first.
   const referredTo = head === lead && REFERS_BACK.test(lead.unit.text) ? sentenceBefore(leadUnits, lead) : undefined;
-  if (referredTo !== undefined && !roles.has(referredTo)) assign(referredTo, "point", "referred-back-to");
+  // Both open the answer: the sentence named and the one saying what was asked (not a list point).
+  if (referredTo !== undefined && !roles.has(referredTo)) assign(referredTo, "lead", "referred-back-to");
   // The lead's paragraph goes on about it ("… within one month of receipt of the request. That
   // period may be extended by two further months …"; "… a lower age for those purposes provided
   // that such lower age is not below 13 years"): the sentences up to one referring back come with it.
@@ -723,7 +724,7 @@ export function extractiveAnswer(pool: SentencePool, maxSentences = DEFAULT_MAX_
     const answering = item.filter((u) => leadOrder.includes(u));
     leadOrder = [head, ...answering, ...leadOrder.filter((c) => c !== head && !answering.includes(c))];
   }
-  if (referredTo !== undefined && roles.get(referredTo) === "point") leadOrder = [referredTo, ...leadOrder.filter((c) => c !== referredTo)];
+  if (referredTo !== undefined && why.get(referredTo) === "referred-back-to") leadOrder = [referredTo, ...leadOrder.filter((c) => c !== referredTo)];
   for (const c of leadOrder) push(c, chosen);
   const supports = [...roles.keys()].filter((c) => !leadList.includes(c)).sort((a, b) => rank(b) - rank(a));
   const order: number[] = [];
