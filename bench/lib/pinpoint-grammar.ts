@@ -1,6 +1,6 @@
 import { earlierPartsText } from "../../core/answer/compose/earlier-parts.ts";
 import type { LanguageResources } from "../../core/answer/language-resources.ts";
-import { pinpointFamily, type PinpointFamily } from "../../core/citations/pinpoint.ts";
+import { pinpointFamily, ROMANS, type PinpointFamily } from "../../core/citations/pinpoint.ts";
 import { sentenceUnits, type SentenceUnit } from "../../core/answer/compose/sentence-units.ts";
 import type { DocumentRecord } from "../../core/model/store-records.ts";
 import type { Section } from "../../core/model/section-types.ts";
@@ -48,16 +48,17 @@ export function opensLine(pinpoint: string, provisionText: string): boolean {
 }
 
 const FIRST_VALUES = new Set(["a", "1", "i", "A"]);
-const ROMANS = ["i", "ii", "iii", "iv", "v", "vi", "vii", "viii", "ix", "x", "xi", "xii", "xiii", "xiv", "xv", "xvi", "xvii", "xviii", "xix", "xx"];
 
-/** The value before `value` in its list ("b" → "a", "3" → "2", "iv" → "iii", "C" → "B"), or null for a first value. */
-function predecessor(value: string, romanLevel: boolean): string | null {
-  if (FIRST_VALUES.has(value)) return null;
-  if (/^\d+$/.test(value)) return String(Number(value) - 1);
-  if (romanLevel && ROMANS.includes(value)) return ROMANS[ROMANS.indexOf(value) - 1] ?? null;
-  if (/^[A-Z]$/.test(value) || /^[a-z]$/.test(value)) return String.fromCharCode(value.charCodeAt(0) - 1);
-  if (/^([a-z])\1$/.test(value)) return value === "aa" ? "z" : String.fromCharCode(value.charCodeAt(0) - 1).repeat(2);
-  return null;
+/** The values that may come before `value` in its list: "b" → "a", "3" → "2", "v" → "iv" (a numeral) or "u" (a letter). */
+function predecessors(value: string): string[] {
+  if (FIRST_VALUES.has(value)) return [];
+  if (/^\d+$/.test(value)) return [String(Number(value) - 1)];
+  const out: string[] = [];
+  const roman = ROMANS.indexOf(value);
+  if (roman > 0) out.push(ROMANS[roman - 1] ?? "");
+  if (/^[A-Za-z]$/.test(value)) out.push(String.fromCharCode(value.charCodeAt(0) - 1));
+  else if (/^([a-z])\1$/.test(value)) out.push(value === "aa" ? "z" : String.fromCharCode(value.charCodeAt(0) - 1).repeat(2));
+  return out;
 }
 
 /**
@@ -70,11 +71,10 @@ export function continuesItsList(pinpoint: string, known: ReadonlySet<string>, p
   const values = [...pinpoint.matchAll(/\(([^)]+)\)/g)].map((m) => m[1] ?? "");
   let prefix = "";
   for (const value of values) {
-    const before = predecessor(value, /^[ivx]+$/.test(value) && prefix !== "");
-    const alternatives = [before, /^[ivx]+$/.test(value) ? predecessor(value, false) : null].filter((v): v is string => v !== null);
+    const alternatives = predecessors(value);
     // Known as a pinpoint, or printed run into a line ("(A) Comply …; (B) In accordance …").
     const printed = (b: string): boolean => known.has(`${prefix}(${b})`) || new RegExp(String.raw`(?:^|\n|[.:;]\s)\s*\(${b}\)\s`).test(provisionText);
-    if (!FIRST_VALUES.has(value) && alternatives.length > 0 && !alternatives.some(printed)) return false;
+    if (alternatives.length > 0 && !alternatives.some(printed)) return false;
     prefix += `(${value})`;
   }
   return true;

@@ -69,7 +69,8 @@ const ORDER: Record<PinpointFamily, Record<Level, number>> = {
 const MAX_JUMP = 5;
 /** How many numerals of a list a print may lose before the next one is read as a letter instead. */
 const MISSED_NUMERALS = 2;
-const ROMANS = ["i", "ii", "iii", "iv", "v", "vi", "vii", "viii", "ix", "x", "xi", "xii", "xiii", "xiv", "xv", "xvi", "xvii", "xviii", "xix", "xx"];
+/** Roman numerals as lists print them, in order. */
+export const ROMANS = ["i", "ii", "iii", "iv", "v", "vi", "vii", "viii", "ix", "x", "xi", "xii", "xiii", "xiv", "xv", "xvi", "xvii", "xviii", "xix", "xx"];
 const FIRST: Record<Exclude<Level, "paragraph">, string> = { letter: "a", digit: "1", roman: "i", upper: "A" };
 
 /** The value after `value` at its level ("b" after "a", "aa" after "z", "iv" after "iii"). */
@@ -90,14 +91,19 @@ function successor(level: Level, value: string): string | undefined {
   }
 }
 
+/** The next marker or numbered paragraph opening a line. */
+const NEXT_MARKER = /(?:^|\n)\s*(?:\(([^)\s]{1,6})\)|(\d{1,3})\.\s)/g;
+/** The next "(ii)" or "(j)" opening a line or a sentence. */
+const NEXT_II_OR_J = /(?:^|\n|[.:;]\s)\s*\((ii|j)\)/g;
+
+/** What follows an ambiguous "(i)" in the text: its "(ii)" (a numeral) or the letter "(j)" first. */
+type Ahead = () => "roman" | "letter" | null;
+
 /**
  * The marker a line opens with, its level decided against the markers open so far. Letters and
  * roman numerals share characters ("(c)", "(i)", "(v)"): a roman level starts only at "(i)" under a
  * letter or a number, and continues only with the next numeral; anything else is a letter.
  */
-/** What follows an ambiguous "(i)" in the text: its "(ii)" (a numeral) or the letter "(j)" first. */
-type Ahead = () => "roman" | "letter" | null;
-
 function classify(value: string, open: readonly Marker[], next?: string, ahead?: Ahead): Level {
   if (/^\d+$/.test(value)) return "digit";
   if (/^[A-Z]$/.test(value)) return "upper";
@@ -106,12 +112,10 @@ function classify(value: string, open: readonly Marker[], next?: string, ahead?:
     if (roman !== undefined && ROMANS[ROMANS.indexOf(roman.value) + 1] === value) return "roman";
     // Rule "a numeral continues its list past one print lost": "(v)" two after an open "(iii)" is
     // the list's fifth point, not a letter twenty places past the open "(a)".
-    const gap = roman === undefined ? -1 : ROMANS.indexOf(value) - ROMANS.indexOf(roman.value);
-    const letterOpen = open.findLast((m) => m.level === "letter");
-    const letterGap =
-      letterOpen === undefined || letterOpen.value.length !== 1 || value.length !== 1 ? Infinity : value.charCodeAt(0) - letterOpen.value.charCodeAt(0);
-    if (gap > 1 && gap <= MISSED_NUMERALS + 1 && letterGap > 1) return "roman";
     const letter = open.findLast((m) => m.level === "letter");
+    const gap = roman === undefined ? -1 : ROMANS.indexOf(value) - ROMANS.indexOf(roman.value);
+    const letterGap = letter === undefined || letter.value.length !== 1 || value.length !== 1 ? Infinity : value.charCodeAt(0) - letter.value.charCodeAt(0);
+    if (gap > 1 && gap <= MISSED_NUMERALS + 1 && letterGap > 1) return "roman";
     if (value === "i") {
       // "(i)(1)" is the ninth letter: a numeral holds no number below it.
       if (next !== undefined && /^\d+$/.test(next)) return "letter";
@@ -139,8 +143,8 @@ export class PinpointTracker {
   private readonly text: string | undefined;
   /** The line read last opened with a marker and ended a sentence: a list's last point. */
   private pointClosed = false;
-  /** Markers from this index on belong to a list a later subparagraph closed: not printed, resumed only by their successor. */
-  private closedFrom: number | null = null;
+  /** The open markers belong to a list a later subparagraph closed: not printed, resumed only by their successor. */
+  private listClosed = false;
   /** Where in `text` the line being read ends: what follows it starts there. */
   private readTo = 0;
 
@@ -165,18 +169,22 @@ export class PinpointTracker {
    * of this point, …" between DORA Art. 58(1)(c) and (d)).
    */
   private listGoesOn(): boolean {
-    if (this.text === undefined) return false;
-    const next = /(?:^|\n)\s*(?:\(([^)\s]{1,6})\)|(\d{1,3})\.\s)/.exec(this.text.slice(this.readTo));
-    const value = next?.[1];
+    const value = this.nextAfterLine(NEXT_MARKER)?.[1];
     return value !== undefined && this.markers.some((m) => successor(m.level, m.value) === value);
   }
 
   /** The first "(ii)" or "(j)" opening a line or sentence after the one being read. */
   private readonly ahead: Ahead = () => {
-    if (this.text === undefined || this.skimming) return null;
-    const next = /(?:^|\n|[.:;]\s)\s*\((ii|j)\)/.exec(this.text.slice(this.readTo));
+    const next = this.nextAfterLine(NEXT_II_OR_J);
     return next === null ? null : next[1] === "ii" ? "roman" : "letter";
   };
+
+  /** The first match of `pattern` (global) in the text after the line being read; none while skimming another text. */
+  private nextAfterLine(pattern: RegExp): RegExpExecArray | null {
+    if (this.text === undefined || this.skimming) return null;
+    pattern.lastIndex = this.readTo;
+    return pattern.exec(this.text);
+  }
 
   private readLine(text: string): string | null {
     // A CFR section prints no "1." paragraphs: such a line is a list entry ("51. To enforce …").
@@ -187,7 +195,7 @@ export class PinpointTracker {
     if (numbered) {
       this.paragraph = numbered[1] ?? null;
       this.markers = [];
-      this.closedFrom = null;
+      this.listClosed = false;
       this.definitionBase = null;
       return this.current();
     }
@@ -212,7 +220,8 @@ export class PinpointTracker {
     // processor shall …" is GDPR Art. 28(3), not 28(3)(h)).
     // The list is closed, not forgotten: "(b)" after such a line continues it (DORA Art. 20's
     // "(a) …." then "When developing …" then "(b) …").
-    if (paren === null && closedPoint && this.family === "eu" && /^\s*\p{Lu}/u.test(text) && this.markers.length > 0 && !this.listGoesOn()) this.closedFrom = 0;
+    if (paren === null && closedPoint && this.family === "eu" && /^\s*\p{Lu}/u.test(text) && this.markers.length > 0 && !this.listGoesOn())
+      this.listClosed = true;
     // "(202) 714-6030": a telephone number wrapped to the start of a line.
     if (paren === null || TELEPHONE.test(text)) return this.current();
     if (this.family === "cfr" && !CFR_OPENING.test(paren[2] ?? "")) return this.current();
@@ -242,12 +251,10 @@ export class PinpointTracker {
   }
 
   private place(value: string, next?: string): void {
-    if (this.closedFrom !== null) {
-      const from = this.closedFrom;
+    if (this.listClosed) {
       const kind = classify(value, this.markers, next, this.ahead);
-      const resumes = this.markers.slice(from).some((m) => m.level === kind && successor(kind, m.value) === value);
-      if (!resumes) this.markers = this.markers.slice(0, from);
-      this.closedFrom = null;
+      if (!this.markers.some((m) => m.level === kind && successor(kind, m.value) === value)) this.markers = [];
+      this.listClosed = false;
     }
     const level = classify(value, this.markers, next, this.ahead);
     // The deepest open marker of this level that the value continues ("(2)" after "(B)(1)" is the
@@ -278,7 +285,8 @@ export class PinpointTracker {
     }
     // "(835) Infrastructure Rule …" wrapped to a line's start under "(c)(3)" names a transaction, it
     // is no marker: a list jumps over a few reserved numbers, not hundreds.
-    if (!continues && level === "digit" && Number(value) - (at >= 0 ? Number(this.markers[at]?.value) : 0) > MAX_JUMP + (at >= 0 ? 0 : 1)) return;
+    // A list with none of its numbers open yet starts at 1.
+    if (!continues && level === "digit" && Number(value) - (at >= 0 ? Number(this.markers[at]?.value) : 1) > MAX_JUMP) return;
     if (at >= 0) {
       // Continued or jumped to, it has the parents of the marker it replaces (a marker is sure only
       // when its parents are).
@@ -332,7 +340,7 @@ export class PinpointTracker {
 
   /** The pinpoint of the current line as a citation may print it: null unless every level of it is known. */
   current(): string | null {
-    const open = this.closedFrom === null ? this.markers : this.markers.slice(0, this.closedFrom);
+    const open = this.listClosed ? [] : this.markers;
     const shown = this.definitionBase === null ? open : open.slice(0, this.definitionBase);
     return shown.every((m) => m.sure) ? this.join(shown) : null;
   }
@@ -342,7 +350,7 @@ export class PinpointTracker {
    * sentences belong to one point ("(ii)" and the sentences under it), not what to print.
    */
   structure(): string | null {
-    return this.join(this.closedFrom === null ? this.markers : this.markers.slice(0, this.closedFrom));
+    return this.join(this.listClosed ? [] : this.markers);
   }
 
   private join(markers: readonly Marker[]): string | null {

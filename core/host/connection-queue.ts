@@ -55,7 +55,10 @@ export function createRequestScheduler(options: { slots?: number; maxInFlight?: 
 
   const canStart = (lane: Lane, w: Waiting): boolean => lane.inFlight < maxInFlight && (!w.interactive || running < slots);
 
+  /** Runs `w` now; its connection goes to the back of the round. */
   const start = (lane: Lane, w: Waiting): void => {
+    const at = lanes.indexOf(lane);
+    if (at >= 0) lanes.push(...lanes.splice(at, 1));
     lane.inFlight += 1;
     if (w.interactive) running += 1;
     void w
@@ -77,9 +80,6 @@ export function createRequestScheduler(options: { slots?: number; maxInFlight?: 
         const next = lane.waiting[0];
         if (next === undefined || !canStart(lane, next)) continue;
         lane.waiting.shift();
-        // Served: to the back of the round.
-        lanes.splice(lanes.indexOf(lane), 1);
-        lanes.push(lane);
         start(lane, next);
         progressed = true;
       }
@@ -100,8 +100,6 @@ export function createRequestScheduler(options: { slots?: number; maxInFlight?: 
           const w: Waiting = { work, interactive: kind === "interactive" };
           // In order within the connection: nothing overtakes what it sent before.
           if (lane.waiting.length === 0 && canStart(lane, w)) {
-            lanes.splice(lanes.indexOf(lane), 1);
-            lanes.push(lane);
             start(lane, w);
             return true;
           }

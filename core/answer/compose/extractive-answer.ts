@@ -231,11 +231,16 @@ function followOn(units: readonly Candidate[], unit: Candidate): Candidate[] {
   return units.slice(at + 1, last + 1);
 }
 
-/** The sentence a lead referring back names: the one before it in its paragraph, when both fit in what is shown first. */
-function sentenceBefore(units: readonly Candidate[], unit: Candidate): Candidate | undefined {
+/** The sentence before `unit` in its paragraph and point: the one a sentence referring back names. */
+function previousInParagraph(units: readonly Candidate[], unit: Candidate): Candidate | undefined {
   const before = units[units.indexOf(unit) - 1];
-  if (before === undefined || before.unit.paragraph !== unit.unit.paragraph || before.unit.pinpoint !== unit.unit.pinpoint) return undefined;
-  if (isFurniture(before.unit.text) || isLeadIn(before) || POINT.test(before.unit.text)) return undefined;
+  return before !== undefined && before.unit.paragraph === unit.unit.paragraph && before.unit.pinpoint === unit.unit.pinpoint ? before : undefined;
+}
+
+/** The sentence a lead referring back names, when it can open the answer and both fit in what is shown first. */
+function sentenceBefore(units: readonly Candidate[], unit: Candidate): Candidate | undefined {
+  const before = previousInParagraph(units, unit);
+  if (before === undefined || isFurniture(before.unit.text) || isLeadIn(before) || POINT.test(before.unit.text)) return undefined;
   return countWords(before.unit.text) + countWords(unit.unit.text) <= SHOWN_WORDS ? before : undefined;
 }
 
@@ -388,11 +393,7 @@ export function extractiveAnswer(pool: SentencePool, maxSentences = DEFAULT_MAX_
   const losesThreshold = (c: Candidate): boolean => top.features.threshold > 0 && c.features.threshold <= 0;
   // A sentence referring back shares the words of the one it names: "This period shall not exceed
   // five years" speaks of the publication the sentence before it keeps online.
-  const coversByReference = (c: Candidate): boolean => {
-    const units = unitsOf(c);
-    const before = units[units.indexOf(c) - 1];
-    return REFERS_BACK.test(c.unit.text) && before !== undefined && before.unit.paragraph === c.unit.paragraph && before.coverage > 0;
-  };
+  const coversByReference = (c: Candidate): boolean => REFERS_BACK.test(c.unit.text) && (previousInParagraph(unitsOf(c), c)?.coverage ?? 0) > 0;
   // Rule "a discussion explains the requirement, it does not replace it": a cue in a requirement's
   // discussion or an example ("… terminates all processes … except those …") never takes the lead
   // from a rule stated outright (NIST SP 800-171 3.1.11's "Terminate (automatically) a user session
