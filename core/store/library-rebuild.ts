@@ -2,6 +2,7 @@ import { access, rename, rm, writeFile } from "node:fs/promises";
 import type { DocumentRecord, LibraryHealth } from "../model/store-records.ts";
 import { removeSearchDatabases, searchDirectory } from "./kuzu/search-database.ts";
 import { removeVectorSnapshots } from "./kuzu/vector-snapshot.ts";
+import { sectionFileDirectory } from "./section-files.ts";
 import { findSourceCopy, readSourceRecord, type ImportOrigin } from "./source-record.ts";
 
 // Repairing a damaged library means building it again from the kept source copies, into a new
@@ -113,8 +114,9 @@ export async function finishRebuild(dbPath: string, log: (message: string) => vo
   await rename(rebuilt, dbPath);
   await rm(`${rebuilt}.wal`, { force: true });
   // The rebuilt library's search index is of the same documents: it moves with it. The vectors'
-  // snapshots were the damaged library's: its replacement starts without.
+  // snapshots and section files were the damaged library's: its replacement starts without.
   await removeVectorSnapshots(dbPath);
+  await rm(sectionFileDirectory(dbPath), { recursive: true, force: true });
   await removeSearchDatabases(dbPath);
   await rename(searchDirectory(rebuilt), searchDirectory(dbPath)).catch(() => undefined);
   await rm(donePath(dbPath), { force: true });

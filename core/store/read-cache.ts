@@ -62,6 +62,11 @@ const PURE_READS: Readonly<Record<keyof StoreReads, true>> = {
 };
 const PURE_READ_NAMES = new Set<string>(Object.keys(PURE_READS));
 
+/** True for a store method that neither changes stored data nor needs caches of rows emptied. */
+export function isPureRead(name: string): boolean {
+  return PURE_READ_NAMES.has(name);
+}
+
 /**
  * Writes confined to one document (its id is what they return): they add, change or remove only
  * rows of that document, whose section, triplet and vector ids all start with `<documentId>:`. The

@@ -1,0 +1,537 @@
+import { open, readdir, rename, rm, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { z } from "zod";
+import { ensurePrivateDir, PRIVATE_FILE_MODE } from "../files/private-files.ts";
+import { sectionSchema, tripletSchema } from "../model/record-schemas.ts";
+import type { TripletRecord } from "../model/graph-records.ts";
+import type { Section } from "../model/section-types.ts";
+import type { DocumentRecord } from "../model/store-records.ts";
+import type { GraphStore } from "./graph-store.ts";
+import { isPureRead } from "./read-cache.ts";
+
+// Each document's sections in a file of its own beside the library (`<library>.sections/<id>.sec`),
+// read by offset. Kuzu 0.11.3 reads the text and spans columns of every row of a node group to
+// filter it, so reading the few sections a search found costs as much as scanning the table, and
+// that grows with the library; a document's sections never change once imported, so a file
+// written when it is stored can answer those reads at any library size.
+//
+// Rule "a file is only a copy": the library stays the one source of truth. A file is used only
+// while its stamp (sha256, import time, section count, schema version) matches the document the
+// library holds; anything else (missing, stale, unreadable, a row that does not parse) is read
+// from the library as before, and the file is written again in the background from what the
+// library holds. A delete removes the file before the library's rows; an insert writes it after
+// they are committed; so a crash leaves a file that matches, or none, or one whose document is gone
+// (ignored, and removed at the next open).
+
+const MAGIC = Buffer.from("CGSECT02", "latin1");
+const HEAD = MAGIC.length + 4;
+
+/** Nearby rows are read in one go when the gap between them is under this many bytes. */
+const COALESCE_GAP_BYTES = 64 * 1024;
+
+const headerSchema = z.object({
+  documentId: z.string(),
+  sha256: z.string(),
+  importedAt: z.string(),
+  schemaVersion: z.number().int(),
+  /** Per section, in document order: id, parent id, offset and length of its row after the header. */
+  rows: z.array(z.tuple([z.string(), z.string().nullable(), z.number().int().nonnegative(), z.number().int().nonnegative()])),
+  /** Per triplet, in the library's order (section, span, id): id, section id, offset, length. */
+  triplets: z.array(z.tuple([z.string(), z.string(), z.number().int().nonnegative(), z.number().int().nonnegative()])),
+});
+type Header = z.infer<typeof headerSchema>;
+
+type SectionRow = { section: Section; document: DocumentRecord };
+
+export function sectionFileDirectory(dbPath: string): string {
+  return `${dbPath}.sections`;
+}
+
+/** Document ids are hex; anything else never names a file. */
+const FILE_ID = /^[0-9a-f]{1,64}$/i;
+
+function fileOf(directory: string, documentId: string): string | null {
+  return FILE_ID.test(documentId) ? path.join(directory, `${documentId}.sec`) : null;
+}
+
+function stampMatches(header: Header, doc: DocumentRecord, schemaVersion: number): boolean {
+  return (
+    header.documentId === doc.id &&
+    header.sha256 === doc.sha256 &&
+    header.importedAt === doc.importedAt &&
+    header.rows.length === doc.sections &&
+    header.schemaVersion === schemaVersion
+  );
+}
+
+function byTripletOrder(a: TripletRecord, b: TripletRecord): number {
+  return a.sectionId < b.sectionId ? -1 : a.sectionId > b.sectionId ? 1 : a.start - b.start || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+}
+
+/** The file's bytes: magic, header length, header, section rows, triplet rows. */
+export function encodeSectionFile(doc: DocumentRecord, sections: readonly Section[], triplets: readonly TripletRecord[], schemaVersion: number): Buffer {
+  const ordered = [...sections].sort((a, b) => a.ordinal - b.ordinal);
+  const facts = [...triplets].sort(byTripletOrder);
+  const bodies = [...ordered, ...facts].map((row) => Buffer.from(JSON.stringify(row), "utf8"));
+  const rows: Header["rows"] = [];
+  const tripletRows: Header["triplets"] = [];
+  let at = 0;
+  bodies.forEach((body, i) => {
+    const section = ordered[i];
+    const triplet = facts[i - ordered.length];
+    if (section !== undefined) rows.push([section.id, section.parentId, at, body.length]);
+    else if (triplet !== undefined) tripletRows.push([triplet.id, triplet.sectionId, at, body.length]);
+    at += body.length;
+  });
+  const header = Buffer.from(
+    JSON.stringify({ documentId: doc.id, sha256: doc.sha256, importedAt: doc.importedAt, schemaVersion, rows, triplets: tripletRows } satisfies Header),
+    "utf8",
+  );
+  const length = Buffer.alloc(4);
+  length.writeUInt32LE(header.length);
+  return Buffer.concat([MAGIC, length, header, ...bodies]);
+}
+
+interface OpenedFile {
+  header: Header;
+  /** Where the rows start in the file. */
+  base: number;
+  /** Section id → its position in header.rows. */
+  index: Map<string, number>;
+  /** Triplet id → its position in header.triplets. */
+  tripletIndex: Map<string, number>;
+}
+
+async function readHeader(file: string): Promise<OpenedFile | null> {
+  const handle = await open(file, "r").catch(() => null);
+  if (handle === null) return null;
+  try {
+    const head = Buffer.alloc(HEAD);
+    const { bytesRead } = await handle.read(head, 0, HEAD, 0);
+    if (bytesRead < HEAD || !head.subarray(0, MAGIC.length).equals(MAGIC)) return null;
+    const length = head.readUInt32LE(MAGIC.length);
+    const body = Buffer.alloc(length);
+    const got = await handle.read(body, 0, length, HEAD);
+    if (got.bytesRead < length) return null;
+    const header = headerSchema.parse(JSON.parse(body.toString("utf8")));
+    return {
+      header,
+      base: HEAD + length,
+      index: new Map(header.rows.map((r, i) => [r[0], i])),
+      tripletIndex: new Map(header.triplets.map((r, i) => [r[0], i])),
+    };
+  } catch {
+    return null;
+  } finally {
+    await handle.close();
+  }
+}
+
+type Entry = readonly [id: string, owner: string | null, offset: number, length: number];
+
+/** The rows of these entries, parsed and checked by `check`; null when any is unreadable. */
+async function readRows<T>(file: string, base: number, entries: readonly Entry[], check: (value: unknown, entry: Entry) => T | null): Promise<T[] | null> {
+  const wanted = [...entries].sort((a, b) => a[2] - b[2]);
+  if (wanted.length === 0) return [];
+  const handle = await open(file, "r").catch(() => null);
+  if (handle === null) return null;
+  try {
+    const out: T[] = [];
+    let i = 0;
+    while (i < wanted.length) {
+      // One read for a run of rows close together.
+      let j = i;
+      while (j + 1 < wanted.length) {
+        const last = wanted[j];
+        const next = wanted[j + 1];
+        if (last === undefined || next === undefined || next[2] - (last[2] + last[3]) > COALESCE_GAP_BYTES) break;
+        j++;
+      }
+      const first = wanted[i];
+      const end = wanted[j];
+      if (first === undefined || end === undefined) return null;
+      const span = end[2] + end[3] - first[2];
+      const buffer = Buffer.alloc(span);
+      const { bytesRead } = await handle.read(buffer, 0, span, base + first[2]);
+      if (bytesRead < span) return null;
+      for (let k = i; k <= j; k++) {
+        const entry = wanted[k];
+        if (entry === undefined) return null;
+        const value = check(JSON.parse(buffer.toString("utf8", entry[2] - first[2], entry[2] - first[2] + entry[3])), entry);
+        if (value === null) return null;
+        out.push(value);
+      }
+      i = j + 1;
+    }
+    return out;
+  } catch {
+    return null;
+  } finally {
+    await handle.close();
+  }
+}
+
+function sectionRows(file: string, opened: OpenedFile, entries: readonly Entry[]): Promise<Section[] | null> {
+  return readRows(file, opened.base, entries, (value, entry) => {
+    const parsed = sectionSchema.safeParse(value);
+    return parsed.success && parsed.data.id === entry[0] && parsed.data.documentId === opened.header.documentId ? parsed.data : null;
+  });
+}
+
+function tripletRows(file: string, opened: OpenedFile, entries: readonly Entry[]): Promise<TripletRecord[] | null> {
+  return readRows(file, opened.base, entries, (value, entry) => {
+    const parsed = tripletSchema.safeParse(value);
+    if (!parsed.success || parsed.data.id !== entry[0] || parsed.data.documentId !== opened.header.documentId) return null;
+    const { recipientId, recipient, ...rest } = parsed.data;
+    return recipient === undefined ? rest : { ...rest, recipientId: recipientId ?? "", recipient };
+  });
+}
+
+export interface SectionFileOptions {
+  log?: (message: string) => void;
+  /** True while the library must not be written to (nor anything beside it). */
+  readOnly?: () => boolean;
+}
+
+export interface SectionFileControls {
+  /** Waits until no file is being written in the background (tests, benches). */
+  sectionFilesSettled(): Promise<void>;
+}
+
+const documentOf = (id: string): string => id.slice(0, Math.max(0, id.indexOf(":")));
+
+function groupByDocument(ids: readonly string[]): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  for (const id of new Set(ids)) {
+    const list = out.get(documentOf(id));
+    if (list === undefined) out.set(documentOf(id), [id]);
+    else list.push(id);
+  }
+  return out;
+}
+
+const messageOf = (err: unknown): string => (err instanceof Error ? err.message : String(err));
+
+// Long function: a closure over the open files' headers and the background writer; each wrapped method is a few lines.
+/**
+ * The store with reads of sections and triplets by id served from the documents' files where they
+ * match the library, and those files kept: written at insert, removed before a delete or a change
+ * of the document's triplets, written again in the background for documents stored before (or
+ * whose file was lost or is stale). Everything else passes through.
+ */
+export function withSectionFiles<S extends GraphStore>(store: S, directory: string, options: SectionFileOptions = {}): S & SectionFileControls {
+  const log = options.log ?? (() => {});
+  const readOnly = options.readOnly ?? (() => false);
+  /** Opened headers by document id; null: no usable file (until it is written again). */
+  const headers = new Map<string, OpenedFile | null>();
+  /** A file being written, by document: removing it waits for that write (never for the queue). */
+  const writing = new Map<string, Promise<void>>();
+  let documents: Map<string, DocumentRecord> | null = null;
+  let schemaVersion: number | null = null;
+  let generation = 0;
+  let closed = false;
+  const pending = new Set<string>();
+  let writer: Promise<void> = Promise.resolve();
+
+  const forgetDocuments = (): void => {
+    generation++;
+    documents = null;
+  };
+
+  async function library(): Promise<Map<string, DocumentRecord>> {
+    if (documents !== null) return documents;
+    const started = generation;
+    const list = new Map((await store.listDocuments()).map((d) => [d.id, d]));
+    schemaVersion ??= await store.schemaVersion();
+    if (generation === started) documents = list;
+    return list;
+  }
+
+  /** The document's file if it matches the library's document, else null (and a rewrite is queued). */
+  async function usable(doc: DocumentRecord): Promise<{ file: string; opened: OpenedFile } | null> {
+    const file = fileOf(directory, doc.id);
+    if (file === null || schemaVersion === null) return null;
+    let opened = headers.get(doc.id);
+    if (opened === undefined) {
+      opened = await readHeader(file);
+      headers.set(doc.id, opened);
+    }
+    if (opened !== null && stampMatches(opened.header, doc, schemaVersion)) return { file, opened };
+    headers.set(doc.id, null);
+    rewrite(doc.id);
+    return null;
+  }
+
+  /**
+   * Writes the file unless a write to the library began since `since` (its caller read the rows
+   * before): the check and the claim happen in one turn, so a removal that starts later waits for it.
+   */
+  async function writeFileOf(doc: DocumentRecord, sections: readonly Section[], triplets: readonly TripletRecord[], since: number): Promise<void> {
+    const file = fileOf(directory, doc.id);
+    if (file === null || schemaVersion === null || readOnly() || generation !== since || writing.has(doc.id)) return;
+    const version = schemaVersion;
+    const done = (async () => {
+      await ensurePrivateDir(directory);
+      const temporary = `${file}.tmp-${process.pid}`;
+      await writeFile(temporary, encodeSectionFile(doc, sections, triplets, version), { mode: PRIVATE_FILE_MODE });
+      await rename(temporary, file);
+    })();
+    writing.set(doc.id, done);
+    try {
+      await done;
+    } finally {
+      writing.delete(doc.id);
+      headers.delete(doc.id);
+    }
+  }
+
+  /** Removes a document's file before a write changes its rows (after any write of it under way). */
+  async function removeFileOf(documentId: string): Promise<void> {
+    forgetDocuments();
+    headers.set(documentId, null);
+    const file = fileOf(directory, documentId);
+    if (file === null || readOnly()) return;
+    await writing.get(documentId)?.catch(() => undefined);
+    await rm(file, { force: true });
+  }
+
+  /** Writes a document's file from what the library holds, one document at a time, in the background. */
+  function rewrite(documentId: string): void {
+    if (closed || readOnly() || pending.has(documentId)) return;
+    pending.add(documentId);
+    writer = writer.then(async () => {
+      try {
+        if (closed) return;
+        const since = generation;
+        const doc = (await library()).get(documentId);
+        if (doc === undefined) return;
+        const [sections, triplets] = [await store.getSections(documentId), await store.getTriplets(documentId)];
+        if (sections.length === doc.sections) await writeFileOf(doc, sections, triplets, since);
+      } catch (err) {
+        log(`section file of ${documentId} not written: ${messageOf(err)}`);
+      } finally {
+        pending.delete(documentId);
+      }
+    });
+  }
+
+  /** Queues a rewrite for every document whose file is missing or stale (at open, in the writer's turn). */
+  async function checkEvery(): Promise<void> {
+    if (closed || readOnly()) return;
+    try {
+      for (const doc of (await library()).values()) {
+        if (closed) return;
+        await usable(doc);
+      }
+    } catch (err) {
+      log(`section files not checked: ${messageOf(err)}`);
+    }
+  }
+
+  /** Files of documents the library no longer holds (a delete interrupted between the two). */
+  async function removeOrphans(): Promise<void> {
+    if (readOnly()) return;
+    const names = await readdir(directory).catch(() => [] as string[]);
+    if (names.length === 0) return;
+    const held = await library();
+    for (const name of names) {
+      const id = name.replace(/\.sec(\.tmp-\d+)?$/, "");
+      if (name.includes(".tmp-") || !held.has(id)) await rm(path.join(directory, name), { force: true });
+    }
+  }
+
+  /**
+   * Per document of `ids`: its usable file, or the ids it could not serve (`missing`, read from the
+   * library by the caller). `serve` returns null when the file turned out unreadable.
+   */
+  async function fromFiles<T>(
+    ids: readonly string[],
+    serve: (file: string, opened: OpenedFile, wanted: string[]) => Promise<T[] | null>,
+  ): Promise<{ found: T[]; missing: string[] }> {
+    const held = await library();
+    const found: T[] = [];
+    const missing: string[] = [];
+    for (const [documentId, wanted] of groupByDocument(ids)) {
+      const doc = held.get(documentId);
+      const source = doc === undefined ? null : await usable(doc);
+      const rows = source === null ? null : await serve(source.file, source.opened, wanted);
+      if (rows !== null) {
+        found.push(...rows);
+        continue;
+      }
+      if (source !== null) {
+        headers.set(documentId, null);
+        rewrite(documentId);
+      }
+      missing.push(...wanted);
+    }
+    return { found, missing };
+  }
+
+  const entriesOf = (list: Header["rows"] | Header["triplets"], positions: Iterable<number | undefined>): Entry[] =>
+    [...positions].flatMap((at) => {
+      const entry = at === undefined ? undefined : list[at];
+      return entry === undefined ? [] : [entry];
+    });
+
+  async function sectionsByIds(ids: readonly string[]): Promise<SectionRow[]> {
+    if (ids.length === 0) return [];
+    const held = await library();
+    const { found, missing } = await fromFiles(ids, (file, opened, wanted) =>
+      sectionRows(
+        file,
+        opened,
+        entriesOf(
+          opened.header.rows,
+          wanted.map((id) => opened.index.get(id)),
+        ),
+      ),
+    );
+    const byId = new Map<string, SectionRow>();
+    for (const section of found) {
+      const document = held.get(section.documentId);
+      if (document !== undefined) byId.set(section.id, { section, document });
+    }
+    if (missing.length > 0) for (const row of await store.getSectionsByIds(missing)) byId.set(row.section.id, row);
+    return ids.flatMap((id) => byId.get(id) ?? []);
+  }
+
+  const wrapped = {
+    async open(): Promise<void> {
+      closed = false;
+      forgetDocuments();
+      headers.clear();
+      schemaVersion = null;
+      await store.open();
+      schemaVersion = await store.schemaVersion();
+      await removeOrphans().catch((err: unknown) => log(`section files not tidied: ${messageOf(err)}`));
+      // A library stored before these files (or that lost some) gets them in the background.
+      writer = writer.then(checkEvery);
+    },
+
+    async close(): Promise<void> {
+      closed = true;
+      await writer;
+      headers.clear();
+      forgetDocuments();
+      await store.close();
+    },
+
+    async insertDocument(...args: Parameters<GraphStore["insertDocument"]>): Promise<void> {
+      const [doc, sections] = args;
+      await removeFileOf(doc.id);
+      try {
+        await store.insertDocument(...args);
+      } finally {
+        forgetDocuments();
+      }
+      // Stored: the file follows (the triplets as the library reads them). Failing costs speed, not data.
+      try {
+        const since = generation;
+        await writeFileOf(doc, sections, await store.getTriplets(doc.id), since);
+      } catch (err) {
+        log(`section file of ${doc.id} not written: ${messageOf(err)}`);
+      }
+    },
+
+    async deleteDocument(id: string): Promise<boolean> {
+      await removeFileOf(id);
+      try {
+        return await store.deleteDocument(id);
+      } finally {
+        forgetDocuments();
+        headers.delete(id);
+      }
+    },
+
+    async replaceLlmTriplets(...args: Parameters<GraphStore["replaceLlmTriplets"]>): ReturnType<GraphStore["replaceLlmTriplets"]> {
+      const [documentId] = args;
+      await removeFileOf(documentId);
+      try {
+        return await store.replaceLlmTriplets(...args);
+      } finally {
+        forgetDocuments();
+        headers.delete(documentId);
+        rewrite(documentId);
+      }
+    },
+
+    getSectionsByIds: (ids: string[]): Promise<SectionRow[]> => sectionsByIds(ids),
+
+    async getSection(id: string): Promise<Section | null> {
+      return (await sectionsByIds([id]))[0]?.section ?? null;
+    },
+
+    async getSections(documentId: string): Promise<Section[]> {
+      const { found, missing } = await fromFiles([`${documentId}:`], (file, opened) => sectionRows(file, opened, opened.header.rows));
+      return missing.length > 0 ? store.getSections(documentId) : found;
+    },
+
+    async getChildSectionIds(ids: string[]): Promise<Map<string, string[]>> {
+      const { found, missing } = await fromFiles(ids, (_file, opened, wanted) => {
+        const parents = new Set(wanted);
+        return Promise.resolve([opened.header.rows.filter((r) => r[1] !== null && parents.has(r[1]))]);
+      });
+      const out = new Map<string, string[]>(ids.map((id) => [id, []]));
+      for (const rows of found) for (const r of rows) if (r[1] !== null) out.get(r[1])?.push(r[0]);
+      if (missing.length > 0) for (const [id, children] of await store.getChildSectionIds(missing)) out.set(id, children);
+      return out;
+    },
+
+    async getTripletsForSections(ids: string[]): Promise<TripletRecord[]> {
+      if (ids.length === 0) return [];
+      const { found, missing } = await fromFiles(ids, (file, opened, wanted) => {
+        const sections = new Set(wanted);
+        return tripletRows(
+          file,
+          opened,
+          opened.header.triplets.filter((t) => sections.has(t[1])),
+        );
+      });
+      const rows = missing.length > 0 ? [...found, ...(await store.getTripletsForSections(missing))] : found;
+      return rows.sort(byTripletOrder);
+    },
+
+    async getTripletsByIds(ids: string[]): Promise<TripletRecord[]> {
+      if (ids.length === 0) return [];
+      const { found, missing } = await fromFiles(ids, (file, opened, wanted) =>
+        tripletRows(
+          file,
+          opened,
+          entriesOf(
+            opened.header.triplets,
+            wanted.map((id) => opened.tripletIndex.get(id)),
+          ),
+        ),
+      );
+      return missing.length > 0 ? [...found, ...(await store.getTripletsByIds(missing))] : found;
+    },
+
+    async getTriplets(documentId: string): Promise<TripletRecord[]> {
+      const { found, missing } = await fromFiles([`${documentId}:`], (file, opened) => tripletRows(file, opened, opened.header.triplets));
+      return missing.length > 0 ? store.getTriplets(documentId) : found.sort(byTripletOrder);
+    },
+
+    sectionFilesSettled: async (): Promise<void> => {
+      await writer;
+      while (pending.size > 0) await writer;
+    },
+  };
+
+  return new Proxy(store, {
+    get(target, property, receiver) {
+      if (typeof property === "string" && Object.hasOwn(wrapped, property)) return wrapped[property as keyof typeof wrapped];
+      const value: unknown = Reflect.get(target, property, receiver);
+      if (typeof value !== "function" || typeof property !== "string" || isPureRead(property)) return value;
+      // Anything that may write: the document list is read again after it.
+      return async (...args: unknown[]) => {
+        forgetDocuments();
+        try {
+          return await (value as (...a: unknown[]) => unknown).apply(target, args);
+        } finally {
+          forgetDocuments();
+        }
+      };
+    },
+  }) as S & SectionFileControls;
+}
