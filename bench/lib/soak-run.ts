@@ -4,7 +4,7 @@ import path from "node:path";
 import { createEngine, databasePath } from "../../core/engine.ts";
 import type { SearchOptions } from "../../core/model/engine-types.ts";
 import { toErrorInfo } from "../../core/model/errors.ts";
-import { createKuzuStore } from "../../core/store/kuzu/kuzu-store.ts";
+import { createLibraryStore } from "../../core/store/library-store.ts";
 import { checkStoreConsistency } from "./store-consistency.ts";
 
 // The soak: one engine process answers N searches and M asks (extractive, no model) while
@@ -122,7 +122,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakSummary> {
   }
 
   const dataDir = await mkdtemp(path.join(os.tmpdir(), "clausegraph-soak-"));
-  const store = createKuzuStore({ dbPath: databasePath(dataDir), ...(options.vectorPath === "index" ? { exactVectorLimit: 0 } : {}) });
+  const store = createLibraryStore({ dbPath: databasePath(dataDir), ...(options.vectorPath === "index" ? { exactVectorLimit: 0 } : {}) });
   const engine = await createEngine({ dataDir, llm: null, store });
 
   const setupStarted = performance.now();

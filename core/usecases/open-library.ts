@@ -3,17 +3,10 @@ import { toErrorInfo } from "../model/errors.ts";
 import { ensurePrivateDir, tightenDataDir } from "../files/private-files.ts";
 import { defaultEmbeddingModel, loadModelManifest } from "../embed/model-manifest.ts";
 import type { GraphStore } from "../store/graph-store.ts";
-import { createKuzuStore } from "../store/kuzu/kuzu-store.ts";
+import { createLibraryStore } from "../store/library-store.ts";
 import { finishRebuild } from "../store/library-rebuild.ts";
 import { withReadCache, type ReadCacheControls } from "../store/read-cache.ts";
-import { sectionFileDirectory, withSectionFiles } from "../store/section-files.ts";
 import { databasePath, type EngineContext, type Logger } from "./context.ts";
-
-/** The library's Kuzu store, its sections read from their files where those match (section-files.ts). */
-function libraryStore(dbPath: string, log: Logger): GraphStore {
-  const kuzu = createKuzuStore({ dbPath, log });
-  return withSectionFiles(kuzu, sectionFileDirectory(dbPath), { log, readOnly: () => kuzu.isReadOnly() });
-}
 
 /**
  * Opens the library of a data dir: a rebuild that finished but was not swapped in when the app
@@ -23,7 +16,7 @@ function libraryStore(dbPath: string, log: Logger): GraphStore {
 export async function openLibrary(dataDir: string, given: GraphStore | undefined, log: Logger): Promise<GraphStore & ReadCacheControls> {
   await ensurePrivateDir(dataDir);
   if (!given) await finishRebuild(databasePath(dataDir), log);
-  const store = withReadCache(given ?? libraryStore(databasePath(dataDir), log));
+  const store = withReadCache(given ?? createLibraryStore({ dbPath: databasePath(dataDir), log }));
   await store.open();
   // Kuzu has just created or reopened its files: owner-only, like everything else in the library.
   await tightenDataDir(dataDir);
