@@ -56,6 +56,13 @@ const CFR_OPENING = /[\p{Lu}\p{N}"“‘'[]/u;
 const ROMAN = /^[ivxlc]+$/;
 /** A line opening with a defined term, unmarked: "Covered entity means:", "Contrary, when used to compare …, means:". */
 const DEFINITION_LINE = /^\s*\p{Lu}[\p{L}-]*(?:\s+[\p{L}-]+){0,6}?(?:,[^.;]{0,200},)?\s+(?:means|shall mean|has the meaning)\b/u;
+/** A line opening a quotation, and a closing quote (not an apostrophe: "the CCP’s" goes on with a letter). */
+const QUOTE_OPENS = /^\s*‘/;
+const QUOTE_CLOSES = /’(?!\p{L})/u;
+/** A CFR section's source note, "[65 FR 50367, Aug. 17, 2000, as amended at …]", and a notice's signature line, "Issued on August 3, 2020." */
+const SECTION_END_NOTE = /^\s*(?:\[\d+\s+FR\s+\d|(?:Issued|Dated)\b[^.]{0,80}\b\d{4}\.?\s*$)/;
+/** A line that ends a sentence. */
+const ENDS_SENTENCE = /[.!?]["”’]?\s*$/;
 /** A point run into a line after the end of a sentence: "Documentation. (i) Maintain …". */
 const RUN_IN_MARKER = new RegExp(String.raw`(?<=[.:;]\s+)(?:${MARKER})+\s+\p{Lu}`, "gu");
 
@@ -147,6 +154,12 @@ export class PinpointTracker {
   private listClosed = false;
   /** Where in `text` the line being read ends: what follows it starts there. */
   private readTo = 0;
+  /** Inside quoted text (an amending article's inserted provisions): its numbering is the other act's. */
+  private quoting = false;
+  /** A numbered item of a document with no known numbering family ended a sentence. */
+  private itemClosed = false;
+  /** That item's list was closed by an unmarked sentence after it: the number is not printed, and only its successor reopens it. */
+  private paragraphClosed = false;
 
   constructor(options: PinpointOptions = {}) {
     this.family = options.family;
@@ -173,6 +186,20 @@ export class PinpointTracker {
     return value !== undefined && this.markers.some((m) => successor(m.level, m.value) === value);
   }
 
+  /** Whether a later line numbers the item after the open one ("17." after "16."). */
+  private numberGoesOn(): boolean {
+    const value = this.nextNumber();
+    return value !== undefined && this.paragraph !== null && Number(value) === Number(this.paragraph) + 1;
+  }
+
+  /** The next "N." opening a line after the one being read. */
+  private nextNumber(): string | undefined {
+    if (this.text === undefined || this.skimming) return undefined;
+    const pattern = /(?:^|\n)\s*(\d{1,3})\.\s/g;
+    pattern.lastIndex = this.readTo;
+    return pattern.exec(this.text)?.[1];
+  }
+
   /** The first "(ii)" or "(j)" opening a line or sentence after the one being read. */
   private readonly ahead: Ahead = () => {
     const next = this.nextAfterLine(NEXT_II_OR_J);
@@ -187,6 +214,25 @@ export class PinpointTracker {
   }
 
   private readLine(text: string): string | null {
+    // Rule "quoted text is another act's": an amending article quotes the provisions it inserts
+    // ("‘1. A trade repository shall …’;", then "2. …" inside the same quotation); their numbers and
+    // points are the amended act's, and the sentences belong to the point that quotes them.
+    if (this.quoting) {
+      if (QUOTE_CLOSES.test(text)) this.quoting = false;
+      return this.current();
+    }
+    if (QUOTE_OPENS.test(text)) {
+      this.quoting = !QUOTE_CLOSES.test(text.slice(text.indexOf("‘") + 1));
+      return this.current();
+    }
+    // Rule "a section's closing note is the section's": a CFR source note or a notice's signature
+    // after the last paragraph is not part of that paragraph ("§ 162.1601(b)(2)" was given to
+    // "[65 FR 50367, Aug. 17, 2000, …]").
+    if (SECTION_END_NOTE.test(text)) {
+      if (this.markers.length > 0) this.listClosed = true;
+      if (this.family === undefined && this.paragraph !== null) this.paragraphClosed = true;
+      return this.current();
+    }
     // A CFR section prints no "1." paragraphs: such a line is a list entry ("51. To enforce …").
     const numbered = this.family === "cfr" ? null : EU_PARAGRAPH.exec(text);
     // Rule "a number continues its list": "8. CONTROLLO QUALITA'" printed in an article whose
@@ -196,7 +242,26 @@ export class PinpointTracker {
       this.paragraph = numbered[1] ?? null;
       this.markers = [];
       this.listClosed = false;
+      this.paragraphClosed = false;
+      this.itemClosed = ENDS_SENTENCE.test(text);
       this.definitionBase = null;
+      return this.current();
+    }
+    // Rule "a sentence after a numbered list's last item is the provision's" (documents of no known
+    // family, where "1." … "16." number a list, not paragraphs): "16. (eventuale) altra
+    // documentazione …." then "N.B. Nell'ambito …" and the text after it are not item 16.
+    const itemClosed = this.itemClosed;
+    this.itemClosed = false;
+    if (
+      this.family === undefined &&
+      itemClosed &&
+      this.paragraph !== null &&
+      this.markers.length === 0 &&
+      /^\s*\p{Lu}/u.test(text) &&
+      !PAREN_MARKERS.test(text) &&
+      !this.numberGoesOn()
+    ) {
+      this.paragraphClosed = true;
       return this.current();
     }
     if (DEFINITION_LINE.test(text)) {
@@ -213,7 +278,7 @@ export class PinpointTracker {
     }
     const paren = PAREN_MARKERS.exec(text);
     const closedPoint = this.pointClosed;
-    this.pointClosed = paren !== null && /[.!?]["”’]?\s*$/.test(text);
+    this.pointClosed = paren !== null && ENDS_SENTENCE.test(text);
     // Rule "a line after a list's closing point belongs to the paragraph": in an EU article a
     // point ends with ";" until the last, which ends with "."; an unmarked line after it is the
     // paragraph's next subparagraph ("With regard to point (h) of the first subparagraph, the
@@ -304,7 +369,9 @@ export class PinpointTracker {
     // The first marker of a whole provision at its family's top level ("(b)" where "(a)" was not
     // printed as a line) has no parents to miss.
     const parents = this.markers.slice(0, kept);
-    const top = parents.length === 0 && (this.skimming || !this.continues) && (order === undefined || order[level] === 0);
+    // With no known family only a letter may stand at the top: a "(iii)" opening a line of prose
+    // whose "(i)" and "(ii)" ran inline ("… is to: (i) determine …; (ii) identify …; and") is no point.
+    const top = parents.length === 0 && (this.skimming || !this.continues) && (order === undefined ? level === "letter" : order[level] === 0);
     // Its parents are known when the levels kept end right above its own ("(ii)" under "(b)(1)"
     // whose "(i)" was run into the line above).
     const parent = parents.at(-1);
@@ -354,7 +421,8 @@ export class PinpointTracker {
   }
 
   private join(markers: readonly Marker[]): string | null {
-    const parts = [...(this.paragraph === null ? [] : [`(${this.paragraph})`]), ...markers.map((m) => `(${m.value})`)];
+    const paragraph = this.paragraphClosed ? null : this.paragraph;
+    const parts = [...(paragraph === null ? [] : [`(${paragraph})`]), ...markers.map((m) => `(${m.value})`)];
     return parts.length === 0 ? null : parts.join("");
   }
 }

@@ -197,6 +197,100 @@ describe("pinpoints of EU articles and CFR sections", () => {
     expect(dora.slice(1).map((l) => tracker.line(l))).toEqual(["(1)(c)", "(1)(c)", "(1)(d)", "(1)"]);
   });
 
+  it("quoted text is another act's: the provisions an amending article inserts keep the point that quotes them (DORA Art. 60, an amending directive)", () => {
+    const dora = [
+      "(4) in Article 79, paragraphs 1 and 2 are replaced by the following:",
+      "‘1. A trade repository shall identify sources of operational risk and minimise them.",
+      "2. A trade repository shall establish, implement and maintain an adequate business continuity policy and the fulfilment of the trade repository’s obligations.’;",
+      "(5) in Article 80, paragraph 1 is deleted.",
+      "(6) in Annex I, Section II is amended as follows:",
+      "(a) points (a) and (b) are replaced by the following:",
+      "‘(a) a trade repository infringes Article 79(1) by not identifying sources of operational risk;",
+      "(b) a trade repository infringes Article 79(2) by not establishing a policy;’;",
+      "(b) point (c) is deleted.",
+      "(7) Annex III is amended as follows:",
+    ];
+    expect(pinpoints(dora, "eu")).toEqual(["(4)", "(4)", "(4)", "(5)", "(6)", "(6)(a)", "(6)(a)", "(6)(a)", "(6)(b)", "(7)"]);
+    const directive = [
+      "1. Directive 2009/65/EC is amended as follows:",
+      "(a) in Article 2, paragraph 3 is replaced by the following:",
+      "‘3. Member States shall ensure that the depositary",
+      "keeps records for five years.’",
+      "2. This Directive shall enter into force on the twentieth day.",
+    ];
+    expect(pinpoints(directive, "eu")).toEqual(["(1)", "(1)(a)", "(1)(a)", "(1)(a)", "(2)"]);
+  });
+
+  it("a section's closing note is the section's: a CFR source note, a notice's signature (45 CFR 162.1601, 14 CFR 39.13)", () => {
+    expect(
+      pinpoints(
+        [
+          "(b) Health plan premium payment:",
+          "(1) Explanation of benefits.",
+          "(2) Remittance advice.",
+          "[65 FR 50367, Aug. 17, 2000, as amended at 77 FR 1590, Jan. 10, 2012]",
+        ],
+        "cfr",
+      ),
+    ).toEqual(["(b)", "(b)(1)", "(b)(2)", null]);
+    expect(
+      pinpoints(
+        [
+          "(q) Related Information",
+          "(2) For service information identified in this AD, contact Boeing.",
+          "Issued on August 3, 2020.",
+          "Lance T. Gant, Director",
+        ],
+        "cfr",
+      ),
+    ).toEqual(["(q)", "(q)(2)", null, null]);
+  });
+
+  it("a sentence after a numbered list's last item is the provision's, in a document of no known family (a tender's paragraph, a guide's steps)", () => {
+    const tender = [
+      "1. (eventuale) in caso di avvalimento premiale, CONTRATTO DI AVVALIMENTO",
+      "2. (eventuale) altra documentazione necessaria per la valutazione tecnica.",
+      "N.B. Nell’ambito della documentazione tecnica presentata dovrà essere riscontrabile il codice.",
+      "La commissione giudicatrice potrà invitare i concorrenti a fornire chiarimenti.",
+    ];
+    const t1 = new PinpointTracker({ text: tender.join("\n") });
+    expect(tender.map((l) => t1.line(l))).toEqual(["(1)", "(2)", null, null]);
+    const guide = [
+      "1. Identify the purpose of the assessment.",
+      "2. Identify the scope of the assessment.",
+      "These steps are repeated when the system changes.",
+      "3. Identify the assumptions and constraints.",
+    ];
+    const t2 = new PinpointTracker({ text: guide.join("\n") });
+    // The list goes on after the sentence: the sentence stays with the item before it.
+    expect(guide.map((l) => t2.line(l))).toEqual(["(1)", "(2)", "(2)", "(3)"]);
+    const steps = [
+      "1. Identify the purpose of the assessment.",
+      "2. Identify the scope of the assessment.",
+      "These steps are repeated when the system changes.",
+    ];
+    const t3 = new PinpointTracker({ text: steps.join("\n") });
+    expect(steps.map((l) => t3.line(l))).toEqual(["(1)", "(2)", null]);
+  });
+
+  it("with no known family, a numeral opening a line of prose whose list ran inline is no point (NIST SP 800-30 Section 2.1, Task 1-5)", () => {
+    expect(
+      pinpoints([
+        "The purpose of the risk monitoring component is to: (i) determine the ongoing effectiveness of risk responses; (ii) identify risk-impacting changes; and",
+        "(iii) verify that planned risk responses are implemented.",
+      ]),
+    ).toEqual([null, null]);
+    expect(
+      pinpoints([
+        "Organizations can also provide guidance by: (i) describing the risk models;",
+        "(ii) providing additional examples for values of risk factors; and (iii) identifying any algorithms.",
+        "In the absence of pre-existing organization-specific risk models, organizations use the models in Appendix D.",
+      ]),
+    ).toEqual([null, null, null]);
+    // A letter may still open a family-less text's list where its "(a)" was not printed as a line.
+    expect(pinpoints(["(b) Standard: Facility access controls.", "(1) Implement policies."])).toEqual(["(b)", "(b)(1)"]);
+  });
+
   it("(i) after (h) is the letter i, not a roman numeral", () => {
     const tracker = new PinpointTracker();
     tracker.skim("(a) first;\n(b) second;\n(c) third;\n(d) fourth;\n(e) fifth;\n(f) sixth;");
