@@ -210,6 +210,36 @@ function groupByDocument(ids: readonly string[]): Map<string, string[]> {
   return out;
 }
 
+/**
+ * Headers kept open: a search reads sections of a few dozen documents, and a header costs about
+ * what its rows' ids take, so a library of thousands of documents does not keep every header.
+ */
+const HEADERS_KEPT = 256;
+
+/** A map that forgets its least recently used entry past `capacity`. */
+class BoundedHeaders extends Map<string, OpenedFile | null> {
+  constructor(private readonly capacity: number) {
+    super();
+  }
+  override get(key: string): OpenedFile | null | undefined {
+    const value = super.get(key);
+    if (value !== undefined) {
+      super.delete(key);
+      super.set(key, value);
+    }
+    return value;
+  }
+  override set(key: string, value: OpenedFile | null): this {
+    super.delete(key);
+    super.set(key, value);
+    if (this.size > this.capacity) {
+      const oldest = this.keys().next().value;
+      if (oldest !== undefined) super.delete(oldest);
+    }
+    return this;
+  }
+}
+
 const messageOf = (err: unknown): string => (err instanceof Error ? err.message : String(err));
 
 // Long function: a closure over the open files' headers and the background writer; each wrapped method is a few lines.
@@ -222,8 +252,8 @@ const messageOf = (err: unknown): string => (err instanceof Error ? err.message 
 export function withSectionFiles<S extends GraphStore>(store: S, directory: string, options: SectionFileOptions = {}): S & SectionFileControls {
   const log = options.log ?? (() => {});
   const readOnly = options.readOnly ?? (() => false);
-  /** Opened headers by document id; null: no usable file (until it is written again). */
-  const headers = new Map<string, OpenedFile | null>();
+  /** Opened headers by document id, the most recently used last; null: no usable file (until it is written again). */
+  const headers = new BoundedHeaders(HEADERS_KEPT);
   /** A file being written, by document: removing it waits for that write (never for the queue). */
   const writing = new Map<string, Promise<void>>();
   let documents: Map<string, DocumentRecord> | null = null;
@@ -315,14 +345,16 @@ export function withSectionFiles<S extends GraphStore>(store: S, directory: stri
     });
   }
 
-  /** Queues a rewrite for every document whose file is missing or stale (at open, in the writer's turn). */
-  async function checkEvery(): Promise<void> {
+  /**
+   * Queues a rewrite for every document without a file (at open, in the writer's turn). Only the
+   * folder is listed: a stale file is found when it is first read, so opening a large library
+   * parses no header.
+   */
+  async function writeMissing(): Promise<void> {
     if (closed || readOnly()) return;
     try {
-      for (const doc of (await library()).values()) {
-        if (closed) return;
-        await usable(doc);
-      }
+      const present = new Set(await readdir(directory).catch(() => [] as string[]));
+      for (const id of (await library()).keys()) if (!present.has(`${id}.sec`)) rewrite(id);
     } catch (err) {
       log(`section files not checked: ${messageOf(err)}`);
     }
@@ -406,7 +438,7 @@ export function withSectionFiles<S extends GraphStore>(store: S, directory: stri
       schemaVersion = await store.schemaVersion();
       await removeOrphans().catch((err: unknown) => log(`section files not tidied: ${messageOf(err)}`));
       // A library stored before these files (or that lost some) gets them in the background.
-      writer = writer.then(checkEvery);
+      writer = writer.then(writeMissing);
     },
 
     async close(): Promise<void> {
