@@ -240,6 +240,12 @@ class BoundedHeaders extends Map<string, OpenedFile | null> {
   }
 }
 
+/**
+ * Methods that change no row themselves, passed through as they are: some answer at once
+ * (memoryUse, isReadOnly), and batchWrites' task writes through this wrapper.
+ */
+const PASS_THROUGH: ReadonlySet<string> = new Set(["memoryUse", "isReadOnly", "batchWrites", "refreshSearchIndex", "searchIndexSettled"]);
+
 const messageOf = (err: unknown): string => (err instanceof Error ? err.message : String(err));
 
 // Long function: a closure over the open files' headers and the background writer; each wrapped method is a few lines.
@@ -554,7 +560,7 @@ export function withSectionFiles<S extends GraphStore>(store: S, directory: stri
     get(target, property, receiver) {
       if (typeof property === "string" && Object.hasOwn(wrapped, property)) return wrapped[property as keyof typeof wrapped];
       const value: unknown = Reflect.get(target, property, receiver);
-      if (typeof value !== "function" || typeof property !== "string" || isPureRead(property)) return value;
+      if (typeof value !== "function" || typeof property !== "string" || isPureRead(property) || PASS_THROUGH.has(property)) return value;
       // Anything that may write: the document list is read again after it.
       return async (...args: unknown[]) => {
         forgetDocuments();

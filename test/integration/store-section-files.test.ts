@@ -191,3 +191,13 @@ describe("section files", () => {
     expect(again.reads.byIds).toBe(0);
   });
 });
+
+describe("the section-file store", () => {
+  it("answers the store's synchronous methods as the store does", async () => {
+    const { wrapped } = await openWrapped();
+    const memory = wrapped.memoryUse();
+    expect(memory).not.toBeInstanceOf(Promise);
+    expect(typeof memory.poolBytes).toBe("number");
+    expect(wrapped.isReadOnly()).toBe(false);
+  });
+});
