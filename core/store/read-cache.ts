@@ -33,6 +33,8 @@ const PURE_READS: Readonly<Record<keyof StoreReads, true>> = {
   getSections: true,
   getDocumentOutlines: true,
   getCrossReferences: true,
+  getDocumentReferences: true,
+  getReferenceIdsInto: true,
   getTermsByNormalized: true,
   getTermsByIds: true,
   searchSections: true,

@@ -1,13 +1,29 @@
-import { open, readdir, rename, rm, writeFile } from "node:fs/promises";
+import { readdir, rename, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { z } from "zod";
 import { ensurePrivateDir, PRIVATE_FILE_MODE } from "../files/private-files.ts";
-import { sectionSchema, tripletSchema } from "../model/record-schemas.ts";
-import type { TripletRecord } from "../model/graph-records.ts";
+import type { CrossReferenceRecord, TripletRecord } from "../model/graph-records.ts";
 import type { Section } from "../model/section-types.ts";
 import type { DocumentRecord } from "../model/store-records.ts";
 import type { GraphStore } from "./graph-store.ts";
 import { isPureRead } from "./read-cache.ts";
+import {
+  byReferenceOrder,
+  byTripletOrder,
+  encodeSectionFile,
+  fileOf,
+  readHeader,
+  sectionRows,
+  stampMatches,
+  tripletRows,
+  withTargets,
+  type DocumentFacts,
+  type Entry,
+  type Header,
+  type OpenedFile,
+  type SectionRow,
+} from "./section-file-format.ts";
+
+export { encodeSectionFile, type DocumentFacts } from "./section-file-format.ts";
 
 // Each document's sections in a file of its own beside the library (`<library>.sections/<id>.sec`),
 // read by offset. Kuzu 0.11.3 reads the text and spans columns of every row of a node group to
@@ -23,168 +39,8 @@ import { isPureRead } from "./read-cache.ts";
 // they are committed; so a crash leaves a file that matches, or none, or one whose document is gone
 // (ignored, and removed at the next open).
 
-const MAGIC = Buffer.from("CGSECT02", "latin1");
-const HEAD = MAGIC.length + 4;
-
-/** Nearby rows are read in one go when the gap between them is under this many bytes. */
-const COALESCE_GAP_BYTES = 64 * 1024;
-
-const headerSchema = z.object({
-  documentId: z.string(),
-  sha256: z.string(),
-  importedAt: z.string(),
-  schemaVersion: z.number().int(),
-  /** Per section, in document order: id, parent id, offset and length of its row after the header. */
-  rows: z.array(z.tuple([z.string(), z.string().nullable(), z.number().int().nonnegative(), z.number().int().nonnegative()])),
-  /** Per triplet, in the library's order (section, span, id): id, section id, offset, length. */
-  triplets: z.array(z.tuple([z.string(), z.string(), z.number().int().nonnegative(), z.number().int().nonnegative()])),
-});
-type Header = z.infer<typeof headerSchema>;
-
-type SectionRow = { section: Section; document: DocumentRecord };
-
 export function sectionFileDirectory(dbPath: string): string {
   return `${dbPath}.sections`;
-}
-
-/** Document ids are hex; anything else never names a file. */
-const FILE_ID = /^[0-9a-f]{1,64}$/i;
-
-function fileOf(directory: string, documentId: string): string | null {
-  return FILE_ID.test(documentId) ? path.join(directory, `${documentId}.sec`) : null;
-}
-
-function stampMatches(header: Header, doc: DocumentRecord, schemaVersion: number): boolean {
-  return (
-    header.documentId === doc.id &&
-    header.sha256 === doc.sha256 &&
-    header.importedAt === doc.importedAt &&
-    header.rows.length === doc.sections &&
-    header.schemaVersion === schemaVersion
-  );
-}
-
-function byTripletOrder(a: TripletRecord, b: TripletRecord): number {
-  return a.sectionId < b.sectionId ? -1 : a.sectionId > b.sectionId ? 1 : a.start - b.start || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
-}
-
-/** The file's bytes: magic, header length, header, section rows, triplet rows. */
-export function encodeSectionFile(doc: DocumentRecord, sections: readonly Section[], triplets: readonly TripletRecord[], schemaVersion: number): Buffer {
-  const ordered = [...sections].sort((a, b) => a.ordinal - b.ordinal);
-  const facts = [...triplets].sort(byTripletOrder);
-  const bodies = [...ordered, ...facts].map((row) => Buffer.from(JSON.stringify(row), "utf8"));
-  const rows: Header["rows"] = [];
-  const tripletRows: Header["triplets"] = [];
-  let at = 0;
-  bodies.forEach((body, i) => {
-    const section = ordered[i];
-    const triplet = facts[i - ordered.length];
-    if (section !== undefined) rows.push([section.id, section.parentId, at, body.length]);
-    else if (triplet !== undefined) tripletRows.push([triplet.id, triplet.sectionId, at, body.length]);
-    at += body.length;
-  });
-  const header = Buffer.from(
-    JSON.stringify({ documentId: doc.id, sha256: doc.sha256, importedAt: doc.importedAt, schemaVersion, rows, triplets: tripletRows } satisfies Header),
-    "utf8",
-  );
-  const length = Buffer.alloc(4);
-  length.writeUInt32LE(header.length);
-  return Buffer.concat([MAGIC, length, header, ...bodies]);
-}
-
-interface OpenedFile {
-  header: Header;
-  /** Where the rows start in the file. */
-  base: number;
-  /** Section id → its position in header.rows. */
-  index: Map<string, number>;
-  /** Triplet id → its position in header.triplets. */
-  tripletIndex: Map<string, number>;
-}
-
-async function readHeader(file: string): Promise<OpenedFile | null> {
-  const handle = await open(file, "r").catch(() => null);
-  if (handle === null) return null;
-  try {
-    const head = Buffer.alloc(HEAD);
-    const { bytesRead } = await handle.read(head, 0, HEAD, 0);
-    if (bytesRead < HEAD || !head.subarray(0, MAGIC.length).equals(MAGIC)) return null;
-    const length = head.readUInt32LE(MAGIC.length);
-    const body = Buffer.alloc(length);
-    const got = await handle.read(body, 0, length, HEAD);
-    if (got.bytesRead < length) return null;
-    const header = headerSchema.parse(JSON.parse(body.toString("utf8")));
-    return {
-      header,
-      base: HEAD + length,
-      index: new Map(header.rows.map((r, i) => [r[0], i])),
-      tripletIndex: new Map(header.triplets.map((r, i) => [r[0], i])),
-    };
-  } catch {
-    return null;
-  } finally {
-    await handle.close();
-  }
-}
-
-type Entry = readonly [id: string, owner: string | null, offset: number, length: number];
-
-/** The rows of these entries, parsed and checked by `check`; null when any is unreadable. */
-async function readRows<T>(file: string, base: number, entries: readonly Entry[], check: (value: unknown, entry: Entry) => T | null): Promise<T[] | null> {
-  const wanted = [...entries].sort((a, b) => a[2] - b[2]);
-  if (wanted.length === 0) return [];
-  const handle = await open(file, "r").catch(() => null);
-  if (handle === null) return null;
-  try {
-    const out: T[] = [];
-    let i = 0;
-    while (i < wanted.length) {
-      // One read for a run of rows close together.
-      let j = i;
-      while (j + 1 < wanted.length) {
-        const last = wanted[j];
-        const next = wanted[j + 1];
-        if (last === undefined || next === undefined || next[2] - (last[2] + last[3]) > COALESCE_GAP_BYTES) break;
-        j++;
-      }
-      const first = wanted[i];
-      const end = wanted[j];
-      if (first === undefined || end === undefined) return null;
-      const span = end[2] + end[3] - first[2];
-      const buffer = Buffer.alloc(span);
-      const { bytesRead } = await handle.read(buffer, 0, span, base + first[2]);
-      if (bytesRead < span) return null;
-      for (let k = i; k <= j; k++) {
-        const entry = wanted[k];
-        if (entry === undefined) return null;
-        const value = check(JSON.parse(buffer.toString("utf8", entry[2] - first[2], entry[2] - first[2] + entry[3])), entry);
-        if (value === null) return null;
-        out.push(value);
-      }
-      i = j + 1;
-    }
-    return out;
-  } catch {
-    return null;
-  } finally {
-    await handle.close();
-  }
-}
-
-function sectionRows(file: string, opened: OpenedFile, entries: readonly Entry[]): Promise<Section[] | null> {
-  return readRows(file, opened.base, entries, (value, entry) => {
-    const parsed = sectionSchema.safeParse(value);
-    return parsed.success && parsed.data.id === entry[0] && parsed.data.documentId === opened.header.documentId ? parsed.data : null;
-  });
-}
-
-function tripletRows(file: string, opened: OpenedFile, entries: readonly Entry[]): Promise<TripletRecord[] | null> {
-  return readRows(file, opened.base, entries, (value, entry) => {
-    const parsed = tripletSchema.safeParse(value);
-    if (!parsed.success || parsed.data.id !== entry[0] || parsed.data.documentId !== opened.header.documentId) return null;
-    const { recipientId, recipient, ...rest } = parsed.data;
-    return recipient === undefined ? rest : { ...rest, recipientId: recipientId ?? "", recipient };
-  });
 }
 
 export interface SectionFileOptions {
@@ -302,14 +158,14 @@ export function withSectionFiles<S extends GraphStore>(store: S, directory: stri
    * Writes the file unless a write to the library began since `since` (its caller read the rows
    * before): the check and the claim happen in one turn, so a removal that starts later waits for it.
    */
-  async function writeFileOf(doc: DocumentRecord, sections: readonly Section[], triplets: readonly TripletRecord[], since: number): Promise<void> {
+  async function writeFileOf(doc: DocumentRecord, sections: readonly Section[], facts: DocumentFacts, since: number): Promise<void> {
     const file = fileOf(directory, doc.id);
     if (file === null || schemaVersion === null || readOnly() || generation !== since || writing.has(doc.id)) return;
     const version = schemaVersion;
     const done = (async () => {
       await ensurePrivateDir(directory);
       const temporary = `${file}.tmp-${process.pid}`;
-      await writeFile(temporary, encodeSectionFile(doc, sections, triplets, version), { mode: PRIVATE_FILE_MODE });
+      await writeFile(temporary, encodeSectionFile(doc, sections, facts, version), { mode: PRIVATE_FILE_MODE });
       await rename(temporary, file);
     })();
     writing.set(doc.id, done);
@@ -319,6 +175,19 @@ export function withSectionFiles<S extends GraphStore>(store: S, directory: stri
       writing.delete(doc.id);
       headers.delete(doc.id);
     }
+  }
+
+  /** The document's triplets and citations as the library holds them, and the import times of the documents cited. */
+  async function factsOf(documentId: string): Promise<DocumentFacts> {
+    const triplets = await store.getTriplets(documentId);
+    const references = await store.getDocumentReferences(documentId);
+    const held = await library();
+    const targets: Record<string, string> = {};
+    for (const r of references) {
+      const target = r.resolved && r.toDocumentId !== null && r.toDocumentId !== documentId ? held.get(r.toDocumentId) : undefined;
+      if (target !== undefined) targets[target.id] = target.importedAt;
+    }
+    return { triplets, references, targets };
   }
 
   /** Removes a document's file before a write changes its rows (after any write of it under way). */
@@ -341,8 +210,8 @@ export function withSectionFiles<S extends GraphStore>(store: S, directory: stri
         const since = generation;
         const doc = (await library()).get(documentId);
         if (doc === undefined) return;
-        const [sections, triplets] = [await store.getSections(documentId), await store.getTriplets(documentId)];
-        if (sections.length === doc.sections) await writeFileOf(doc, sections, triplets, since);
+        const sections = await store.getSections(documentId);
+        if (sections.length === doc.sections) await writeFileOf(doc, sections, await factsOf(documentId), since);
       } catch (err) {
         log(`section file of ${documentId} not written: ${messageOf(err)}`);
       } finally {
@@ -406,7 +275,7 @@ export function withSectionFiles<S extends GraphStore>(store: S, directory: stri
     return { found, missing };
   }
 
-  const entriesOf = (list: Header["rows"] | Header["triplets"], positions: Iterable<number | undefined>): Entry[] =>
+  const entriesOf = (list: Header["rows"] | Header["triplets"] | Header["references"], positions: Iterable<number | undefined>): Entry[] =>
     [...positions].flatMap((at) => {
       const entry = at === undefined ? undefined : list[at];
       return entry === undefined ? [] : [entry];
@@ -463,10 +332,10 @@ export function withSectionFiles<S extends GraphStore>(store: S, directory: stri
       } finally {
         forgetDocuments();
       }
-      // Stored: the file follows (the triplets as the library reads them). Failing costs speed, not data.
+      // Stored: the file follows (its facts as the library reads them). Failing costs speed, not data.
       try {
         const since = generation;
-        await writeFileOf(doc, sections, await store.getTriplets(doc.id), since);
+        await writeFileOf(doc, sections, await factsOf(doc.id), since);
       } catch (err) {
         log(`section file of ${doc.id} not written: ${messageOf(err)}`);
       }
@@ -514,6 +383,48 @@ export function withSectionFiles<S extends GraphStore>(store: S, directory: stri
       for (const rows of found) for (const r of rows) if (r[1] !== null) out.get(r[1])?.push(r[0]);
       if (missing.length > 0) for (const [id, children] of await store.getChildSectionIds(missing)) out.set(id, children);
       return out;
+    },
+
+    async getCrossReferences(ids: string[]): Promise<CrossReferenceRecord[]> {
+      if (ids.length === 0) return [];
+      const held = await library();
+      const wanted = new Set(ids);
+      // The citations the sections make, from their documents' files.
+      const leaving = await fromFiles(ids, (file, opened, mine) => {
+        const own = new Set(mine);
+        return withTargets(
+          file,
+          opened,
+          held,
+          entriesOf(
+            opened.header.references,
+            opened.header.references.flatMap((r, i) => (own.has(r[1]) ? [i] : [])),
+          ),
+        );
+      });
+      if (leaving.missing.length > 0) return store.getCrossReferences(ids);
+      // The citations into them: their ids from the library, their rows from the citing documents' files.
+      const into = (await store.getReferenceIdsInto(ids)).filter((r) => !leaving.found.some((f) => f.id === r.id));
+      const entering = await fromFiles(
+        into.map((r) => `${r.documentId}:${r.id}`),
+        (file, opened, keys) => {
+          const refs = new Set(keys.map((k) => k.slice(k.indexOf(":") + 1)));
+          return withTargets(
+            file,
+            opened,
+            held,
+            entriesOf(
+              opened.header.references,
+              opened.header.references.flatMap((r, i) => (refs.has(r[0]) ? [i] : [])),
+            ),
+          );
+        },
+      );
+      if (entering.missing.length > 0) return store.getCrossReferences(ids);
+      const unique = new Map<string, CrossReferenceRecord>();
+      for (const r of [...leaving.found, ...entering.found])
+        if (wanted.has(r.fromSectionId) || (r.toSectionId !== null && wanted.has(r.toSectionId))) unique.set(r.id, r);
+      return [...unique.values()].sort(byReferenceOrder);
     },
 
     async getTripletsForSections(ids: string[]): Promise<TripletRecord[]> {

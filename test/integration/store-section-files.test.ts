@@ -12,19 +12,22 @@ import { fillerSpecs, makeDocument, makeSections, tempDir } from "../helpers/sto
 // Section files (section-files.ts): each document's sections beside the library, read by offset
 // instead of through Kuzu, and never trusted when they do not match the library's document.
 
+const NO_FACTS = { triplets: [], references: [], targets: {} };
+
 let tmp: ReturnType<typeof tempDir>;
 let dbPath: string;
 let opened: Array<{ close(): Promise<void> }> = [];
 
 /** A Kuzu store that counts the section reads that reach it. */
-function countingKuzu(): { store: KuzuGraphStore; reads: { byIds: number; sections: number; triplets: number } } {
-  const reads = { byIds: 0, sections: 0, triplets: 0 };
+function countingKuzu(): { store: KuzuGraphStore; reads: { byIds: number; sections: number; triplets: number; references: number } } {
+  const reads = { byIds: 0, sections: 0, triplets: 0, references: 0 };
   const kuzu = createKuzuStore({ dbPath });
   const store = new Proxy(kuzu, {
     get(target, property, receiver) {
       if (property === "getSectionsByIds") reads.byIds++;
       if (property === "getSections") reads.sections++;
       if (property === "getTripletsForSections" || property === "getTripletsByIds") reads.triplets++;
+      if (property === "getCrossReferences") reads.references++;
       return Reflect.get(target, property, receiver) as unknown;
     },
   });
@@ -104,6 +107,41 @@ describe("section files", () => {
     expect(reads.triplets - before.triplets).toBe(1);
   });
 
+  it("answer citations leaving and entering sections as the library does, before and after the cited document is deleted and imported again", async () => {
+    const { wrapped, reads } = await openWrapped();
+    const bare = createKuzuStore({ dbPath: `${dbPath}-bare` });
+    opened.push(bare);
+    await bare.open();
+    const target = document("cd08", 4);
+    const citing = document("dc09", 4);
+    const citation = { raw: "Article 2", label: "Article 2", pinpoint: null, instrument: null, start: 0, end: 9, resolved: true };
+    citing.derived.crossReferences.push(
+      { ...citation, id: "dc09:ref-x", documentId: "dc09", fromSectionId: "dc09:s1", toSectionId: "cd08:s2", toDocumentId: "cd08" },
+      { ...citation, id: "dc09:ref-y", documentId: "dc09", fromSectionId: "dc09:s3", toSectionId: "dc09:s1", toDocumentId: "dc09" },
+    );
+    for (const store of [wrapped, bare]) {
+      await store.insertDocument(target.doc, target.sections, target.derived);
+      await store.insertDocument(citing.doc, citing.sections, citing.derived);
+    }
+    const ids = ["cd08:s2", "cd08:s1", "dc09:s1", "dc09:s3"];
+    const before = await bare.getCrossReferences(ids);
+    expect(before.some((r) => r.toDocumentId === "cd08" && r.resolved)).toBe(true);
+    expect(await wrapped.getCrossReferences(ids)).toEqual(before);
+    // Read from the files: only the ids of the citations entering them came from the library.
+    expect(reads.references).toBe(0);
+
+    for (const store of [wrapped, bare]) await store.deleteDocument("cd08");
+    const citingIds = ids.filter((id) => id.startsWith("dc09:"));
+    const unresolved = await bare.getCrossReferences(citingIds);
+    expect(unresolved.some((r) => r.toDocumentId === "cd08" && !r.resolved && r.toSectionId === null)).toBe(true);
+    expect(await wrapped.getCrossReferences(citingIds)).toEqual(unresolved);
+
+    const again = { ...target.doc, importedAt: "2026-12-06T00:00:00.000Z" };
+    for (const store of [wrapped, bare]) await store.insertDocument(again, target.sections, target.derived);
+    expect(await wrapped.getCrossReferences(ids)).toEqual(await bare.getCrossReferences(ids));
+    expect(reads.references).toBe(0);
+  });
+
   it("follow a change of the document's triplets", async () => {
     const { wrapped } = await openWrapped();
     const a = document("ab07", 6);
@@ -152,7 +190,7 @@ describe("section files", () => {
 
     // A file of the same document imported at another time (a crash between a delete and an import).
     const stale = a.sections.map((s) => ({ ...s, text: "stale text" }));
-    await writeFile(file, encodeSectionFile({ ...a.doc, importedAt: "2020-01-01T00:00:00.000Z" }, stale, [], 1_000));
+    await writeFile(file, encodeSectionFile({ ...a.doc, importedAt: "2020-01-01T00:00:00.000Z" }, stale, NO_FACTS, 1_000));
     let again = await openWrapped();
     expect(await again.wrapped.getSectionsByIds(["dd04:s2", "dd04:s5"])).toEqual(expected);
     await again.wrapped.sectionFilesSettled();
@@ -183,7 +221,7 @@ describe("section files", () => {
     expect(await wrapped.getSectionsByIds(["ee05:s1"])).toEqual([]);
     await wrapped.close();
 
-    await writeFile(path.join(sectionFileDirectory(dbPath), "ee05.sec"), encodeSectionFile(a.doc, a.sections, [], 1));
+    await writeFile(path.join(sectionFileDirectory(dbPath), "ee05.sec"), encodeSectionFile(a.doc, a.sections, NO_FACTS, 1));
     await writeFile(path.join(sectionFileDirectory(dbPath), "ff06.sec.tmp-1"), "partial");
     const again = await openWrapped();
     expect(await readdir(sectionFileDirectory(dbPath))).toEqual(["ff06.sec"]);

@@ -27,6 +27,8 @@ import {
 import { readExtractionCache } from "./readers/extraction-cache.ts";
 import {
   crossReferences,
+  documentReferences,
+  referenceIdsInto,
   MAX_K,
   termsByIds,
   termsByNormalized,
@@ -665,6 +667,8 @@ export function createKuzuStore(options: KuzuStoreOptions): KuzuGraphStore {
     getSectionsByIds: (ids) => read(({ reader }) => sectionsByIds(reader, ids)),
     getChildSectionIds: (ids) => read(({ reader }) => childSectionIds(reader, ids)),
     getCrossReferences: (sectionIds) => read(({ reader }) => crossReferences(reader, sectionIds)),
+    getDocumentReferences: (documentId) => read(({ reader }) => documentReferences(reader, documentId)),
+    getReferenceIdsInto: (sectionIds) => read(({ reader }) => referenceIdsInto(reader, sectionIds)),
     getTermsByNormalized: (terms) => read(({ reader }) => termsByNormalized(reader, terms)),
     getTermsByIds: (ids) => read(({ reader }) => termsByIds(reader, ids)),
     getTriplets: (documentId) => read(({ reader }) => tripletsOfDocument(reader, documentId)),

@@ -7,6 +7,10 @@ import type { CrossReferenceRecord, TermRecord, TripletRecord } from "../../mode
 export interface GraphReads {
   /** Citations leaving or entering any of the sections (resolved or not). */
   getCrossReferences(sectionIds: string[]): Promise<CrossReferenceRecord[]>;
+  /** The citations a document makes, in order (citing section, span, id). */
+  getDocumentReferences(documentId: string): Promise<CrossReferenceRecord[]>;
+  /** Ids of the citations resolved into any of these sections, with the citing document: no citation row is read. */
+  getReferenceIdsInto(sectionIds: string[]): Promise<Array<{ id: string; documentId: string }>>;
   /** Terms whose normalized form is one of these, across all documents, with where they are used. */
   getTermsByNormalized(normalizedTerms: string[]): Promise<TermRecord[]>;
   getTripletsByIds(ids: string[]): Promise<TripletRecord[]>;
