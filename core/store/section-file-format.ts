@@ -129,6 +129,21 @@ export interface OpenedFile {
   tripletIndex: Map<string, number>;
 }
 
+/** Whether the file is of this format (its first bytes only): a file of another version is written again. */
+export async function hasCurrentFormat(file: string): Promise<boolean> {
+  const handle = await open(file, "r").catch(() => null);
+  if (handle === null) return false;
+  try {
+    const head = Buffer.alloc(MAGIC.length);
+    const { bytesRead } = await handle.read(head, 0, MAGIC.length, 0);
+    return bytesRead === MAGIC.length && head.equals(MAGIC);
+  } catch {
+    return false;
+  } finally {
+    await handle.close();
+  }
+}
+
 export async function readHeader(file: string): Promise<OpenedFile | null> {
   const handle = await open(file, "r").catch(() => null);
   if (handle === null) return null;

@@ -11,6 +11,7 @@ import {
   byTripletOrder,
   encodeSectionFile,
   fileOf,
+  hasCurrentFormat,
   readHeader,
   sectionRows,
   stampMatches,
@@ -221,15 +222,18 @@ export function withSectionFiles<S extends GraphStore>(store: S, directory: stri
   }
 
   /**
-   * Queues a rewrite for every document without a file (at open, in the writer's turn). Only the
-   * folder is listed: a stale file is found when it is first read, so opening a large library
-   * parses no header.
+   * Queues a rewrite for every document without a file of this format (at open, in the writer's
+   * turn). Only the folder and each file's first bytes are read: a stale file is found when it is
+   * first read, so opening a large library parses no header.
    */
   async function writeMissing(): Promise<void> {
     if (closed || readOnly()) return;
     try {
       const present = new Set(await readdir(directory).catch(() => [] as string[]));
-      for (const id of (await library()).keys()) if (!present.has(`${id}.sec`)) rewrite(id);
+      for (const id of (await library()).keys()) {
+        const file = fileOf(directory, id);
+        if (file !== null && (!present.has(`${id}.sec`) || !(await hasCurrentFormat(file)))) rewrite(id);
+      }
     } catch (err) {
       log(`section files not checked: ${messageOf(err)}`);
     }

@@ -210,6 +210,21 @@ describe("section files", () => {
     expect(reads.byIds).toBe(0);
   });
 
+  it("of an older format are written again after open, before anything reads them", async () => {
+    const { wrapped } = await openWrapped();
+    const a = document("fe10", 3);
+    await wrapped.insertDocument(a.doc, a.sections, a.derived);
+    await wrapped.close();
+    const file = path.join(sectionFileDirectory(dbPath), "fe10.sec");
+    const bytes = await readFile(file);
+    bytes.write("CGSECT00", 0, "latin1");
+    await writeFile(file, bytes);
+    const again = await openWrapped();
+    await again.wrapped.sectionFilesSettled();
+    expect((await readFile(file)).subarray(0, 8).toString("latin1")).not.toBe("CGSECT00");
+    expect(again.reads.sections).toBe(1);
+  });
+
   it("go before the document on delete, and orphans go at open", async () => {
     const { wrapped } = await openWrapped();
     const a = document("ee05", 4);
