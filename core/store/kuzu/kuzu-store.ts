@@ -2,12 +2,13 @@
 import path from "node:path";
 import { ClauseGraphError, toErrorInfo } from "../../model/errors.ts";
 import type { ScoredId } from "../../model/graph-records.ts";
-import type { EmbeddingSpace, LiveGraphSchema, SearchHit } from "../../model/store-records.ts";
+import type { LiveGraphSchema, SearchHit } from "../../model/store-records.ts";
 import type { GraphStore } from "../graph-store.ts";
 import { DEFAULT_MIN_FREE_BYTES, ensureFreeSpace } from "../free-space.ts";
 import { validateDerived, validateEntities, validateInsert } from "../validate-insert.ts";
 import { ftsQueryLiteral } from "./fts-query.ts";
 import { createLanes } from "./lanes.ts";
+import { createLibraryVectors } from "./library-vectors.ts";
 import { checkLibraryRows } from "./library-check.ts";
 import { readSchemaVersion, type BeforeMigrate, type Migration } from "./migrations.ts";
 import { closeLibrary, openLibrary, type OpenLibrary } from "./open-database.ts";
@@ -37,29 +38,26 @@ import {
   tripletsForSections,
   tripletsOfDocument,
 } from "./readers/graph.ts";
-import { countRows, documentsMissingEmbeddings, hasVectorIndex, indexNames, readSpace, stats, tableNames } from "./readers/metadata.ts";
-import { hnswSearch, sectionVectorsOfDocuments, storedSectionVectors, vectorRows, vectorRowsPerDocument } from "./readers/vectors.ts";
+import { documentsMissingEmbeddings, hasVectorIndex, indexNames, readSpace, stats, tableNames } from "./readers/metadata.ts";
+import { sectionVectorsOfDocuments } from "./readers/vectors.ts";
 import { readRelConnections, type RelConnection } from "./rel-checkpoint-guard.ts";
-import { SECTION_VECTORS, TRIPLET_VECTORS, VECTOR_TABLES, type VectorTableSpec } from "./schema.ts";
+import { SECTION_VECTORS, TRIPLET_VECTORS, VECTOR_TABLES } from "./schema.ts";
 import { fileBytes, grownPool, libraryPoolBytes, poolCeiling, POOL_REGROW, readMemoryRecord, writeMemoryRecord, writePoolBytes } from "./memory-plan.ts";
 import { createSearchDatabase, type SearchDatabase } from "./search-database.ts";
 import { isPoolFullError, toStoreError } from "./store-errors.ts";
-import { compactIfWorn } from "./vector-compaction.ts";
-import { VectorMirror, hasDirection, type VectorHit, type VectorRow } from "./vector-mirror.ts";
-import { readVectorSnapshot, removeVectorSnapshots, writeVectorSnapshot } from "./vector-snapshot.ts";
 import { nearestSectionsIn } from "./vector-neighbours.ts";
 import { removeComparison, replaceComparisonEdges, startComparison, updateVerdicts, writeComparisonCache } from "./writers/comparisons.ts";
 import { removeDocumentRows, verifyCommitted, writeDocument, writeUserAliases } from "./writers/documents.ts";
 import { writeExtractionCache } from "./writers/extraction-cache.ts";
 import { replaceLlmTripletRows } from "./writers/graph.ts";
-import { buildMissingVectorIndexes, storeVectors, switchEmbeddingSpace, type VectorTableWrite } from "./writers/vectors.ts";
+import { storeVectors, switchEmbeddingSpace, type VectorTableWrite } from "./writers/vectors.ts";
 import type { WriteContext } from "./writers/write-context.ts";
 import { anchorSurvivingEdges } from "./rel-checkpoint-guard.ts";
 import { deleteVectors } from "./writers/vectors.ts";
 
 // The Kuzu library behind GraphStore. This file decides who may use which connection when
-// (lanes.ts), keeps what lives in memory beside the database (the vector mirror, the embedding
-// space, the search database's freshness) in step with the writes, and wraps every write in the
+// (lanes.ts), keeps what lives beside the database (the vectors' mirrors and space in
+// library-vectors.ts, the search database's freshness) in step with the writes, and wraps every write in the
 // store's rules: read-only libraries and full disks refuse before Kuzu starts, deletions anchor the
 // surviving edges (rel-checkpoint-guard.ts), and a checkpoint follows each write. The statements
 // themselves are in readers/ and writers/, the Kuzu workarounds each in a file of its own.
@@ -155,27 +153,10 @@ export function createKuzuStore(options: KuzuStoreOptions): KuzuGraphStore {
   let merging: Promise<void> | null = null;
   /** A merge failed: none starts again before the next refresh (a full disk would fail each one). */
   let mergeHeld = false;
-  /** Vector indexes exist where they should and have been checked for wear (refreshVectors). */
-  let vectorIndexFresh = false;
-  let spaceCache: EmbeddingSpace | null | undefined;
-  /** Per vector table: its mirror, or null when the table is too large for one (HNSW then). */
-  const mirrors = new Map<string, VectorMirror | null>();
-  /** Bumped by every write of vectors: a mirror or space read meanwhile is read again. */
-  let vectorGeneration = 0;
-  /** The mirrors' snapshots on disk may exist (vector-snapshot.ts): the next write removes them first. */
-  let snapshotsMayExist = true;
-  /** Tables whose loaded mirror has no snapshot on disk: written when the library closes. */
-  const unsaved = new Set<string>();
 
   function opened(): LibraryState {
     if (!state) throw new ClauseGraphError("INTERNAL", "the graph store is not open", { file: dbPath });
     return state;
-  }
-
-  function forgetVectors(): void {
-    vectorGeneration++;
-    spaceCache = undefined;
-    mirrors.clear();
   }
 
   function context(): WriteContext {
@@ -206,25 +187,7 @@ export function createKuzuStore(options: KuzuStoreOptions): KuzuGraphStore {
       );
     }
     await ensureFreeSpace(path.dirname(dbPath), minFree, doing);
-    if (snapshotsMayExist) {
-      await removeVectorSnapshots(dbPath);
-      snapshotsMayExist = false;
-      for (const [table, mirror] of mirrors) if (mirror !== null) unsaved.add(table);
-    }
-  }
-
-  /** At close, after the last write: the loaded mirrors the disk has no snapshot of are written. */
-  async function saveVectorSnapshots(open: LibraryState): Promise<void> {
-    if (open.readOnly || spaceCache === undefined || spaceCache === null) return;
-    for (const spec of VECTOR_TABLES) {
-      const mirror = mirrors.get(spec.table);
-      if (mirror === undefined || mirror === null || !unsaved.has(spec.table)) continue;
-      await writeVectorSnapshot(dbPath, spec.table, spaceCache.modelId, mirror).then(
-        () => unsaved.delete(spec.table),
-        (err: unknown) => log(`could not keep the vectors of ${spec.table} for the next start: ${toErrorInfo(err).message}`),
-      );
-    }
-    snapshotsMayExist = true;
+    await vectors.beforeWrite();
   }
 
   /** Writes what the last write committed into the database file, while its anchors are in place. */
@@ -245,6 +208,8 @@ export function createKuzuStore(options: KuzuStoreOptions): KuzuGraphStore {
       }
     });
   }
+
+  const vectors = createLibraryVectors({ dbPath, exactLimit, lanes, opened, ddl, beforeWrite, log });
 
   // ---- opening -------------------------------------------------------------------------------
 
@@ -349,144 +314,6 @@ export function createKuzuStore(options: KuzuStoreOptions): KuzuGraphStore {
     return (await searchIndexReady()).query(literal, top);
   }
 
-  // ---- vectors -------------------------------------------------------------------------------
-
-  async function cachedSpace(): Promise<EmbeddingSpace | null> {
-    for (;;) {
-      if (spaceCache !== undefined) return spaceCache;
-      const generation = vectorGeneration;
-      const space = await lanes.read(() => readSpace(opened().reader));
-      if (generation === vectorGeneration) {
-        spaceCache = space;
-        return space;
-      }
-    }
-  }
-
-  /** The table's mirror (loaded on first use, from its snapshot when it has one), or null when it is too large for one. */
-  async function mirrorOf(spec: VectorTableSpec, space: EmbeddingSpace): Promise<VectorMirror | null> {
-    for (;;) {
-      const known = mirrors.get(spec.table);
-      if (known !== undefined) return known;
-      const generation = vectorGeneration;
-      const loaded = await lanes.read(async () => {
-        const { reader } = opened();
-        if (!(await tableNames(reader)).has(spec.table)) return { mirror: new VectorMirror(space.dimensions), saved: true };
-        const rowsOf = await vectorRowsPerDocument(reader, spec);
-        if ([...rowsOf.values()].reduce((sum, n) => sum + n, 0) > exactLimit) return { mirror: null, saved: true };
-        const kept = await readVectorSnapshot(dbPath, spec.table, { modelId: space.modelId, dimensions: space.dimensions, rowsOf });
-        if (kept !== null) {
-          log(`the vectors of ${spec.table} were read from their snapshot (${kept.size} rows)`);
-          return { mirror: kept, saved: true };
-        }
-        const byDocument = new Map<string, VectorRow[]>();
-        for (const row of await vectorRows(reader, spec)) {
-          const list = byDocument.get(row.documentId) ?? [];
-          list.push(row);
-          byDocument.set(row.documentId, list);
-        }
-        const mirror = new VectorMirror(space.dimensions);
-        for (const [documentId, rows] of byDocument) mirror.setDocument(documentId, rows);
-        return { mirror, saved: false };
-      });
-      // A write of vectors committed while the rows were read: read them again.
-      if (generation === vectorGeneration) {
-        mirrors.set(spec.table, loaded.mirror);
-        if (loaded.saved) unsaved.delete(spec.table);
-        else unsaved.add(spec.table);
-        return loaded.mirror;
-      }
-    }
-  }
-
-  /** After a write of vectors committed: the mirrors follow, or are read again when that is simpler. */
-  function vectorsChanged(change: { documentId: string; added?: Map<string, VectorRow[]>; dropped?: boolean; reload?: boolean }): void {
-    vectorGeneration++;
-    for (const spec of VECTOR_TABLES) {
-      const mirror = mirrors.get(spec.table);
-      if (mirror === undefined || mirror === null) continue;
-      if (change.reload === true) {
-        mirrors.delete(spec.table);
-        continue;
-      }
-      if (change.dropped === true) mirror.dropDocument(change.documentId);
-      const added = change.added?.get(spec.table);
-      if (added !== undefined) mirror.addRows(change.documentId, added);
-      if (mirror.size > exactLimit) mirrors.set(spec.table, null);
-    }
-  }
-
-  /**
-   * Rule "an HNSW index only where the scan does not serve": the triplet vectors are searched from
-   * their mirror up to `exactLimit` rows, and keeping an index beside it was most of the cost of
-   * storing a document into a large library, so their index is built only once the table outgrows
-   * the mirror. The section vectors keep theirs: comparisons query it per document.
-   */
-  const indexWanted = (spec: VectorTableSpec, rows: number): boolean => spec.table !== TRIPLET_VECTORS.table || rows > exactLimit;
-
-  /** In the write lane: compacts worn vector tables and builds missing HNSW indexes. */
-  async function refreshVectors(): Promise<void> {
-    const open = opened();
-    if (vectorIndexFresh) return;
-    if (open.readOnly) {
-      vectorIndexFresh = true;
-      return;
-    }
-    const space = await readSpace(open.writer);
-    if (space !== null) {
-      for (const spec of VECTOR_TABLES) await ddl(() => compactIfWorn(open.writer, spec, space, beforeWrite, log));
-    }
-    const tables = await tableNames(open.writer);
-    const indexes = await indexNames(open.writer);
-    const missing: VectorTableSpec[] = [];
-    for (const spec of VECTOR_TABLES) {
-      if (tables.has(spec.table) && !hasVectorIndex(indexes, spec) && indexWanted(spec, await countRows(open.writer, spec.table))) missing.push(spec);
-    }
-    if (missing.length > 0) {
-      await beforeWrite("building the vector indexes");
-      await ddl(() => buildMissingVectorIndexes(open.writer, log, indexWanted));
-    }
-    vectorIndexFresh = true;
-  }
-
-  async function vectorSearch(spec: VectorTableSpec, vector: Float32Array, k: number): Promise<VectorHit[]> {
-    const top = Math.min(MAX_K, Math.floor(k));
-    if (!Number.isFinite(top) || top < 1) return [];
-    const space = await cachedSpace();
-    if (space === null || vector.length !== space.dimensions) return [];
-    // A query of unknown words (an Italian question under the English GloVe model) embeds to the
-    // zero vector. Its cosine to everything is undefined, so HNSW returned an arbitrary top k that
-    // changed with every insert and fed noise into the fusion (the exact scan already gave none).
-    if (!hasDirection(vector)) return [];
-    const mirror = await mirrorOf(spec, space);
-    if (mirror !== null) return mirror.search(vector, top);
-    // Past its mirror's size a table may have just outgrown it, without an index yet.
-    if (!vectorIndexFresh || !hasVectorIndex(await lanes.read(() => indexNames(opened().reader)), spec)) {
-      await lanes.write(async () => {
-        vectorIndexFresh = false;
-        await refreshVectors();
-      });
-    }
-    return lanes.read(async () => {
-      const { reader } = opened();
-      if (!hasVectorIndex(await indexNames(reader), spec)) return [];
-      return hnswSearch(reader, spec, space, vector, top);
-    });
-  }
-
-  async function sectionVectors(ids: readonly string[], modelId: string): Promise<Map<string, Float32Array>> {
-    const space = await cachedSpace();
-    if (space === null || space.modelId !== modelId || ids.length === 0) return new Map();
-    // The mirror the exact scan keeps in memory has them (unit length, as cosines need).
-    const mirror = await mirrorOf(SECTION_VECTORS, space);
-    if (mirror !== null) return mirror.sectionVectors(ids);
-    return lanes.read(async () => {
-      const { reader } = opened();
-      if (!(await tableNames(reader)).has(SECTION_VECTORS.table)) return new Map<string, Float32Array>();
-      return storedSectionVectors(reader, ids);
-    });
-  }
-
   // ---- documents -----------------------------------------------------------------------------
 
   /** Sections of these hits, with their documents, in the hits' order (deleted ones left out). */
@@ -540,13 +367,13 @@ export function createKuzuStore(options: KuzuStoreOptions): KuzuGraphStore {
               { spec: SECTION_VECTORS, vectors: derived.sectionEmbeddings, sectionOf: (id) => id },
               { spec: TRIPLET_VECTORS, vectors: derived.tripletEmbeddings, sectionOf: (id) => tripletSection.get(id) ?? "" },
             ]);
-            vectorsChanged({ documentId: doc.id, added });
+            vectors.changed({ documentId: doc.id, added });
             fault("embeddings");
           } catch (err) {
             // The vectors are written after the graph (hnsw-commit-guard.ts); a failure there
             // takes the document out again, so a failed import leaves the library as it was.
             // (A crash there instead leaves the document without vectors, re-embedded at the next start.)
-            vectorsChanged({ documentId: doc.id, dropped: true });
+            vectors.changed({ documentId: doc.id, dropped: true });
             await removeDocumentRows(ctx, doc.id).catch((cleanup: unknown) =>
               log(`could not remove ${doc.id} after a failed vector write: ${toErrorInfo(cleanup).message}`),
             );
@@ -571,8 +398,7 @@ export function createKuzuStore(options: KuzuStoreOptions): KuzuGraphStore {
       await (await open.readOnlyConnection)?.close().catch(() => undefined);
       await closeLibrary(open, dbPath);
       state = await openState(bytes);
-      vectorIndexFresh = false;
-      forgetVectors();
+      vectors.forget();
     });
   }
 
@@ -629,15 +455,14 @@ export function createKuzuStore(options: KuzuStoreOptions): KuzuGraphStore {
       lanes.exclusive(async () => {
         if (state) return;
         state = await openState();
-        vectorIndexFresh = false;
-        forgetVectors();
+        vectors.forget();
       }),
 
     close: () =>
       lanes.exclusive(async () => {
         if (!state) return;
         const open = state;
-        await saveVectorSnapshots(open);
+        await vectors.saveSnapshots(open.readOnly);
         state = null;
         await open.search.close().catch((err: unknown) => log(`closing the search index failed: ${toErrorInfo(err).message}`));
         await (await open.readOnlyConnection)?.close().catch(() => undefined);
@@ -704,21 +529,21 @@ export function createKuzuStore(options: KuzuStoreOptions): KuzuGraphStore {
 
     searchSectionIds: (query, k) => searchIds(query, k),
     searchSections: async (query, k) => hydrate(await searchIds(query, k)),
-    searchSectionsByVector: async (vector, k) => (await vectorSearch(SECTION_VECTORS, vector, k)).map(({ id, score }) => ({ id, score })),
+    searchSectionsByVector: async (vector, k) => (await vectors.search(SECTION_VECTORS, vector, k)).map(({ id, score }) => ({ id, score })),
     searchTripletIdsByVector: async (vector, k) =>
-      (await vectorSearch(TRIPLET_VECTORS, vector, k)).map(({ id, sectionId, score }) => ({ id, sectionId, score })),
-    sectionVectorsByIds: (ids, modelId) => sectionVectors(ids, modelId),
+      (await vectors.search(TRIPLET_VECTORS, vector, k)).map(({ id, sectionId, score }) => ({ id, sectionId, score })),
+    sectionVectorsByIds: (ids, modelId) => vectors.sectionVectors(ids, modelId),
 
     refreshSearchIndex: () =>
       lanes.write(async () => {
         await rebuildSearchIfStale();
-        await refreshVectors();
+        await vectors.refresh();
       }),
 
     memoryUse: () => {
       const segments = state?.search.describe() ?? { segments: 0, sections: 0, poolBytes: 0 };
       let vectorMirrorRows = 0;
-      for (const mirror of mirrors.values()) vectorMirrorRows += mirror?.size ?? 0;
+      vectorMirrorRows += vectors.mirrorRows();
       return { vectorMirrorRows, searchSegments: segments.segments, poolBytes: (state === null ? 0 : libraryPool) + segments.poolBytes };
     },
 
@@ -745,7 +570,7 @@ export function createKuzuStore(options: KuzuStoreOptions): KuzuGraphStore {
             file: dbPath,
           });
         }
-        await refreshVectors();
+        await vectors.refresh();
         if (!hasVectorIndex(await indexNames(open.writer), SECTION_VECTORS)) return new Map();
         return nearestSectionsIn(open.writer, space, queries, Math.min(MAX_K, k), documentIds);
       }),
@@ -779,11 +604,11 @@ export function createKuzuStore(options: KuzuStoreOptions): KuzuGraphStore {
         const started = Date.now();
         searchStale = true;
         // Deleted vectors stay in the HNSW graph: the next refresh checks for wear (vector-compaction.ts).
-        vectorIndexFresh = false;
+        vectors.indexesStale();
         try {
           await removeDocumentRows(ctx, id);
         } finally {
-          vectorsChanged({ documentId: id, dropped: true });
+          vectors.changed({ documentId: id, dropped: true });
         }
         await checkpoint();
         log(`deleted ${doc.fileName} in ${Date.now() - started} ms`);
@@ -799,8 +624,7 @@ export function createKuzuStore(options: KuzuStoreOptions): KuzuGraphStore {
         if (current !== null && current.modelId === space.modelId && current.dimensions === space.dimensions && complete) return { changed: false };
         await beforeWrite(`switching the library to the embedding model ${space.modelId}`);
         await ddl(() => switchEmbeddingSpace(writer, space));
-        vectorIndexFresh = false;
-        forgetVectors();
+        vectors.forget();
         log(`embedding space set to ${space.modelId} (${space.dimensions} dimensions)${current ? ` (was ${current.modelId})` : ""}`);
         return { changed: current !== null };
       }),
@@ -820,15 +644,15 @@ export function createKuzuStore(options: KuzuStoreOptions): KuzuGraphStore {
             for (const spec of VECTOR_TABLES) await deleteVectors(ctx.session, spec, "v.documentId = $documentId", { documentId });
             await ctx.session.run("MATCH (d:Document) WHERE d.id = $id SET d.embeddedWith = ''", { id: documentId });
           });
-          vectorsChanged({ documentId, dropped: true });
+          vectors.changed({ documentId, dropped: true });
           const tablesWritten: VectorTableWrite[] = [
             { spec: SECTION_VECTORS, vectors: sections, sectionOf: (id) => id },
             { spec: TRIPLET_VECTORS, vectors: triplets, sectionOf: (id) => tripletSection.get(id) ?? "" },
           ];
-          vectorsChanged({ documentId, added: await storeVectors(ctx, documentId, space, tablesWritten) });
+          vectors.changed({ documentId, added: await storeVectors(ctx, documentId, space, tablesWritten) });
           await checkpoint();
         } catch (err) {
-          vectorsChanged({ documentId, reload: true });
+          vectors.changed({ documentId, reload: true });
           throw toStoreError(err, dbPath, `storing vectors of ${documentId}`);
         }
       }),
@@ -921,7 +745,7 @@ export function createKuzuStore(options: KuzuStoreOptions): KuzuGraphStore {
         const space = await readSpace(ctx.session);
         const tables = await tableNames(ctx.session);
         const withVectors = space !== null && write.embeddingModel === space.modelId && tables.has(TRIPLET_VECTORS.table);
-        vectorIndexFresh = false;
+        vectors.indexesStale();
         try {
           await replaceLlmTripletRows(ctx, documentId, write, { withVectors, tripletVectorTable: tables.has(TRIPLET_VECTORS.table) });
           if (withVectors) {
@@ -936,7 +760,7 @@ export function createKuzuStore(options: KuzuStoreOptions): KuzuGraphStore {
           throw toStoreError(err, dbPath, `storing the LLM triplets of ${documentId}`);
         } finally {
           // Some of the document's triplet vectors went, others came: the mirrors are read again.
-          vectorsChanged({ documentId, reload: true });
+          vectors.changed({ documentId, reload: true });
         }
         return { triplets: write.triplets.length, entities: write.entities.length };
       }),
