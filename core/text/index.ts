@@ -1,4 +1,5 @@
-// The text toolkit every feature shares: words, stop words, stemmers per language, similarity.
+// The text toolkit every feature shares: words, stop words, stemmers per language, similarity,
+// the parties the regulations name.
 export { WORD, tokenize } from "./tokens.ts";
 export {
   DRAFTING_WORDS,
@@ -13,3 +14,4 @@ export { memoized, stemEnglish, stemEnglishFolded } from "./stem-english.ts";
 export { stemItalian } from "./stem-italian.ts";
 export { createEnglishStems, type EnglishStems } from "./stem-porter.ts";
 export { cosineSimilarity, dot, jaccard } from "./similarity.ts";
+export { PARTIES, formsOf, type Party, type PartyType } from "./parties.ts";

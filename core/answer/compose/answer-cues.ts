@@ -5,12 +5,20 @@
 // and Italian, as the corpus is.
 
 import type { AnswerType } from "../../model/question-analysis-types.ts";
+import { PARTIES, formsOf } from "../../text/index.ts";
 
 /** Answer types (question-analysis.ts) with cues; "other" ranks by relevance alone. */
 export type CuedType = Exclude<AnswerType, "other">;
 
 const DURATION = String.raw`\d+|one|two|three|four|five|six|seven|eight|nine|ten|twelve|fifteen|twenty|thirty|sixty|ninety|un[oa]?|due|tre|quattro|cinque|sei|sette|otto|dieci|quindici|venti|trenta|sessanta|novanta`;
 const UNIT = String.raw`hours?|days?|working days|business days|weeks?|months?|years?|calendar days|ore|giorni|settimane|mesi|anni`;
+
+/** The table's party forms a cue takes, as regex alternatives (spaces as written; the cues ignore case). */
+function partyForms(field: "cue" | "recipient"): string {
+  return PARTIES.flatMap((party) => formsOf(party, party[field]))
+    .map((form) => form.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"))
+    .join("|");
+}
 
 const CUES: Record<CuedType, RegExp[]> = {
   deadline: [
@@ -37,9 +45,8 @@ const CUES: Record<CuedType, RegExp[]> = {
     /\b\d[\d.,]*\s*(?:%|(?:per cent|percent|per cento|euro|EUR|million|thousand|milioni)\b)/i,
     /\b(?:threshold|ceiling|maximum|minimum|up to|not exceeding|importo|soglia|massimo|minimo)\b[^.;]{0,40}\d/i,
   ],
-  party: [
-    /\b(?:competent authority|supervisory authority|authority|Secretary|data subject|controller|processor|financial entit(?:y|ies)|covered entit(?:y|ies)|business associate|operatore economico|stazione appaltante|RUP|commissione)\b/i,
-  ],
+  // A party named in so many words, any case: the table's cue forms (core/text/parties.ts).
+  party: [new RegExp(String.raw`\b(?:${partyForms("cue")})\b`, "i")],
   definition: [
     /['‘’"“”«][^'‘’"“”»]{2,80}['‘’"“”»]\s+(?:means|shall mean|is defined as|refers to)\b/i,
     /\b(?:means|shall mean|is defined as|for the purposes? of this|si intende|si intendono|per\s+['‘’"“”«])/i,
@@ -72,9 +79,12 @@ function isCued(type: string): type is CuedType {
 /**
  * The recipient a "… and to whom?" asks for: a party after "to" ("to the relevant competent
  * authority", "to the Secretary"), not any party the sentence names (its subject is one too).
+ * The parties are the table's recipient forms (core/text/parties.ts).
  */
-const RECIPIENT =
-  /\b(?:to|with|alla|all['’]|al|agli|presso)\s+(?:the\s+|la\s+|il\s+|l['’])?(?:(?:relevant|competent|supervisory|national|lead|appropriate|designated|affected)\s+)*(?:authorit(?:y|ies)|supervisor|Secretary|controller|processor|data subjects?|individuals?|ECB|ESMA|EBA|EIOPA|ENISA|CSIRTs?|regulators?|Commission|agenc(?:y|ies)|covered entit(?:y|ies)|business associates?|media|clients|officials|autorit[àa]|stazione appaltante|RUP|ANAC)\b/i;
+const RECIPIENT = new RegExp(
+  String.raw`\b(?:to|with|alla|all['’]|al|agli|presso)\s+(?:the\s+|la\s+|il\s+|l['’])?(?:(?:relevant|competent|supervisory|national|lead|appropriate|designated|affected)\s+)*(?:${partyForms("recipient")})\b`,
+  "i",
+);
 
 /** Whether the sentence says what a further question asks ("… and to whom?" → the recipient it names). */
 export function alsoCued(type: string, text: string): boolean {
