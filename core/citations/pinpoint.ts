@@ -100,6 +100,8 @@ function successor(level: Level, value: string): string | undefined {
 
 /** The next marker or numbered paragraph opening a line. */
 const NEXT_MARKER = /(?:^|\n)\s*(?:\(([^)\s]{1,6})\)|(\d{1,3})\.\s)/g;
+/** The next "N." opening a line. */
+const NEXT_NUMBER = /(?:^|\n)\s*(\d{1,3})\.\s/g;
 /** The next "(ii)" or "(j)" opening a line or a sentence. */
 const NEXT_II_OR_J = /(?:^|\n|[.:;]\s)\s*\((ii|j)\)/g;
 
@@ -188,16 +190,8 @@ export class PinpointTracker {
 
   /** Whether a later line numbers the item after the open one ("17." after "16."). */
   private numberGoesOn(): boolean {
-    const value = this.nextNumber();
+    const value = this.nextAfterLine(NEXT_NUMBER)?.[1];
     return value !== undefined && this.paragraph !== null && Number(value) === Number(this.paragraph) + 1;
-  }
-
-  /** The next "N." opening a line after the one being read. */
-  private nextNumber(): string | undefined {
-    if (this.text === undefined || this.skimming) return undefined;
-    const pattern = /(?:^|\n)\s*(\d{1,3})\.\s/g;
-    pattern.lastIndex = this.readTo;
-    return pattern.exec(this.text)?.[1];
   }
 
   /** The first "(ii)" or "(j)" opening a line or sentence after the one being read. */

@@ -3,7 +3,7 @@ import type { DocumentRecord } from "../model/store-records.ts";
 import type { TripletRecord } from "../model/graph-records.ts";
 import type { Section, SectionKind } from "../model/section-types.ts";
 import { contentWords, lexicalTerms, type CompareLanguage } from "./compare-text.ts";
-import type { EnglishStems } from "../text/index.ts";
+import { type EnglishStems, escapeRegExp } from "../text/index.ts";
 
 // What a crosswalk knows about one section, read once per comparison: its words, the headings it
 // sits under, the defined terms and obligation words it uses, and a hash of its content (the key
@@ -86,10 +86,6 @@ export function headingContext(section: Section, byId: ReadonlyMap<string, Secti
 export function obligationWordsOf(triplet: Pick<TripletRecord, "subject" | "predicate" | "object">, language: CompareLanguage, stems: EnglishStems): string[] {
   const verb = triplet.predicate.replace(/^(?:shall|must|may|should|can|cannot)\s+(?:not\s+)?(?:be\s+)?/i, "");
   return contentWords(`${triplet.subject} ${verb} ${triplet.object}`, language, stems);
-}
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
 
 /** A matcher for each defined term (plurals included), to find the terms a section uses. */

@@ -1,3 +1,4 @@
+import { escapeRegExp } from "../text/index.ts";
 import { provisionLabel, shortDocumentName, shortSectionLabel } from "../citations/index.ts";
 import { entityName } from "../extract/entity-names.ts";
 import { normalizeEntity, singularizeWord } from "../extract/normalize-entity.ts";
@@ -454,16 +455,12 @@ async function structure(rt: QueryRuntime, intent: Extract<GraphIntent, { kind: 
   };
 }
 
-function escapeRegex(s: string): string {
-  return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-}
-
 async function mentions(rt: QueryRuntime, name: string): Promise<IntentResult> {
   // Whole words, any case unless the name is an acronym, spaces and hyphens alike, plurals too.
   const words = name
     .trim()
     .split(/[\s-]+/)
-    .map(escapeRegex)
+    .map(escapeRegExp)
     .join("[\\s-]+");
   const acronym = /^[A-Z0-9&]{2,}s?$/.test(name.trim());
   const pattern = `${acronym ? "" : "(?i)"}(?:^|[^\\pL\\pN])${words}(?:s|es)?(?:$|[^\\pL\\pN])`;

@@ -1,3 +1,4 @@
+import { escapeRegExp } from "../text/index.ts";
 import { runToEnd, type GraphSteps } from "./graph-steps.ts";
 import { createHash } from "node:crypto";
 import { findDefinitions } from "../extract/definitions.ts";
@@ -6,10 +7,6 @@ import type { Section } from "../model/section-types.ts";
 
 /** Sections listed per term: enough to navigate, bounded for terms used everywhere ("data"). */
 const MAX_MENTIONS = 50;
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-}
 
 /** Terms a document defines, where it defines them, and which of its sections use them. */
 export function buildTerms(documentId: string, sections: readonly Section[], language: "en" | "it"): TermRecord[] {

@@ -1,3 +1,4 @@
+import { escapeRegExp } from "../text/index.ts";
 import { identifierKey, identifierKeys } from "./instrument-keys.ts";
 import { INSTRUMENTS, instrumentById, type InstrumentEntry } from "./instrument-registry.ts";
 
@@ -40,10 +41,6 @@ interface NamePattern {
   caseless: boolean;
 }
 
-function escape(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-}
-
 /**
  * A name as a pattern over the accent-folded text: its words in order, any punctuation or space
  * between. ASCII classes on purpose: ~190 patterns with `\p{L}` classes took V8 2.6 s to compile
@@ -51,7 +48,7 @@ function escape(text: string): string {
  */
 function namePattern(name: string, caseless: boolean): RegExp {
   // Case-sensitive names keep their own capitals ("MiCA"); the others are matched lower-cased.
-  const words = (caseless ? foldWords(name) : ` ${name.replace(/[^A-Za-z0-9]+/g, " ")} `).trim().split(" ").map(escape);
+  const words = (caseless ? foldWords(name) : ` ${name.replace(/[^A-Za-z0-9]+/g, " ")} `).trim().split(" ").map(escapeRegExp);
   const letter = caseless ? "a-z0-9" : "A-Za-z0-9";
   return new RegExp(`(?<![${letter}])${words.join(`[^${letter}]{1,3}`)}(?![${letter}])`, "g");
 }
@@ -65,7 +62,7 @@ const NAME_PATTERNS: NamePattern[] = INSTRUMENTS.flatMap((entry) =>
 
 /** A phrase of words as a pattern source over lower-cased folded text: any punctuation or space between words. */
 function phraseSource(phrase: string): string {
-  return foldWords(phrase).trim().split(" ").map(escape).join("[^a-z0-9]{1,3}");
+  return foldWords(phrase).trim().split(" ").map(escapeRegExp).join("[^a-z0-9]{1,3}");
 }
 
 /** Up to two other words between the parts of a description ("the EU's new digital-resilience law"). */

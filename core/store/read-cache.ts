@@ -3,6 +3,7 @@ import type { StoreLifecycle } from "./ports/lifecycle.ts";
 import type { DocumentRecord, SearchHit } from "../model/store-records.ts";
 import type { CrossReferenceRecord, DerivedGraph, TermRecord, TripletRecord } from "../model/graph-records.ts";
 import type { Section } from "../model/section-types.ts";
+import { byReferenceOrder, byTripletOrder } from "./record-order.ts";
 
 // Retrieval asks the database for the same few things about every candidate (the section rows,
 // children, citations, triplets, terms), a dozen round trips per question at 2–10 ms each. Those
@@ -149,14 +150,6 @@ class BoundedMap<V> extends Map<string, V> {
     if (this.size >= this.capacity) this.clear();
     this.set(key, value);
   }
-}
-
-function byReferenceOrder(a: CrossReferenceRecord, b: CrossReferenceRecord): number {
-  return a.fromSectionId < b.fromSectionId ? -1 : a.fromSectionId > b.fromSectionId ? 1 : a.start - b.start || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
-}
-
-function byTripletOrder(a: TripletRecord, b: TripletRecord): number {
-  return a.sectionId < b.sectionId ? -1 : a.sectionId > b.sectionId ? 1 : a.start - b.start || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 }
 
 // Long function: a closure over the cache's maps; each wrapped read is a few lines.

@@ -1,10 +1,11 @@
-import { open } from "node:fs/promises";
+import { open, type FileHandle } from "node:fs/promises";
 import path from "node:path";
 import { z } from "zod";
 import type { CrossReferenceRecord, TripletRecord } from "../model/graph-records.ts";
 import { sectionSchema, tripletSchema } from "../model/record-schemas.ts";
 import type { Section } from "../model/section-types.ts";
 import type { DocumentRecord } from "../model/store-records.ts";
+import { byReferenceOrder, byTripletOrder } from "./record-order.ts";
 
 // The format of a document's section file (section-files.ts): magic, header length, a JSON header
 // (the document's stamp, then per row its id, owner and byte range), then the rows as JSON. Rows
@@ -66,14 +67,6 @@ export function stampMatches(header: Header, doc: DocumentRecord, schemaVersion:
   );
 }
 
-export function byTripletOrder(a: TripletRecord, b: TripletRecord): number {
-  return a.sectionId < b.sectionId ? -1 : a.sectionId > b.sectionId ? 1 : a.start - b.start || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
-}
-
-export function byReferenceOrder(a: CrossReferenceRecord, b: CrossReferenceRecord): number {
-  return a.fromSectionId < b.fromSectionId ? -1 : a.fromSectionId > b.fromSectionId ? 1 : a.start - b.start || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
-}
-
 /** What a document's file holds beside its sections, as the library reads them back. */
 export interface DocumentFacts {
   triplets: readonly TripletRecord[];
@@ -85,32 +78,37 @@ export interface DocumentFacts {
 
 /** The file's bytes: magic, header length, header, then the section, triplet and citation rows. */
 export function encodeSectionFile(doc: DocumentRecord, sections: readonly Section[], facts: DocumentFacts, schemaVersion: number): Buffer {
-  const groups = [
-    [...sections].sort((a, b) => a.ordinal - b.ordinal).map((s) => ({ row: s, key: s.id, owner: s.parentId })),
-    [...facts.triplets].sort(byTripletOrder).map((t) => ({ row: t, key: t.id, owner: t.sectionId })),
-    [...facts.references].sort(byReferenceOrder).map((r) => ({ row: r, key: r.id, owner: r.fromSectionId })),
-  ];
-  const entries: [Header["rows"], Header["triplets"], Header["references"]] = [[], [], []];
   const bodies: Buffer[] = [];
   let at = 0;
-  groups.forEach((group, g) => {
-    for (const { row, key, owner } of group) {
+  /** Each row's body appended, and its header entry: id, owner, offset, length. */
+  const lay = <R, O>(rows: readonly R[], id: (row: R) => string, owner: (row: R) => O): Array<[string, O, number, number]> =>
+    rows.map((row) => {
       const body = Buffer.from(JSON.stringify(row), "utf8");
       bodies.push(body);
-      if (g === 0) entries[0].push([key, owner, at, body.length]);
-      else if (g === 1) entries[1].push([key, owner ?? "", at, body.length]);
-      else entries[2].push([key, owner ?? "", at, body.length]);
+      const entry: [string, O, number, number] = [id(row), owner(row), at, body.length];
       at += body.length;
-    }
-  });
+      return entry;
+    });
   const header: Header = {
     documentId: doc.id,
     sha256: doc.sha256,
     importedAt: doc.importedAt,
     schemaVersion,
-    rows: entries[0],
-    triplets: entries[1],
-    references: entries[2],
+    rows: lay(
+      [...sections].sort((x, y) => x.ordinal - y.ordinal),
+      (s) => s.id,
+      (s) => s.parentId,
+    ),
+    triplets: lay(
+      [...facts.triplets].sort(byTripletOrder),
+      (t) => t.id,
+      (t) => t.sectionId,
+    ),
+    references: lay(
+      [...facts.references].sort(byReferenceOrder),
+      (r) => r.id,
+      (r) => r.fromSectionId,
+    ),
     targets: { ...facts.targets },
   };
   const head = Buffer.from(JSON.stringify(header), "utf8");
@@ -129,32 +127,38 @@ export interface OpenedFile {
   tripletIndex: Map<string, number>;
 }
 
-/** Whether the file is of this format (its first bytes only): a file of another version is written again. */
-export async function hasCurrentFormat(file: string): Promise<boolean> {
+/** `read` on the open file, then closed; null when the file cannot be opened or `read` throws. */
+async function withFile<T>(file: string, read: (handle: FileHandle) => Promise<T | null>): Promise<T | null> {
   const handle = await open(file, "r").catch(() => null);
-  if (handle === null) return false;
+  if (handle === null) return null;
   try {
-    const head = Buffer.alloc(MAGIC.length);
-    const { bytesRead } = await handle.read(head, 0, MAGIC.length, 0);
-    return bytesRead === MAGIC.length && head.equals(MAGIC);
+    return await read(handle);
   } catch {
-    return false;
+    return null;
   } finally {
     await handle.close();
   }
 }
 
-export async function readHeader(file: string): Promise<OpenedFile | null> {
-  const handle = await open(file, "r").catch(() => null);
-  if (handle === null) return null;
-  try {
-    const head = Buffer.alloc(HEAD);
-    const { bytesRead } = await handle.read(head, 0, HEAD, 0);
-    if (bytesRead < HEAD || !head.subarray(0, MAGIC.length).equals(MAGIC)) return null;
+/** `length` bytes at `position`, or null when the file is shorter. */
+async function bytesAt(handle: FileHandle, position: number, length: number): Promise<Buffer | null> {
+  const buffer = Buffer.alloc(length);
+  const { bytesRead } = await handle.read(buffer, 0, length, position);
+  return bytesRead < length ? null : buffer;
+}
+
+/** Whether the file is of this format (its first bytes only): a file of another version is written again. */
+export async function hasCurrentFormat(file: string): Promise<boolean> {
+  return (await withFile(file, async (handle) => (await bytesAt(handle, 0, MAGIC.length))?.equals(MAGIC) ?? null)) === true;
+}
+
+export function readHeader(file: string): Promise<OpenedFile | null> {
+  return withFile(file, async (handle) => {
+    const head = await bytesAt(handle, 0, HEAD);
+    if (head === null || !head.subarray(0, MAGIC.length).equals(MAGIC)) return null;
     const length = head.readUInt32LE(MAGIC.length);
-    const body = Buffer.alloc(length);
-    const got = await handle.read(body, 0, length, HEAD);
-    if (got.bytesRead < length) return null;
+    const body = await bytesAt(handle, HEAD, length);
+    if (body === null) return null;
     const header = headerSchema.parse(JSON.parse(body.toString("utf8")));
     return {
       header,
@@ -162,11 +166,7 @@ export async function readHeader(file: string): Promise<OpenedFile | null> {
       index: new Map(header.rows.map((r, i) => [r[0], i])),
       tripletIndex: new Map(header.triplets.map((r, i) => [r[0], i])),
     };
-  } catch {
-    return null;
-  } finally {
-    await handle.close();
-  }
+  });
 }
 
 export type Entry = readonly [id: string, owner: string | null, offset: number, length: number];
@@ -175,9 +175,7 @@ export type Entry = readonly [id: string, owner: string | null, offset: number, 
 async function readRows<T>(file: string, base: number, entries: readonly Entry[], check: (value: unknown, entry: Entry) => T | null): Promise<T[] | null> {
   const wanted = [...entries].sort((a, b) => a[2] - b[2]);
   if (wanted.length === 0) return [];
-  const handle = await open(file, "r").catch(() => null);
-  if (handle === null) return null;
-  try {
+  return withFile(file, async (handle) => {
     const out: T[] = [];
     let i = 0;
     while (i < wanted.length) {
@@ -192,10 +190,8 @@ async function readRows<T>(file: string, base: number, entries: readonly Entry[]
       const first = wanted[i];
       const end = wanted[j];
       if (first === undefined || end === undefined) return null;
-      const span = end[2] + end[3] - first[2];
-      const buffer = Buffer.alloc(span);
-      const { bytesRead } = await handle.read(buffer, 0, span, base + first[2]);
-      if (bytesRead < span) return null;
+      const buffer = await bytesAt(handle, base + first[2], end[2] + end[3] - first[2]);
+      if (buffer === null) return null;
       for (let k = i; k <= j; k++) {
         const entry = wanted[k];
         if (entry === undefined) return null;
@@ -206,25 +202,19 @@ async function readRows<T>(file: string, base: number, entries: readonly Entry[]
       i = j + 1;
     }
     return out;
-  } catch {
-    return null;
-  } finally {
-    await handle.close();
-  }
+  });
+}
+
+/** A row that parses with `schema` and is the entry's row of this document, or null. */
+function ownRow<T extends { id: string; documentId: string }>(schema: z.ZodType<T>, opened: OpenedFile): (value: unknown, entry: Entry) => T | null {
+  return (value, entry) => {
+    const parsed = schema.safeParse(value);
+    return parsed.success && parsed.data.id === entry[0] && parsed.data.documentId === opened.header.documentId ? parsed.data : null;
+  };
 }
 
 export function sectionRows(file: string, opened: OpenedFile, entries: readonly Entry[]): Promise<Section[] | null> {
-  return readRows(file, opened.base, entries, (value, entry) => {
-    const parsed = sectionSchema.safeParse(value);
-    return parsed.success && parsed.data.id === entry[0] && parsed.data.documentId === opened.header.documentId ? parsed.data : null;
-  });
-}
-
-function referenceRows(file: string, opened: OpenedFile, entries: readonly Entry[]): Promise<CrossReferenceRecord[] | null> {
-  return readRows(file, opened.base, entries, (value, entry) => {
-    const parsed = referenceSchema.safeParse(value);
-    return parsed.success && parsed.data.id === entry[0] && parsed.data.documentId === opened.header.documentId ? parsed.data : null;
-  });
+  return readRows(file, opened.base, entries, ownRow(sectionSchema, opened));
 }
 
 /**
@@ -238,7 +228,7 @@ export async function withTargets(
   held: ReadonlyMap<string, DocumentRecord>,
   entries: readonly Entry[],
 ): Promise<CrossReferenceRecord[] | null> {
-  const rows = await referenceRows(file, opened, entries);
+  const rows = await readRows(file, opened.base, entries, ownRow(referenceSchema, opened));
   return (
     rows?.map((r) => {
       if (!r.resolved || r.toDocumentId === null || r.toDocumentId === opened.header.documentId) return r;
@@ -248,11 +238,8 @@ export async function withTargets(
   );
 }
 
-export function tripletRows(file: string, opened: OpenedFile, entries: readonly Entry[]): Promise<TripletRecord[] | null> {
-  return readRows(file, opened.base, entries, (value, entry) => {
-    const parsed = tripletSchema.safeParse(value);
-    if (!parsed.success || parsed.data.id !== entry[0] || parsed.data.documentId !== opened.header.documentId) return null;
-    const { recipientId, recipient, ...rest } = parsed.data;
-    return recipient === undefined ? rest : { ...rest, recipientId: recipientId ?? "", recipient };
-  });
+export async function tripletRows(file: string, opened: OpenedFile, entries: readonly Entry[]): Promise<TripletRecord[] | null> {
+  const rows = await readRows(file, opened.base, entries, ownRow(tripletSchema, opened));
+  // A triplet names a recipient with both fields or with neither (store-rows.ts tripletFromNode).
+  return rows?.map(({ recipientId, recipient, ...rest }) => (recipient === undefined ? rest : { ...rest, recipientId: recipientId ?? "", recipient })) ?? null;
 }

@@ -6,9 +6,8 @@ import type { Section } from "../model/section-types.ts";
 import type { DocumentRecord } from "../model/store-records.ts";
 import type { GraphStore } from "./graph-store.ts";
 import { isPureRead } from "./read-cache.ts";
+import { byReferenceOrder, byTripletOrder } from "./record-order.ts";
 import {
-  byReferenceOrder,
-  byTripletOrder,
   encodeSectionFile,
   fileOf,
   hasCurrentFormat,
@@ -393,35 +392,23 @@ export function withSectionFiles<S extends GraphStore>(store: S, directory: stri
       if (ids.length === 0) return [];
       const held = await library();
       const wanted = new Set(ids);
+      /** The citations of a file whose header entry passes `keep`, resolved as the library holds them now. */
+      const citations = (keep: (entry: Entry) => boolean) => (file: string, opened: OpenedFile) =>
+        withTargets(file, opened, held, opened.header.references.filter(keep));
       // The citations the sections make, from their documents' files.
       const leaving = await fromFiles(ids, (file, opened, mine) => {
         const own = new Set(mine);
-        return withTargets(
-          file,
-          opened,
-          held,
-          entriesOf(
-            opened.header.references,
-            opened.header.references.flatMap((r, i) => (own.has(r[1]) ? [i] : [])),
-          ),
-        );
+        return citations((r) => r[1] !== null && own.has(r[1]))(file, opened);
       });
       if (leaving.missing.length > 0) return store.getCrossReferences(ids);
       // The citations into them: their ids from the library, their rows from the citing documents' files.
-      const into = (await store.getReferenceIdsInto(ids)).filter((r) => !leaving.found.some((f) => f.id === r.id));
+      const read = new Set(leaving.found.map((r) => r.id));
+      const into = (await store.getReferenceIdsInto(ids)).filter((r) => !read.has(r.id));
       const entering = await fromFiles(
         into.map((r) => `${r.documentId}:${r.id}`),
         (file, opened, keys) => {
           const refs = new Set(keys.map((k) => k.slice(k.indexOf(":") + 1)));
-          return withTargets(
-            file,
-            opened,
-            held,
-            entriesOf(
-              opened.header.references,
-              opened.header.references.flatMap((r, i) => (refs.has(r[0]) ? [i] : [])),
-            ),
-          );
+          return citations((r) => refs.has(r[0]))(file, opened);
         },
       );
       if (entering.missing.length > 0) return store.getCrossReferences(ids);

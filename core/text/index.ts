@@ -1,6 +1,6 @@
 // The text toolkit every feature shares: words, stop words, stemmers per language, similarity,
 // the parties the regulations name.
-export { WORD, tokenize } from "./tokens.ts";
+export { WORD, escapeRegExp, tokenize } from "./tokens.ts";
 export {
   DRAFTING_WORDS,
   ENGLISH_FUNCTION_WORDS,

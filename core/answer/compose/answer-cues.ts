@@ -5,7 +5,7 @@
 // and Italian, as the corpus is.
 
 import type { AnswerType } from "../../model/question-analysis-types.ts";
-import { PARTIES, formsOf } from "../../text/index.ts";
+import { PARTIES, escapeRegExp, formsOf } from "../../text/index.ts";
 
 /** Answer types (question-analysis.ts) with cues; "other" ranks by relevance alone. */
 export type CuedType = Exclude<AnswerType, "other">;
@@ -16,7 +16,7 @@ const UNIT = String.raw`hours?|days?|working days|business days|weeks?|months?|y
 /** The table's party forms a cue takes, as regex alternatives (spaces as written; the cues ignore case). */
 function partyForms(field: "cue" | "recipient"): string {
   return PARTIES.flatMap((party) => formsOf(party, party[field]))
-    .map((form) => form.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"))
+    .map(escapeRegExp)
     .join("|");
 }
 

@@ -1,3 +1,4 @@
+import { escapeRegExp } from "../../text/index.ts";
 import type { AskResult, AskSentence } from "../../model/answer-types.ts";
 import type { Subgraph } from "../../model/subgraph-types.ts";
 import type { RankedSection } from "../../model/retrieval-types.ts";
@@ -18,10 +19,6 @@ export interface InstrumentScope {
 const SIDE_BY_SIDE =
   /(?<![\p{L}])(?:compar\w*|versus|vs\.?|each|both|differ\w*|contrast\w*|confront\w*|rispetto|entramb\w*|ciascun\w*|differenz\w*)(?![\p{L}])/iu;
 
-function escaped(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-}
-
 /**
  * Whether a question naming several instruments asks about each of them, rather than about one in
  * the words of another ("According to NIST SP 800-66, how often must the HIPAA evaluation be
@@ -31,7 +28,7 @@ function escaped(text: string): string {
 export function asksPerInstrument(question: string, instruments: readonly string[]): boolean {
   if (instruments.length < 2) return false;
   if (SIDE_BY_SIDE.test(question)) return true;
-  const names = instruments.map(escaped).join("|");
+  const names = instruments.map(escapeRegExp).join("|");
   const joined = new RegExp(
     `(?:${names})\\)?\\s*(?:,|and|or|e|o|ed|oppure|/)\\s+(?:(?:the|under|in|for|il|la|lo|i|gli|le|nel|nella|per|secondo)\\s+){0,2}\\(?(?:${names})`,
     "iu",

@@ -5,6 +5,8 @@
 // (its words) and adds its own; a question that names a document, an instrument or an article of
 // its own starts a new scope, whatever its form.
 
+import { escapeRegExp } from "../../text/index.ts";
+
 export interface FollowUpDecision {
   followUp: boolean;
   /** The question to retrieve and answer with: the previous scope plus the new words, or the question itself. */
@@ -212,7 +214,7 @@ export function libraryScopeNamer(documents: ReadonlyArray<{ title: string; file
     ])
     .map((p) => normalize(p))
     .filter((p) => p.length >= 3);
-  const patterns = [...new Set(phrases)].map((p) => ({ p, re: anyWord([p.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")], false) }));
+  const patterns = [...new Set(phrases)].map((p) => ({ p, re: anyWord([escapeRegExp(p)], false) }));
   return (question) => [...localScopeNames(question), ...patterns.filter(({ re }) => re.test(question)).map(({ p }) => p)];
 }
 

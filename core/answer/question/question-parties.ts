@@ -1,5 +1,5 @@
 import { foldAccents } from "../../names/instrument-names.ts";
-import { PARTIES } from "../../text/index.ts";
+import { PARTIES, escapeRegExp } from "../../text/index.ts";
 
 // The parties a question names ("controller", "financial entity", "covered entity", "stazione
 // appaltante"), in the canonical form the answer looks for: the table's parties asked about, each
@@ -12,7 +12,7 @@ interface PartyPattern {
 }
 
 function escape(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&").replace(/[- ]/g, "[- ]");
+  return escapeRegExp(text).replace(/[- ]/g, "[- ]");
 }
 
 /**

@@ -74,7 +74,7 @@ export interface MirrorBlock {
 
 /**
  * The k-th largest value (the smallest when there are fewer than k), by a min-heap of the k best:
- * sorting a copy of ~140,000 triplet scores took ~20 ms of each search, the heap ~2 ms.
+ * sorting a copy of every score was a large part of each search over a large table.
  */
 export function kthLargest(values: Float32Array, k: number): number {
   const size = Math.min(Math.max(1, k), values.length);

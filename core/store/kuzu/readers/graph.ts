@@ -25,7 +25,7 @@ export async function documentReferences(session: KuzuSession, documentId: strin
 
 /**
  * Ids only: reading the rows in the same statement made Kuzu 0.11.3 read every column of the whole
- * table (~80 ms at ten times the 52-document library); joined on the ids alone it takes ~15 ms.
+ * table, growing with the library (figures: docs/benchmarks/scale.md).
  */
 export async function referenceIdsInto(session: KuzuSession, sectionIds: readonly string[]): Promise<Array<{ id: string; documentId: string }>> {
   if (sectionIds.length === 0) return [];
@@ -41,8 +41,7 @@ function mentionedIn(value: unknown): string[] {
 
 /**
  * Terms whose `key` is one of `values`, each with the sections that mention it. Two statements:
- * joined in one, Kuzu read the MENTIONS edges of every term before filtering (~70 ms at ten
- * times the 52-document library, against ~7 + ~17 ms apart).
+ * joined in one, Kuzu read the MENTIONS edges of every term before filtering.
  */
 async function termsWhere(session: KuzuSession, key: "normalizedTerm" | "id", values: readonly string[]): Promise<TermRecord[]> {
   if (values.length === 0) return [];
