@@ -1,6 +1,7 @@
 import type { ParsedDocument } from "../model/ingest-types.ts";
 import type { Section } from "../model/section-types.ts";
 import { flattenLines } from "./flow.ts";
+import { withoutNextNotice } from "./document-end.ts";
 import { computeLayoutStats } from "./layout-stats.ts";
 import { chooseProfile } from "./profile.ts";
 import { scanHeadings } from "./heading-scanner.ts";
@@ -18,7 +19,7 @@ export interface SectionOptions {
 }
 
 export function sectionDocument(doc: ParsedDocument, documentId: string, options: SectionOptions = {}): Section[] {
-  const lines = flattenLines(doc);
+  const lines = withoutNextNotice(flattenLines(doc));
   if (lines.length === 0) return [];
   const stats = computeLayoutStats(doc, lines);
   const ctx = { stats, lines, language: doc.language };

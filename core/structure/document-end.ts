@@ -1,0 +1,31 @@
+import type { FlowLine } from "./flow.ts";
+
+// Rule "a Federal Register notice ends at its filing line". The Federal Register prints notices
+// one after another, and a notice's PDF (as govinfo serves it) is cut at page boundaries: its last
+// page goes on with the next notice, after the filing line "[FR Doc. 2020–17221 Filed 8–5–20;
+// 8:45 am]" and "BILLING CODE 4910–13–P". That text is another agency's or another product's
+// notice; read as this one, its "SUMMARY:" and "DATES:" became this document's sections, cited
+// under this document's name. Only the last page is looked at: a PDF holding several whole notices
+// (an issue) keeps every notice before it.
+
+/** "[FR Doc. 2020–17221 Filed 8–5–20; 8:45 am]", "[FR Doc. E9-12345 Filed …]". */
+const FILING_LINE = /^\[FR Doc\.?\s+[\w–-]+\s+Filed\b[^\]]*\]?/;
+
+/** The lines of the document, without a next notice that begins on its last page. */
+export function withoutNextNotice(lines: FlowLine[]): FlowLine[] {
+  const lastPage = lines.at(-1)?.line.page;
+  if (lastPage === undefined) return lines;
+  // The last filing line: the notice's own, when the PDF holds one notice and the next one's start.
+  let end = -1;
+  for (let i = lines.length - 1; i >= 0; i--) {
+    const line = lines[i];
+    if (line === undefined || line.line.page < lastPage) break;
+    if (FILING_LINE.test(line.text)) {
+      end = i;
+      break;
+    }
+  }
+  // Nothing of the notice itself after its filing line: only the start of the next one.
+  if (end <= 0) return lines;
+  return lines.slice(0, end);
+}
