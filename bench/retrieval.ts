@@ -3,8 +3,10 @@
 // Imports the ObliQA passage corpus (ADGM rulebooks, 13,705 passages) into a fresh Kuzu store as
 // sections, then runs the questions of ObliQA or XRefRAG-ADGM through hybridSearch under several
 // stage configurations and prints Recall@10 / MAP@10 computed as pytrec_eval does (see
-// lib/metrics.ts), query latency and ingest time. `--fit` (dev only) fits the fusion weights and
-// prints them for core/retrieve/weights.ts. Figures, not assertions: nothing here is a test.
+// lib/metrics.ts), query latency and ingest time. `--fit` (dev only) fits the fusion weights on
+// ObliQA dev together with the plain-language sets over the ten corpus PDFs (lib/plain-language-fit.ts)
+// and prints them for core/retrieve/weights.ts. Figures, not assertions: nothing here is a test.
+import { existsSync } from "node:fs";
 import { mkdir, mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
@@ -19,7 +21,8 @@ import type { StageSwitches } from "../core/model/retrieval-types.ts";
 import { DEFAULT_WEIGHTS, FUSION_FEATURES, RESCORE_FEATURES } from "../core/retrieve/weights.ts";
 import { createKuzuStore } from "../core/store/kuzu/kuzu-store.ts";
 import { withReadCache } from "../core/store/read-cache.ts";
-import { fitWeights, type FitQuestion } from "./lib/fit-weights.ts";
+import { fitWeights, measureSet, type FitQuestion, type FitSet } from "./lib/fit-weights.ts";
+import { plainLanguageSets } from "./lib/plain-language-fit.ts";
 import { ingestIntoKuzu } from "./lib/kuzu-ingest.ts";
 import { evaluateRun, percentile, rankedToScores, type Qrels, type Run } from "./lib/metrics.ts";
 import { loadObliqaQuestions, loadPassages, loadXrefQuestions, type Question } from "./lib/obliqa-corpus.ts";
@@ -27,6 +30,8 @@ import { adaptCorpus } from "./lib/obliqa-sections.ts";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const QA_DIR = path.resolve(here, "../../shared/corpus/qa");
+const REGULATORY_DIR = path.resolve(here, "../../shared/corpus/regulatory");
+const AUDITOR_FILE = path.join(QA_DIR, "auditor/auditor_dev.jsonl");
 
 const { values } = parseArgs({
   options: {
@@ -166,15 +171,49 @@ try {
   }
 
   if (values.fit) {
-    const fitQuestions: FitQuestion[] = [];
     const full = CONFIGS.full;
     if (full === undefined || full === "raw") throw new Error("no full config");
+    const obliqaQuestions: FitQuestion[] = [];
     for (const q of questions) {
       const ranked = await hybridSearch(store, embedder, q.text, { k: 1000, stages: full });
-      fitQuestions.push({ qid: q.id, candidates: ranked.map((r) => ({ id: keyOf(r.section.id), features: r.evidence.features })) });
+      obliqaQuestions.push({ qid: q.id, candidates: ranked.map((r) => ({ id: keyOf(r.section.id), features: r.evidence.features })) });
     }
+    // ObliQA dev is a floor with a small share: it must not lose, and the plain-language sets,
+    // ten times smaller, lead the fit.
+    const obliqa: FitSet = { name: "ObliQA dev", questions: obliqaQuestions, qrels, measure: "recall-map", weight: 0.2, floor: true };
+    const plain = existsSync(REGULATORY_DIR)
+      ? await plainLanguageSets({ regulatoryDir: REGULATORY_DIR, auditorFile: AUDITOR_FILE, modelRoot: values["model-dir"], embedder, stages: full, log })
+      : null;
+    if (plain === null) log(`${REGULATORY_DIR} not found: fitting on ObliQA dev alone`);
+    const sets = plain === null ? [obliqa] : [obliqa, plain.labelled, plain.auditorRead];
     const names = [...FUSION_FEATURES, ...RESCORE_FEATURES];
-    const fitted = fitWeights(fitQuestions, qrels, { ...DEFAULT_WEIGHTS }, names, 4, log);
+    const report = (title: string, weights: Readonly<Record<string, number>>): void => {
+      const rows = [...sets, ...(plain === null ? [] : [plain.auditorUnread])].map((s) => {
+        const [a, b] = measureSet(s, weights, names);
+        return `${s.name} ${s.measure === "recall-map" ? "R@10/MAP@10" : "hit@10/MRR"} ${a.toFixed(3)}/${b.toFixed(3)}`;
+      });
+      log(`${title}: ${rows.join("; ")}`);
+    };
+    // Two-fold: fitted on one half of every set, scored on the other: what to expect on new questions.
+    const half = (s: FitSet, parity: number): FitSet => ({ ...s, questions: s.questions.filter((_, i) => i % 2 === parity) });
+    for (const parity of [0, 1]) {
+      const fitted = fitWeights(
+        sets.map((s) => half(s, parity)),
+        { ...DEFAULT_WEIGHTS },
+        names,
+        3,
+      );
+      const other = sets.map((s) => half(s, 1 - parity));
+      const rows = other.map((s) => {
+        const [a0, b0] = measureSet(s, { ...DEFAULT_WEIGHTS }, names);
+        const [a1, b1] = measureSet(s, fitted.weights, names);
+        return `${s.name} ${a0.toFixed(3)}/${b0.toFixed(3)} → ${a1.toFixed(3)}/${b1.toFixed(3)}`;
+      });
+      log(`fitted on half ${parity + 1}, scored on the other (current → fitted): ${rows.join("; ")}`);
+    }
+    report("current weights", { ...DEFAULT_WEIGHTS });
+    const fitted = fitWeights(sets, { ...DEFAULT_WEIGHTS }, names, 3, log);
+    report("fitted weights", fitted.weights);
     log(`fitted weights: ${JSON.stringify(fitted.weights)}`);
   }
 
