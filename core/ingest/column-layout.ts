@@ -65,7 +65,8 @@ function columnIndex(line: LayoutLine, gutters: Gutter[]): number | undefined {
   let index = 0;
   for (const g of gutters) {
     const mid = (g.start + g.end) / 2;
-    if (lineRight(line) <= mid) return index;
+    // A line may end inside the gutter (a last letter printed into it): it is still the left column's.
+    if (lineRight(line) <= mid || (line.box.x < g.start && lineRight(line) <= g.end)) return index;
     if (line.box.x < mid) return undefined;
     index++;
   }
@@ -141,6 +142,26 @@ export function detectGutters(lines: LayoutLine[], bodyFontSize: number): Gutter
   return plausibleColumns(lines, runs, left, right) ? runs : [];
 }
 
+/**
+ * Where a line crossing a gutter breaks: the middle of the widest gap between its words that
+ * overlaps the gutter. A gutter's middle can fall inside a word's box when a column's last letter
+ * runs into the gutter ("office" + "s" ending a point past it, then "set." opening the next column).
+ */
+function gapNear(line: LayoutLine, g: Gutter): number | undefined {
+  const words = line.items.filter((i) => !i.isSpace && i.text.trim() !== "").sort((a, b) => a.x - b.x);
+  let best: { at: number; width: number } | undefined;
+  for (let i = 1; i < words.length; i++) {
+    const before = words[i - 1];
+    const after = words[i];
+    if (before === undefined || after === undefined) continue;
+    const from = before.x + before.width;
+    const to = after.x;
+    if (to <= from || to < g.start || from > g.end) continue;
+    if (best === undefined || to - from > best.width) best = { at: (from + to) / 2, width: to - from };
+  }
+  return best?.at;
+}
+
 /** Lines crossing a gutter only because the gap test missed it are cut there. */
 function splitAtGutters(lines: LayoutLine[], gutters: Gutter[]): LayoutLine[] {
   const out: LayoutLine[] = [];
@@ -150,7 +171,7 @@ function splitAtGutters(lines: LayoutLine[], gutters: Gutter[]): LayoutLine[] {
       if (rest === undefined) break;
       const mid = (g.start + g.end) / 2;
       if (rest.box.x < mid && lineRight(rest) > mid) {
-        const parts = splitLineAt(rest, mid);
+        const parts = splitLineAt(rest, gapNear(rest, g) ?? mid);
         if (parts === undefined) break;
         out.push(parts[0]);
         rest = parts[1];

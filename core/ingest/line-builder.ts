@@ -207,8 +207,11 @@ export function assignRows(lines: LayoutLine[]): LayoutLine[] {
 
 /** Splits a line at x when no item straddles x (a column gutter the gap test did not catch). */
 export function splitLineAt(line: LayoutLine, x: number): [LayoutLine, LayoutLine] | undefined {
-  const left = line.items.filter((i) => i.x + (i.isSpace ? 0 : i.width) <= x);
-  const right = line.items.filter((i) => i.x >= x);
+  // A space only marks a word break: it falls on the side it starts on, even when it starts at x
+  // (the space pdf.js puts between the last word of one column and the first of the next).
+  const onLeft = (i: PositionedItem): boolean => (i.isSpace ? i.x < x : i.x + i.width <= x);
+  const left = line.items.filter(onLeft);
+  const right = line.items.filter((i) => !onLeft(i) && i.x >= x);
   if (left.length + right.length !== line.items.length) return undefined;
   const a = makeLine(left, line.page, line.row);
   const b = makeLine(right, line.page, line.row);
