@@ -3,7 +3,8 @@ import type { ParsedPage, TextLine } from "../model/ingest-types.ts";
 
 // The title shown in the library. PDF metadata is often junk ("Microsoft Word - draft3.docx",
 // "Untitled", an author's initials), so it is used only when it reads like a title; otherwise the
-// biggest print on the first pages; otherwise the file name, which is never empty.
+// biggest print on the first pages; otherwise the file name, which is never empty. A Federal
+// Register document's own title comes before both (federalRegisterTitle).
 
 const MAX_TITLE_CHARS = 200;
 const BOLD_BOOST = 1.15;
@@ -90,7 +91,36 @@ function appearsInText(title: string, pages: ParsedPage[]): boolean {
   return words.filter((w) => text.includes(w)).length >= 0.6 * words.length;
 }
 
+/** A Federal Register document's caption of its issuing agency, under its title. */
+const AGENCY_CAPTION = /^AGENCY:/;
+/** The lines above a Federal Register title: its docket, RIN, CFR part, agency and department. */
+const ABOVE_FR_TITLE = /^(?:RIN\s|\[?Docket\b|.*\]$|\d+\s+CFR\b|DEPARTMENT\b|Federal Register\b)/;
+/** How many lines a Federal Register title runs to, at most. */
+const MAX_FR_TITLE_LINES = 6;
+
+/**
+ * Rule "a Federal Register document is titled by the lines above its AGENCY: caption". Its first
+ * page's largest print is the issue's section banner ("Proposed Rules", "Rules and Regulations",
+ * "Notices"), the same for every document of the section; the document's own title
+ * ("Airworthiness Directives; The Boeing Company Airplanes") is set between its docket and RIN
+ * lines and "AGENCY:".
+ */
+export function federalRegisterTitle(pages: ParsedPage[]): string | undefined {
+  const lines = pages[0]?.lines ?? [];
+  const agency = lines.findIndex((l) => AGENCY_CAPTION.test(l.text.trim()));
+  if (agency < 1) return undefined;
+  const title: string[] = [];
+  for (let i = agency - 1; i >= 0 && title.length <= MAX_FR_TITLE_LINES; i--) {
+    const text = (lines[i] as TextLine).text.trim();
+    if (ABOVE_FR_TITLE.test(text)) return title.length > 0 && letters(title.join(" ")) >= MIN_TITLE_LETTERS ? clip(title.join(" ")) : undefined;
+    title.unshift(text);
+  }
+  return undefined;
+}
+
 export function chooseTitle(metadataTitle: string | undefined, pages: ParsedPage[], bodyFontSize: number, file: string): string {
+  const federalRegister = federalRegisterTitle(pages);
+  if (federalRegister !== undefined) return federalRegister;
   const heading = headingTitle(pages, bodyFontSize);
   if (isMeaningfulTitle(metadataTitle) && (heading === undefined || appearsInText(metadataTitle, pages))) {
     return clip(metadataTitle);

@@ -44,4 +44,38 @@ describe("document title", () => {
     ];
     expect(chooseTitle(undefined, pages, 10, "/x/allegato_E_tabella_lotti.pdf")).toBe("allegato_E_tabella_lotti");
   });
+
+  it("titles a Federal Register document by the lines above its AGENCY: caption, not the section banner", () => {
+    const faa = [
+      page([
+        ["Proposed Rules", 24, true],
+        ["This section of the FEDERAL REGISTER contains notices to the public.", 8],
+        ["DEPARTMENT OF TRANSPORTATION", 9, true],
+        ["Federal Aviation Administration", 9, true],
+        ["14 CFR Part 39", 9, true],
+        ["[Docket No. FAA–2020–0686; Product", 9],
+        ["Identifier 2019–NM–035–AD]", 9],
+        ["RIN 2120–AA64", 9],
+        ["Airworthiness Directives; The Boeing", 9, true],
+        ["Company Airplanes", 9, true],
+        ["AGENCY: Federal Aviation", 9],
+        ["Administration (FAA), DOT.", 9],
+      ]),
+    ];
+    expect(chooseTitle(undefined, faa, 9, "/x/2020-17221.pdf")).toBe("Airworthiness Directives; The Boeing Company Airplanes");
+    const hhs = [
+      page([
+        ["Rules and Regulations", 24, true],
+        ["DEPARTMENT OF HEALTH AND HUMAN SERVICES", 9, true],
+        ["Office of the Secretary", 9, true],
+        ["45 CFR Parts 160 and 164", 9, true],
+        ["RIN 0945–AA03", 9],
+        ["Modifications to the HIPAA Privacy, Security, Enforcement, and Breach Notification Rules", 9, true],
+        ["AGENCY: Office for Civil Rights, Department of Health and Human Services.", 9],
+      ]),
+    ];
+    expect(chooseTitle("Federal Register Volume 78, Issue 17", hhs, 9, "/x/2013-01073.pdf")).toBe(
+      "Modifications to the HIPAA Privacy, Security, Enforcement, and Breach Notification Rules",
+    );
+  });
 });
