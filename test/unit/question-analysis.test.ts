@@ -230,6 +230,19 @@ const TABLE: Row[] = [
     type: "requirements",
     missing: ["SOX (the Sarbanes-Oxley Act of 2002)"],
   },
+  // Rule "a framing clause is not the question": "Under X, can we …?" is a yes/no question.
+  { q: "Under GDPR, can a controller charge a fee for answering an access request?", type: "yes-no", docs: ["gdpr"] },
+  { q: "Per DORA, do we have to keep a register of all our ICT contracts?", type: "yes-no", docs: ["dora"] },
+  // Rule "a scenario, then the question": the last sentence asking is what is asked.
+  { q: "A laptop with unencrypted client files was stolen from a car. Must we tell the supervisory authority under GDPR?", type: "yes-no", docs: ["gdpr"] },
+  {
+    q: "Our cloud host lost a disk array last night with patient files on it. What is the latest it can notify us under HIPAA?",
+    type: "deadline",
+    docs: ["hipaa"],
+  },
+  { q: "Fino a che giorno si possono presentare le offerte per la gara?", type: "deadline", lang: "it" },
+  { q: "Se consegniamo in ritardo, quanto ci costa la penale?", type: "amount", lang: "it" },
+  { q: "Di quanto può essere aumentato l'importo del contratto in corso d'opera?", type: "amount", lang: "it" },
   // other
   { q: "Summarise the structure of DORA.", type: "other", docs: ["dora"] },
 ];

@@ -60,6 +60,8 @@ const RULES: ReadonlyArray<readonly [AnswerType, readonly RegExp[]]> = [
       /\bwithin (?:how many|how much time|what (?:time|period|timeframe|time frame|deadline|timescale))\b/,
       /\bhow (?:many|much) (?:days|hours|months|weeks|years|business days|working days|time)\b/,
       /\bby when\b/,
+      // "What is the latest it can tell us?", "at the latest by when …"
+      /\b(?:the|at the) latest\b/,
       /\bhow far back\b/,
       /\b(?:by|until|before) (?:what|which) date\b/,
       /\bhow long does\b.*\b(?:last|run)\b/,
@@ -69,6 +71,7 @@ const RULES: ReadonlyArray<readonly [AnswerType, readonly RegExp[]]> = [
       /\bentro (?:quanti|quante|quale|quando|che)\b/,
       /\b(?:in|tra) quanti (?:giorni|mesi|ore)\b/,
       /\bquanto tempo\b/,
+      /\bfino a (?:che|quale) (?:giorno|data|ora)\b|\bfino a quando\b/,
       /\b(?:termine|termini|scadenza|scadenze|tempistica|tempistiche)\b/,
       /\bquando\s+(?:deve|devono|va|vanno)\b/,
     ],
@@ -105,7 +108,9 @@ const RULES: ReadonlyArray<readonly [AnswerType, readonly RegExp[]]> = [
       /\b(?:quanti|quante)\b/,
       /\b(?:punti|punteggio|punteggi|quota|quote)\b/,
       /\b(?:threshold|thresholds|monetary|per ?cent|percentage)\b/,
-      /\b(?:quanto|quanta) (?:ammonta|vale|costa|e pari|deve essere)\b/,
+      /\b(?:quanto|quanta) (?:(?:ci|mi|ti|si|vi|ne) )?(?:ammonta|vale|costa|costano|e pari|deve essere)\b/,
+      // "di quanto aumenta …", "quanta vita residua …": how much of something.
+      /\bdi quanto\b|\bquant[oa] (?!tempo\b)[a-z]{3,}\b/,
       /\b(?:importo|importi|valore|soglia|soglie|percentuale|cauzione|garanzia provvisoria|garanzia definitiva|massimale|base d['’]asta|sanzione pecuniaria)\b/,
     ],
   ],
@@ -197,8 +202,36 @@ function normalise(question: string): string {
   return question.normalize("NFD").replace(/\p{M}/gu, "").toLowerCase().replace(/[’‘`]/g, "'").replace(/\s+/g, " ").trim();
 }
 
+// Rule "a framing clause is not the question": "Under GDPR, can we …?", "Per NIST 800-66, whose
+// sign-off …?", "Ai sensi del disciplinare, entro quando …?" ask what follows the comma; the rules
+// anchored at the question's start ("^can …" for a yes/no) read from there.
+// A clause holding a question word is the question itself ("In what format does …, and …?").
+const FRAMING =
+  /^(?:under|per|as per|according to|pursuant to|in line with|in|for|secondo|ai sensi d\w*|in base a\w*|nel|nella)\s+(?![^,?]*\b(?:what|which|how|when|where|who|whom|whose|why|quale|quali|quando|come|chi|cosa|quanto|quanti|quanta|quante)\b)[^,?]{1,80},\s*/;
+
+/**
+ * Rule "a scenario, then the question": auditors describe what happened, then ask ("A stolen
+ * laptop held patient records … Do we still need to write to each affected person?"). The last
+ * sentence ending in "?" is what is asked; the sentences before it only set the facts. A sentence
+ * ends at ".", "?" or "!" before a capital, not after an abbreviation ("Art. 33", "e.g. Italy").
+ */
+const SENTENCE_END = /(?<![\s(](?:art|arts|no|nos|sec|secs|para|paras|p|pp|e\.g|i\.e|cf|vs|mr|ms|dr|st|u\.s|par|lett|n))(?<=[.?!])\s+(?=[\p{Lu}"“‘'(])/iu;
+
+function askedSentence(question: string): string {
+  const sentences = question.split(SENTENCE_END);
+  if (sentences.length < 2) return question;
+  return sentences.findLast((x) => x.trim().endsWith("?")) ?? question;
+}
+
 export function classifyAnswerType(question: string): AnswerTypeReading {
-  const q = normalise(question);
+  const whole = normalise(question);
+  const asked = normalise(askedSentence(question)).replace(FRAMING, "");
+  const reading = classifyNormalised(asked, question);
+  // What the scenario says counts when the asked sentence alone says nothing of its type.
+  return reading.answerType === "other" && asked !== whole ? classifyNormalised(whole, question) : reading;
+}
+
+function classifyNormalised(q: string, question: string): AnswerTypeReading {
   // A type ranks where its first matching rule stands (a type may have an early, narrow rule and a later, broad one).
   const at = new Map<AnswerType, number>();
   RULES.forEach(([type, patterns], index) => {
