@@ -37,6 +37,8 @@ export const PLACEMENT_RULES = [
   "displaced-match",
   /** The sentence before a lead that refers back to it ("This period shall not exceed …" needs the period's sentence). */
   "referred-back-to",
+  /** The paragraph a lead names and builds on ("within the time required by paragraph (b)(2)(i) of this section"), right after it. */
+  "named-paragraph",
   /** A sentence of the lead's paragraph referring back to it ("That period may be extended …"). */
   "follow-on",
   // Sources beside the lead.

@@ -953,3 +953,65 @@ describe("answers to questions in the auditor's words", () => {
     expect(nist53.sentences[0]?.text).not.toMatch(/Supplemental Guidance/);
   });
 });
+
+describe('rule "a lead naming a paragraph of its own provision is read with it"', () => {
+  it("follows an extension of a time limit with the paragraph setting it (HIPAA), both shown", async () => {
+    const amendment = section(HIPAA, "§ 164.526", "section", "Amendment of protected health information", [
+      [
+        108,
+        null,
+        "(b) Implementation specifications: Requests for amendment and timely action —(1) Individual's request for amendment. The covered entity must permit an individual to request that the covered entity amend the protected health information maintained in the designated record set.",
+      ],
+      [
+        108,
+        null,
+        "(2) Timely action by the covered entity. (i) The covered entity must act on the individual's request for an amendment no later than 60 days after receipt of such a request.",
+      ],
+      [
+        108,
+        null,
+        "(ii) If the covered entity is unable to act on the amendment within the time required by paragraph (b)(2)(i) of this section, the covered entity may extend the time for such action by no more than 30 days, provided that the covered entity provides the individual with a written statement of the reasons for the delay.",
+      ],
+    ]);
+    const result = await answerQuestion(
+      input("Can the covered entity extend the time to act on an amendment, and by how many days?", ranked([[amendment, HIPAA]]), hint("deadline")),
+    );
+    const shown = result.sentences.filter((s) => s.more !== true).map((s) => s.text);
+    expect(shown[0]).toMatch(/may extend the time for such action by no more than 30 days/);
+    expect(shown[1]).toMatch(/no later than 60 days after receipt/);
+    expect(result.sentences[1]?.rule).toBe("named-paragraph");
+  });
+
+  it("follows what a communication must contain with the paragraph requiring it (GDPR), not an exception it names", async () => {
+    const article34 = section(GDPR, "Article 34", "article", "Communication of a personal data breach to the data subject", [
+      [
+        164,
+        "164",
+        "1. When the personal data breach is likely to result in a high risk to the rights and freedoms of natural persons, the controller shall communicate the personal data breach to the data subject without undue delay.",
+      ],
+      [
+        164,
+        "164",
+        "2. The communication to the data subject referred to in paragraph 1 of this Article shall describe in clear and plain language the nature of the personal data breach.",
+      ],
+      [
+        164,
+        "164",
+        "3. Notwithstanding paragraph 1, the communication shall not be required if the controller has implemented appropriate technical and organisational protection measures.",
+      ],
+    ]);
+    const language = await answerQuestion(
+      input("In what kind of language must the communication to the data subject describe the breach?", ranked([[article34, GDPR]]), hint("other")),
+    );
+    const texts = language.sentences.map((s) => s.text);
+    expect(texts[0]).toMatch(/clear and plain language/);
+    expect(texts[1]).toMatch(/shall communicate the personal data breach to the data subject without undue delay/);
+    expect(language.sentences[1]?.rule).toBe("named-paragraph");
+    // "Notwithstanding paragraph 1" names an exception: paragraph 1 is not brought in for it.
+    const exemption = await answerQuestion(
+      input("Is the communication not required when protection measures were implemented?", ranked([[article34, GDPR]]), hint("yes-no")),
+    );
+    expect(exemption.sentences[0]?.text).toMatch(/shall not be required/);
+    expect(exemption.sentences.some((s) => s.rule === "named-paragraph")).toBe(false);
+  });
+});

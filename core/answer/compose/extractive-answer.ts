@@ -244,6 +244,32 @@ function sentenceBefore(units: readonly Candidate[], unit: Candidate): Candidate
   return countWords(before.unit.text) + countWords(unit.unit.text) <= SHOWN_WORDS ? before : undefined;
 }
 
+/** "paragraph (b)(2)(i) of this section" (CFR), "paragraph 1" or "paragraph 1 of this Article" (EU). */
+const NAMED_PARAGRAPH =
+  /\bparagraphs?\s+(?:((?:\([A-Za-z0-9]{1,6}\))+)\s+of this section|(\d{1,2})(?!\s*(?:\(|of\s+(?:Article|Regulation|Directive|Decision)\b)))/g;
+/** A paragraph named as an exception is another case, not the rule the sentence builds on. */
+const EXCEPTION_BEFORE = /\b(?:except|exception|notwithstanding|other than|without prejudice to|unless|derogation)\b[^.;:]{0,60}$/i;
+
+/**
+ * Rule "a lead naming a paragraph of its own provision is read with it": "If the covered entity is
+ * unable to act … within the time required by paragraph (b)(2)(i) of this section, …" extends the
+ * time limit that paragraph sets; "The communication referred to in paragraph 1 shall describe …"
+ * says what paragraph 1 requires. The named paragraph's opening sentence follows the lead, when it
+ * is earlier in the provision, states a rule (no lead-in, no furniture) and both fit in what is
+ * shown first.
+ */
+function paragraphNamedBy(units: readonly Candidate[], unit: Candidate): Candidate | undefined {
+  for (const m of unit.unit.text.matchAll(NAMED_PARAGRAPH)) {
+    if (EXCEPTION_BEFORE.test(unit.unit.text.slice(0, m.index))) continue;
+    const pinpoint = m[1] ?? `(${m[2] ?? ""})`;
+    const target = units.find((u) => u.unit.pinpoint !== null && (u.unit.pinpoint === pinpoint || u.unit.pinpoint.startsWith(pinpoint)));
+    if (target === undefined || target === unit || target.unit.start >= unit.unit.start) continue;
+    if (isFurniture(target.unit.text) || isLeadIn(target) || target.unit.pinpoint === unit.unit.pinpoint) return undefined;
+    return countWords(target.unit.text) + countWords(unit.unit.text) <= SHOWN_WORDS ? target : undefined;
+  }
+  return undefined;
+}
+
 /** A quoted sentence as answer text: inert keys, one line, without the paragraph number. */
 function quoteText(text: string): string {
   return neutralizeKeys(text)
@@ -537,6 +563,8 @@ export function extractiveAnswer(pool: SentencePool, maxSentences = DEFAULT_MAX_
   const referredTo = head === lead && REFERS_BACK.test(lead.unit.text) ? sentenceBefore(leadUnits, lead) : undefined;
   // Both open the answer: the sentence named and the one saying what was asked (not a list point).
   if (referredTo !== undefined && !roles.has(referredTo)) assign(referredTo, "lead", "referred-back-to");
+  const namedParagraph = referredTo === undefined && head === lead && !isLeadIn(lead) ? paragraphNamedBy(leadUnits, lead) : undefined;
+  if (namedParagraph !== undefined && !roles.has(namedParagraph)) assign(namedParagraph, "lead", "named-paragraph");
   // The lead's paragraph goes on about it ("… within one month of receipt of the request. That
   // period may be extended by two further months …"; "… a lower age for those purposes provided
   // that such lower age is not below 13 years"): the sentences up to one referring back come with it.
@@ -726,6 +754,11 @@ export function extractiveAnswer(pool: SentencePool, maxSentences = DEFAULT_MAX_
     leadOrder = [head, ...answering, ...leadOrder.filter((c) => c !== head && !answering.includes(c))];
   }
   if (referredTo !== undefined && why.get(referredTo) === "referred-back-to") leadOrder = [referredTo, ...leadOrder.filter((c) => c !== referredTo)];
+  if (namedParagraph !== undefined && why.get(namedParagraph) === "named-paragraph") {
+    const rest = leadOrder.filter((c) => c !== namedParagraph);
+    const at = rest.indexOf(lead) + 1;
+    leadOrder = [...rest.slice(0, at), namedParagraph, ...rest.slice(at)];
+  }
   for (const c of leadOrder) push(c, chosen);
   const supports = [...roles.keys()].filter((c) => !leadList.includes(c)).sort((a, b) => rank(b) - rank(a));
   const order: number[] = [];
