@@ -4,7 +4,7 @@
 // edits. Pure and browser-safe: the library pane uses it through the contract.
 
 export interface AliasFields {
-  /** Found in the instrument registry at import. */
+  /** Found at import: the instrument registry's names, a Federal Register document's agency. */
   aliases?: string[] | undefined;
   /** Added by the user. */
   userAliases?: string[] | undefined;

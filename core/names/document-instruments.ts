@@ -52,13 +52,29 @@ export function documentInstruments(title: string, sections: readonly Section[])
   return [...out.values()];
 }
 
+/** "Federal Aviation Administration (FAA), DOT.": the agency's acronym in brackets. */
+const AGENCY_ACRONYM = /\(([A-Z][A-Za-z]{1,9})\)/;
+
+/**
+ * Rule "a Federal Register document answers to its agency's acronym": its "AGENCY:" caption (the
+ * section core/structure/fedreg-heading.ts labels "Agency") names the issuer with its acronym,
+ * "Federal Aviation Administration (FAA), DOT." or "Office for Civil Rights (OCR), HHS.", and an
+ * auditor names the rule by it ("the proposed FAA directive").
+ */
+export function agencyAliases(sections: readonly Section[]): string[] {
+  const agency = sections.find((s) => s.label === "Agency");
+  const acronym = agency === undefined ? undefined : AGENCY_ACRONYM.exec(agency.text)?.[1];
+  return acronym === undefined ? [] : [acronym];
+}
+
 /**
  * The aliases stored with a document: for each instrument, its short name and its first official
- * identifier ("DORA", "Regulation (EU) 2022/2554"). Every other name of the same instrument is
- * found through the registry when a question is read, so two per instrument are enough.
+ * identifier ("DORA", "Regulation (EU) 2022/2554"), and a Federal Register document's agency
+ * (agencyAliases). Every other name of the same instrument is found through the registry when a
+ * question is read, so two per instrument are enough.
  */
 export function registryAliases(title: string, sections: readonly Section[]): string[] {
-  const out = new Set<string>();
+  const out = new Set<string>(agencyAliases(sections));
   for (const { entry } of documentInstruments(title, sections)) {
     const name = entry.names[0];
     if (name !== undefined) out.add(name);

@@ -181,6 +181,22 @@ describe("matching imported documents to the registry", () => {
     expect(ids("Proposed Rules", "DEPARTMENT OF TRANSPORTATION Federal Aviation Administration 14 CFR Part 39")).toEqual([]);
   });
 
+  it("a Federal Register document answers to its agency's acronym (FAA, OCR), other documents to none", () => {
+    const caption = (text: string): Section[] => opening(text).map((s) => ({ ...s, kind: "heading", label: "Agency", id: "d:agency" }));
+    const faa = [
+      ...opening("DEPARTMENT OF TRANSPORTATION Federal Aviation Administration 14 CFR Part 39"),
+      ...caption("Federal Aviation Administration (FAA), DOT."),
+    ];
+    expect(registryAliases("Airworthiness Directives; The Boeing Company Airplanes", faa)).toEqual(["FAA"]);
+    const hhs = caption("Office for Civil Rights (OCR), Department of Health and Human Services.");
+    expect(registryAliases("Modifications to the HIPAA Privacy, Security, Enforcement, and Breach Notification Rules", hhs)).toEqual(
+      expect.arrayContaining(["OCR", "HIPAA"]),
+    );
+    // A caption without an acronym, or an "Agency" nowhere: nothing added.
+    expect(registryAliases("A notice", caption("Office of the Secretary, HHS."))).toEqual([]);
+    expect(registryAliases("Archives Act", opening("The agency (the Archive) keeps records."))).toEqual([]);
+  });
+
   it("an operative first article citing another act does not make the document that act", () => {
     const [preamble] = opening("Operators shall report incidents under Article 33 of Regulation (EU) 2016/679.");
     const article: Section[] = preamble === undefined ? [] : [{ ...preamble, kind: "article", label: "Article 1" }];
