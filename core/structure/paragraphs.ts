@@ -20,6 +20,14 @@ export interface AssembledText {
 }
 
 const MARKER = /^(\d{1,3}(\.\d{1,3})*[.)]|\(?[a-z]{1,4}\)|\(\d{1,3}\)|[-–•▪]|[A-Z]\.)\s/;
+/**
+ * Rule "a wrapped reference is not a new paragraph": "… specified in figure 10 to paragraph" then
+ * "(i) of this AD correspond to …" is one sentence whose reference the print wrapped, not a point
+ * (i). A line ending with the word a reference starts with, then a marker followed by the words a
+ * reference goes on with.
+ */
+const REFERENCE_WORD_ENDS = /\b(?:paragraphs?|subparagraphs?|sections?|points?|clauses?|items?|articles?)$/i;
+const REFERENCE_GOES_ON = /^(?:\([a-zA-Z0-9]{1,4}\))+,?\s+(?:of|and|or|to|through|above|below|thereof)\b/;
 
 function sameRow(a: TextLine, b: TextLine): boolean {
   return a.page === b.page && Math.abs(a.box.y - b.box.y) < Math.min(a.box.height, b.box.height) * 0.5;
@@ -29,7 +37,7 @@ export function isParagraphBreak(prev: BodyPiece, next: BodyPiece, stats: Layout
   const a = prev.line;
   const b = next.line;
   if (a === b || sameRow(a, b)) return false;
-  const marker = MARKER.test(next.text);
+  const marker = MARKER.test(next.text) && !(REFERENCE_WORD_ENDS.test(prev.text) && REFERENCE_GOES_ON.test(next.text));
   const endsSentence = /[.:;!?]["'’”)]?$/.test(prev.text);
   if (stats.plain) {
     if (a.page === b.page && b.box.y - a.box.y > stats.leading * 1.5) return true;
