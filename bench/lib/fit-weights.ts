@@ -67,8 +67,21 @@ function topIds(q: Packed, w: Float64Array, f: number, n: number): string[] {
 }
 
 /** A set's figures under the weights: [Recall@10, MAP@10] or [hit@10, mean reciprocal rank]. */
+/** A set's packed matrices, made once per set and feature list (a report measures a set several times). */
+const packedCache = new WeakMap<FitSet, { names: string; packed: Packed[] }>();
+
+function packedSet(set: FitSet, names: readonly string[]): PackedSet {
+  const key = names.join(",");
+  let hit = packedCache.get(set);
+  if (hit === undefined || hit.names !== key) {
+    hit = { names: key, packed: pack(set.questions, names) };
+    packedCache.set(set, hit);
+  }
+  return { set, packed: hit.packed };
+}
+
 export function measureSet(set: FitSet, weights: Readonly<Record<string, number>>, names: readonly string[]): [number, number] {
-  return measurePacked({ set, packed: pack(set.questions, names) }, Float64Array.from(names.map((n) => weights[n] ?? 0)), names.length);
+  return measurePacked(packedSet(set, names), Float64Array.from(names.map((n) => weights[n] ?? 0)), names.length);
 }
 
 function measurePacked({ set, packed }: PackedSet, w: Float64Array, f: number): [number, number] {
@@ -98,7 +111,7 @@ export function fitWeights(
   rounds = 3,
   log: (line: string) => void = () => {},
 ): { weights: Record<string, number>; objective: number } {
-  const packedSets: PackedSet[] = sets.map((set) => ({ set, packed: pack(set.questions, names) }));
+  const packedSets: PackedSet[] = sets.map((set) => packedSet(set, names));
   const value = (weights: Readonly<Record<string, number>>): number[] => {
     const w = Float64Array.from(names.map((n) => weights[n] ?? 0));
     return packedSets.map((p) => {

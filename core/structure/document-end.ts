@@ -14,18 +14,8 @@ const FILING_LINE = /^\[FR Doc\.?\s+[\w–-]+\s+Filed\b[^\]]*\]?/;
 /** The lines of the document, without a next notice that begins on its last page. */
 export function withoutNextNotice(lines: FlowLine[]): FlowLine[] {
   const lastPage = lines.at(-1)?.line.page;
-  if (lastPage === undefined) return lines;
-  // The last filing line: the notice's own, when the PDF holds one notice and the next one's start.
-  let end = -1;
-  for (let i = lines.length - 1; i >= 0; i--) {
-    const line = lines[i];
-    if (line === undefined || line.line.page < lastPage) break;
-    if (FILING_LINE.test(line.text)) {
-      end = i;
-      break;
-    }
-  }
-  // Nothing of the notice itself after its filing line: only the start of the next one.
-  if (end <= 0) return lines;
-  return lines.slice(0, end);
+  // The last page's last filing line: the notice's own, when the PDF holds it and the next one's start.
+  const end = lines.findLastIndex((l) => l.line.page === lastPage && FILING_LINE.test(l.text));
+  // No filing line on the last page, or one opening the document: nothing to cut.
+  return end <= 0 ? lines : lines.slice(0, end);
 }

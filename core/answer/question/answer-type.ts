@@ -1,5 +1,6 @@
 import { isDefinitionQuestion } from "../../retrieve/term-stage.ts";
 import type { AnswerType, YesNoModality } from "../../model/question-analysis-types.ts";
+import { splitSentences } from "../../structure/sentences.ts";
 
 // What a question asks for, from its wording alone (English and Italian): a time limit, a
 // frequency, an amount, a party, a definition, a yes/no with its condition, what is permitted or
@@ -212,13 +213,10 @@ const FRAMING =
 /**
  * Rule "a scenario, then the question": auditors describe what happened, then ask ("A stolen
  * laptop held patient records … Do we still need to write to each affected person?"). The last
- * sentence ending in "?" is what is asked; the sentences before it only set the facts. A sentence
- * ends at ".", "?" or "!" before a capital, not after an abbreviation ("Art. 33", "e.g. Italy").
+ * sentence ending in "?" is what is asked; the sentences before it only set the facts.
  */
-const SENTENCE_END = /(?<![\s(](?:art|arts|no|nos|sec|secs|para|paras|p|pp|e\.g|i\.e|cf|vs|mr|ms|dr|st|u\.s|par|lett|n))(?<=[.?!])\s+(?=[\p{Lu}"“‘'(])/iu;
-
 function askedSentence(question: string): string {
-  const sentences = question.split(SENTENCE_END);
+  const sentences = splitSentences(question);
   if (sentences.length < 2) return question;
   return sentences.findLast((x) => x.trim().endsWith("?")) ?? question;
 }
