@@ -1015,3 +1015,64 @@ describe('rule "a lead naming a paragraph of its own provision is read with it"'
     expect(exemption.sentences.some((s) => s.rule === "named-paragraph")).toBe(false);
   });
 });
+
+describe('rule "the best support first"', () => {
+  it("shows the best-scoring support of the lead's article before its opening paragraphs (DORA, GDPR)", async () => {
+    const article24 = section(DORA, "Article 24", "article", "General requirements for the performance of digital operational resilience testing", [
+      [
+        45,
+        "45",
+        "1. For the purpose of assessing preparedness for handling ICT-related incidents, of identifying weaknesses, deficiencies and gaps in digital operational resilience, and of promptly implementing corrective measures, financial entities, other than microenterprises, shall establish, maintain and review a sound and comprehensive digital operational resilience testing programme as an integral part of the ICT risk-management framework.",
+      ],
+      [
+        45,
+        "45",
+        "2. The digital operational resilience testing programme shall include a range of assessments, tests, methodologies, practices and tools to be applied in accordance with Articles 25 and 26.",
+      ],
+      [
+        45,
+        "45",
+        "3. When conducting the digital operational resilience testing programme, financial entities shall follow a risk-based approach taking into account the evolving landscape of ICT risk and any specific risks to which the financial entity is or might be exposed.",
+      ],
+      [45, "45", "4. Financial entities shall ensure that tests are undertaken by independent parties, whether internal or external."],
+    ]);
+    const tests = await answerQuestion(
+      input(
+        "When financial entities conduct the resilience testing programme, which approach do they follow, and must the tests be undertaken by independent parties?",
+        ranked([[article24, DORA]]),
+        hint("requirements"),
+      ),
+    );
+    const shownTests = tests.sentences.filter((s) => s.more !== true).map((s) => s.text);
+    expect(shownTests[0]).toMatch(/risk-based approach/);
+    expect(shownTests[1]).toMatch(/independent parties/);
+
+    const article33 = section(GDPR, "Article 33", "article", "Notification of a personal data breach to the supervisory authority", [
+      [
+        162,
+        "161",
+        "1. In the case of a personal data breach, the controller shall without undue delay and, where feasible, not later than 72 hours after having become aware of it, notify the personal data breach to the supervisory authority competent in accordance with Article 55, unless the personal data breach is unlikely to result in a risk to the rights and freedoms of natural persons.",
+      ],
+      [
+        162,
+        "161",
+        "2. The processor shall notify the controller without undue delay after becoming aware of a personal data breach, and the notification shall be made in the form and with the content that the supervisory authority and the controller have agreed in advance for processors acting under a written contract governing the processing of personal data on behalf of the controller.",
+      ],
+      [
+        163,
+        "162",
+        "5. The controller shall document any personal data breaches, comprising the facts relating to the personal data breach, its effects and the remedial action taken.",
+      ],
+    ]);
+    const record = await answerQuestion(
+      input(
+        "Within how many hours must the controller notify the supervisory authority, and must it document the facts, effects and remedial action taken?",
+        ranked([[article33, GDPR]]),
+        hint("deadline"),
+      ),
+    );
+    const shownRecord = record.sentences.filter((s) => s.more !== true).map((s) => s.text);
+    expect(shownRecord[0]).toMatch(/not later than 72 hours/);
+    expect(shownRecord[1]).toMatch(/shall document any personal data breaches/);
+  });
+});

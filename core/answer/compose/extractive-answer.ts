@@ -600,8 +600,8 @@ export function extractiveAnswer(pool: SentencePool, maxSentences = DEFAULT_MAX_
   };
   /** Cited under "show more", never shown first: kept for their provision, not because they match the question's words. */
   const alwaysMore = new Set<Candidate>();
-  /** Points quoted with a supporting lead-in: they follow it among the supports, not the lead. */
-  const withSupport = new Set<Candidate>();
+  /** Points quoted with a supporting sentence (the lead-in they complete, the sentence they go on from): they follow it among the supports, not the lead. */
+  const withSupport = new Map<Candidate, Candidate>();
   /**
    * A section whose best sentence is a lead-in ("A Recognised Body must immediately notify the
    * Regulator of the:") is cited with it and its best-matching point, under "show more": the
@@ -623,7 +623,7 @@ export function extractiveAnswer(pool: SentencePool, maxSentences = DEFAULT_MAX_
     alwaysMore.add(strongest);
     for (const u of itemOf(unitsOf(strongest), point)) {
       assign(u, "point", "lead-in-with-point");
-      withSupport.add(u);
+      withSupport.set(u, strongest);
     }
     return true;
   };
@@ -664,7 +664,7 @@ export function extractiveAnswer(pool: SentencePool, maxSentences = DEFAULT_MAX_
       assign(c, "support", "supporting-list");
       for (const u of points) {
         assign(u, "point", "supporting-list");
-        withSupport.add(u);
+        withSupport.set(u, c);
       }
       // Under "show more", it does not take a supporting sentence's place.
       supportingLists++;
@@ -676,7 +676,7 @@ export function extractiveAnswer(pool: SentencePool, maxSentences = DEFAULT_MAX_
       for (const u of itsItem)
         if (!roles.has(u)) {
           assign(u, "point", "supporting-sentence");
-          withSupport.add(u);
+          withSupport.set(u, itsLeadIn);
         }
     support++;
   }
@@ -701,7 +701,7 @@ export function extractiveAnswer(pool: SentencePool, maxSentences = DEFAULT_MAX_
     for (const u of followOn(unitsOf(c), c))
       if (!roles.has(u)) {
         assign(u, "point", "follow-on");
-        withSupport.add(u);
+        withSupport.set(u, c);
       }
   }
   // A quoted sentence that only names a standard is read with the next one, which says what it requires.
@@ -763,7 +763,22 @@ export function extractiveAnswer(pool: SentencePool, maxSentences = DEFAULT_MAX_
   const supports = [...roles.keys()].filter((c) => !leadList.includes(c)).sort((a, b) => rank(b) - rank(a));
   const order: number[] = [];
   for (const c of supports) if (!order.includes(c.resultIndex)) order.push(c.resultIndex);
-  for (const index of order) for (const c of supports.filter((s) => s.resultIndex === index).sort((x, y) => x.unit.start - y.unit.start)) push(c, chosen);
+  // Rule "the best support first": within a section, the supporting sentence that scores best comes
+  // first, each with its points and the sentences going on from it (a block), so that the words shown before
+  // "show more" hold it rather than its section's opening paragraphs.
+  const anchorOf = (c: Candidate): Candidate => {
+    let a = c;
+    for (let hops = 0; hops < 4; hops++) a = withSupport.get(a) ?? a;
+    return a;
+  };
+  // A block scores as its best sentence: a lead-in quoted for its answering point ranks as that point.
+  const blockRank = new Map<Candidate, number>();
+  for (const c of supports) blockRank.set(anchorOf(c), Math.max(blockRank.get(anchorOf(c)) ?? 0, rank(c)));
+  const bySupport = (x: Candidate, y: Candidate): number => {
+    const [ax, ay] = [anchorOf(x), anchorOf(y)];
+    return (blockRank.get(ay) ?? 0) - (blockRank.get(ax) ?? 0) || ax.unit.start - ay.unit.start || x.unit.start - y.unit.start;
+  };
+  for (const index of order) for (const c of supports.filter((s) => s.resultIndex === index).sort(bySupport)) push(c, chosen);
   const { context, keyOf } = contextOf(chosen);
   const ruleOf = (c: Candidate | undefined): { rule?: AnswerRule } => {
     const rule = c === undefined ? undefined : why.get(c);
