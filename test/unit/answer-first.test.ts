@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { answerQuestion } from "../../core/answer/compose/answer-question.ts";
 import { askResultSchema } from "../../core/model/answer-schemas.ts";
-import type { AnswerHints } from "../../core/model/answer-types.ts";
+import type { AnswerHints, TracedCandidate } from "../../core/model/answer-types.ts";
 import type { AnswerRequest } from "../../core/answer/compose/answer-question.ts";
 import { createLanguageResources } from "../../core/answer/language-resources.ts";
 import { contentStems } from "../../core/answer/compose/lexical.ts";
@@ -1074,5 +1074,43 @@ describe('rule "the best support first"', () => {
     const shownRecord = record.sentences.filter((s) => s.more !== true).map((s) => s.text);
     expect(shownRecord[0]).toMatch(/not later than 72 hours/);
     expect(shownRecord[1]).toMatch(/shall document any personal data breaches/);
+  });
+});
+
+describe('rule "a pronoun stands for the sentence before"', () => {
+  it("matches a sentence opening with a pronoun with the words of the sentence it continues (GDPR, DORA)", async () => {
+    const article38 = section(GDPR, "Article 38", "article", "Position of the data protection officer", [
+      [
+        172,
+        "171",
+        "1. The controller and the processor shall ensure that the data protection officer is involved, properly and in a timely manner, in all issues which relate to the protection of personal data.",
+      ],
+      [
+        172,
+        "171",
+        "3. The controller and processor shall ensure that the data protection officer does not receive any instructions regarding the exercise of those tasks. He or she shall not be dismissed or penalised by the controller or the processor for performing his tasks.",
+      ],
+      [172, "171", "6. The data protection officer may fulfil other tasks and duties."],
+    ]);
+    let pool: TracedCandidate[] = [];
+    const dismissed = await answerQuestion(
+      input("Can the data protection officer be penalised by the controller?", ranked([[article38, GDPR]]), hint("yes-no"), {
+        trace: (t) => (pool = t.candidates),
+      }),
+    );
+    expect(dismissed.sentences[0]?.text).toMatch(/^He or she shall not be dismissed/);
+    // "data protection officer" is said by the sentence before: all the question's words are there.
+    expect(pool.find((c) => c.text.startsWith("He or she"))?.features.coverage).toBeGreaterThan(0.9);
+
+    const recital86 = section(DORA, "Recital 86", "recital", "", [
+      [
+        14,
+        "14",
+        "(86) To leverage the multi-layered institutional architecture in the financial services area, the Joint Committee of the ESAs should continue to ensure overall cross-sectoral coordination in relation to all matters pertaining to ICT risk. It should be supported by a new Subcommittee (the ‘Oversight Forum’) carrying out preparatory work for the individual decisions addressed to critical ICT third-party service providers.",
+      ],
+      [14, "14", "(87) Competent authorities should have the powers to supervise the ICT risk of financial entities."],
+    ]);
+    const forum = await answerQuestion(input("Which subcommittee supports the Joint Committee of the ESAs?", ranked([[recital86, DORA]]), hint("party")));
+    expect(forum.sentences[0]?.text).toMatch(/^It should be supported by a new Subcommittee/);
   });
 });

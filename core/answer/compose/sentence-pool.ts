@@ -88,6 +88,11 @@ const EXAMPLE = /^(?:For example|For instance|E\.g\.|Ad esempio|Per esempio)\b/i
 /** A requirement as CFR standards and NIST requirements word it: an imperative verb first, after any marker. */
 const SHALL = /\b(?:shall|must|is required to|are required to|deve|devono|è tenut[oa]|sono tenut[ie])\b/i;
 const ITEM_OPENING = /^(?:(?:\(?(?:[a-z]{1,2}|[ivx]{1,5}|\d{1,2})\))+|[•▪◦‣●])\s/i;
+/**
+ * A sentence opening with a pronoun standing for what the sentence before it named ("He or she
+ * shall not be dismissed …" after "The data protection officer shall …"; "It shall apply from …").
+ */
+const ANAPHOR = /^(?:He or she|She or he|He|She|It|They|Its|Their|His or her|Esso|Essa|Essi|Esse|Egli|Ella)\b/;
 
 export interface Candidate {
   /** Index into the pool's results. */
@@ -289,7 +294,11 @@ export async function buildSentencePool(
     // The item's opening words count as the sentence's own: they are its subject.
     const item = itemWords[i];
     const words = matched[i] ?? c.stems;
-    const own = coverage(terms, idf, item ? new Set([...words, ...item]) : words);
+    // Rule "a pronoun stands for the sentence before": that sentence's words count as the sentence's
+    // own, within one paragraph, as an item's opening words do.
+    const previous = i > 0 && ANAPHOR.test(c.unit.text) && keys[i - 1] === keys[i] ? matched[i - 1] : undefined;
+    const subject = [...(item ?? []), ...(previous ?? [])];
+    const own = coverage(terms, idf, subject.length > 0 ? new Set([...words, ...subject]) : words);
     const withHeading = coverage(terms, idf, words, headings[c.resultIndex]);
     const cov = (headingCoverage[c.resultIndex] ?? 0) >= HEADING_ANSWERS ? withHeading : own;
     const relevant = cov >= MIN_COVERAGE || (cov >= MIN_COVERAGE_TWO_TERMS && matchedTerms(terms, words) >= 2);
