@@ -8,8 +8,8 @@ import { COMPARISON_TABLE, DEADLINE_TABLE, VECTOR_TABLES } from "./schema.ts";
 // listed. Kuzu 0.11.3 broke that once (hnsw-commit-guard.ts: a commit kept a document's
 // triplets, references and vectors and dropped its Document and Section rows); libraries damaged
 // before that fix, or by a bug not known yet, are found here and repaired by the engine from the
-// kept source copy. Read-only grouped counts: ~30 ms for the ten corpus PDFs (1k sections, 6k
-// triplets), so it runs at every open.
+// kept source copy. Read-only grouped counts, cheap enough (bench:scale) that
+// it runs at every open.
 
 /** Tables whose rows carry the id of the document they come from, besides Document itself (a Comparison: its A document). */
 const OWNED_TABLES = ["Section", "Reference", "Term", "Entity", "Triplet", DEADLINE_TABLE, COMPARISON_TABLE, ...VECTOR_TABLES.map((v) => v.table)] as const;

@@ -1,0 +1,137 @@
+import { toErrorInfo } from "../../model/errors.ts";
+import type { GraphStore } from "../graph-store.ts";
+import type { StoreCore, LibraryState } from "./kuzu-store-core.ts";
+import type { StoreSearch } from "./kuzu-store-search.ts";
+import { fileBytes, grownPool, libraryPoolBytes, POOL_REGROW, readMemoryRecord, writeMemoryRecord, writePoolBytes } from "./memory-plan.ts";
+import type { BeforeMigrate, Migration } from "./migrations.ts";
+import { closeLibrary, openLibrary } from "./open-database.ts";
+import { isPoolFullError } from "./store-errors.ts";
+
+// Opening and closing the Kuzu store's library, and its buffer pool: sized when the library opens,
+// and the library reopened with a larger one when it outgrew it or a write filled it
+// (memory-plan.ts).
+
+/** What the library's opening reads from KuzuStoreOptions, when it opens. */
+export interface StoreLibraryOptions {
+  /** A fixed pool, never grown before a write. */
+  bufferPoolBytes?: number;
+  beforeMigrate?: BeforeMigrate;
+  migrations?: readonly Migration[];
+}
+
+export interface StoreLibrary {
+  /**
+   * A write that found the library's buffer pool too small (Kuzu rolled it back) grows the pool,
+   * records it for the next start (memory-plan.ts), reopens the library with it and runs once more,
+   * unless `done` says the write took effect before the failure (a checkpoint after the commit).
+   */
+  withPoolGrowth<T>(doing: string, done: () => Promise<boolean>, write: () => Promise<T>, writeChars?: number): Promise<T | void>;
+  methods: Pick<GraphStore, "open" | "close" | "memoryUse">;
+}
+
+export function createStoreLibrary(core: StoreCore, search: Pick<StoreSearch, "open">, options: StoreLibraryOptions, ceilingBytes: number): StoreLibrary {
+  const { dbPath, readOnlyOption, lanes, vectors, log } = core;
+  /** The library database's buffer pool as opened (memory-plan.ts). */
+  let libraryPool = 0;
+  /** The pool `<library>.memory.json` says a write needed; only this process writes it. */
+  let recordedPool = 0;
+
+  async function openState(poolBytes?: number): Promise<LibraryState> {
+    recordedPool = (await readMemoryRecord(dbPath)).libraryPoolBytes;
+    // A pool grown after a failure (withPoolGrowth) outranks the caller's fixed one.
+    libraryPool = Math.max(poolBytes ?? options.bufferPoolBytes ?? libraryPoolBytes(await fileBytes(dbPath), recordedPool, ceilingBytes), recordedPool);
+    const library = await openLibrary({
+      dbPath,
+      readOnly: readOnlyOption,
+      bufferPoolBytes: libraryPool,
+      log,
+      ...(options.beforeMigrate ? { beforeMigrate: options.beforeMigrate } : {}),
+      ...(options.migrations ? { migrations: options.migrations } : {}),
+    });
+    const searchDatabase = await search.open(library);
+    return { ...library, search: searchDatabase };
+  }
+
+  /** Closes the library and opens it again with a pool of `bytes` (between writes, in the exclusive lane). */
+  async function reopenWithPool(bytes: number): Promise<void> {
+    await lanes.exclusive(async () => {
+      if (!core.state) return;
+      const open = core.state;
+      core.state = null;
+      await open.search.close().catch(() => undefined);
+      await (await open.readOnlyConnection)?.close().catch(() => undefined);
+      await closeLibrary(open, dbPath);
+      core.state = await openState(bytes);
+      vectors.forget();
+    });
+  }
+
+  /**
+   * Before a write: a library that grew past what its pool was sized for is reopened with the
+   * pool its size calls for, while no statement runs. A write that fills the pool can leave Kuzu
+   * 0.11.3's library unreadable (bench:scale: reads of its sections segfaulted afterwards), so the
+   * pool is kept ahead of the library rather than grown after a failure.
+   */
+  async function growIfOutgrown(doing: string, writeChars = 0): Promise<void> {
+    if (options.bufferPoolBytes !== undefined || core.state === null || core.state.readOnly) return;
+    // A large document needs room of its own in one transaction, whatever the library's size.
+    const wanted = Math.max(libraryPoolBytes(await fileBytes(dbPath), recordedPool, ceilingBytes), writePoolBytes(writeChars, ceilingBytes));
+    if (wanted < libraryPool * POOL_REGROW) return;
+    log(
+      `the library's buffer pool of ${Math.round(libraryPool / 2 ** 20)} MB is too small for its size or for ${doing}: reopened with ${Math.round(wanted / 2 ** 20)} MB`,
+    );
+    await reopenWithPool(wanted);
+  }
+
+  async function withPoolGrowth<T>(doing: string, done: () => Promise<boolean>, write: () => Promise<T>, writeChars = 0): Promise<T | void> {
+    await growIfOutgrown(doing, writeChars);
+    try {
+      return await write();
+    } catch (err) {
+      if (!isPoolFullError(err) || core.state === null || core.state.readOnly) throw err;
+      const larger = grownPool(libraryPool, ceilingBytes);
+      if (larger === null) throw err;
+      log(
+        `${doing} needed more memory than the library's buffer pool of ${Math.round(libraryPool / 2 ** 20)} MB: reopened with ${Math.round(larger / 2 ** 20)} MB`,
+      );
+      await writeMemoryRecord(dbPath, {
+        libraryPoolBytes: larger,
+        reason: `${doing} filled a pool of ${Math.round(libraryPool / 2 ** 20)} MB`,
+        at: new Date().toISOString(),
+      });
+      await reopenWithPool(larger);
+      if (await done()) return;
+      return write();
+    }
+  }
+
+  return {
+    withPoolGrowth,
+    methods: {
+      open: () =>
+        lanes.exclusive(async () => {
+          if (core.state) return;
+          core.state = await openState();
+          vectors.forget();
+        }),
+
+      close: () =>
+        lanes.exclusive(async () => {
+          if (!core.state) return;
+          const open = core.state;
+          await vectors.saveSnapshots(open.readOnly);
+          core.state = null;
+          await open.search.close().catch((err: unknown) => log(`closing the search index failed: ${toErrorInfo(err).message}`));
+          await (await open.readOnlyConnection)?.close().catch(() => undefined);
+          await closeLibrary(open, dbPath);
+        }),
+
+      memoryUse: () => {
+        const segments = core.state?.search.describe() ?? { segments: 0, sections: 0, poolBytes: 0 };
+        let vectorMirrorRows = 0;
+        vectorMirrorRows += vectors.mirrorRows();
+        return { vectorMirrorRows, searchSegments: segments.segments, poolBytes: (core.state === null ? 0 : libraryPool) + segments.poolBytes };
+      },
+    },
+  };
+}
