@@ -206,6 +206,10 @@ const TABLE: Row[] = [
   { q: "Are health plans with fewer than 50 participants exempt from HIPAA?", type: "scope", docs: ["hipaa"], parties: ["health plan"] },
   { q: "When must a controller designate a data protection officer?", type: "scope", parties: ["controller", "data protection officer"] },
   { q: "Quali contratti sono esclusi dall'ambito di applicazione del Codice dei contratti pubblici?", type: "scope", lang: "it", docs: ["gara"] },
+  // What an instrument covers is what it applies to; what a contract must cover is a requirement.
+  { q: "Which financial entities does the EU resilience regulation actually cover?", type: "scope", docs: ["dora"] },
+  { q: "Which health plans does the HIPAA privacy rule cover?", type: "scope", docs: ["hipaa"], parties: ["health plan"] },
+  { q: "What must the business associate contract cover?", type: "requirements", parties: ["business associate"] },
   // naming instruments not in the library
   {
     q: "What are the incident reporting deadlines for essential entities under the NIS2 Directive?",

@@ -18,6 +18,14 @@ const RULES: ReadonlyArray<readonly [AnswerType, readonly RegExp[]]> = [
   // A question opening with "who" asks for a party whatever modal follows ("Who can approve
   // alternative methods of compliance?" is not about a permission).
   ["party", [/^(?:who|whom|chi)\b/, /^(?:to|by|from|a|da|di) (?:whom|chi)\b/]],
+  // What an instrument covers is what it applies to ("Which jets does the proposed directive cover?"),
+  // before the rule below reads "what does X cover?" as the list of what X requires.
+  [
+    "scope",
+    [
+      /\b(?:which|what|who)\b[^?]*\b(?:does|do|will) (?:the |this |that )?(?:[\w'’-]+ ){0,4}(?:regulation|directive|law|rule|act|standard|guidance|code|order|ad|framework) (?:actually |really |even )?cover\b/,
+    ],
+  ],
   // "What does X require / include / contain / identify?" asks for the list of requirements, whatever
   // nouns the X names ("the security incident procedures standard", "the scope of a risk assessment").
   [
