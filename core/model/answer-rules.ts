@@ -1,5 +1,5 @@
-// Why each sentence of a quoted answer is there: the named rules of core/answer/compose/extractive-answer.ts,
-// in the order they are tried. An answer's sentences carry the rule that placed them (`ask --json`,
+// Why each sentence of a quoted answer is there: the named rules of core/answer/compose/
+// (answer-lead.ts, answer-supports.ts, run in order by extractive-answer.ts), in the order they are tried. An answer's sentences carry the rule that placed them (`ask --json`,
 // the answer log), so a wrong lead can be traced to the rule that chose it.
 
 /** What chose the lead: the first rule that changes it wins, "best-match" when none does. */
