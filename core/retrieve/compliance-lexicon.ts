@@ -109,6 +109,38 @@ export const COMPLIANCE_LEXICON: readonly LexiconGroup[] = [
   g(["factors", "yardsticks"], ["criteria"]),
   g(["automated decisions", "algorithm decides"], ["automated individual decision-making", "profiling"]),
   g(["ferry permit", "ferry flight"], ["special flight permit"]),
+
+  // ---- IT security as people say it (the controls' own words on the right) ----
+  g(["antivirus", "anti-virus", "virus", "viruses", "malware", "ransomware"], ["malicious code"]),
+  g(["firewall", "firewalls"], ["boundary protection", "boundaries"]),
+  g(["wifi", "wi-fi"], ["wireless access", "wireless"]),
+  g(["smartphone", "smartphones", "mobile phone", "mobile phones", "tablet", "tablets"], ["mobile devices"]),
+  g(["personal devices", "own devices", "byod"], ["mobile devices", "external systems"]),
+  g(
+    ["work from home", "working from home", "home working", "remote work", "remote working", "telework", "teleworking"],
+    ["remote access", "alternate work sites"],
+  ),
+  g(["background check", "background checks", "vetting", "vetted"], ["screen individuals", "personnel screening"]),
+  g(["shred", "shredded", "shredding", "wipe", "wiped", "wiping"], ["sanitize", "destroy", "disposal"]),
+  g(["security training", "staff training", "phishing training", "awareness training"], ["security awareness", "training"]),
+  g(["admin accounts", "admin rights", "administrator accounts", "superuser", "root access"], ["privileged accounts", "privileged functions"]),
+  g(["access rights", "user permissions"], ["access control", "privileges", "least privilege"]),
+  g(["screen lock", "lock screen", "screensaver", "screen saver"], ["session lock", "pattern-hiding displays"]),
+  g(["visitor log", "visitor logs", "sign-in sheet", "badge logs"], ["physical access", "audit logs"]),
+  g(["threat intelligence", "threat intel"], ["cyber threat information", "information-sharing arrangements"]),
+  g(["critical systems", "critical services", "key services"], ["critical or important functions"], DORA),
+
+  // ---- privacy as people say it ----
+  g(["personal information", "personal info", "pii", "personally identifiable information"], ["personal data"], GDPR),
+  g(
+    ["personal information", "personal info", "pii", "personally identifiable information"],
+    ["individually identifiable health information", "protected health information"],
+    HIPAA,
+  ),
+  g(["privacy notice", "privacy policy", "privacy statement"], ["information to be provided", "transparent information"], GDPR),
+  g(["privacy notice", "privacy policy", "privacy statement"], ["notice of privacy practices"], HIPAA),
+  g(["consent form", "patient permission", "signed permission"], ["authorization"], HIPAA),
+  g(["copy of their data", "copy of my data", "copy of her records", "copy of his records", "copy of their records"], ["right of access", "access"]),
   g(["check flight", "test flight"], ["operational readiness flight"]),
 
   // ---- doing: verbs of compliance ----
@@ -145,7 +177,10 @@ export const COMPLIANCE_LEXICON: readonly LexiconGroup[] = [
   g(["tender", "call for tenders", "gara", "gare"], ["procedura di gara", "appalto"]),
   g(["scadenza", "entro quando", "deadline", "fino a che giorno", "fino a quando"], ["termine", "entro e non oltre"]),
   g(["fornitore", "fornitori", "ditta", "ditte", "impresa", "imprese"], ["operatore economico", "concorrente"]),
-  g(["cauzione"], ["garanzia provvisoria"]),
+  g(["cauzione", "bid bond", "bid deposit", "tender deposit", "provisional guarantee"], ["garanzia provvisoria"]),
+  g(["performance bond", "performance guarantee", "final guarantee"], ["garanzia definitiva"]),
+  g(["bid", "bids", "bidder", "bidders"], ["offerta", "concorrente"]),
+  g(["contract award", "awarded the contract", "award the contract"], ["aggiudicazione"]),
   g(["in deposito", "conto deposito"], ["conto deposito"]),
   g(
     ["requisiti per partecipare", "chi può partecipare", "partecipare alla gara"],

@@ -35,6 +35,22 @@ describe("query analysis", () => {
     expect(senses("What must our vendor tell us after a leak?")).toEqual(["ict third-party service provider", "business associate", "processor"]);
   });
 
+  it("bridges IT-security, privacy and procurement words as people say them", () => {
+    expect(thesaurusExpansion("Do our laptops need antivirus?")).toEqual(expect.arrayContaining(["malicious", "code"]));
+    expect(thesaurusExpansion("Can staff work from home on their own laptops?")).toEqual(expect.arrayContaining(["remote", "access"]));
+    expect(thesaurusExpansion("Do we need background checks before granting access?")).toEqual(expect.arrayContaining(["screen", "individuals"]));
+    const personal = (q: string): string[] =>
+      vocabularyExpansions(q)
+        .filter((e) => e.from.startsWith("personal information"))
+        .flatMap((e) => e.to);
+    expect(personal("Under the GDPR, how long may we keep personal information?")).toEqual(["personal data"]);
+    expect(personal("Under HIPAA, who may see personal information?")).toEqual([
+      "individually identifiable health information",
+      "protected health information",
+    ]);
+    expect(thesaurusExpansion("When must bidders submit the bid bond?")).toEqual(expect.arrayContaining(["offerta", "garanzia", "provvisoria"]));
+  });
+
   it("takes the sense of the regulation the question's first hits are in, when it names none", () => {
     const question = "What must our vendor tell us after a leak?";
     const votesOf = (aliases: string[][]): Map<string, number> => {
