@@ -1,6 +1,6 @@
 import { earlierPartsText } from "../../core/answer/compose/earlier-parts.ts";
 import type { LanguageResources } from "../../core/answer/language-resources.ts";
-import { pinpointFamily, ROMANS, type PinpointFamily } from "../../core/citations/pinpoint.ts";
+import { marksLettere, pinpointFamily, ROMANS, type PinpointFamily } from "../../core/citations/pinpoint.ts";
 import { sentenceUnits, type SentenceUnit } from "../../core/answer/compose/sentence-units.ts";
 import type { DocumentRecord } from "../../core/model/store-records.ts";
 import type { Section } from "../../core/model/section-types.ts";
@@ -8,49 +8,89 @@ import { provisionLabel } from "../../core/structure/part-label.ts";
 
 // The numbering grammar of each family of pinpoints, checked on what the answer path would print
 // (SentenceUnit.citable): the CFR's (a) → (1) → (i) → (A) → (1) → (i), one level skipped at most
-// (45 CFR 164.404(c)(1) lists "(A)" with no "(i)"); the EU's paragraph → (a) → (i). Shared by
-// bench:citations and test/corpus/pinpoint-grammar.test.ts.
+// (45 CFR 164.404(c)(1) lists "(A)" with no "(i)"); the EU's paragraph → (a) → (i), an Italian
+// article's comma → lettera ("(1)(lett. b)"), an Italian section's lettera ("Par. 7", "(lett. b)").
+// Shared by bench:citations and test/corpus/pinpoint-grammar.test.ts.
 
+/** The families checked: the tracker's, and Italian numbered sections ("Par. 7.2"), whose printed pinpoints are letteras. */
+export type GrammarFamily = PinpointFamily | "it";
 type Level = "letter" | "digit" | "roman" | "upper";
-const ORDERS: Record<PinpointFamily, readonly Level[]> = {
-  cfr: ["letter", "digit", "roman", "upper", "digit", "roman"],
-  // Amending articles number their points under a paragraph: "Art. 60(2), point (6)(a)".
-  eu: ["digit", "digit", "letter", "roman"],
+/** A level of a family's order; an optional one may be passed over without counting as skipped. */
+interface Slot {
+  level: Level;
+  optional?: boolean;
+}
+const slots = (...levels: Level[]): Slot[] => levels.map((level) => ({ level }));
+const ORDERS: Record<GrammarFamily, readonly Slot[]> = {
+  cfr: slots("letter", "digit", "roman", "upper", "digit", "roman"),
+  // Amending articles number their points under a paragraph: "Art. 60(2), point (6)(a)". A
+  // paragraph may number its points at once: DORA Art. 31(8)(i).
+  eu: [{ level: "digit" }, { level: "digit", optional: true }, { level: "letter" }, { level: "roman" }],
+  // A numbered item of a tender's section may hold letteras: "(4)(lett. a)".
+  it: [{ level: "digit", optional: true }, { level: "letter" }],
 };
+/** Levels a family's first marker may pass over: an EU article without numbered paragraphs lists its points at once ("Art. 2(a)"). */
+const TOP_SKIPS: Record<GrammarFamily, number> = { cfr: 0, eu: 1, it: 0 };
+
+/** A lettera's token in a pinpoint: "lett. b". */
+const LETTERA_TOKEN = /^lett\. ([a-z])$/;
 
 function fits(value: string, level: Level): boolean {
   if (level === "digit") return /^\d+$/.test(value);
   if (level === "upper") return /^[A-Z]$/.test(value);
   if (level === "roman") return /^[ivxlc]+$/.test(value);
-  return /^[a-z]{1,2}$/.test(value);
+  // An Italian lettera sits where an EU point does, right under the comma.
+  return /^[a-z]{1,2}$/.test(value) || LETTERA_TOKEN.test(value);
 }
 
 /** The pinpoint's markers follow the family's order of levels (one skipped at most), from its top. */
-export function followsGrammar(pinpoint: string, family: PinpointFamily): boolean {
+export function followsGrammar(pinpoint: string, family: GrammarFamily): boolean {
   const order = ORDERS[family];
   const values = [...pinpoint.matchAll(/\(([^)]+)\)/g)].map((m) => m[1] ?? "");
   let at = -1;
   for (const value of values) {
-    // An EU article without numbered paragraphs lists its points at once: "Art. 2(a)".
-    const tries = at < 0 && family === "eu" ? [0, 1, 2] : [at + 1, at + 2];
-    const next = tries.find((j) => j < order.length && (at >= 0 || j === 0 || family === "eu") && fits(value, order[j] ?? "letter"));
+    let next: number | undefined;
+    let skipped = 0;
+    for (let j = at + 1; j < order.length && skipped <= (at < 0 ? TOP_SKIPS[family] : 1); j++) {
+      const slot = order[j];
+      if (slot !== undefined && fits(value, slot.level)) {
+        next = j;
+        break;
+      }
+      if (slot?.optional !== true) skipped++;
+    }
     if (next === undefined) return false;
     at = next;
   }
   return values.length > 0;
 }
 
-/** The pinpoint's first marker opens a line or a sentence of the provision ("(e)(1) Standard …", "3. The …", "(21) 'x' means"). */
+/** How a marker value opens a line: "(b)" or "3. "; a lettera "b)" or "b. ". */
+function opening(value: string): string {
+  const lettera = LETTERA_TOKEN.exec(value)?.[1];
+  if (lettera !== undefined) return String.raw`${lettera}[.)]\s`;
+  const escaped = value.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  return String.raw`(?:\(${escaped}\)|${escaped}\.\s)`;
+}
+
+/** The pinpoint's first marker opens a line or a sentence of the provision ("(e)(1) Standard …", "3. The …", "(21) 'x' means", "b) possedere …"). */
 export function opensLine(pinpoint: string, provisionText: string): boolean {
   const first = /^\(([^)]+)\)/.exec(pinpoint)?.[1] ?? "";
-  const escaped = first.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-  return new RegExp(String.raw`(?:^|\n|[.:;]\s)\s*(?:\(${escaped}\)|${escaped}\.\s)`).test(provisionText);
+  return new RegExp(String.raw`(?:^|\n|[.:;]\s)\s*${opening(first)}`).test(provisionText);
 }
 
 const FIRST_VALUES = new Set(["a", "1", "i", "A"]);
 
-/** The values that may come before `value` in its list: "b" → "a", "3" → "2", "v" → "iv" (a numeral) or "u" (a letter). */
+/** The values that may come before `value` in its list: "b" → "a", "3" → "2", "v" → "iv" (a numeral) or "u" (a letter); "lett. l" → "lett. k" or "lett. i" (Italian lists skip j, k, w, x, y). */
 function predecessors(value: string): string[] {
+  const lettera = LETTERA_TOKEN.exec(value)?.[1];
+  if (lettera !== undefined) {
+    if (lettera === "a") return [];
+    const before = (c: string): string => String.fromCharCode(c.charCodeAt(0) - 1);
+    let italian = before(lettera);
+    while (/[jkwxy]/.test(italian)) italian = before(italian);
+    return [...new Set([before(lettera), italian])].map((c) => `lett. ${c}`);
+  }
   if (FIRST_VALUES.has(value)) return [];
   if (/^\d+$/.test(value)) return [String(Number(value) - 1)];
   const out: string[] = [];
@@ -73,7 +113,8 @@ export function continuesItsList(pinpoint: string, known: ReadonlySet<string>, p
   for (const value of values) {
     const alternatives = predecessors(value);
     // Known as a pinpoint, or printed run into a line ("(A) Comply …; (B) In accordance …").
-    const printed = (b: string): boolean => known.has(`${prefix}(${b})`) || new RegExp(String.raw`(?:^|\n|[.:;]\s)\s*\(${b}\)\s`).test(provisionText);
+    const marker = (b: string): string => (LETTERA_TOKEN.test(b) ? opening(b) : String.raw`\(${b}\)\s`);
+    const printed = (b: string): boolean => known.has(`${prefix}(${b})`) || new RegExp(String.raw`(?:^|\n|[.:;]\s)\s*${marker(b)}`).test(provisionText);
     if (alternatives.length > 0 && !alternatives.some(printed)) return false;
     prefix += `(${value})`;
   }
@@ -96,7 +137,7 @@ export interface GrammarBreak {
 }
 
 export interface GrammarReport {
-  family: PinpointFamily;
+  family: GrammarFamily;
   sentences: number;
   /** Sentences a citation may pin (a citable pinpoint). */
   pinned: number;
@@ -122,16 +163,17 @@ export function checkDocument(units: Map<Section, SentenceUnit[]>): GrammarRepor
       for (let i = 1; i <= parts.length; i++) set.add(parts.slice(0, i).join(""));
     }
   }
-  const reports = new Map<PinpointFamily, GrammarReport & { seen: Set<string> }>();
+  const reports = new Map<GrammarFamily, GrammarReport & { seen: Set<string> }>();
   for (const [section, list] of units) {
-    const family = pinpointFamily(section.label);
+    const family = pinpointFamily(section.label) ?? (marksLettere(section.label) ? "it" : undefined);
     if (family === undefined) continue;
     const report = reports.get(family) ?? { family, sentences: 0, pinned: 0, distinct: 0, breaks: [], seen: new Set<string>() };
     reports.set(family, report);
     const base = provisionLabel(section.label);
     for (const u of list) {
       report.sentences++;
-      if (u.citable === null) continue;
+      // An Italian section's numbered items are lists a citation does not print: its letteras are checked.
+      if (u.citable === null || (family === "it" && !u.citable.includes("(lett. "))) continue;
       report.pinned++;
       const key = `${base}${u.citable}`;
       if (report.seen.has(key)) continue;

@@ -1,4 +1,5 @@
 import { provisionLabel } from "../structure/part-label.ts";
+import { printPinpoint } from "./pinpoint.ts";
 import type { DocumentRecord } from "../model/store-records.ts";
 
 // Citations read the way auditors write them: "DORA Art. 19(4), p. 42", "GDPR Art. 33(1), p. 52",
@@ -75,14 +76,19 @@ export interface CitationLabelParts {
   printedEnd?: string | null;
 }
 
-/** Labels that take a pinpoint: articles ("Art. 34(3)(a)") and CFR sections ("§ 164.310(c)"). */
+/** Labels that take a pinpoint: articles ("Art. 34(3)(a)", "Art. 14(1), lett. b)") and CFR sections ("§ 164.310(c)"). */
 const PINPOINTABLE = /^(?:Art\.|§)\s/;
+/** An Italian numbered section ("Par. 7.2") takes a lettera alone: "Par. 7.2, lett. b)" (its numbered items are lists, not commi). */
+const LETTERA_SECTION = /^Par\.\s/;
+const LETTERA_ALONE = /^\(lett\. [a-z]\)$/;
 
 export function citationLabel(parts: CitationLabelParts): string {
   // A long provision is stored in parts ("§ 164.512 (part 2)"): a citation names the provision.
   let label = shortSectionLabel(provisionLabel(parts.sectionLabel));
   if (PINPOINTABLE.test(label) && !/\(/.test(label) && parts.pinpoint) {
-    label = `${label}${parts.pinpoint}`;
+    label = `${label}${printPinpoint(parts.pinpoint)}`;
+  } else if (LETTERA_SECTION.test(label) && parts.pinpoint && LETTERA_ALONE.test(parts.pinpoint)) {
+    label = `${label}${printPinpoint(parts.pinpoint)}`;
   } else if (/^Art\. /.test(label) && !/\(/.test(label) && parts.paragraphs.length > 0 && parts.paragraphs.length <= 3) {
     // Sentences from up to three paragraphs: "Art. 19(1), (4)"; more would read worse than the bare article.
     label = `${label}${parts.paragraphs.map((p) => `(${p})`).join(", ")}`;

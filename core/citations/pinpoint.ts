@@ -10,14 +10,19 @@
 // first) is real but its parents are unknown: the sentence is cited by its provision alone, since
 // "§ 164.504(ii)" names a paragraph that does not exist. The earlier parts of a provision can be
 // read first (`skim`) so that its later parts keep their full pinpoints.
+//
+// Italian provisions letter their list items "a)" or "a." with no parenthesis before: a lettera,
+// the level right under a comma ("1."), printed "Art. 14(1), lett. a)" or "Par. 7, lett. b)".
 
-type Level = "paragraph" | "letter" | "digit" | "roman" | "upper";
+type Level = "paragraph" | "letter" | "digit" | "roman" | "upper" | "lettera";
 
 interface Marker {
   level: Level;
   value: string;
   /** Opened by its first value or continued from an open level: its parents are known. */
   sure: boolean;
+  /** A lettera's closing mark, ")" or ".": a list keeps the one it started with. */
+  close?: string;
 }
 
 /** Numbering families whose grammar differs (EU articles are "1." → "(a)", CFR sections "(a)" → "(1)"). */
@@ -30,6 +35,8 @@ export interface PinpointOptions {
   continues?: boolean;
   /** The whole text the lines come from: an ambiguous marker is read by what follows it. */
   text?: string;
+  /** Italian provisions: list items lettered "a)" or "a." are a level (see `marksLettere`). */
+  lettere?: boolean;
 }
 
 /** The numbering family a section's label implies: "§ 164.504" is the CFR's, "Article 19" the EU's. */
@@ -39,7 +46,28 @@ export function pinpointFamily(label: string | undefined): PinpointFamily | unde
   return /^(?:Art\.|Article|Articolo)\s/i.test(label) ? "eu" : undefined;
 }
 
+/** Italian provisions ("Art. 5", "Articolo 5", "Par. 7.2") letter their list items "a)" or "a."; EU articles print "(a)". */
+export function marksLettere(label: string | undefined): boolean {
+  return label !== undefined && /^(?:Art\.|Articolo|Par\.)\s/i.test(label);
+}
+
 const EU_PARAGRAPH = /^\s*(\d{1,3})\.\s+\S/;
+/** A lettera opening a line: "b) possedere i requisiti …", "a. a quale operatore …" (not "n. 36/2023"). */
+const LETTERA = /^\s*([a-z])([.)])\s+(?=[\p{L}«"“‘'(])/u;
+/** The next lettera opening a line. */
+const NEXT_LETTERA = /(?:^|\n)\s*([a-z])([.)])\s+(?=[\p{L}«"“‘'(])/gu;
+/** A lettera run into a line after a colon or the end of an item: "… attestanti: a. a quale …", "…; c. le parti …". */
+const RUN_IN_LETTERA = /(?<=[:;.])\s+([a-z])([.)])\s+(?=[\p{L}«"“‘'(])/gu;
+/** A lead-in: the line before a list's first item ends with a colon ("L'ausiliario deve:"). */
+const LEAD_IN = /:\s*$/;
+/** An item of a list whose items end with ";" (the last, or "e"/"o", aside). */
+const SEPARATED_ITEM = /;\s*(?:e|ed|o|od|oppure|ovvero|nonché)?\s*$/;
+/** A line ending with the word a reference to a lettera starts with: "… comma 1, lettera" then "b), in modalità …". */
+const LETTERA_REFERENCE = /(?:\blett(?:era|ere)?\.?|\bpunt[oi]|\bcomm[ai])\s*$/i;
+/** A line opening with a number and a dot, spaced or not ("2. Le", "1.Per"), not a decimal ("1.1)"). */
+const NUMBER_OPENS = /^\s*\d{1,3}\.(?!\d)/;
+/** Letters Italian lists leave out: "i)" is followed by "l)", "v)" by "z)". */
+const NOT_ITALIAN = /[jkwxy]/;
 /** One paragraph marker: "(a)", "(12)", "(iv)", "(B)", "(aa)". */
 export const MARKER = String.raw`\((?:[a-z]{1,2}|\d{1,3}|[ivxlc]{1,6}|[A-Z])\)`;
 /**
@@ -68,8 +96,10 @@ const RUN_IN_MARKER = new RegExp(String.raw`(?<=[.:;]\s+)(?:${MARKER})+\s+\p{Lu}
 
 /** How deep each kind of marker sits in a family's numbering (a CFR "(a)" holds "(1)"; an EU definition "(1)" holds "(a)"). */
 const ORDER: Record<PinpointFamily, Record<Level, number>> = {
-  cfr: { paragraph: -1, letter: 0, digit: 1, roman: 2, upper: 3 },
-  eu: { paragraph: -1, digit: 0, letter: 1, roman: 2, upper: 3 },
+  // The CFR prints no lettera: its place is a formality.
+  cfr: { paragraph: -1, letter: 0, digit: 1, roman: 2, upper: 3, lettera: 0 },
+  // An Italian article's lettera sits where an EU article's point does: right under the comma.
+  eu: { paragraph: -1, digit: 0, letter: 1, roman: 2, upper: 3, lettera: 1 },
 };
 
 /** Most values a list jumps over (reserved or repealed paragraphs) before a number is no marker of it. */
@@ -78,7 +108,7 @@ const MAX_JUMP = 5;
 const MISSED_NUMERALS = 2;
 /** Roman numerals as lists print them, in order. */
 export const ROMANS = ["i", "ii", "iii", "iv", "v", "vi", "vii", "viii", "ix", "x", "xi", "xii", "xiii", "xiv", "xv", "xvi", "xvii", "xviii", "xix", "xx"];
-const FIRST: Record<Exclude<Level, "paragraph">, string> = { letter: "a", digit: "1", roman: "i", upper: "A" };
+const FIRST: Record<Exclude<Level, "paragraph">, string> = { letter: "a", digit: "1", roman: "i", upper: "A", lettera: "a" };
 
 /** The value after `value` at its level ("b" after "a", "aa" after "z", "iv" after "iii"). */
 function successor(level: Level, value: string): string | undefined {
@@ -90,12 +120,27 @@ function successor(level: Level, value: string): string | undefined {
       return ROMANS[ROMANS.indexOf(value) + 1];
     case "upper":
       return value === "Z" ? undefined : String.fromCharCode(value.charCodeAt(0) + 1);
+    case "lettera":
+      return value === "z" ? undefined : String.fromCharCode(value.charCodeAt(0) + 1);
     case "letter":
       // CFR runs past "z" with doubled letters: "(aa)", "(bb)".
       if (value === "z") return "aa";
       if (value.length === 2 && value[0] === value[1]) return value[0] === "z" ? undefined : String.fromCharCode(value.charCodeAt(0) + 1).repeat(2);
       return value.length === 1 ? String.fromCharCode(value.charCodeAt(0) + 1) : undefined;
   }
+}
+
+/** Whether lettera `value` follows `open` in its list: the next letter, or the next one of the Italian alphabet ("l)" after "i)"). */
+function continuesLettera(open: string, value: string): boolean {
+  let next = successor("lettera", open);
+  if (next === value) return true;
+  while (next !== undefined && NOT_ITALIAN.test(next)) next = successor("lettera", next);
+  return next === value;
+}
+
+/** A pinpoint as a citation prints it: a lettera reads as Italian writes it, "(1)(lett. b)" → "(1), lett. b)". */
+export function printPinpoint(pinpoint: string): string {
+  return pinpoint.replace(/\(lett\. ([a-z])\)/g, ", lett. $1)");
 }
 
 /** The next marker or numbered paragraph opening a line. */
@@ -113,7 +158,7 @@ type Ahead = () => "roman" | "letter" | null;
  * roman numerals share characters ("(c)", "(i)", "(v)"): a roman level starts only at "(i)" under a
  * letter or a number, and continues only with the next numeral; anything else is a letter.
  */
-function classify(value: string, open: readonly Marker[], next?: string, ahead?: Ahead): Level {
+function classify(value: string, open: readonly Marker[], next?: string, ahead?: Ahead, underParagraph = false): Level {
   if (/^\d+$/.test(value)) return "digit";
   if (/^[A-Z]$/.test(value)) return "upper";
   if (ROMAN.test(value)) {
@@ -133,6 +178,10 @@ function classify(value: string, open: readonly Marker[], next?: string, ahead?:
       // CFR 39.13(h)(10) followed by the letter "(i)").
       const afterH = letter?.value === "h" && (open.at(-1)?.level === "letter" || (ahead?.() ?? "letter") === "letter");
       if (!afterH && (letter !== undefined || open.some((m) => m.level === "digit"))) return "roman";
+      // Rule "a paragraph may number its points": with no point lettered, "(i)" followed by "(ii)"
+      // opens numerals right under the paragraph (DORA Art. 31(8); Art. 36(1), whose second
+      // subparagraph lists "(i)" to "(iv)" after the first's "(a)" and "(b)" closed).
+      if (underParagraph && letter === undefined && ahead?.() === "roman") return "roman";
     }
     // "(ii)" under "(b)(1)" whose "(i)" was run into the line above ("Documentation. (i) Maintain
     // …") is a numeral; only after a double letter ("(hh)") is it one too.
@@ -162,11 +211,20 @@ export class PinpointTracker {
   private itemClosed = false;
   /** That item's list was closed by an unmarked sentence after it: the number is not printed, and only its successor reopens it. */
   private paragraphClosed = false;
+  /** Italian provisions: lines opening "a)" or "a." may open a lettera. */
+  private readonly lettere: boolean;
+  /** The line read before the current one: a lettera list's lead-in. */
+  private lastLine = "";
+  /** A line opened with a number not read as a comma: the letteras after it are not printed. */
+  private commaUnknown = false;
+  /** A lettera list whose items ran into a line that opens none (a lead-in's): the next line's lettera may continue it. */
+  private runInList: Marker | null = null;
 
   constructor(options: PinpointOptions = {}) {
     this.family = options.family;
     this.continues = options.continues ?? false;
     this.text = options.text;
+    this.lettere = options.lettere ?? false;
   }
 
   /** Reads the next line of the section; returns the pinpoint of the sentences on it (`current`). */
@@ -175,7 +233,11 @@ export class PinpointTracker {
       const at = this.text.indexOf(text, Math.max(0, this.readTo - text.length));
       if (at >= 0) this.readTo = Math.max(this.readTo, at + text.length);
     }
-    return this.readLine(text);
+    const pinpoint = this.readLine(text);
+    // A line holding two letteras is neither's.
+    const mixed = this.lettere && this.runIn(text);
+    this.lastLine = text;
+    return mixed ? null : pinpoint;
   }
 
   /**
@@ -185,7 +247,14 @@ export class PinpointTracker {
    */
   private listGoesOn(): boolean {
     const value = this.nextAfterLine(NEXT_MARKER)?.[1];
-    return value !== undefined && this.markers.some((m) => successor(m.level, m.value) === value);
+    return value !== undefined && this.markers.some((m) => m.level !== "lettera" && successor(m.level, m.value) === value);
+  }
+
+  /** Whether a later line opens the lettera after the open one, with its closing mark. */
+  private letteraGoesOn(): boolean {
+    const open = this.markers.findLast((m) => m.level === "lettera");
+    const next = this.nextAfterLine(NEXT_LETTERA);
+    return open !== undefined && next !== null && next[2] === open.close && continuesLettera(open.value, next[1] ?? "");
   }
 
   /** Whether a later line numbers the item after the open one ("17." after "16."). */
@@ -231,10 +300,15 @@ export class PinpointTracker {
     const numbered = this.family === "cfr" ? null : EU_PARAGRAPH.exec(text);
     // Rule "a number continues its list": "8. CONTROLLO QUALITA'" printed in an article whose
     // paragraphs were never numbered is the next article's heading, not its paragraph 8.
-    if (numbered && !this.continuesList(this.paragraph, numbered[1] ?? "")) return this.current();
+    const readable = numbered !== null && this.continuesList(this.paragraph, numbered[1] ?? "");
+    // Rule "a lettera sits under its comma": a number that is not read as one ("1.Per gli appalti
+    // …", its space lost in print) leaves the comma of the letteras after it unknown.
+    if (this.lettere && NUMBER_OPENS.test(text)) this.commaUnknown = !readable;
+    if (numbered && !readable) return this.current();
     if (numbered) {
       this.paragraph = numbered[1] ?? null;
       this.markers = [];
+      this.runInList = null;
       this.listClosed = false;
       this.paragraphClosed = false;
       this.itemClosed = ENDS_SENTENCE.test(text);
@@ -256,6 +330,10 @@ export class PinpointTracker {
       !this.numberGoesOn()
     ) {
       this.paragraphClosed = true;
+      return this.current();
+    }
+    if (this.lettere && this.placeLettera(text)) {
+      this.pointClosed = false;
       return this.current();
     }
     if (DEFINITION_LINE.test(text)) {
@@ -281,6 +359,7 @@ export class PinpointTracker {
     // "(a) …." then "When developing …" then "(b) …").
     if (paren === null && closedPoint && this.family === "eu" && /^\s*\p{Lu}/u.test(text) && this.markers.length > 0 && !this.listGoesOn())
       this.listClosed = true;
+    if (paren === null && this.lettere) this.closeLettere(text);
     // "(202) 714-6030": a telephone number wrapped to the start of a line.
     if (paren === null || TELEPHONE.test(text)) return this.current();
     if (this.family === "cfr" && !CFR_OPENING.test(paren[2] ?? "")) return this.current();
@@ -303,6 +382,71 @@ export class PinpointTracker {
     this.skimming = false;
   }
 
+  /**
+   * A lettera opening the line ("b) possedere …"), placed right under the comma or item open;
+   * false when the line opens none. Rule "a lettera opens a list": "a" opens one only after a
+   * lead-in ending with ":" or as an item ending with ";", so "a." opening a sentence by chance, or
+   * "b)" of a wrapped "… comma 1, lettera" / "b), in modalità …", is no marker; inside an open
+   * item, an "a." list is the item's own and its lines stay the item's. Rule "a lettera continues
+   * its list": the next letter, with the closing mark the list started with.
+   */
+  private placeLettera(text: string): boolean {
+    const m = LETTERA.exec(text);
+    if (m === null || LETTERA_REFERENCE.test(this.lastLine)) return false;
+    const value = m[1] ?? "";
+    const close = m[2] ?? "";
+    const open = this.runInList ?? this.markers.find((x) => x.level === "lettera");
+    if (open !== undefined && open.close === close && continuesLettera(open.value, value)) {
+      this.markers = [{ level: "lettera", value, sure: open.sure, close }];
+    } else if (value === "a" && (open === undefined || this.listClosed) && (LEAD_IN.test(this.lastLine) || SEPARATED_ITEM.test(text))) {
+      this.markers = [{ level: "lettera", value, sure: !this.commaUnknown, close }];
+    } else return false;
+    this.listClosed = false;
+    this.runInList = null;
+    return true;
+  }
+
+  /**
+   * Letteras run into the line, where print lost a line break. A first item after a lead-in
+   * ("… attestanti: a. a quale …") is kept for the line after it, which its "b." continues; items
+   * run into the line of the one before ("b. l'impegno …; c. le parti …") mix on one line, and what
+   * follows cannot be told apart either: the list goes on unprinted. True when the line mixes items.
+   */
+  private runIn(text: string): boolean {
+    let mixed = false;
+    for (const r of text.matchAll(RUN_IN_LETTERA)) {
+      const value = r[1] ?? "";
+      const close = r[2] ?? "";
+      const before = text.slice(0, r.index);
+      if (LETTERA_REFERENCE.test(before)) continue;
+      const pending = this.runInList;
+      const open = pending ?? (this.listClosed ? undefined : this.markers.find((m) => m.level === "lettera"));
+      if (open !== undefined && open.close === close && continuesLettera(open.value, value)) {
+        const marker: Marker = { level: "lettera", value, sure: false, close };
+        if (pending !== null) this.runInList = marker;
+        else {
+          this.markers = [marker];
+          mixed = true;
+        }
+      } else if (value === "a" && open === undefined && before.endsWith(":")) this.runInList = { level: "lettera", value, sure: !this.commaUnknown, close };
+    }
+    return mixed;
+  }
+
+  /**
+   * Rule "a line after a lettera list's last item is the provision's": an unmarked line opening
+   * with a capital (or a comma's number) after a line that ended a sentence or an item closes the
+   * list, unless a later line opens its next lettera. Lines after one ending with ":" (the item's
+   * own sub-list) and bullets stay in the item. The list is closed, not forgotten: its next
+   * lettera reopens it.
+   */
+  private closeLettere(text: string): void {
+    if (this.listClosed || !this.markers.some((m) => m.level === "lettera")) return;
+    // "4.Il documento …": a comma whose number lost its space in print opens with a digit.
+    if (!/[.;!?]["”’)]?\s*$/.test(this.lastLine) || !/^\s*(?:\p{Lu}|\d{1,3}\.(?!\d))/u.test(text) || this.letteraGoesOn()) return;
+    this.listClosed = true;
+  }
+
   /** A chain of markers ("(a)(1)(i)"), each read knowing the one after it. */
   private placeAll(chain: string): void {
     const values = [...chain.matchAll(/\(([^)]+)\)/g)].map((m) => m[1] ?? "");
@@ -315,7 +459,8 @@ export class PinpointTracker {
       if (!this.markers.some((m) => m.level === kind && successor(kind, m.value) === value)) this.markers = [];
       this.listClosed = false;
     }
-    const level = classify(value, this.markers, next, this.ahead);
+    const underParagraph = this.family === "eu" && this.paragraph !== null && !this.paragraphClosed;
+    const level = classify(value, this.markers, next, this.ahead, underParagraph);
     // The deepest open marker of this level that the value continues ("(2)" after "(B)(1)" is the
     // fifth level's, not the second's), else the deepest of this level at all (a jump: "(e)" after
     // "(a)" where "(b)-(d) [Reserved]").
@@ -416,7 +561,7 @@ export class PinpointTracker {
 
   private join(markers: readonly Marker[]): string | null {
     const paragraph = this.paragraphClosed ? null : this.paragraph;
-    const parts = [...(paragraph === null ? [] : [`(${paragraph})`]), ...markers.map((m) => `(${m.value})`)];
+    const parts = [...(paragraph === null ? [] : [`(${paragraph})`]), ...markers.map((m) => (m.level === "lettera" ? `(lett. ${m.value})` : `(${m.value})`))];
     return parts.length === 0 ? null : parts.join("");
   }
 }

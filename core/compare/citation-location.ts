@@ -1,4 +1,4 @@
-import { PinpointTracker, pinpointFamily } from "../citations/index.ts";
+import { marksLettere, PinpointTracker, pinpointFamily, printPinpoint } from "../citations/index.ts";
 import { partNumber, provisionLabel } from "../structure/part-label.ts";
 import type { Section } from "../model/section-types.ts";
 import type { Span } from "../model/compare-schemas.ts";
@@ -20,7 +20,12 @@ export function locateInSection(section: Section, span: Span | null): CitationLo
   const at = span?.start ?? 0;
   const family = pinpointFamily(section.label);
   // Without the provision's earlier parts, a later part's markers are printed only where known.
-  const tracker = new PinpointTracker({ ...(family === undefined ? {} : { family }), continues: partNumber(section.label) > 1, text: section.text });
+  const tracker = new PinpointTracker({
+    ...(family === undefined ? {} : { family }),
+    continues: partNumber(section.label) > 1,
+    text: section.text,
+    lettere: marksLettere(section.label),
+  });
   let paragraph: string | null = null;
   let offset = 0;
   for (const line of section.text.split("\n")) {
@@ -34,7 +39,7 @@ export function locateInSection(section: Section, span: Span | null): CitationLo
   const printed = section.spans.find((s) => at >= s.start && at < s.end) ?? section.spans.find((s) => s.start >= at) ?? section.spans.at(-1);
   const base = provisionLabel(section.label);
   return {
-    citation: paragraph === null ? base : `${base}${paragraph}`,
+    citation: paragraph === null ? base : `${base}${printPinpoint(paragraph)}`,
     paragraph,
     page: printed?.page ?? section.pageStart,
     printedPage: printed?.label !== undefined && printed.label !== String(printed.page) ? printed.label : null,

@@ -12,7 +12,8 @@ import { corpusPath, describeCorpus } from "../helpers/corpus.ts";
 // (a) → (1) → (i) → (A) → (1) → (i) (one may be skipped: 45 CFR 164.404(c)(1) lists "(A)" with no
 // "(i)"), the first opens a line of the provision, and a provision stored in parts keeps its
 // pinpoints in its later parts. Checked on two CFR documents (HIPAA, an FAA airworthiness
-// directive) and, for parts, on two EU regulations.
+// directive), for parts on two EU regulations, and for Italian lettere on a tender's Disciplinare
+// and the procurement code (D.Lgs. 36/2023, plain text).
 
 const resources = createLanguageResources();
 
@@ -66,5 +67,21 @@ describeCorpus("pinpoints of EU regulations stored in parts", () => {
     expect(unitStarting(gdpr, "Article 4", "(21) 'supervisory authority' means")?.citable).toBe("(21)");
     expect(unitStarting(gdpr, "Article 4", "(a) the controller or processor is established on the territory")?.citable).toBe("(22)(a)");
     expect(unitStarting(dora, "Article 3", "(60) ‘microenterprise’ means")?.citable).toBe("(60)");
+  }, 300_000);
+});
+
+describeCorpus("lettere of Italian provisions", () => {
+  it("every printed lettera of a tender's sections and of the code's articles follows its grammar and opens a line", async () => {
+    const disciplinare = await unitsOf(await sectioned("it_disciplinare_di_gara_mauriziano_dlgs36-2023.pdf", "disciplinare"));
+    const codice = await unitsOf(sectionDocument(await parseDocument(corpusPath("text/it_dlgs_36-2023_codice_contratti_pubblici.txt")), "codice"));
+    for (const units of [disciplinare, codice]) {
+      const reports = checkDocument(units);
+      const breaks = reports.flatMap((r) => r.breaks.filter((b) => b.pinpoint.includes("(lett. ")).map((b) => `${b.label}${b.pinpoint}: ${b.sentence}`));
+      expect(breaks, breaks.join("\n")).toEqual([]);
+    }
+    expect(unitStarting(disciplinare, "Par. 7", "b) possedere i requisiti")?.citable).toBe("(lett. b)");
+    expect(unitStarting(disciplinare, "Par. 7", "È sanabile, mediante soccorso istruttorio, la mancata produzione delle dichiarazioni")?.citable).toBe(null);
+    expect(unitStarting(codice, "Art. 14", "b) euro 140.000")?.citable).toBe("(1)(lett. b)");
+    expect(unitStarting(codice, "Art. 14", "c) euro 1.000.000")?.citable).toBe("(2)(lett. c)");
   }, 300_000);
 });

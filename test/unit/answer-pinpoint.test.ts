@@ -197,6 +197,48 @@ describe("pinpoints of EU articles and CFR sections", () => {
     expect(dora.slice(1).map((l) => tracker.line(l))).toEqual(["(1)(c)", "(1)(c)", "(1)(d)", "(1)"]);
   });
 
+  it("a paragraph may number its points (i), (ii) with no letter above them, in its first or a later subparagraph (DORA Art. 31(8), Art. 36(1), a directive)", () => {
+    const eu = (lines: string[], before?: string): Array<string | null> => {
+      const tracker = new PinpointTracker({ family: "eu", text: lines.join("\n") });
+      if (before !== undefined) tracker.skim(before);
+      return lines.map((l) => tracker.line(l));
+    };
+    expect(
+      eu(
+        [
+          "8. The designation referred to in paragraph 1, point (a), shall not apply to the following:",
+          "(i) financial entities providing ICT services to other financial entities;",
+          "(ii) ICT third-party service providers that are subject to oversight frameworks;",
+          "(iii) ICT intra-group service providers;",
+          "9. The ESAs shall establish, publish and update yearly the list of critical ICT third-party service providers.",
+        ],
+        "6. The Commission is empowered to adopt a delegated act.\n7. The designation shall not be used until the Commission has adopted a delegated act.",
+      ),
+    ).toEqual(["(8)", "(8)(i)", "(8)(ii)", "(8)(iii)", "(9)"]);
+    // The second subparagraph's "(i)" is not the ninth letter of the first's closed "(a)", "(b)".
+    expect(
+      eu([
+        "1. The Lead Overseer may exercise the powers referred to in the following provisions:",
+        "(a) in Article 35(1), point (a); and",
+        "(b) in Article 35(1), point (b).",
+        "The powers referred to in the first subparagraph may be exercised subject to all of the following conditions:",
+        "(i) the conduct of an inspection in a third-country is deemed necessary;",
+        "(ii) the inspection is directly related to the provision of ICT services; and",
+        "(iii) the critical ICT third-party service provider concerned consents.",
+        "2. EBA, ESMA or EIOPA shall conclude administrative cooperation arrangements.",
+      ]),
+    ).toEqual(["(1)", "(1)(a)", "(1)(b)", "(1)", "(1)(i)", "(1)(ii)", "(1)(iii)", "(2)"]);
+    expect(
+      eu([
+        "3. Member States shall exempt the following from the obligations laid down in paragraph 1:",
+        "(i) public administration entities that carry out activities in the area of national security;",
+        "(ii) entities that carry out activities in the area of law enforcement.",
+      ]),
+    ).toEqual(["(3)", "(3)(i)", "(3)(ii)"]);
+    // Followed by "(j)", an "(i)" is still a letter, and one whose parents are unknown is not printed.
+    expect(eu(["3. The following shall apply:", "(i) the first case;", "(j) the second case."])).toEqual(["(3)", null, null]);
+  });
+
   it("quoted text is another act's: the provisions an amending article inserts keep the point that quotes them (DORA Art. 60, an amending directive)", () => {
     const dora = [
       "(4) in Article 79, paragraphs 1 and 2 are replaced by the following:",

@@ -1,4 +1,4 @@
-import { MARKER, PinpointTracker, pinpointFamily } from "../../citations/index.ts";
+import { MARKER, marksLettere, PinpointTracker, pinpointFamily } from "../../citations/index.ts";
 import type { WinkMethods } from "wink-nlp";
 import type { LanguageResources } from "../language-resources.ts";
 import { partNumber } from "../../structure/part-label.ts";
@@ -97,7 +97,7 @@ export function sentenceUnits(text: string, resources: LanguageResources, option
   let lineStart = 0;
   const family = pinpointFamily(options.label);
   const continues = options.label !== undefined && partNumber(options.label) > 1;
-  const pinpoints = new PinpointTracker({ ...(family === undefined ? {} : { family }), continues, text });
+  const pinpoints = new PinpointTracker({ ...(family === undefined ? {} : { family }), continues, text, lettere: marksLettere(options.label) });
   if (options.before !== undefined) pinpoints.skim(options.before);
   for (const line of text.split("\n")) {
     let citable = pinpoints.line(line);
