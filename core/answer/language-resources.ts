@@ -7,7 +7,7 @@ import type { InstrumentEntry } from "../names/instrument-registry.ts";
 
 // What reading questions and answers loads or remembers, owned by whoever answers (createEngine
 // makes one and it goes with the engine): the two wink pipelines, each loaded on first use
-// (~65–100 ms each, and an engine that only imports or lists never needs them), and the
+// (each is slow to load, and an engine that only imports or lists never needs them), and the
 // alias → instrument lookups every question over the same library repeats. Passed down
 // explicitly instead of living in module variables, so nothing outlives its engine.
 

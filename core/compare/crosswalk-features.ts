@@ -10,7 +10,7 @@ export const FEATURE_NAMES = [
   /**
    * Cosine of the two stored section vectors (the embedder in use), as standard scores against
    * the cosines of a fixed sample of the two documents' pairs: each embedder has its own scale
-   * (the static GloVe model puts any two articles at 0.90–0.97), the model weighs how far above
+   * (the static GloVe model puts any two articles close to 1), the model weighs how far above
    * the usual a pair stands.
    */
   "similarity",

@@ -54,7 +54,7 @@ export const LIMITS = {
 
 /**
  * The web host takes file bytes only as an HTTP POST streamed to disk (a WebSocket message is
- * parsed whole in memory: 20 concurrent 99 MB base64 uploads ran the host out of memory).
+ * parsed whole in memory: concurrent large base64 uploads ran the host out of memory).
  * `POST <path>?<nameParam>=<file name>`, the password (if any) percent-encoded in `passwordHeader`;
  * the answer is the same `Result<ImportResult[]>` as `documents.upload`.
  */

@@ -3,8 +3,8 @@ import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 
 // A cross-process lock on a folder name, so the CLI and the app starting together on a fresh data
-// folder build the default model once instead of twice (each build holds ~0.7 GB for a few
-// seconds). mkdir is atomic on every platform. Correctness does not rest on the lock (builds are
+// folder build the default model once instead of twice (each build holds a lot of memory for a
+// while). mkdir is atomic on every platform. Correctness does not rest on the lock (builds are
 // written to a temp folder and renamed into place); it only saves duplicate work, so a lock left
 // by a crashed process is simply broken once it is older than `staleMs`.
 

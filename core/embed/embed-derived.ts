@@ -9,8 +9,8 @@ import { isZeroVector, type Embedder } from "../model/embedder.ts";
 /**
  * Texts per embedding call. Tokenising runs on the engine's thread, so a batch is also how long a
  * search during an import may wait for it. With batches of 64, a search that arrived while GDPR
- * was embedded took 161 ms. With 16, and searches going first between batches, no search during
- * the re-import waited over 150 ms. The embedding time stayed at 0.6–0.8 s in all (bench:ingest).
+ * was embedded waited noticeably. With 16, and searches going first between batches, no search during
+ * the re-import waited long, and the embedding took no longer in all (bench:ingest).
  */
 const EMBED_BATCH = 16;
 

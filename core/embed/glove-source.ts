@@ -12,7 +12,7 @@ import { ClauseGraphError } from "../model/errors.ts";
 // (checked: it starts "the , . of to and in", and every vector's wordIndex equals the word's
 // position in `words`), so wordIndex is the word's frequency rank.
 //
-// JSON.parse of the whole file costs ~6 s and ~1 GB of heap (34 M boxed numbers). This reader scans
+// JSON.parse of the whole file takes seconds and a heap several times its size (every number boxed). This reader scans
 // the raw bytes instead and decodes only the vectors it keeps, so the first-run build inside the
 // desktop app stays near the file's own size in memory.
 

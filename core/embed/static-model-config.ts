@@ -38,7 +38,7 @@ export const STATIC_MODEL_FILES = {
 
 /**
  * The build's config when `dir` holds a complete build by the current recipe, else null. Checks
- * sizes only (not hashes): this runs on every start and hashing 40 MB each time buys little.
+ * sizes only (not hashes): this runs on every start and hashing the model each time buys little.
  */
 export async function readValidStaticBuild(dir: string): Promise<StaticModelConfig | null> {
   let config: StaticModelConfig;

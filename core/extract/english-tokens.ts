@@ -5,7 +5,7 @@ import model from "wink-eng-lite-web-model";
 // wink-nlp's tokens with what the English rules read off them: universal POS tag, lemma and the
 // character span in the source text (wink does not expose offsets, so each token is aligned).
 
-/** A loaded English pipeline. Loading costs ~100 ms: create one per job and pass it in. */
+/** A loaded English pipeline. Loading it is not cheap: create one per job and pass it in. */
 export interface EnglishNlp {
   wink: WinkMethods;
 }

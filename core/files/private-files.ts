@@ -53,8 +53,8 @@ export async function ensurePrivateDir(dir: string): Promise<void> {
 /**
  * Makes the data directory and everything in it owner-only: folders 0700, files 0600 (owner bits
  * kept). Run when an engine opens a library, after Kuzu created its files, so libraries made before
- * this existed, or by a process without restrictUmask, are fixed on their next start. Walking a
- * library of 1,000 source copies takes ~30 ms (one lstat each; chmod only where needed).
+ * this existed, or by a process without restrictUmask, are fixed on their next start. Walking even
+ * a large library is cheap (one lstat a file; chmod only where needed).
  */
 export async function tightenDataDir(dataDir: string): Promise<void> {
   const walk = async (dir: string): Promise<void> => {

@@ -7,7 +7,7 @@ import { runGated, type QueryRuntime } from "./intent-queries.ts";
 // facts (triplets) stated in them — those in the cited sentences first —, the terms they define
 // or use, and the citations between them; every node carries its document so the canvas can
 // group them. At most ~30 nodes (MAX_EVIDENCE_NODES): beyond that a graph beside a chat answer
-// stops being read (40 nodes at zoom 0.37 were a hairball of 4 px labels). A refused
+// stops being read (a few more nodes, fitted into the pane, were a hairball of tiny labels). A refused
 // question cites nothing and gets no graph.
 
 export const MAX_EVIDENCE_NODES = 30;

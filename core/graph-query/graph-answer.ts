@@ -24,7 +24,7 @@ import type { Section } from "../model/section-types.ts";
 // the rows, a summary, the evidence graph) or what to merge into the text answer (route "both"),
 // or, when the graph query fails or finds nothing, the reason the answer falls back to the text.
 
-/** Graph queries stop after this long (the machine is shared; the corpus' slowest template takes ~60 ms). */
+/** Graph queries stop after this long (the machine is shared; far above the corpus' slowest template). */
 export const GRAPH_QUERY_TIMEOUT_MS = 5000;
 /** Rows a table shows at most. */
 export const MAX_GRAPH_ROWS = 200;

@@ -467,8 +467,8 @@ async function mentions(rt: QueryRuntime, name: string): Promise<IntentResult> {
   const raw = await runGated(
     rt,
     // CONTAINS first, in its own clause: Kuzu evaluates both sides of an AND, and the Unicode
-    // regular expression over every section costs ~1.2 s on the corpus; over the few sections
-    // that contain the word, ~20 ms.
+    // regular expression over every section is slow on the corpus; over the few sections
+    // that contain the word, it is cheap.
     "MATCH (s:Section) WHERE lower(s.text) CONTAINS $needle OR lower(s.heading) CONTAINS $needle WITH s WHERE regexp_matches(s.text, $pattern) OR regexp_matches(s.heading, $pattern) RETURN s.documentId AS doc, count(s) AS n, min(s.ordinal) AS first ORDER BY n DESC, doc",
     { pattern, needle: (name.trim().split(/[\s-]+/)[0] ?? name).toLowerCase() },
   );

@@ -1,5 +1,5 @@
-// Deriving a document's graph is synchronous work of 0.2–0.5 s per large document (rule triplets:
-// DORA 281 ms, GDPR 199 ms; terms: DORA 147 ms), and an import runs it on the engine's thread: a
+// Deriving a large document's graph is long synchronous work (rule triplets and terms most of
+// all), and an import runs it on the engine's thread: a
 // search arriving meanwhile waited for all of it (bench:ingest, searches during a re-import). The
 // builders are written as generators that yield after each section; the import drives them with
 // `runYielding`, which lets other work in every ~10 ms, and everything else with `runToEnd`.

@@ -49,7 +49,7 @@ export interface TripletGraphStats {
 }
 
 export interface TripletGraphOptions {
-  /** Reuse one loaded pipeline across documents (loading costs ~100 ms). */
+  /** Reuse one loaded pipeline across documents (loading it is not cheap). */
   nlp?: EnglishNlp;
   /** Told each triplet with the obligation it was read from (bench:graph matches labels by the modal's position). */
   onTriplet?: (triplet: TripletRecord, obligation: Obligation) => void;

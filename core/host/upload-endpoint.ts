@@ -16,8 +16,8 @@ import { createUploadDir } from "./upload-store.ts";
 
 // `POST /api/upload?name=<file name>`: a file's bytes streamed straight to a temporary file and
 // imported from there. Uploads used to travel as base64 inside one WebSocket message: the host held
-// the frame, the decoded string, the parsed JSON and the bytes at once (~4.5× the file), and 20
-// concurrent 99 MB uploads ran V8 out of memory (8 survived). Here a request costs one 64 KiB
+// the frame, the decoded string, the parsed JSON and the bytes at once (several times the file),
+// and concurrent large uploads ran V8 out of memory. Here a request costs one 64 KiB
 // stream buffer whatever the file's size, the size is checked from Content-Length before a byte is
 // read and counted again while streaming, and at most `maxActive` uploads are received or imported
 // at once (see upload-gate.ts).

@@ -27,8 +27,8 @@ export const API_PATH = "/api";
  * or parsed. File bytes no longer travel in messages (uploads are HTTP POSTs, imports by path are
  * refused here): the largest real message is a `triplets.extract` naming every document (500 ids,
  * ~10 KB) or a question (2,000 characters). Before, the limit was one base64 upload (134 MiB) and a
- * 40 MB deeply nested JSON message held the event loop for 6.3 s in JSON.parse and zod; deep
- * nesting costs ~100 ms per MiB here, so a 256 KiB message holds it for 15–45 ms at worst.
+ * deeply nested JSON message of tens of MB held the event loop for seconds in JSON.parse and zod;
+ * that cost grows with the message's size, so at this limit a message holds it only briefly.
  */
 export const MAX_MESSAGE_BYTES = 256 * 1024;
 /**

@@ -8,7 +8,7 @@ import { formatMegabytes, MAX_PDF_BYTES, MAX_TEXT_BYTES } from "./limits.ts";
 // What is checked before a single byte of a file is read or hashed: that it exists, that it is a
 // regular file (a symlink to one is fine), and that its size is within the limits. /dev/zero, a
 // `.txt` symlink to it or a FIFO used to hang the import (the whole "file" was hashed first, and
-// a FIFO blocks on open); a 20 GB sparse `.txt` took 57 s of hashing to reach TOO_LARGE.
+// a FIFO blocks on open); a huge sparse `.txt` was hashed at length before it reached TOO_LARGE.
 
 /** An fs error as the typed error that names the file. */
 export function fileError(err: unknown, file: string): ClauseGraphError {

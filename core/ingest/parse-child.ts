@@ -24,7 +24,7 @@ const send = (message: ChildMessage): void => {
 
 process.on("disconnect", () => process.exit(0));
 // pdf.js can hold this thread for minutes (q nested 100,000 deep), so "disconnect" is not handled
-// while it does: a child whose engine was SIGKILLed went on parsing, orphaned, for 9 minutes of CPU
+// while it does: a child whose engine was SIGKILLed went on parsing, orphaned, for minutes of CPU
 // until we found it. A worker thread has its own event loop: it kills the process as soon as the
 // parent is gone (the child is re-parented, so its ppid changes).
 new Worker(

@@ -16,15 +16,15 @@ import { OcrNeededError } from "./ocr/ocr-needed.ts";
 
 // Untrusted bytes are parsed in a child process the engine bounds and kills. In the
 // engine's own thread a 4.6 KB PDF of nested `q` held the event loop for minutes (the web host
-// stopped answering, even jobs.cancel and SIGTERM), and Flate bombs took it to 3.5–8 GB. Here the
+// stopped answering, even jobs.cancel and SIGTERM), and Flate bombs took it to gigabytes. Here the
 // child has its own V8 heap limit; the engine polls its RSS (pdf.js inflates into typed arrays,
 // outside that limit), times each page and the file, and SIGKILLs it on a breach or a cancel. The
 // engine's thread only waits on a message, so search, ask and cancel keep answering.
 //
-// One child is kept between imports and killed after IDLE_MS: forking one under tsx (dev, tests)
-// took 0.87–0.95 s until it had loaded pdf.js, 0.17–0.18 s from the built JavaScript, each time
-// (2-core machine); a batch of small files would pay that per file. After a breach, a crash, a
-// cancel or a parse that left it large, the child is killed and the next import forks a new one.
+// One child is kept between imports and killed after IDLE_MS: forking one and loading pdf.js is
+// slow, under tsx (dev, tests) most of all, and a batch of small files would pay that per file.
+// After a breach, a crash, a cancel or a parse that left it large, the child is killed and the
+// next import forks a new one.
 
 export interface ParseStats {
   seconds: number;
@@ -56,9 +56,9 @@ export interface IsolatedParseOptions {
 const IDLE_MS = 30_000;
 const WATCHDOG_MS = 200;
 /**
- * A child that has not said "ready" after this long is killed (INTERNAL). Forking under tsx took
- * 0.9 s on a quiet machine; on a loaded CI machine it took over 5 s, and while the page and file
- * budgets still counted the fork, a 5 s test budget stopped a 1-page control file (flaky test).
+ * A child that has not said "ready" after this long is killed (INTERNAL). Forking under tsx is
+ * slow, and many times slower on a loaded CI machine; while the page and file budgets still
+ * counted the fork, a short test budget stopped a 1-page control file (flaky test).
  */
 const START_MS = 60_000;
 const STDERR_TAIL = 8192;
@@ -91,9 +91,9 @@ export interface ParsePool {
 }
 
 /**
- * The engine's parsing children. Without close(), the CLI waited out the idle child's 30 s before
- * exiting (the child's stderr pipe kept Node's event loop alive): a `clausegraph ingest` of one
- * small file took 33 s of wall time for 2 s of work.
+ * The engine's parsing children. Without close(), the CLI waited out the idle child's IDLE_MS
+ * before exiting (the child's stderr pipe kept Node's event loop alive): a `clausegraph ingest` of
+ * one small file spent most of its wall time waiting.
  */
 export function createParsePool(): ParsePool {
   const pool: PoolState = { idle: null, closed: false };

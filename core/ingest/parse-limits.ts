@@ -1,7 +1,7 @@
 // Every limit that bounds the parsing of an untrusted file, and what it may yield, in one settings object.
 // Parsing runs in a child process (parse-isolated.ts) that the engine watches and kills; a breach
 // ends the import with TOO_COMPLEX naming the file, the page when known and the limit. Defaults
-// fit an 8 GB laptop with the engine (~1.5 GB peak in bench:ingest) and the rest of a desktop
+// fit an 8 GB laptop with the engine (its peak is measured by bench:ingest) and the rest of a desktop
 // running; EngineOptions.parseLimits overrides any of them (tests use small ones to stay fast).
 
 export interface ParseLimits {
@@ -31,9 +31,9 @@ export interface ParseLimits {
   /** Depth of q/Q graphics-state nesting, and of arrays and dictionaries, in a content stream. */
   nestingDepth: number;
   /**
-   * Wall-clock seconds between two pages read with OCR (core/ingest/ocr/). Tesseract needs 3–4 s
-   * for a letter page alone on our 2-core machine, two workers sharing it with a loaded machine
-   * 2–3 times that; a picture of 17 megapixels (the most we render) about 30 s.
+   * Wall-clock seconds between two pages read with OCR (core/ingest/ocr/). Tesseract needs seconds
+   * for a letter page alone on our 2-core machine (bench:ocr), several times that with two workers
+   * on a loaded machine, and longest for a picture of 17 megapixels (the most we render).
    */
   ocrPageSeconds: number;
   /** Added to the file's budget per page read with OCR. */
@@ -84,8 +84,8 @@ export function resolveParseLimits(overrides: Partial<ParseLimits> = {}): ParseL
 
 /**
  * The file's wall-clock budget once its page count is known (before: the base alone), plus the
- * OCR budget of the pages read with OCR (outside fileSecondsMax: a 500-page scanned book needs
- * ~30 min on two cores, and every OCR page is also bounded by ocrPageSeconds).
+ * OCR budget of the pages read with OCR (outside fileSecondsMax: a long scanned book needs more
+ * than that on two cores, and every OCR page is also bounded by ocrPageSeconds).
  */
 export function fileSeconds(limits: ParseLimits, pages: number | undefined, ocrPages = 0): number {
   return Math.min(limits.fileSecondsMax, limits.fileSecondsBase + limits.fileSecondsPerPage * (pages ?? 0)) + limits.fileSecondsPerOcrPage * ocrPages;

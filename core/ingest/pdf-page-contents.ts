@@ -2,7 +2,7 @@ import type { RawPdf } from "./pdf-raw-objects.ts";
 
 // The page tree walked on the raw objects: for each page in order, the object numbers of its
 // content streams. The pre-scan needs it to add up a page's streams, to count a stream shared by
-// many pages once per page (4,999 pages drawing one 240 KB stream cost pdf.js 17 minutes), and to
+// many pages once per page (thousands of pages drawing one stream held pdf.js for many minutes), and to
 // name the page in the error.
 
 const REF = /(\d+)\s+\d+\s+R/g;

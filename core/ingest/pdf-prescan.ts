@@ -13,8 +13,8 @@ import { formatMegabytes, MAX_PAGES } from "./limits.ts";
 // enforce itself: every FlateDecode stream is inflated with a byte cap (per stream and per file),
 // and every content stream is tokenized for operators, text items and nesting, per page and per
 // file. pdf.js holds a whole inflated stream and grows its buffer by doubling: a 1.6 MB file
-// inflating to 1.5 GB took it to 3.5 GB RSS; here the same file is refused after inflating
-// 128 MB once (~0.5 s). Streams under other filters (LZW, ASCII85 chains, encryption) are not
+// inflating to 1.5 GB took it to more than twice that in RSS; here the same file is refused after
+// inflating 128 MB once. Streams under other filters (LZW, ASCII85 chains, encryption) are not
 // inflated here: the child's memory and time watchdogs (parse-isolated.ts) remain for them.
 
 export interface PrescanSummary {

@@ -2,8 +2,8 @@ import type { Section } from "../model/section-types.ts";
 import type { ParseLimits } from "./parse-limits.ts";
 import { formatCount, tooComplex } from "./too-complex.ts";
 
-// A file inside the input limits can still yield more than the engine can take on: a 10 MB text
-// on one line became 7,000 sections and 40,000 statements, and storing them took minutes and
+// A file inside the input limits can still yield more than the engine can take on: a large text
+// on one line became thousands of sections and tens of thousands of statements, and storing them took minutes and
 // filled the library's buffer pool. What a file yields is checked as soon as it is known, before
 // the stage it would overwhelm; a breach is TOO_COMPLEX naming the file and the limit, and nothing
 // is stored.

@@ -2,8 +2,8 @@
 // derives its graph on that thread in ~10 ms slices (core/graph/graph-steps.ts) and tokenises its
 // texts for the embedder in batches of 16 (core/embed/embed-derived.ts). Yielding with a bare
 // setImmediate still gave a search a turn only between slices: a search makes dozens of awaits,
-// and a slice ran after each one. A search during the derivation of GDPR's graph took 0.79–0.82 s
-// (a search's p50 is ~20 ms; bench:ingest, re-import under searches). Now a slice (or batch)
+// and a slice ran after each one. A search during the derivation of GDPR's graph took many times
+// its usual time (bench:ingest, re-import under searches). Now a slice (or batch)
 // waits while a search or question is under way. After MAX_WAIT_MS it runs anyway, so a stream of
 // overlapping requests slows an import but never stops it.
 

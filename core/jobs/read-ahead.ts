@@ -1,8 +1,8 @@
 // Imports are read ahead of their turn to store. Reading a PDF happens in the parsing
 // child, a process of its own, while deriving the graph, embedding and storing happen in the
 // engine and Kuzu: one after the other they left a core idle. Measured on the ten corpus PDFs
-// (2-core machine, bench:ingest): reading 11.3 s, graph + vectors + storing 9.1 s, 23 s in all,
-// one file at a time. Here the next file is read while the one before it is stored.
+// (2-core machine, bench:ingest), reading and graph + vectors + storing take comparable time, so
+// one file at a time wastes much of it. Here the next file is read while the one before it is stored.
 //
 // Reads run one at a time, in the order they were asked for (the order the write queue stores
 // them in), and a read starts only while fewer than `capacity` documents are held: a document is

@@ -3,7 +3,7 @@ import { z } from "zod";
 import { ClauseGraphError } from "../model/errors.ts";
 
 // How a local model runs. Defaults suit a laptop CPU: llama.cpp's own thread default (4, or all math
-// cores) made generation ~800x slower on our 2-core machines, so threads is always set explicitly.
+// cores) made generation orders of magnitude slower on our 2-core machines, so threads is always set explicitly.
 
 export interface LlmSettings {
   threads: number;

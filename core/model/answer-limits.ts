@@ -2,7 +2,7 @@ import { z } from "zod";
 
 // Hard caps on a written answer: how many tokens the model may generate and how long the whole
 // generation (prompt reading included) may take. Without them a 3B model on a 2-core laptop streamed
-// one answer for 187 s before it was thrown away. When a cap stops the model, the answer
+// one answer for minutes before it was thrown away. When a cap stops the model, the answer
 // keeps the sentences it had written and cited, or is quoted from the documents, and says which cap
 // stopped it. Saved in <dataDir>/settings.json beside the model choice (settings-file.ts);
 // browser-safe (zod only), so the contract and the renderer share the bounds.
@@ -13,9 +13,8 @@ export const ANSWER_LIMIT_BOUNDS = {
 } as const;
 
 /**
- * 512 tokens is ~380 words, four times the 90-word answers aimed at; on our 2-core machine a 3B Q4
- * model writes ~6 tokens/s after reading a ~3,000-token context in ~40 s, so 120 s lets a full
- * answer finish there and stops the runaway case.
+ * 512 tokens is several times the 90-word answers aimed at; on our 2-core machine a 3B Q4 model
+ * reads a full context and writes a full answer well within 120 s, which still stops the runaway case.
  */
 export const DEFAULT_ANSWER_LIMITS = { maxTokens: 512, maxSeconds: 120 } as const;
 

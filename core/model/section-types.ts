@@ -66,7 +66,7 @@ export interface Section {
  * What an import needs to know about the other imported documents to resolve citations into them
  * (core/graph/build-derived-graph.ts): every section's label in order, and the opening text of the
  * first few, where a CFR part names itself. Loading their full sections instead made each import
- * read the whole library (~12 MB of text for the ten corpus PDFs).
+ * read the whole library's text.
  */
 export interface DocumentOutline {
   id: string;

@@ -42,7 +42,7 @@ export interface IngestionPipelineOptions {
   getEmbedder(): Promise<Embedder | null>;
   /**
    * The English pipeline the graph is derived with: the engine passes the one its questions are
-   * read with (~100 ms and some memory to load each); without it the pipeline loads its own.
+   * read with (each costs load time and memory); without it the pipeline loads its own.
    */
   englishNlp?: () => EnglishNlp;
   /** Between two slices of graph work: the engine lets its searches go first (core/jobs/foreground.ts). */
@@ -172,7 +172,7 @@ export function createIngestionPipeline(options: IngestionPipelineOptions): Inge
   let ocrPace: Promise<number | null> | null = null;
   const currentOcrPace = (): Promise<number | null> => (ocrPace ??= readOcrPace(dataDir).catch(() => null));
   const otherDocuments = createOutlineCache();
-  // wink's English pipeline costs ~100 ms to load: taken at the first English document, kept after.
+  // wink's English pipeline is slow to load: taken at the first English document, kept after.
   let nlp: EnglishNlp | null = null;
   const englishNlp = (): EnglishNlp => (nlp ??= options.englishNlp?.() ?? createEnglishNlp());
 
@@ -203,7 +203,7 @@ export function createIngestionPipeline(options: IngestionPipelineOptions): Inge
     job?.throwIfCancelled();
     job?.update("graph", 0, 1);
     let started = performance.now();
-    // Yielding every ~10 ms: deriving a large document's graph held the engine's thread 0.2–0.5 s.
+    // Yielding every ~10 ms: deriving a large document's graph in one go held the engine's thread too long.
     const derived = await buildDerivedGraphYielding({ id: record.id, title: record.title, language: record.language }, sections, await ingest.others(), {
       nlp: englishNlp(),
       // A cancel lands between two slices, not after the whole graph.

@@ -69,8 +69,8 @@ export class StemCache {
 
   /**
    * Positions and distinct stems too: re-scoring read every candidate's whole text three times a
-   * question (document frequency, proximity, feedback), ~14 ms of a ~50 ms search (p50, the
-   * labelled questions over the ten corpus PDFs); indexed once, those are set lookups.
+   * question (document frequency, proximity, feedback), a large share of a search's time;
+   * indexed once, those are set lookups.
    */
   index(id: string, text: string): StemIndex {
     const hit = this.entries.get(id);

@@ -6,7 +6,7 @@ import { dot } from "../text/index.ts";
 // The vector stage only scores its own top hits, so a section found by BM25 alone has no cosine
 // and the fusion cannot tell a lexical hit that is also close in meaning from one that is not.
 // This gives every candidate its cosine with the question, embedding candidates with the same
-// text the index uses. Vectors are kept across queries (13.7k sections × 100 dims ≈ 5 MB), so
+// text the index uses. Vectors are kept across queries (100 floats a section: small even for a large library), so
 // after the first questions of a session nearly every candidate is a cache hit.
 
 interface Entry {
@@ -48,7 +48,7 @@ export class SectionVectorCache {
 
 /**
  * Cosines of the question with each candidate, spread to [0, 1] over the pool: static-vector
- * cosines crowd into a narrow band (0.85–0.95 for any question), so only their order within the
+ * cosines crowd into a narrow band near 1 for any question, so only their order within the
  * pool carries information. A candidate without a vector gets 0.
  */
 export function poolCosines(query: Float32Array, vectors: ReadonlyMap<string, Float32Array>, ids: readonly string[]): Map<string, number> {

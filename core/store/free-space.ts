@@ -5,7 +5,7 @@ import { ClauseGraphError } from "../model/errors.ts";
  * What the library keeps free on its disk by default. Kuzu 0.11.3 does not survive running out of
  * space mid-checkpoint: a full disk while an index was being rebuilt left a database that no
  * longer opened ("Cannot find table catalog entry"). Its file also grows in large steps (a few
- * dozen sections took it from 19 to 34 MB), so the margin is generous rather than exact.
+ * dozen sections grew it in one large step), so the margin is generous rather than exact.
  */
 export const DEFAULT_MIN_FREE_BYTES = 256 * 2 ** 20;
 

@@ -6,7 +6,7 @@ import type { Section } from "../model/section-types.ts";
 import { byReferenceOrder, byTripletOrder } from "./record-order.ts";
 
 // Retrieval asks the database for the same few things about every candidate (the section rows,
-// children, citations, triplets, terms), a dozen round trips per question at 2–10 ms each. Those
+// children, citations, triplets, terms), a dozen round trips per question. Those
 // rows change only when a document is written, so a read-through cache in front of the store
 // serves repeated questions (and the ancestors, neighbours and definitions shared between
 // questions) from memory.
@@ -76,7 +76,7 @@ export function isPureRead(name: string): boolean {
  * per-section entries of the other documents stay; what spans documents (citations entering a
  * section, terms by name) is emptied. Emptying everything at each write made every search during
  * an import read its rows from Kuzu while the import's insert ran on the other connection: those
- * reads took 0.5–1.9 s (a search 2.4–2.7 s) while the two largest PDFs were imported again.
+ * reads, and so the searches, were many times slower while the two largest PDFs were imported again.
  */
 const DOCUMENT_WRITES: Readonly<Partial<Record<keyof StoreWrites, (args: readonly unknown[]) => string | null>>> = {
   // insertDocument and deleteDocument are wrapped on their own (withReadCache): what they change is known exactly.
@@ -102,7 +102,7 @@ const ROW_NEUTRAL: ReadonlySet<string> = new Set<Exclude<keyof StoreLifecycle, "
 /**
  * Ids per lookup when a stored document's rows are read into the cache: each lookup holds the
  * read lane for one query, so a search arriving meanwhile waits for one chunk, not the document
- * (100 ids took 60–75 ms for triplets, 40 stay under ~30 ms).
+ * (larger chunks held the lane noticeably longer for triplets).
  */
 const WARM_CHUNK = 40;
 
@@ -170,7 +170,7 @@ export function withReadCache<S extends GraphStore>(store: S, options: { capacit
    * Documents known to be absent (deleted through this cache): their rows are answered as absent
    * from memory, even while the same document is being inserted again. Kuzu shows a reader the
    * last committed state, which is that absence, but a read of the Section or Triplet table while
-   * the writer appends a large document to it waited for that write: 0.4–1.8 s per lookup while
+   * the writer appends a large document to it waited for that write, lookup after lookup, while
    * GDPR was imported again (the full-text index still answering for the old copy returned its
    * section ids, and each search looked them up).
    */
@@ -361,7 +361,7 @@ export function withReadCache<S extends GraphStore>(store: S, options: { capacit
      * and the terms it defines: exactly those are forgotten, the rest of the cache stays. Then the
      * new rows are read into the cache, between this write and the next: a search during the next
      * import that finds this document reads them from memory. Read from Kuzu while the next insert
-     * appended to the same tables, 36 such rows took 385 ms (bench:ingest, re-import under searches).
+     * appended to the same tables, even a few dozen such rows were slow (bench:ingest, re-import under searches).
      */
     async insertDocument(doc: DocumentRecord, rows: Section[], derived?: DerivedGraph): Promise<void> {
       forgetDocument(doc.id, false);
@@ -398,7 +398,7 @@ export function withReadCache<S extends GraphStore>(store: S, options: { capacit
     /**
      * Every section's rows read in, when the library has at most `maxSections` sections: what
      * the engine's warm-up does after opening. Searches during the first import then find the
-     * rows in memory while its checkpoint holds Kuzu's readers back (0.3–0.7 s). Before this, a
+     * rows in memory while its checkpoint holds Kuzu's readers back. Before this, a
      * search that needed a row nobody had read yet waited for the checkpoint. `stop` is asked
      * between chunks (the engine closing). Returns the sections read in (0: over the limit).
      */

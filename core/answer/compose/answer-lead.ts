@@ -68,7 +68,7 @@ export function chooseLead(r: Reading, first: Candidate, hints: AnswerHints | un
     relevant.find((c) => acceptable(c) && c.features.cue >= weak.features.cue && rank(c) >= floor * rank(weak));
   // Between sentences matching alike, the rule leads, not what happens when it is not followed:
   // GDPR Art. 12(3)'s "within one month of receipt of the request" over Art. 12(4)'s "If the
-  // controller does not take action on the request …", which scored 3.611 to 3.611.
+  // controller does not take action on the request …", which scored exactly alike.
   const top = FAILURE_CASE.test(first.unit.text)
     ? (alternativeTo(first, (c) => !FAILURE_CASE.test(c.unit.text) && !leansOnAnother(c.unit.text), FAILURE_CASE_TIE) ?? first)
     : first;
@@ -130,7 +130,7 @@ export function chooseLead(r: Reading, first: Candidate, hints: AnswerHints | un
   // A question asking for a list ("What must the notification contain?") is answered by a list: a
   // lead-in whose points cover the question leads over a sentence matching as well that lists
   // nothing (GDPR Art. 33(3)'s "shall at least:" over Art. 33(1)'s 72 hours). The labelled figures
-  // are unchanged by it (0.8 or 0.9): it changes which provision leads, not what is quoted.
+  // are unchanged by it: it changes which provision leads, not what is quoted.
   const listed =
     LIST_TYPES.has(type) && cued === undefined && !isLeadIn(top)
       ? relevant.find((c) => isLeadIn(c) && c.features.listCoverage >= LIST_MIN_COVERAGE && rank(c) >= LIST_FIRST_FLOOR * rank(top))

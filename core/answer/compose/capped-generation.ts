@@ -6,7 +6,7 @@ import type { LlmClient, LlmGenerateOptions, LlmResult } from "../../model/llm-c
 // where a Stop ends the answer (CANCELLED), the time cap keeps what was streamed so far and says it
 // was cut: the answer is then built from the sentences the model managed to write and cite, or
 // quoted from the documents, with the reason shown (answer-notices.ts). Without this an answer
-// streamed for 187 s and was then silently replaced.
+// streamed for minutes and was then silently replaced.
 
 export interface CappedResult {
   result: LlmResult;

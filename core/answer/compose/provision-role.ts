@@ -4,8 +4,8 @@ import type { Section } from "../../model/section-types.ts";
 // (articles, §§, numbered requirements) oblige; recitals and a guide's front matter explain; a
 // definitions article or a glossary defines; references, acronym lists, mapping tables and tables
 // of contents only point elsewhere. Search ranks by words alone and cannot tell them apart (the
-// labelled questions' answering article sat behind recitals, glossaries and crosswalk tables in 30
-// of 157 questions), so the answer weighs each section by its role (answer-ranking.ts).
+// labelled questions' answering article often sat behind recitals, glossaries and crosswalk
+// tables), so the answer weighs each section by its role (answer-ranking.ts).
 
 export type ProvisionRole = "operative" | "definitions" | "explanatory" | "pointer" | "annex" | "amending";
 
@@ -21,7 +21,7 @@ const EXPLANATORY_HEADING = /\b(?:supplementary information|background|discussio
  * Register preamble's "Summary" and "Supplementary information (part 2)" tell what a proposed rule
  * would require, while its § 39.13 paragraphs require it (the FAA proposed AD's preamble led five
  * labelled answers over § 39.13(c), (g), (m) and (p)). Whole captions only: "8.Introduction.Guidance.1."
- * (ADGM rulebooks) and NIST SP 800-30's "SUMMARY OF TASKS" are not, and ObliQA dev lost 2 of 800
+ * (ADGM rulebooks) and NIST SP 800-30's "SUMMARY OF TASKS" are not, and ObliQA dev lost answers
  * when ADGM's chapter introductions counted as explanatory.
  */
 const EXPLANATORY_CAPTION =

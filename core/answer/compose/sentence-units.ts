@@ -91,7 +91,7 @@ export interface SentenceUnitOptions {
 
 /** The section's sentences in order; paragraphs ("\n") never share a sentence. */
 export function sentenceUnits(text: string, resources: LanguageResources, options: SentenceUnitOptions = {}): SentenceUnit[] {
-  // One pipeline per engine (language-resources.ts): loading the model costs ~100 ms and it is only read afterwards.
+  // One pipeline per engine (language-resources.ts): loading the model is slow and it is only read afterwards.
   const wink = resources.sentencePipeline();
   const out: SentenceUnit[] = [];
   let lineStart = 0;

@@ -13,8 +13,8 @@ import { documentScope } from "./question-scope.ts";
 // scope, the not-in-library refusal, the extractive answer's lead sentence): what it asks for,
 // which documents, provisions and parties it names, which known instruments it names that the
 // library lacks, and the words the answering sentence should contain. No model: rules, the
-// instrument registry (core/names/) and wink-nlp's lemmas for English (~2 ms a question after
-// the ~65 ms the pipeline takes to load once).
+// instrument registry (core/names/) and wink-nlp's lemmas for English (cheap per question once
+// the pipeline has loaded).
 
 export type { AnswerType, LibraryNames, QuestionAnalysis, QuestionScope, YesNoModality } from "../../model/question-analysis-types.ts";
 

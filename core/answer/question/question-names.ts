@@ -225,7 +225,7 @@ export async function unmentionedNames(
   for (const name of names) {
     // "IT systems", "US law": an acronym that is also a function word is dropped from the
     // full-text query as a stop word and would match every "it" of the text, so a search proves
-    // nothing either way. ObliQA dev: 8 of 2,788 questions ("… IT infrastructure security …")
+    // nothing either way. ObliQA dev: questions such as "… IT infrastructure security …"
     // were refused with "None of the imported documents mentions “IT”".
     if (name.kind === "acronym" && isFunctionWord(name.text.toLowerCase())) continue;
     if (name.kind === "acronym" && spellsOut(evidence, name.text)) continue;

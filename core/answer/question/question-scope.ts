@@ -56,9 +56,9 @@ const DOCUMENT_KINDS = [
 /**
  * "secure hosting standards such as ISO27001", "international laws, such as GDPR": an instrument
  * given as an example of what the question asks about is not its subject, so the library is not
- * refused for lacking it. ObliQA dev: 2 of 2,788 questions were refused this way ("No imported
- * document is ISO/IEC 27001") though the rulebooks they ask about answer them; a third, asking how
- * to apply ISO27001 itself, still is.
+ * refused for lacking it. ObliQA dev: questions were refused this way ("No imported document is
+ * ISO/IEC 27001") though the rulebooks they ask about answer them; one asking how to apply
+ * ISO27001 itself still is.
  */
 const AS_EXAMPLE = /(?:\bsuch as|\be\.g\.,?|\bfor (?:example|instance),?|\blike|\bincluding|\bad esempio)\s+(?:the\s+|il\s+|la\s+|lo\s+)?$/i;
 
@@ -158,7 +158,7 @@ export function documentScope(
   // HIPAA" reaches a text of the Security Rule alone). Documents only about it (NIST's guide to
   // implementing the HIPAA Security Rule) are reached when none is it: with the regulation and
   // the guide imported, "under the HIPAA Security Rule" is answered from the regulation (the
-  // labelled questions were answered from the guide's crosswalk tables 11 times out of 32 before).
+  // labelled questions were often answered from the guide's crosswalk tables before).
   const reached = new Map<string, { is: string[]; about: string[] }>();
   for (const entry of named) {
     const parts = withContained(entry).map((e) => e.id);

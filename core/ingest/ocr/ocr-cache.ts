@@ -9,14 +9,14 @@ import type { OcrLine } from "./tesseract-pool.ts";
 // Each OCR'd page's result is kept under the hash of the picture Tesseract read (plus the language
 // and this pipeline's version), one owner-only JSON file per page in `<data dir>/ocr-cache/`, written
 // as soon as the page is read. An import cancelled or killed halfway (even SIGKILL of the parsing
-// child) therefore resumes from the finished pages: they are rendered again (0.2 s) and found here
-// instead of recognised again (3–4 s). The same page in another file, or the same file after a
+// child) therefore resumes from the finished pages: they are rendered again (cheap) and found here
+// instead of recognised again (the slow part). The same page in another file, or the same file after a
 // library rebuild, is found too. A torn or foreign file fails validation and is read again by OCR.
 
 /** Changes whenever what a cached page means changes: engine, data, segmentation, rendering. */
 export const OCR_PIPELINE_VERSION = "tesseract.js-7.0.0/best_int-4.0.0/psm3/render-v1/stroke-v1";
 export const OCR_CACHE_DIR = "ocr-cache";
-/** The cache is trimmed to this size after imports, oldest pages first (~10 KB a page). */
+/** The cache is trimmed to this size after imports, oldest pages first (a page's entry is small). */
 export const OCR_CACHE_MAX_BYTES = 256 * 1024 * 1024;
 
 const box = { x0: z.number(), y0: z.number(), x1: z.number(), y1: z.number() };

@@ -22,7 +22,7 @@ const RECOGNISED_CONFIDENCE = 60;
 const MIN_RECOGNISED_CHARS = 10;
 /**
  * A word whose strokes are this much thicker than the page's typical word is bold (stroke-width.ts:
- * body 2.1–3.1 px, bold headings 3.8–4.6 px on the HIPAA scan; single short words scatter to ×1.2).
+ * on the HIPAA scan bold headings are well above this ratio, and single short words scatter below it).
  */
 const BOLD_STROKE_RATIO = 1.3;
 /** Below this many words the page's typical stroke is not known well enough to call any bold. */
@@ -103,7 +103,7 @@ function lineItems(line: OcrLine, scale: number, boldStroke: number): Positioned
 }
 
 /**
- * Row heights of one font size vary by ±10 % from line to line (a line without descenders is
+ * Row heights of one font size vary a little from line to line (a line without descenders is
  * shorter): sizes within SIZE_TOLERANCE of the page's body size become that size, so headings
  * and titles, which are found by a size above the body's, stand out as they do in a text PDF.
  */

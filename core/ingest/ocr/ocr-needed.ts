@@ -7,8 +7,8 @@ import type { OcrOffer } from "../../model/ocr-types.ts";
 // answer. Nothing was stored; reading the text pages again costs pdf.js milliseconds.
 
 /**
- * Seconds one Tesseract worker needs for a page, rendering included: 3.1–3.5 s measured by
- * `npm run bench:ocr` on the corpus's letter-size scans (2-core machine), 4–7 s on a loaded one.
+ * Seconds one Tesseract worker needs for a page, rendering included: `npm run bench:ocr` on the
+ * corpus's letter-size scans (2-core machine) rounded up; a loaded machine takes longer.
  */
 const SECONDS_PER_PAGE = 4;
 /** Starting the workers and loading the language data. */

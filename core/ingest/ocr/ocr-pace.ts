@@ -3,7 +3,7 @@ import { readSetting, writeSetting } from "../../files/settings-file.ts";
 
 // How fast this machine reads scanned pages, measured on its own OCR imports and kept in
 // settings.json: the prompt "read it with OCR (about N s)?" is priced from it. A fixed figure
-// from another machine said "about 8 s" for an import that took 37 s on a loaded laptop.
+// from another machine underestimated an import on a loaded laptop several times over.
 
 const SETTINGS_KEY = "ocrPace";
 /** The last few imports count; their median, so one odd run does not swing the estimate. */

@@ -5,15 +5,14 @@ import type { PDFPageProxy } from "pdfjs-dist/legacy/build/pdf.mjs";
 // (0.1.x: the range pdf.js 5.6 declares; 1.1.1 segfaulted in page.render, ../shared/STACK.md).
 //
 // Rendering rather than decoding the page's embedded image: measured by `npm run bench:ocr` on the
-// corpus's scanned HIPAA extract (3 pages, one 1295×1666 JPEG each, 2-core machine) rendering at
-// scale 2 took 0.14–0.38 s a page against 0.07–0.11 s to decode the image from pdf.js's operator
-// list, for the same text (character error rate 0.10 % vs 0.08 %) and confidence (93.9–94.6 vs
-// 93.8–94.4), each page then taking Tesseract 3–4 s (README, "OCR of scanned pages"). Rendering works for every page — strips or tiles of images, JBIG2/CCITT masks, vector
-// glyphs whose text layer is garbage — and gives word boxes in page space by one division, while
-// the embedded image needs its placement matrix and fails on all of those. 0.05 s a page buys
-// nothing worth that.
+// corpus's scanned HIPAA extract, rendering was a little slower than decoding the image from
+// pdf.js's operator list, for practically the same text and confidence, and both are small beside
+// Tesseract's own time per page (README, "OCR of scanned pages"). Rendering works for every page —
+// strips or tiles of images, JBIG2/CCITT masks, vector glyphs whose text layer is garbage — and
+// gives word boxes in page space by one division, while the embedded image needs its placement
+// matrix and fails on all of those. The time decoding saves buys nothing worth that.
 
-/** 144 dpi: on the HIPAA scan (150 dpi source) scale 3 was no more accurate and 10 % slower. */
+/** 144 dpi: on the HIPAA scan (150 dpi source) scale 3 was no more accurate, only slower. */
 export const RENDER_SCALE = 2;
 /** Bounds the picture (and Tesseract's memory) for absurd page sizes: ~A3 at 300 dpi. */
 const MAX_PIXELS = 17_000_000;

@@ -48,8 +48,8 @@ export interface TesseractPool {
 
 /**
  * Memory of the parsing child reading scans, measured by `npm run bench:ocr` (best_int data, letter
- * pages at 144 dpi): 497–501 MB at its peak with one worker (the one-page scans), 588–625 MB with
- * two (the HIPAA scan): a worker adds ~100 MB; 160 leaves room for denser pages.
+ * pages at 144 dpi, the child's peak with one worker against two): a worker adds well under this,
+ * and the margin leaves room for denser pages.
  */
 const WORKER_MB = 160;
 /** The parsing child with pdf.js, the document and the pictures being read, before its workers. */
@@ -163,7 +163,7 @@ export function createTesseractPool(size: number): TesseractPool {
     if (slot.worker !== null && slot.language === language) return slot.worker;
     // Each language's data is in its own package folder, and a worker reads from the folder it
     // was made with (reinitialize kept looking for ita.traineddata in the English package): a
-    // worker for another language is a new worker (~0.4 s).
+    // worker for another language is a new worker.
     if (slot.worker !== null) {
       await slot.worker.terminate().catch(() => undefined);
       slot.worker = null;

@@ -40,8 +40,8 @@ export function newDatabase(dbPath: string, options: DatabaseOptions): Database 
 
 /**
  * A connection running each query on one thread. With Kuzu's default thread pool, repeated
- * full-text queries corrupted the heap (3 of 5 runs of 600 QUERY_FTS_INDEX calls hung or crashed;
- * ../shared/STACK.md); at one thread 6 of 6 runs of up to 2,786 were clean. Every connection of
+ * full-text queries corrupted the heap (most runs of repeated QUERY_FTS_INDEX calls hung or
+ * crashed; ../shared/STACK.md); at one thread every run, longer ones too, was clean. Every connection of
  * the store is made here.
  */
 export async function openConnection(db: Database): Promise<Connection> {

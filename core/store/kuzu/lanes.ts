@@ -6,16 +6,15 @@
 // deletes, vectors, comparisons; one after another, in the order asked), and the readers', which
 // searches and lookups take in turn (`read`). A search therefore never waits for an import to
 // finish storing: before this split both shared one connection, and searches during an import
-// waited for it (p95 1.6 s, slowest 4.8 s while the two largest PDFs were imported again;
-// bench:ingest).
+// waited for it (for seconds while the two largest PDFs were imported again; bench:ingest).
 //
 // Some statements need the database to themselves: a CHECKPOINT, and DDL that checkpoints inside
 // (CREATE_VECTOR_INDEX, DROP TABLE …). Kuzu 0.11.3 waits for every active transaction to leave
 // before it checkpoints and gives up after ~6 s ("Timeout waiting for active transactions to leave
 // the system before checkpointing"): with searches arriving back to back it timed out, and every
-// search that arrived meanwhile waited those 6 s too (measured with a reader 2 ms apart). A writer
-// therefore runs such statements inside `quiesce`, which waits for the read in flight (tens of
-// milliseconds) and holds new reads back for the checkpoint's own time (11–25 ms after a
+// search that arrived meanwhile waited out that timeout too (measured with reads back to back). A
+// writer therefore runs such statements inside `quiesce`, which waits for the read in flight (a
+// short one) and holds new reads back only for the checkpoint's own time (short after a
 // document's insert). `exclusive` (open, close) waits for both lanes.
 //
 // Nesting rules, which keep the lanes free of deadlocks: `quiesce` is called only from inside

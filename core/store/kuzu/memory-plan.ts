@@ -21,7 +21,8 @@ export const LIBRARY_POOL_SHARE = 0.4;
 export const POOL_REGROW = 1.25;
 /**
  * Pool bytes storing one document needs per character of its text (its sections, statements and
- * vectors go in one transaction): a 4 MB text on one line filled a 96 MB pool and fitted 192 MB.
+ * vectors go in one transaction): sized on a long text on one line, which filled a pool of half this per character
+ * and fitted one of this.
  */
 export const WRITE_POOL_PER_CHAR = 48;
 /** The smallest pool of a search segment. */

@@ -8,8 +8,8 @@ import { COMPACT_SUFFIX } from "./writers/vectors.ts";
 
 // Kuzu 0.11.3 workaround: its HNSW index keeps deleted rows as dead ends in its graph (they are
 // skipped, never removed), so a library whose documents are deleted and re-imported wears it out:
-// in the soak, after 572 re-imports of one PDF three quarters of the graph was dead and some vector
-// queries kept only 40 % of their top 10; with most of a small table deleted, queries came back
+// in the soak, after hundreds of re-imports of one PDF most of the graph was dead and some vector
+// queries lost most of their top k; with most of a small table deleted, queries came back
 // empty. Every write that deletes vectors counts them in Meta (writers/vectors.ts deleteVectors);
 // past a quarter of the live rows (and at least MIN_DEAD_VECTORS) the table is copied into a fresh
 // one and indexed again. Tested in test/integration/store-vectors.test.ts.

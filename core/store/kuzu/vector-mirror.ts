@@ -8,8 +8,8 @@ import type { ScoredId } from "../../model/graph-records.ts";
 // Blocks follow the writes instead of being reloaded after them: a document's vectors are added
 // from what was just committed, a deleted document's block is dropped, and a document whose
 // vectors changed some other way (LLM triplets replaced) is reloaded alone. Reloading the whole
-// table after every import made the first search after it read every vector again (~200 ms for
-// the ten corpus PDFs, seconds for ObliQA) while the import went on.
+// table after every import made the first search after it read every vector again (a cost that
+// grows with the library) while the import went on.
 
 export interface VectorRow {
   id: string;

@@ -10,7 +10,7 @@ export interface SearchReads {
   searchSections(query: string, k: number): Promise<SearchHit[]>;
   /**
    * The same ranking as ids and scores only: materialising 150 sections (text and spans) inside
-   * the query took ~15 of its ~23 ms (p50, ten corpus PDFs); the read cache fills them from memory.
+   * the query took most of its time; the read cache fills them from memory.
    */
   searchSectionIds(query: string, k: number): Promise<ScoredId[]>;
   /** The triplet vector search as ids and scores only (the read cache fills the triplets from memory). */

@@ -2,7 +2,7 @@ import type { AskResult } from "./ask-types.ts";
 
 // Above an answer: which model wrote it (its name, not its architecture: the header used to read
 // "LLM llama") and, prominently, why the model's answer was cut short or replaced by quoted
-// sentences (a time or token limit, no citations, …). Before, a 187 s answer was silently
+// sentences (a time or token limit, no citations, …). Before, a minutes-long answer was silently
 // replaced by a quoted one and the reason was only in the log.
 
 export function AnswerOrigin({ result }: { result: AskResult }) {

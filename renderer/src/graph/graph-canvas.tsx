@@ -350,8 +350,8 @@ export function GraphCanvas({
       if (target.isNode()) target.removeClass("pointed");
       (target.isNode() ? target.connectedEdges() : target).removeClass("hover");
     });
-    // A 60-node answer graph fitted into the pane sits at zoom ~0.5, where 11 px labels render at
-    // 5 px. Labels grow as the view zooms out (up to 2x) so they stay readable at a glance; zooming
+    // A large answer graph fitted into the pane sits zoomed out, where labels render at a fraction
+    // of their size. Labels grow as the view zooms out (up to MAX_LABEL_SCALE) so they stay readable at a glance; zooming
     // in brings them back to their designed size.
     let labelFrame = 0;
     cy.on("zoom", () => {

@@ -23,7 +23,7 @@ import { readFileBase64 } from "../lib/read-file-base64.ts";
 // The next file is sent only once the engine has queued the one before (its first progress event):
 // two uploads in flight could otherwise reach it in either order. And at most two are in flight,
 // one importing and one waiting in the engine: the engine then sees a file waiting and skips the
-// search-index rebuild (0.2–0.8 s) between the two, rebuilding once when the queue runs dry.
+// search-index rebuild between the two, rebuilding once when the queue runs dry.
 
 export type ImportSource = { kind: "path"; path: string } | { kind: "upload"; file: File };
 

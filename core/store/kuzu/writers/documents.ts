@@ -60,8 +60,8 @@ export async function writeDocument(ctx: WriteContext, doc: DocumentRecord, sect
   }
   fault("paths");
   // Edges between this document's sections: matching `{id: r.child}` from an UNWIND row is
-  // planned as a join over the whole Section table (750 edges took 4 s at 40k sections); the
-  // documentId filter narrows it to this document first (34 ms).
+  // planned as a join over the whole Section table (seconds in a large library); the
+  // documentId filter narrows it to this document first.
   const parents = sections.flatMap((s): Params[] => (s.parentId === null ? [] : [{ child: s.id, parent: s.parentId }]));
   for (const batch of chunks(parents, batchSize)) {
     await session.run(
