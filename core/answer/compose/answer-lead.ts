@@ -2,10 +2,11 @@ import type { AnswerRule } from "../../model/answer-rules.ts";
 import type { AnswerHints } from "../../model/answer-types.ts";
 import { isFurniture } from "./answer-cues.ts";
 import { contentStems, type TextLanguage } from "./lexical.ts";
-import { LIST_MIN_COVERAGE, LIST_TYPES, POINT, isBareLeadIn, isLeadIn, itemOf, leadInOf, pointsOf, unmarkedLineAfter } from "./answer-lists.ts";
+import { LIST_MIN_COVERAGE, POINT, isBareLeadIn, isLeadIn, itemOf, leadInOf, pointsOf, unmarkedLineAfter } from "./answer-lists.ts";
 import { assign, MIN_CONTENT_WORDS, otherDefinition, rank, RELATIVE_FLOOR, type Quote, type Reading } from "./quoted-sentences.ts";
 import { followOn, leansOnAnother, paragraphNamedBy, previousInParagraph, REFERS_BACK, sentenceBefore } from "./sentence-relations.ts";
 import type { Candidate } from "./sentence-pool.ts";
+import { LIST_TYPES, WEAK_CUE_TYPES } from "./answer-shapes.ts";
 
 // The lead of a quoted answer (extractive-answer.ts): the lead's rules, tried in order, choose the
 // sentence that answers; then it is quoted with what it needs to be read (its list item and the
@@ -16,8 +17,6 @@ const FAILURE_CASE_TIE = 0.99;
 /** A sentence setting out what follows when a rule is not complied with ("If the controller does not take action …"). */
 const FAILURE_CASE =
   /^(?:\(?[a-z0-9]{1,3}\)\s*|\d{1,3}\.\s+)?(?:If|Where|When|Qualora|Se|Ove)\b[^,;:]{0,160}?\b(?:does not|do not|did not|fails? to|failed to|has not|have not|is not|are not|non)\b/i;
-/** Obligation words ("shall", "must") are in nearly every provision: a weak cue at most. */
-const WEAK_CUE_TYPES = new Set(["requirements", "procedure", "party"]);
 /** A sentence saying what was asked leads over a better-matching one that does not, down to this share of its score. */
 const CUE_FIRST_FLOOR = 0.6;
 /** For a question asking for a list, a list leads over a better-matching sentence down to this share of its score. */

@@ -1,14 +1,13 @@
 import { isFurniture } from "./answer-cues.ts";
 import { countWords } from "./quoted-context.ts";
 import type { Candidate } from "./sentence-pool.ts";
+import { LIST_TYPES, MARKED_POINT } from "./answer-shapes.ts";
 
 // A quoted answer's lists (extractive-answer.ts): a lead-in ending in ":" and the points it
 // introduces, each point with the sentences continuing it, quoted whole.
 
 /** Coverage of the question a list (lead-in and points together) needs to count as answering it. */
 export const LIST_MIN_COVERAGE = 0.3;
-/** Answer types whose answer is a list: a lead-in's items come whole. */
-export const LIST_TYPES = new Set(["requirements", "procedure"]);
 /** Points of a list quoted with its lead-in (all of DORA's and the GDPR's lists; CFR runs longer). */
 const MAX_POINTS = 16;
 /**
@@ -31,7 +30,6 @@ export function isBareLeadIn(c: Candidate, type: string): boolean {
   return EMPTY_LEAD_IN.test(c.unit.text.trim()) || (type === "definition" && countWords(c.unit.text) <= BARE_LEAD_IN_WORDS && c.features.definedTerm === 0);
 }
 
-const MARKED_POINT = /^(?:(?:\(?(?:[a-z]{1,2}|[ivx]{1,5}|\d{1,2})\))+|[•▪◦‣●])\s/i;
 const NUMBERED_ITEM = /^\d{1,2}\.\s+\p{Ll}/u;
 /**
  * A list point: "(a) …", "b) …", "(a)(1) …", "• …", and "1. la descrizione del prodotto;" — a

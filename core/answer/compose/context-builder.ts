@@ -5,6 +5,7 @@ import type { AskCitation } from "../../model/ask-citation.ts";
 import { GAP_LINE, renderFact, renderQuote, renderSourceOpen, SOURCE_CLOSE } from "./context-render.ts";
 import { isHeadingLike } from "./answer-cues.ts";
 import type { Candidate, SentencePool } from "./sentence-pool.ts";
+import { MARKED_POINT } from "./answer-shapes.ts";
 
 // The context: from the scored pool, the sentences that carry the question's words or the
 // section's triplets, packed by score into a token budget, grouped back into one block per section
@@ -27,7 +28,6 @@ const LEAD_SENTENCES = 2;
 /** A sentence sharing only a common word with the question ("data" in the GDPR) is not context. */
 const MIN_CONTEXT_COVERAGE = 0.1;
 const MAX_LIST_POINTS = 5;
-const LIST_POINT = /^(?:(?:\(?(?:[a-z]{1,2}|[ivx]{1,5}|\d{1,2})\))+|[•▪◦‣●])\s/i;
 
 export interface ContextBlock {
   key: string;
@@ -110,7 +110,7 @@ function eligible(pool: SentencePool, onlyRelevant: boolean): Candidate[] {
     const i = pool.candidates.indexOf(leadIn);
     for (let j = i + 1; j < pool.candidates.length && j <= i + MAX_LIST_POINTS; j++) {
       const point = pool.candidates[j];
-      if (point === undefined || point.resultIndex !== leadIn.resultIndex || !LIST_POINT.test(point.unit.text)) break;
+      if (point === undefined || point.resultIndex !== leadIn.resultIndex || !MARKED_POINT.test(point.unit.text)) break;
       if (!priority.has(point)) out.push(point);
       priority.set(point, Math.max(priority.get(point) ?? 0, leadIn.score - 0.001 * (j - i)));
     }
@@ -161,8 +161,8 @@ export function buildContext(pool: SentencePool, budgetTokens: number, count: To
     // A list point comes with its lead-in whatever the cap: the lead-in says nothing without it.
     if (
       open !== undefined &&
-      open.filter((u) => !LIST_POINT.test(u.unit.text)).length >= maxUnits &&
-      !(LIST_POINT.test(c.unit.text) && open.some((u) => u.unit.text.trimEnd().endsWith(":")))
+      open.filter((u) => !MARKED_POINT.test(u.unit.text)).length >= maxUnits &&
+      !(MARKED_POINT.test(c.unit.text) && open.some((u) => u.unit.text.trimEnd().endsWith(":")))
     )
       continue;
     const shown = facts.get(c.resultIndex) ?? new Set<string>();

@@ -17,6 +17,7 @@ import { questionParties } from "../question/question-parties.ts";
 import { noticeRecipient } from "./notice-recipient.ts";
 import { thresholdAgreement, thresholdsIn } from "./quantity-thresholds.ts";
 import type { SentenceFeatures } from "../../model/sentence-features.ts";
+import { LIST_TYPES, MARKED_POINT, WEAK_CUE_TYPES } from "./answer-shapes.ts";
 
 // Every sentence of the top results, scored for the question. The context (what the model reads)
 // and the extractive answer (what is quoted without a model) are both chosen from this pool, so
@@ -33,10 +34,6 @@ const MIN_COVERAGE_TWO_TERMS = 0.15;
 
 /** A heading covering this much of the question makes its section's sentences answers by themselves. */
 const HEADING_ANSWERS = 0.8;
-/** Obligation words ("shall", "must") are in nearly every provision: for these types a cue is weak at most. */
-const WEAK_CUE_TYPES = new Set(["requirements", "procedure", "party"]);
-/** Types whose answer is a list: a lead-in ("… shall at least:") is what answers them. */
-const LIST_TYPES = new Set(["requirements", "procedure"]);
 // "(11) 'consent' of the data subject means …" (EU: quoted, a few words may follow the term) and
 // "Covered entity means: …" (US CFR: unquoted, capitalised, at the start of the sentence).
 const DEFINED_TERM =
@@ -87,7 +84,6 @@ const OTHER_RECIPIENT_PRIOR = 0.8;
 const EXAMPLE = /^(?:For example|For instance|E\.g\.|Ad esempio|Per esempio)\b/i;
 /** A requirement as CFR standards and NIST requirements word it: an imperative verb first, after any marker. */
 const SHALL = /\b(?:shall|must|is required to|are required to|deve|devono|è tenut[oa]|sono tenut[ie])\b/i;
-const ITEM_OPENING = /^(?:(?:\(?(?:[a-z]{1,2}|[ivx]{1,5}|\d{1,2})\))+|[•▪◦‣●])\s/i;
 /**
  * A sentence opening with a pronoun standing for what the sentence before it named ("He or she
  * shall not be dismissed …" after "The data protection officer shall …"; "It shall apply from …").
@@ -325,7 +321,7 @@ export async function buildSentencePool(
       const union = new Set(words);
       for (let j = i + 1; j < raw.length; j++) {
         const next = raw[j];
-        if (next === undefined || next.resultIndex !== c.resultIndex || (!ITEM_OPENING.test(next.unit.text) && next.unit.pinpoint === null)) break;
+        if (next === undefined || next.resultIndex !== c.resultIndex || (!MARKED_POINT.test(next.unit.text) && next.unit.pinpoint === null)) break;
         for (const st of matched[j] ?? []) union.add(st);
         unitText += ` ${next.unit.text}`;
       }
