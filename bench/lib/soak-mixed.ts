@@ -252,7 +252,7 @@ export async function runMixedSoak(options: MixedSoakOptions): Promise<MixedSoak
       log(
         `${String(i).padStart(5)} ops ${((performance.now() - started) / 1000).toFixed(0).padStart(5)} s | peak RSS ${point.peakRssMb} MB, heap ${point.heapMb} MB, external ${point.externalMb} MB, ` +
           `handles ${point.handles}, fds ${point.fds}, parse children ${point.parseChildren} | read cache ${r.readCacheEntries}, stems ${r.stemCacheEntries}, ` +
-          `contexts ${r.contextCacheEntries}, section vectors ${r.sectionVectorCacheEntries}, mirror rows ${r.vectorMirrorRows}, segments ${r.searchSegments}, ` +
+          `contexts ${r.contextCacheEntries}, section vectors ${r.sectionVectorCacheEntries}, mirror rows ${r.vectorMirrorRows}, segments ${r.searchSegments} (${r.searchIndexMb} MB), ` +
           `pools ${r.kuzuPoolMb} MB, writes ${r.pendingWrites} | INTERNAL ${internalErrors.length}, unexpected ${unexpected.length}`,
       );
     }

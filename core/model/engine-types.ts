@@ -197,7 +197,9 @@ export interface EngineResources {
   /** Rows of the vector tables' in-memory mirrors. */
   vectorMirrorRows: number;
   searchSegments: number;
-  /** Buffer pools Kuzu may fill, in MB. */
+  /** What the full-text segments' indexes hold in memory, in MB. */
+  searchIndexMb: number;
+  /** The library's buffer pool, which Kuzu may fill, in MB. */
   kuzuPoolMb: number;
   /** Write tasks queued or running. */
   pendingWrites: number;

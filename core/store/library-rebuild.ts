@@ -1,6 +1,6 @@
 import { access, rename, rm, writeFile } from "node:fs/promises";
 import type { DocumentRecord, LibraryHealth } from "../model/store-records.ts";
-import { removeSearchDatabases, searchDirectory } from "./kuzu/search-database.ts";
+import { removeSearchDatabases, searchDirectory } from "./search/search-database.ts";
 import { removeVectorSnapshots } from "./kuzu/vector-snapshot.ts";
 import { sectionFileDirectory } from "./section-files.ts";
 import { findSourceCopy, readSourceRecord, type ImportOrigin } from "./source-record.ts";

@@ -13,5 +13,7 @@ export {
 export { memoized, stemEnglish, stemEnglishFolded } from "./stem-english.ts";
 export { stemItalian } from "./stem-italian.ts";
 export { createEnglishStems, type EnglishStems } from "./stem-porter.ts";
+export { porterStem } from "./stem-porter-original.ts";
+export { SEARCH_STOP_WORDS } from "./search-stop-words.ts";
 export { cosineSimilarity, dot, jaccard } from "./similarity.ts";
 export { PARTIES, formsOf, type Party, type PartyType } from "./parties.ts";

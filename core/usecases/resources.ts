@@ -11,6 +11,7 @@ export function engineResources(ctx: EngineContext): EngineResources {
     sectionVectorCacheEntries: ctx.retrievalCaches.sectionVectors.size,
     vectorMirrorRows: store.vectorMirrorRows,
     searchSegments: store.searchSegments,
+    searchIndexMb: Math.round(store.searchIndexBytes / 2 ** 20),
     kuzuPoolMb: Math.round(store.poolBytes / 2 ** 20),
     pendingWrites: ctx.writes.pending,
   };

@@ -290,6 +290,7 @@ export function createFakeEngine(): FakeEngine {
         sectionVectorCacheEntries: 0,
         vectorMirrorRows: 0,
         searchSegments: 0,
+        searchIndexMb: 0,
         kuzuPoolMb: 0,
         pendingWrites: 0,
       };

@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createEngine, databasePath } from "../../core/engine.ts";
-import { searchDirectory } from "../../core/store/kuzu/search-database.ts";
+import { searchDirectory } from "../../core/store/search/search-database.ts";
 
 // A library left without a usable full-text index (the build failed for want of memory, or its
 // files are gone) is never left without search: opening it builds the index again, and
@@ -21,7 +21,7 @@ afterEach(async () => {
 });
 
 const segments = async (dataDir: string): Promise<string[]> =>
-  (await readdir(searchDirectory(databasePath(dataDir))).catch(() => [] as string[])).filter((f) => f.endsWith(".kuzu"));
+  (await readdir(searchDirectory(databasePath(dataDir))).catch(() => [] as string[])).filter((f) => f.endsWith(".fts"));
 
 describe("a library without its search index", () => {
   it("is given one again by repairLibrary, and answers searches", async () => {

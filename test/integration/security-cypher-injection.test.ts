@@ -8,13 +8,13 @@ import { createDispatcher } from "../../core/contract/dispatch.ts";
 import type { Dispatcher } from "../../core/contract/dispatch.ts";
 import { createEngine } from "../../core/engine.ts";
 import type { Engine, EngineStats } from "../../core/model/engine-types.ts";
-import { ftsQueryLiteral } from "../../core/store/kuzu/fts-query.ts";
+import { ftsQueryLiteral } from "../../core/store/search/fts-query.ts";
 import { cypherString } from "../../core/store/kuzu/driver.ts";
 import { vectorLiteral } from "../../core/store/kuzu/store-rows.ts";
 
 // "Cypher injection": user text reaches Kuzu only as a parameter, or — where Kuzu 0.11
-// refuses parameters (QUERY_FTS_INDEX's query, QUERY_VECTOR_INDEX's vector) — as a literal built from
-// letters or numbers only. Hostile strings go through every channel that takes text, against a real
+// refuses parameters (QUERY_VECTOR_INDEX's vector) — as a literal built from numbers only; the
+// full-text index (the engine's own) takes letters and spaces only. Hostile strings go through every channel that takes text, against a real
 // engine and store; each must be answered normally, NOT_FOUND or VALIDATION, and nothing may change.
 
 const HOSTILE: string[] = [

@@ -247,7 +247,7 @@ describe("kuzu store: the search database", () => {
     }
     expect(lines.filter((l) => l.startsWith("search index rebuilt")).length).toBeGreaterThanOrEqual(10);
     // Only the index in use is left (each one's native memory went with its database).
-    expect((await readdir(`${dbFile()}.search`)).filter((f) => f.endsWith(".kuzu"))).toHaveLength(1);
+    expect((await readdir(`${dbFile()}.search`)).filter((f) => f.endsWith(".fts"))).toHaveLength(1);
     expect(await store.stats()).toMatchObject({ documents: 1, sections: 2 });
     await closeAll();
 

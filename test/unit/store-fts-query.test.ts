@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { encodeNumber, ftsQueryLiteral, ftsQueryTerms, MAX_QUERY_TERMS, MAX_TERM_CHARS, numberTerms } from "../../core/store/kuzu/fts-query.ts";
+import { encodeNumber, ftsQueryLiteral, ftsQueryTerms, MAX_QUERY_TERMS, MAX_TERM_CHARS, numberTerms } from "../../core/store/search/fts-query.ts";
 
-// The literal is embedded in Cypher between single quotes: whatever comes in, only letters,
+// The query reaches the index as text: whatever comes in, only letters,
 // marks and single spaces may come out.
 const SAFE = /^[\p{L}\p{M}]+( [\p{L}\p{M}]+)*$/u;
 

@@ -21,13 +21,9 @@ export interface DatabaseOptions {
  * Rule "reserve what a database can use, not Kuzu's 8 TiB": Kuzu 0.11.3 reserves its maximum
  * database size in virtual address space for every open database (8 TiB by default, twice over),
  * so a process could hold only 8 databases at once; the ninth failed with "Mmap for size
- * 8796093022208 failed". A large library has the library itself and one database per full-text
- * segment, plus one being built, and its searches failed with that error. Bounds far above any
- * real database keep the reservation small.
+ * 8796093022208 failed". A bound far above any real library keeps the reservation small.
  */
 export const LIBRARY_MAX_BYTES = 2 ** 40;
-/** A full-text segment indexes a bounded share of the library (search-database.ts). */
-export const SEGMENT_MAX_BYTES = 2 ** 36;
 
 /**
  * A database handle (not yet initialised: call `init()`). Compression on, automatic checkpoints

@@ -7,7 +7,7 @@ import { createLibraryVectors, type LibraryVectors } from "./library-vectors.ts"
 import type { OpenLibrary } from "./open-database.ts";
 import type { ReadOnlyConnection } from "./read-only-query.ts";
 import { readRelConnections, type RelConnection } from "./rel-checkpoint-guard.ts";
-import type { SearchDatabase } from "./search-database.ts";
+import type { SearchDatabase } from "../search/search-database.ts";
 import type { WriteContext } from "./writers/write-context.ts";
 
 // What the parts of the Kuzu store (kuzu-store-*.ts) share: the open library, the lanes that say

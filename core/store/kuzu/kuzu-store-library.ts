@@ -127,10 +127,10 @@ export function createStoreLibrary(core: StoreCore, search: Pick<StoreSearch, "o
         }),
 
       memoryUse: () => {
-        const segments = core.state?.search.describe() ?? { segments: 0, sections: 0, poolBytes: 0 };
+        const segments = core.state?.search.describe() ?? { segments: 0, sections: 0, bytes: 0 };
         let vectorMirrorRows = 0;
         vectorMirrorRows += vectors.mirrorRows();
-        return { vectorMirrorRows, searchSegments: segments.segments, poolBytes: (core.state === null ? 0 : libraryPool) + segments.poolBytes };
+        return { vectorMirrorRows, searchSegments: segments.segments, searchIndexBytes: segments.bytes, poolBytes: core.state === null ? 0 : libraryPool };
       },
     },
   };

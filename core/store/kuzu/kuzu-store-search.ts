@@ -2,12 +2,12 @@ import { toErrorInfo } from "../../model/errors.ts";
 import type { ScoredId } from "../../model/graph-records.ts";
 import type { SearchHit } from "../../model/store-records.ts";
 import type { GraphStore } from "../graph-store.ts";
-import { ftsQueryLiteral } from "./fts-query.ts";
+import { ftsQueryLiteral } from "../search/fts-query.ts";
 import type { StoreCore } from "./kuzu-store-core.ts";
 import type { OpenLibrary } from "./open-database.ts";
 import { documentKeys, searchRowsOf, sectionsByIds } from "./readers/documents.ts";
 import { MAX_K } from "./readers/graph.ts";
-import { createSearchDatabase, type SearchDatabase, type SearchDatabaseOptions } from "./search-database.ts";
+import { createSearchDatabase, type SearchDatabase, type SearchDatabaseOptions } from "../search/search-database.ts";
 import { toStoreError } from "./store-errors.ts";
 
 // The Kuzu store's full-text search: the search database beside the library (search-database.ts)
@@ -16,8 +16,8 @@ import { toStoreError } from "./store-errors.ts";
 
 /** What the search database's opening reads from KuzuStoreOptions, when it opens. */
 export interface StoreSearchOptions {
-  /** Tests: the search segments' thresholds and smallest pool. */
-  searchSegments?: Pick<SearchDatabaseOptions, "targetSections" | "foldSections" | "poolFloorBytes">;
+  /** Tests: the search segments' thresholds. */
+  searchSegments?: Pick<SearchDatabaseOptions, "targetSections" | "foldSections">;
 }
 
 export interface StoreSearch {
@@ -46,7 +46,7 @@ async function hydrate({ lanes, opened }: StoreCore, hits: readonly ScoredId[]):
   });
 }
 
-export function createStoreSearch(core: StoreCore, options: StoreSearchOptions, ceilingBytes: number): StoreSearch {
+export function createStoreSearch(core: StoreCore, options: StoreSearchOptions): StoreSearch {
   const { dbPath, lanes, opened, log } = core;
 
   // What lives beside the database, kept in step with the writes. Only this process can write the
@@ -66,7 +66,6 @@ export function createStoreSearch(core: StoreCore, options: StoreSearchOptions, 
     const search = createSearchDatabase({
       dbPath,
       readOnly: library.readOnly,
-      poolCeilingBytes: ceilingBytes,
       minFreeBytes: core.minFree,
       ...(options.searchSegments ?? {}),
       log,
@@ -178,11 +177,11 @@ export function createStoreSearch(core: StoreCore, options: StoreSearchOptions, 
         for (;;) {
           if (merging === null) mergeInBackground();
           const running = merging as Promise<void> | null;
-          if (running === null) return core.state?.search.describe() ?? { segments: 0, sections: 0, poolBytes: 0 };
+          if (running === null) return core.state?.search.describe() ?? { segments: 0, sections: 0, bytes: 0 };
           await running;
           // A merge that found its segments changed under it stops; the loop starts the next one.
           if (core.state === null || mergeHeld || !core.state.search.mergeWanted)
-            return core.state?.search.describe() ?? { segments: 0, sections: 0, poolBytes: 0 };
+            return core.state?.search.describe() ?? { segments: 0, sections: 0, bytes: 0 };
         }
       },
     },

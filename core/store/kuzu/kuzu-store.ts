@@ -58,7 +58,7 @@ export interface KuzuStoreOptions {
   /** The largest pool any of the library's databases may use (default: memory-plan.ts poolCeiling). */
   poolCeilingBytes?: number;
   /** Tests: the search segments' thresholds and smallest pool (search-database.ts). */
-  searchSegments?: { targetSections?: number; foldSections?: number; poolFloorBytes?: number };
+  searchSegments?: { targetSections?: number; foldSections?: number };
   /** Tests only: a different migration list. */
   migrations?: readonly Migration[];
   /**
@@ -87,7 +87,7 @@ export function createKuzuStore(options: KuzuStoreOptions): KuzuGraphStore {
     exactLimit: Math.max(0, options.exactVectorLimit ?? EXACT_VECTOR_LIMIT),
   });
   const ceilingBytes = options.poolCeilingBytes ?? poolCeiling();
-  const search = createStoreSearch(core, options, ceilingBytes);
+  const search = createStoreSearch(core, options);
   const library = createStoreLibrary(core, search, options, ceilingBytes);
   const store: KuzuGraphStore = {
     dbPath: core.dbPath,

@@ -1,12 +1,12 @@
 import { readFile, rename, stat, writeFile } from "node:fs/promises";
 import os from "node:os";
 
-// How much memory Kuzu may hold for a library and its full-text segments. Kuzu reserves a
-// buffer pool per database and fills it as pages are used; a statement that needs more pinned at
-// once than the pool holds fails ("the buffer pool is full"). Fixed pools worked for ten PDFs and
-// broke a 52-document library, so every pool is sized from what the database holds, between a
-// floor (small libraries keep the memory they always had) and a ceiling taken from the machine,
-// and grown when a statement proves it too small.
+// How much memory Kuzu may hold for a library. Kuzu reserves a buffer pool per database and
+// fills it as pages are used; a statement that needs more pinned at once than the pool holds
+// fails ("the buffer pool is full"). A fixed pool worked for ten PDFs and broke a 52-document
+// library, so the pool is sized from what the database holds, between a floor (small libraries
+// keep the memory they always had) and a ceiling taken from the machine, and grown when a
+// statement proves it too small.
 
 const MB = 1024 * 1024;
 
@@ -25,10 +25,6 @@ export const POOL_REGROW = 1.25;
  * and fitted one of this.
  */
 export const WRITE_POOL_PER_CHAR = 48;
-/** The smallest pool of a search segment. */
-export const SEARCH_POOL_FLOOR = 64 * MB;
-/** Pool bytes an FTS index build needs per character of text indexed (with headroom). */
-export const SEARCH_POOL_PER_CHAR = 12;
 /** No pool takes more than this share of the machine's memory (nor more than POOL_CAP). */
 export const POOL_MACHINE_SHARE = 0.25;
 const POOL_CAP = 4096 * MB;
@@ -51,19 +47,6 @@ export function libraryPoolBytes(fileBytes: number, recorded: number, ceiling = 
 /** The library pool storing a document of this much text in one transaction calls for. */
 export function writePoolBytes(textChars: number, ceiling = poolCeiling()): number {
   return clamp(textChars * WRITE_POOL_PER_CHAR, LIBRARY_POOL_FLOOR, ceiling);
-}
-
-/** The pool to build a search segment of this much text in. */
-export function searchBuildPoolBytes(textChars: number, ceiling = poolCeiling(), floor = SEARCH_POOL_FLOOR): number {
-  return clamp(textChars * SEARCH_POOL_PER_CHAR, floor, ceiling);
-}
-
-/** A query reads the postings of its few terms: this share of a segment's file stays cached for it. */
-export const SEARCH_QUERY_POOL_SHARE = 0.25;
-
-/** The pool to query a built segment with (grown by the segment when a query finds it full). */
-export function searchQueryPoolBytes(fileBytes: number, ceiling = poolCeiling(), floor = SEARCH_POOL_FLOOR): number {
-  return clamp(fileBytes * SEARCH_QUERY_POOL_SHARE, floor, ceiling);
 }
 
 /** The next size to try after `bytes` proved too small, or null at the ceiling. */

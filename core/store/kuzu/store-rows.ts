@@ -5,7 +5,7 @@ import type { SourceFormat } from "../../model/ingest-types.ts";
 import { ocrSummarySchema, type OcrSummary } from "../../model/ocr-types.ts";
 import { SECTION_KINDS, type Section, type SectionKind } from "../../model/section-types.ts";
 import type { DocumentRecord } from "../../model/store-records.ts";
-import { numberTerms } from "./fts-query.ts";
+import { numberTerms } from "../search/fts-query.ts";
 import type { Params } from "./session.ts";
 import type { CrossReferenceRecord, DeadlineRecord, EntityRecord, Modality, TermRecord, TripletRecord } from "../../model/graph-records.ts";
 

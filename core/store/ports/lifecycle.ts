@@ -1,11 +1,11 @@
 // Opening, closing, batching writes and building the search index: neither reads nor writes rows.
 
-/** The full-text index's segments (store/kuzu/search-database.ts). */
+/** The full-text index's segments (store/search/search-database.ts). */
 export interface SearchIndexShape {
   segments: number;
   sections: number;
-  /** Buffer pools the open segments may fill. */
-  poolBytes: number;
+  /** What their indexes take in memory. */
+  bytes: number;
 }
 
 /** What the store holds in memory beside its rows (bench:soak watches that it stays flat). */
@@ -13,7 +13,9 @@ export interface StoreMemory {
   /** Rows of the vector tables' in-memory mirrors (a table too large for one has none). */
   vectorMirrorRows: number;
   searchSegments: number;
-  /** Buffer pools Kuzu may fill: the library's and the open search segments'. */
+  /** What the full-text segments' indexes take in memory. */
+  searchIndexBytes: number;
+  /** The library's buffer pool, which Kuzu may fill. */
   poolBytes: number;
 }
 

@@ -3,7 +3,7 @@ import { OUTLINE_OPENING_SECTIONS } from "../../../model/section-types.ts";
 import type { DocumentRecord } from "../../../model/store-records.ts";
 import type { KuzuSession } from "../session.ts";
 import { documentFromNode, sectionFromNode } from "../store-rows.ts";
-import type { SearchRow } from "../search-segment-files.ts";
+import type { SearchRow } from "../../search/search-segment-files.ts";
 
 // Reads of documents and sections. Section ids start with their document's id
 // (`<documentId>:<path slug>`): filtering on the documentId column first lets Kuzu skip other

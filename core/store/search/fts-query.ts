@@ -1,21 +1,19 @@
-// Turns user text into the query literal of Kuzu's QUERY_FTS_INDEX, and numbers into words the
-// index can hold.
+// Turns user text into the query of the full-text index (fulltext-index.ts), and numbers into
+// words the index can hold.
 //
-// Why a literal at all: a `$param` inside QUERY_FTS_INDEX throws `unordered_map::at` in Kuzu 0.11,
-// so the query is embedded in the Cypher text. Safety comes from what survives here: only runs
-// of Unicode letters and combining marks, joined by single spaces. No quote, backslash, wildcard
-// (`*`, `?`), control character or Cypher syntax can reach the statement.
+// What survives here is only runs of Unicode letters and combining marks, joined by single
+// spaces: no quote, backslash, wildcard or control character reaches the index (a habit from the
+// Kuzu index this one replaced, whose query was embedded in Cypher text).
 //
-// Why numbers are rewritten: Kuzu's FTS tokenizer drops every digit on the query side (its
-// default ignore pattern starts with `[0-9`, and a custom pattern is not applied to queries in
-// 0.11.3), so "Article 33" would search for "article" alone. Each run of ASCII digits becomes a
-// letters-only token (`33` → `qnff`) in a dedicated indexed column and in the query, which keeps
-// citations like "Article 33", "§ 164.308" or "2016/679" findable. The letters are consonants
-// without `s` and `y`, so the Porter stemmer leaves the tokens unchanged (checked for 0–999).
+// Why numbers are rewritten: the index cuts words at every non-letter, so "Article 33" would
+// search for "article" alone. Each run of ASCII digits becomes a letters-only token (`33` →
+// `qnff`) in a dedicated indexed field and in the query, which keeps citations like "Article
+// 33", "§ 164.308" or "2016/679" findable. The letters are consonants without `s` and `y`, so
+// the Porter stemmer leaves the tokens unchanged (checked for 0–999).
 
 /** Longest user input looked at; longer questions are cut, not rejected. */
 export const MAX_QUERY_CHARS = 2000;
-/** Most terms sent to Kuzu: each one is a dictionary lookup and a posting-list scan. */
+/** Most terms of a query: each one is a dictionary lookup and a posting-list scan. */
 export const MAX_QUERY_TERMS = 64;
 /** Longest single term kept; longer runs are noise (hashes, base64) rather than words. */
 export const MAX_TERM_CHARS = 64;

@@ -2,7 +2,8 @@ import { readdir, rm } from "node:fs/promises";
 import path from "node:path";
 import type { ScoredId } from "../../model/graph-records.ts";
 import { toErrorInfo } from "../../model/errors.ts";
-import { poolCeiling, SEARCH_POOL_FLOOR, searchQueryPoolBytes } from "./memory-plan.ts";
+import { createTermStems } from "./fulltext-terms.ts";
+import { searchFullText } from "./fulltext-index.ts";
 import {
   mergePlan,
   mergeSegmentsOnce,
@@ -13,44 +14,35 @@ import {
   type RowsOf,
   type SearchState,
 } from "./search-segment-builds.ts";
-import { builtRecord, closeDatabase, fingerprintOf, openDatabase, type BuiltRecord, type IndexedDocument, type Segment } from "./search-segment-files.ts";
-import { openSegment, queryGrowing } from "./search-segment-queries.ts";
+import { fingerprintOf, openSegment, readSegment, type IndexedDocument, type Segment } from "./search-segment-files.ts";
 
-// Full-text search (BM25) lives in databases of its own, `<library>.search/<n>.kuzu`: segments,
-// each the index of a set of whole documents, built once and then only read. Three Kuzu 0.11.3
-// bugs put it there:
-//
-// 1. An FTS index cannot be maintained by writes. Rows inserted while an index exists were
-//    sometimes missing from it, and deleting a row whose terms were added incrementally segfaults
-//    (kuzudb/kuzu#5671, never fixed). So no table with an FTS index is ever written.
-// 2. Building an FTS index stalls every other connection of its database (CREATE_FTS_INDEX waits
-//    for all active transactions and gives up after ~6 s; test/integration/store-search-database.test.ts
-//    shows it on bare Kuzu). Built in a database of its own, a new index keeps the library's
-//    readers and the current segments' searches going.
-// 3. Kuzu keeps native memory per index build for as long as the database that built it is open,
-//    so a segment is closed after its build and opened again for queries.
+// Full-text search (BM25) lives in files of its own, `<library>.search/<n>.fts`: segments, each
+// the inverted index of a set of whole documents (fulltext-index.ts), built once and then only
+// read. The engine keeps them in memory and scores a query itself: with the index in Kuzu a
+// query cost a database call per segment whatever it found, and Kuzu 0.11.3 could neither
+// maintain an FTS index under writes nor build one without stalling its other connections.
 //
 // Segments, as a search engine keeps them (Lucene's tiered merges): rebuilding one index of the
 // whole library after each import grows with the library, so a document imported into a large
 // library gets a small segment of its own, searched beside the others at once, and small segments
 // are merged in the background into segments of about SEGMENT_TARGET_SECTIONS while the old ones
 // keep answering. A small library is still one index rebuilt whole (FOLD_SECTIONS): at that size
-// the rebuild costs what a delta would, and its scores keep one set of statistics. Each segment's
-// build is bounded by its own text, so its buffer pool is too (memory-plan.ts).
+// the rebuild costs what a delta would, and its scores keep one set of statistics.
 //
 // Each segment records the documents it indexes (ids and sha256); at the next start the newest
 // segments that cover the library without overlap are used as they are, and the documents none
 // covers are indexed anew. Rows of documents deleted since are filtered out of results until a
-// merge drops them. A build a crash interrupted has no record and is removed. A library on a
+// merge drops them. A build a crash interrupted left only a partial file, removed. A library on a
 // read-only disk uses the segments it has, and builds what is missing in the temporary folder.
+// Segments of the Kuzu format that came before are removed and their documents indexed anew.
 //
-// The parts: a segment's database file, its build and its record (search-segment-files.ts); a
-// segment open for queries and its pool (search-segment-queries.ts); refreshes, merges and swaps
-// (search-segment-builds.ts). This file holds the open segments and answers the store.
+// The parts: a segment's file (search-segment-files.ts), its index and scoring
+// (fulltext-index.ts), refreshes, merges and swaps (search-segment-builds.ts). This file holds
+// the open segments and answers the store.
 
-// What this file exported before its parts had files of their own, still found here.
-
-const FILE_PATTERN = /^(\d+)\.kuzu$/;
+const FILE_PATTERN = /^(\d+)\.fts$/;
+/** Files of a segment format that came before, or of a build a crash interrupted: removed at open. */
+const STALE_PATTERN = /^\d+\.(kuzu(\.wal|\.shadow)?|fts\.tmp)$/;
 
 /** Merges aim at segments of about this many sections: large enough that few are searched, small enough to build in bounded memory. */
 export const SEGMENT_TARGET_SECTIONS = 16_000;
@@ -62,10 +54,6 @@ export interface SearchDatabaseOptions {
   dbPath: string;
   /** The library cannot be written: existing segments are opened read-only, new ones go to the temporary folder. */
   readOnly: boolean;
-  /** Largest pool any segment may use (memory-plan.ts poolCeiling). */
-  poolCeilingBytes?: number;
-  /** Smallest pool a segment starts from (memory-plan.ts SEARCH_POOL_FLOOR; tests make it small to see a pool grow). */
-  poolFloorBytes?: number;
   /** What the library keeps free on its disk (free-space.ts); a fold short of room frees the old index first. */
   minFreeBytes?: number;
   /** Tests: smaller thresholds than the defaults above. */
@@ -92,7 +80,7 @@ export interface SearchDatabase {
   /** BM25 top `top` for a sanitized query literal (fts-query.ts), best first, over every segment. */
   query(literal: string, top: number): Promise<ScoredId[]>;
   /** Segments open and the sections they hold (benches, check). */
-  describe(): { segments: number; sections: number; poolBytes: number };
+  describe(): { segments: number; sections: number; bytes: number };
   close(): Promise<void>;
 }
 
@@ -101,14 +89,13 @@ export function searchDirectory(dbPath: string): string {
 }
 
 export function createSearchDatabase(options: SearchDatabaseOptions): SearchDatabase {
-  // Queries run one at a time; a swap waits for the one in flight, so no query ever runs on a
-  // closed database.
+  // Queries run one at a time (they share each index's scratch); a swap waits for the one in
+  // flight.
   let queue: Promise<unknown> = Promise.resolve();
+  const stems = createTermStems();
   const state: SearchState = {
     readOnly: options.readOnly,
     log: options.log,
-    ceiling: options.poolCeilingBytes ?? poolCeiling(),
-    floor: options.poolFloorBytes ?? SEARCH_POOL_FLOOR,
     target: options.targetSections ?? SEGMENT_TARGET_SECTIONS,
     fold: options.foldSections ?? FOLD_SECTIONS,
     minFree: Math.max(0, options.minFreeBytes ?? 0),
@@ -149,10 +136,17 @@ export function createSearchDatabase(options: SearchDatabaseOptions): SearchData
       return state.serial(async () => {
         const k = Math.floor(top);
         if (state.segments.length === 0 || literal === "" || k < 1) return [];
-        // One segment after another: full-text queries running side by side on Kuzu's threads
-        // corrupted its heap (driver.ts), whichever databases they ran on.
         const hits: ScoredId[] = [];
-        for (const segment of state.segments) hits.push(...(await queryGrowing(state, segment, literal, k)));
+        for (const segment of state.segments) {
+          const { index } = segment;
+          // Rows of a document deleted, or replaced by another edition, since the segment was built are skipped.
+          const keep = (row: number): boolean => {
+            const doc = index.documentIds[index.documentOf[row] ?? 0] ?? "";
+            const sha = state.live.get(doc);
+            return sha !== undefined && sha === segment.shaOf.get(doc);
+          };
+          for (const hit of searchFullText(index, literal, k, keep, stems)) hits.push({ id: index.ids[hit.row] ?? "", score: hit.score });
+        }
         // Each segment scores with its own statistics; merged segments are large enough that
         // they agree closely, and a small delta is merged soon after it is made.
         return hits.sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)).slice(0, k);
@@ -163,19 +157,16 @@ export function createSearchDatabase(options: SearchDatabaseOptions): SearchData
       return {
         segments: state.segments.length,
         sections: state.segments.reduce((sum, s) => sum + s.sections, 0),
-        poolBytes: state.segments.reduce((sum, s) => sum + s.poolBytes, 0),
+        bytes: state.segments.reduce((sum, s) => sum + s.bytes, 0),
       };
     },
 
     async close() {
       state.closing = true;
       await Promise.allSettled([...state.building]);
-      const open = await state.serial(async () => {
-        const old = state.segments;
+      await state.serial(async () => {
         state.segments = [];
-        return old;
       });
-      for (const segment of open) await closeDatabase(segment);
       if (state.temporary !== null) {
         await rm(state.temporary, { recursive: true, force: true });
         state.temporary = null;
@@ -185,47 +176,44 @@ export function createSearchDatabase(options: SearchDatabaseOptions): SearchData
   };
 }
 
-/** The segment files in the folder, newest first. */
-async function existing(dir: string): Promise<Array<{ n: number; file: string }>> {
+/** The segment files in the folder, newest first, and the files of formats before or of interrupted builds. */
+async function existing(dir: string): Promise<{ segments: Array<{ n: number; file: string }>; stale: string[] }> {
   const names = await readdir(dir).catch(() => [] as string[]);
-  return names
+  const segments = names
     .flatMap((name) => {
       const m = FILE_PATTERN.exec(name);
       return m ? [{ n: Number(m[1]), file: path.join(dir, name) }] : [];
     })
     .sort((a, b) => b.n - a.n);
+  return { segments, stale: names.filter((name) => STALE_PATTERN.test(name)).map((name) => path.join(dir, name)) };
 }
 
 /** SearchDatabase.openExisting: the newest segments that cover these documents without overlap; the rest are removed. */
 async function openExistingSegments(state: SearchState, documents: readonly IndexedDocument[]): Promise<void> {
-  const { ceiling, floor, log } = state;
+  const { log } = state;
   state.live = new Map(documents.map((d) => [d.id, d.sha256]));
-  const found = await existing(state.dir);
+  const { segments: found, stale } = await existing(state.dir);
+  for (const file of stale) await removeFiles(state, file);
   state.nextN = Math.max(state.nextN, (found[0]?.n ?? 0) + 1);
   const kept: Segment[] = [];
   const covered = new Set<string>();
   for (const candidate of found) {
     let segment: Segment | null = null;
     try {
-      const probe = await openDatabase(candidate.file, searchQueryPoolBytes(0, ceiling, floor), true);
-      let record: BuiltRecord | null = null;
-      try {
-        record = await builtRecord(probe.session);
-      } finally {
-        await closeDatabase(probe);
-      }
+      const read = await readSegment(candidate.file);
+      const record = read?.record ?? null;
       // Usable: complete, built this way, of documents whose content is the library's, and
       // none already covered by a newer segment (which then replaced it).
       const usable =
         record !== null &&
         record.fingerprint === fingerprintOf(record.documents) &&
         record.documents.every((d) => !covered.has(d.id) && (!state.live.has(d.id) || state.live.get(d.id) === d.sha256));
-      if (usable && record !== null) segment = await openSegment(state, candidate.n, candidate.file, record);
+      if (usable && read !== null) segment = openSegment(candidate.n, candidate.file, read);
     } catch (err) {
       log(`search segment ${candidate.file} is unreadable, it is rebuilt: ${toErrorInfo(err).message}`);
     }
     if (segment === null) {
-      // Interrupted, of other contents, or superseded: never read again.
+      // Other contents, or superseded: never read again.
       await removeFiles(state, candidate.file);
       continue;
     }

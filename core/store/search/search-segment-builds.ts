@@ -1,13 +1,10 @@
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, rm, stat } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { ensurePrivateDir, tightenDataDir } from "../../files/private-files.ts";
 import { ClauseGraphError } from "../../model/errors.ts";
 import { freeBytes } from "../free-space.ts";
-import { fileBytes, grownPool, searchBuildPoolBytes } from "./memory-plan.ts";
-import { closeDatabase, fingerprintOf, writeSegment, type BuiltRecord, type IndexedDocument, type SearchRow, type Segment } from "./search-segment-files.ts";
-import { openSegment, type SegmentQueryState } from "./search-segment-queries.ts";
-import { isPoolFullError } from "./store-errors.ts";
+import { openSegment, PARTIAL_EXTENSION, writeSegment, type IndexedDocument, type SearchRow, type Segment } from "./search-segment-files.ts";
 
 // Building the full-text segments (search-database.ts): a refresh indexes the documents the
 // segments lack (a fold or a delta), a merge combines small segments or rewrites worn ones, one
@@ -15,10 +12,10 @@ import { isPoolFullError } from "./store-errors.ts";
 
 /** A segment whose deleted rows reach this share is rewritten by the next merge. */
 export const DEAD_SHARE_TO_REWRITE = 0.25;
-/** What a segment takes on disk before its first row: Kuzu lays out its catalog and tables in fixed steps. */
-export const SEGMENT_BASE_BYTES = 8 * 2 ** 20;
-/** And per character indexed: the text kept, its terms and their postings. */
-export const SEGMENT_BYTES_PER_CHAR = 4;
+/** What a segment file takes before its first row, with headroom. */
+const SEGMENT_BASE_BYTES = 2 ** 20;
+/** And per character indexed, with headroom: its terms and their postings. */
+const SEGMENT_BYTES_PER_CHAR = 1;
 
 /** What a refresh did, for the store's log and the benches. */
 export interface RefreshOutcome {
@@ -33,7 +30,10 @@ export interface RefreshOutcome {
 export type RowsOf = (documentIds: readonly string[]) => Promise<SearchRow[]>;
 
 /** One library's segments and their builds (search-database.ts makes it). */
-export interface SearchState extends SegmentQueryState {
+export interface SearchState {
+  /** The library's documents at the last refresh (id to sha256): rows of any other are deleted ones. */
+  live: Map<string, string>;
+  readonly log: (message: string) => void;
   /** The library cannot be written: existing segments are opened read-only, new ones go to the temporary folder. */
   readonly readOnly: boolean;
   /** Merges aim at segments of about this many sections. */
@@ -46,14 +46,13 @@ export interface SearchState extends SegmentQueryState {
   dir: string;
   temporary: string | null;
   segments: Segment[];
-  live: Map<string, string>;
   nextN: number;
   closing: boolean;
   /** Segment builds under way: close waits for them, so no native database outlives the store. */
   readonly building: Set<Promise<unknown>>;
   /**
-   * One build at a time, whoever asks (a refresh in the write lane, a merge outside it): two FTS
-   * index builds side by side in one process crashed it.
+   * One build at a time, whoever asks (a refresh in the write lane, a merge outside it): a build
+   * holds its index in memory until it is written, so two would hold two.
    */
   buildTail: Promise<unknown>;
   /** Queries run one at a time; a swap waits for the one in flight, so no query ever runs on a closed database. */
@@ -64,7 +63,7 @@ const mayRemove = (state: SearchState, file: string): boolean => !state.readOnly
 
 export async function removeFiles(state: SearchState, file: string): Promise<void> {
   if (!mayRemove(state, file)) return;
-  for (const f of [file, `${file}.wal`, `${file}.shadow`]) await rm(f, { force: true });
+  for (const f of [file, `${file}${PARTIAL_EXTENSION}`]) await rm(f, { force: true });
 }
 
 async function ensureDir(state: SearchState): Promise<void> {
@@ -77,14 +76,14 @@ async function ensureDir(state: SearchState): Promise<void> {
 }
 
 const segmentBytes = (chars: number): number => SEGMENT_BASE_BYTES + chars * SEGMENT_BYTES_PER_CHAR;
-/** Characters a segment of these rows indexes (what its pool and its disk room are sized from). */
+/** Characters a segment of these rows indexes (what its disk room is sized from). */
 const charsOf = (rows: readonly SearchRow[]): number =>
   rows.reduce((sum, r) => sum + r.text.length + r.heading.length + r.label.length + r.numberTerms.length, 0);
 
 /**
- * Rule "room before a build": a segment is not started on a disk that cannot hold it. Kuzu
- * 0.11.3 aborts the process when a write fails for space while it closes a database, so the
- * build is refused as a full disk is, in words, and the segments in use keep answering.
+ * Rule "room before a build": a segment is not started on a disk that cannot hold it with the
+ * library's margin; the build is refused as a full disk is, in words, and the segments in use
+ * keep answering.
  */
 async function ensureRoomFor(state: SearchState, chars: number): Promise<void> {
   const free = await freeBytes(state.dir);
@@ -100,11 +99,15 @@ async function ensureRoomFor(state: SearchState, chars: number): Promise<void> {
 /** Bytes the files of these segments take. */
 async function bytesOf(list: readonly Segment[]): Promise<number> {
   let sum = 0;
-  for (const s of list) sum += await fileBytes(s.file);
+  for (const s of list)
+    sum += await stat(s.file).then(
+      (st) => st.size,
+      () => 0,
+    );
   return sum;
 }
 
-/** Builds one segment file from `rows` in a pool sized from their text, grown while it proves too small. */
+/** Builds one segment file from `rows`, one build at a time. */
 function buildSegment(state: SearchState, rows: readonly SearchRow[], documents: readonly IndexedDocument[]): Promise<Segment> {
   if (state.closing) return Promise.reject(new Error("the library is closing"));
   const build = state.buildTail.then(
@@ -118,38 +121,21 @@ function buildSegment(state: SearchState, rows: readonly SearchRow[], documents:
 }
 
 async function buildSegmentNow(state: SearchState, rows: readonly SearchRow[], documents: readonly IndexedDocument[]): Promise<Segment> {
-  const { ceiling, floor, log } = state;
   if (state.closing) throw new Error("the library is closing");
   await ensureDir(state);
   const n = state.nextN++;
-  const file = path.join(state.dir, `${n}.kuzu`);
-  const chars = charsOf(rows);
+  const file = path.join(state.dir, `${n}.fts`);
   const sectionsOf = new Map<string, number>(documents.map((d) => [d.id, 0]));
   for (const r of rows) sectionsOf.set(r.documentId, (sectionsOf.get(r.documentId) ?? 0) + 1);
-  await ensureRoomFor(state, chars);
-  let poolBytes: number | null = searchBuildPoolBytes(chars, ceiling, floor);
-  for (;;) {
+  await ensureRoomFor(state, charsOf(rows));
+  try {
+    const built = await writeSegment(file, rows, documents, sectionsOf, () => state.closing);
+    if (!state.readOnly) await tightenDataDir(state.dir);
+    return openSegment(n, file, built);
+  } catch (err) {
     await removeFiles(state, file);
-    try {
-      await writeSegment(file, poolBytes, rows, documents, sectionsOf, () => state.closing);
-      break;
-    } catch (err) {
-      await removeFiles(state, file);
-      const larger: number | null = isPoolFullError(err) ? grownPool(poolBytes, ceiling) : null;
-      if (larger === null) throw err;
-      log(
-        `search segment ${n}: a pool of ${Math.round(poolBytes / 2 ** 20)} MB was too small for ${rows.length} sections; retrying with ${Math.round(larger / 2 ** 20)} MB`,
-      );
-      poolBytes = larger;
-    }
+    throw err;
   }
-  if (state.closing) {
-    await removeFiles(state, file);
-    throw new Error("the library is closing");
-  }
-  if (!state.readOnly) await tightenDataDir(state.dir);
-  const record: BuiltRecord = { fingerprint: fingerprintOf(documents), documents: [...documents], sectionsOf, sections: rows.length };
-  return openSegment(state, n, file, record);
 }
 
 /** Puts `added` in use in place of `replaced` (when all of them are still in use), then closes and removes those. */
@@ -160,10 +146,7 @@ async function swap(state: SearchState, added: readonly Segment[], replaced: rea
     return true;
   });
   const gone = swapped ? replaced : added;
-  for (const segment of gone) {
-    await closeDatabase(segment);
-    await removeFiles(state, segment.file);
-  }
+  for (const segment of gone) await removeFiles(state, segment.file);
   return swapped;
 }
 
@@ -243,7 +226,7 @@ export async function refreshSegments(state: SearchState, documents: readonly In
     // Rule "short of room, replace in place": a fold normally builds beside the index it
     // replaces, so searches go on meanwhile. When the disk could not hold both and keep its
     // margin, the old one goes first: searches during the fold (seconds at this size) miss
-    // these documents, rather than the disk filling up under Kuzu.
+    // these documents, rather than the disk filling up.
     let replaced = small;
     const free = small.length > 0 && !readOnly ? await freeBytes(state.dir) : null;
     if (free !== null && free < segmentBytes(charsOf(rows)) + minFree) {
@@ -262,10 +245,7 @@ export async function refreshSegments(state: SearchState, documents: readonly In
   try {
     for (const chunk of chunks(state, newRows, missing)) added.push(await buildSegment(state, chunk.rows, chunk.documents));
   } catch (err) {
-    for (const s of added) {
-      await closeDatabase(s);
-      await removeFiles(state, s.file);
-    }
+    for (const s of added) await removeFiles(state, s.file);
     throw err;
   }
   await swap(state, added, []);
