@@ -1,4 +1,5 @@
 import { toErrorInfo } from "../../model/errors.ts";
+import { createMatrixScan } from "../matrix-scan.ts";
 import type { EmbeddingSpace } from "../../model/store-records.ts";
 import type { Lanes } from "./lanes.ts";
 import type { OpenLibrary } from "./open-database.ts";
@@ -61,6 +62,7 @@ export function createLibraryVectors(options: LibraryVectorsOptions): LibraryVec
   let snapshotsMayExist = true;
   /** Tables whose loaded mirror has no snapshot on disk: written when the library closes. */
   const unsaved = new Set<string>();
+  const scan = createMatrixScan();
 
   async function cachedSpace(): Promise<EmbeddingSpace | null> {
     for (;;) {
@@ -170,7 +172,7 @@ export function createLibraryVectors(options: LibraryVectorsOptions): LibraryVec
     // changed with every insert and fed noise into the fusion (the exact scan already gave none).
     if (!hasDirection(vector)) return [];
     const mirror = await mirrorOf(spec, space);
-    if (mirror !== null) return mirror.search(vector, top);
+    if (mirror !== null) return mirror.search(vector, top, scan);
     // Past its mirror's size a table may have just outgrown it, without an index yet.
     if (!vectorIndexFresh || !hasVectorIndex(await lanes.read(() => indexNames(opened().reader)), spec)) {
       await lanes.write(async () => {

@@ -1,4 +1,5 @@
 import type { ScoredId } from "../../model/graph-records.ts";
+import { loopScores, type MatrixScan } from "../matrix-scan.ts";
 
 // A vector table's rows in memory, one block per document, for exact cosine search. Up to
 // `exactVectorLimit` rows (kuzu-store.ts EXACT_VECTOR_LIMIT) a full scan is never approximate and
@@ -115,9 +116,24 @@ export function kthLargest(values: Float32Array, k: number): number {
   return at(0);
 }
 
+/**
+ * How far below the k-th approximate score a row may be and still be re-scored exactly: far
+ * above the error of 32-bit sums over unit vectors, far below the gaps that decide a ranking.
+ */
+const RESCORE_MARGIN = 1e-4;
+
+/** Every block's rows in one matrix, as a scan reads them; the blocks hold views into it. */
+interface Packed {
+  values: Float32Array;
+  ids: string[];
+  sectionIds: string[];
+}
+
 export class VectorMirror {
   private readonly blocks = new Map<string, Block>();
   private rows = 0;
+  /** The rows in one matrix, made on the first search after a change. */
+  private packed: Packed | null = null;
 
   constructor(readonly dimensions: number) {}
 
@@ -131,6 +147,7 @@ export class VectorMirror {
     if (rows.length === 0) return;
     this.blocks.set(documentId, blockOf(rows, this.dimensions));
     this.rows += rows.length;
+    this.packed = null;
   }
 
   /** Adds rows to a document's block (new rows only; ids must not be there yet). */
@@ -147,6 +164,7 @@ export class VectorMirror {
     values.set(added.values, old.values.length);
     this.blocks.set(documentId, { ids: [...old.ids, ...added.ids], sectionIds: [...old.sectionIds, ...added.sectionIds], values });
     this.rows += rows.length;
+    this.packed = null;
   }
 
   /** Puts a document's rows back as `blocks()` gave them (already unit length). */
@@ -158,6 +176,7 @@ export class VectorMirror {
     if (block.ids.length === 0) return;
     this.blocks.set(block.documentId, { ids: block.ids, sectionIds: block.sectionIds, values: block.values });
     this.rows += block.ids.length;
+    this.packed = null;
   }
 
   /** Every document's rows, in a stable order. */
@@ -173,10 +192,37 @@ export class VectorMirror {
     if (old === undefined) return;
     this.rows -= old.ids.length;
     this.blocks.delete(documentId);
+    this.packed = null;
   }
 
-  /** Cosine top-k by a full scan; ties broken by id so results are reproducible. */
-  search(query: Float32Array, k: number): VectorHit[] {
+  /** The rows in one matrix; each block then views its part of it, so the rows are held once. */
+  private pack(): Packed {
+    if (this.packed !== null) return this.packed;
+    const dims = this.dimensions;
+    const values = new Float32Array(this.rows * dims);
+    const ids: string[] = [];
+    const sectionIds: string[] = [];
+    let at = 0;
+    for (const block of this.blocks.values()) {
+      const n = block.ids.length;
+      values.set(block.values.subarray(0, n * dims), at * dims);
+      block.values = values.subarray(at * dims, (at + n) * dims);
+      for (let i = 0; i < n; i++) {
+        ids.push(block.ids[i] ?? "");
+        sectionIds.push(block.sectionIds[i] ?? "");
+      }
+      at += n;
+    }
+    this.packed = { values, ids, sectionIds };
+    return this.packed;
+  }
+
+  /**
+   * Cosine top-k by a full scan; ties broken by id so results are reproducible. `scan` computes
+   * every row's score; the rows near the k-th are scored again here in 64-bit sums, so the result
+   * is the same whatever precision the scan used.
+   */
+  async search(query: Float32Array, k: number, scan?: MatrixScan): Promise<VectorHit[]> {
     const top = Math.floor(k);
     if (top < 1 || this.rows === 0) return [];
     let qNorm = 0;
@@ -184,28 +230,20 @@ export class VectorMirror {
     if (!Number.isFinite(qNorm) || qNorm === 0) return [];
     const scale = 1 / Math.sqrt(qNorm);
     const dims = this.dimensions;
-    const blocks = [...this.blocks.values()];
-    const scores = new Float32Array(this.rows);
-    let at = 0;
-    for (const { values, ids } of blocks) {
-      for (let i = 0; i < ids.length; i++) {
-        let dot = 0;
-        const base = i * dims;
-        for (let j = 0; j < dims; j++) dot += (values[base + j] ?? 0) * (query[j] ?? 0);
-        scores[at++] = dot * scale;
-      }
+    const packed = this.pack();
+    const rows = packed.ids.length;
+    const unit = Float32Array.from(query, (x) => x * scale);
+    const approximate = scan === undefined ? loopScores(packed.values, rows, dims, unit) : await scan.scores(packed.values, rows, dims, unit);
+    const floor = kthLargest(approximate, top) - RESCORE_MARGIN;
+    const exact: VectorHit[] = [];
+    for (let i = 0; i < rows; i++) {
+      if ((approximate[i] ?? 0) < floor) continue;
+      let dot = 0;
+      const base = i * dims;
+      for (let j = 0; j < dims; j++) dot += (packed.values[base + j] ?? 0) * (query[j] ?? 0);
+      exact.push({ id: packed.ids[i] ?? "", sectionId: packed.sectionIds[i] ?? "", score: Math.fround(dot * scale) });
     }
-    // The k-th best score, then one pass: cheaper than sorting the indices.
-    const threshold = kthLargest(scores, top);
-    const picked: VectorHit[] = [];
-    at = 0;
-    for (const block of blocks) {
-      for (let i = 0; i < block.ids.length; i++, at++) {
-        const score = scores[at] ?? 0;
-        if (score >= threshold) picked.push({ id: block.ids[i] ?? "", sectionId: block.sectionIds[i] ?? "", score });
-      }
-    }
-    return picked.sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)).slice(0, top);
+    return exact.sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)).slice(0, top);
   }
 
   /** Unit vectors of these section ids (a section table has one row per section), as views into the mirror. */
