@@ -33,12 +33,13 @@ export const DEFAULT_EXPANSION: ExpansionOptions = { parent: 0.5, child: 0.6, ci
 export async function graphExpansionStage(
   store: RetrievalStore,
   seeds: readonly ExpansionSeed[],
-  sectionsById: ReadonlyMap<string, Section>,
+  /** The seeds' sections (for their parents), read while the links are. */
+  sectionsOf: () => Promise<ReadonlyMap<string, Section>>,
   options: ExpansionOptions = DEFAULT_EXPANSION,
 ): Promise<ExpandedSection[]> {
   if (seeds.length === 0) return [];
   const ids = seeds.map((s) => s.sectionId);
-  const [children, references] = await Promise.all([store.getChildSectionIds(ids), store.getCrossReferences(ids)]);
+  const [children, references, sectionsById] = await Promise.all([store.getChildSectionIds(ids), store.getCrossReferences(ids), sectionsOf()]);
   const out = new Map<string, ExpandedSection>();
   const add = (sectionId: string, score: number, link: GraphLink): void => {
     if (sectionId === link.from) return;

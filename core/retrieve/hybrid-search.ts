@@ -221,6 +221,10 @@ export async function hybridSearch(store: RetrievalStore, embedder: Embedder | n
   const widen = scope === null ? 1 : 2;
   /** Section ids are `<documentId>:<path slug>` (model/section-types.ts); the hydrated section is checked again below. */
   const inScope = (sectionId: string): boolean => scope === null || scope.has(sectionId.slice(0, sectionId.indexOf(":")));
+  // The defined terms a question names need nothing from the other stages: looked up meanwhile.
+  const termHits = stages.graphExpansion ? termStage(store, query) : null;
+  // Awaited below; a failure before then must not surface as an unhandled rejection.
+  termHits?.catch(() => undefined);
   const [bm25All, vectorAll, tripletAll] = await Promise.all([
     stages.bm25 ? bm25Stage(store, bm25Text, (options.bm25Pool ?? DEFAULT_BM25_POOL) * widen) : Promise.resolve([]),
     stages.sectionVectors ? vectorStage(store, queryVector, (options.vectorPool ?? 100) * widen) : Promise.resolve([]),
@@ -285,10 +289,13 @@ export async function hybridSearch(store: RetrievalStore, embedder: Embedder | n
     const ranked = firstPass();
     const top = ranked[0]?.score ?? 0;
     const seeds = ranked.slice(0, options.expansionSeeds ?? 10).map((r) => ({ sectionId: r.id, score: top > 0 ? r.score / top : 0 }));
-    await hydrate(store, pool);
-    const sectionsById = new Map<string, Section>();
-    for (const c of pool.values()) if (c.section) sectionsById.set(c.id, c.section);
-    const expanded = await graphExpansionStage(store, seeds, sectionsById, options.expansion ?? DEFAULT_EXPANSION);
+    const sectionsOf = async (): Promise<Map<string, Section>> => {
+      await hydrate(store, pool);
+      const sectionsById = new Map<string, Section>();
+      for (const c of pool.values()) if (c.section) sectionsById.set(c.id, c.section);
+      return sectionsById;
+    };
+    const expanded = await graphExpansionStage(store, seeds, sectionsOf, options.expansion ?? DEFAULT_EXPANSION);
     expanded.forEach((hit, i) => {
       if (!inScope(hit.sectionId)) return;
       const c = candidateOf(pool, hit.sectionId);
@@ -298,7 +305,7 @@ export async function hybridSearch(store: RetrievalStore, embedder: Embedder | n
     // The sections defining terms the question names: "what is a business associate?" is
     // answered by a definition that may share no other word with the question.
     const definitional = isDefinitionQuestion(query);
-    for (const hit of await termStage(store, query)) {
+    for (const hit of (await termHits) ?? []) {
       if (!inScope(hit.sectionId)) continue;
       const c = candidateOf(pool, hit.sectionId);
       c.evidence.stages.graphExpansion ??= { rank: expanded.length + 1, score: 0 };

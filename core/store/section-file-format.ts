@@ -17,17 +17,31 @@ const HEAD = MAGIC.length + 4;
 /** Nearby rows are read in one go when the gap between them is under this many bytes. */
 const COALESCE_GAP_BYTES = 64 * 1024;
 
+/** Entries of a header: [id, owner, offset, length]. Checked by a loop: zod's tuples cost more than reading the file. */
+function entriesOf<O extends string | null>(ownerMayBeNull: boolean) {
+  return z.custom<Array<[string, O, number, number]>>((value) => {
+    if (!Array.isArray(value)) return false;
+    for (const e of value as unknown[]) {
+      if (!Array.isArray(e) || e.length !== 4) return false;
+      const [id, owner, offset, length] = e as unknown[];
+      if (typeof id !== "string" || !(typeof owner === "string" || (ownerMayBeNull && owner === null))) return false;
+      if (!Number.isSafeInteger(offset) || !Number.isSafeInteger(length) || (offset as number) < 0 || (length as number) < 0) return false;
+    }
+    return true;
+  });
+}
+
 const headerSchema = z.object({
   documentId: z.string(),
   sha256: z.string(),
   importedAt: z.string(),
   schemaVersion: z.number().int(),
   /** Per section, in document order: id, parent id, offset and length of its row after the header. */
-  rows: z.array(z.tuple([z.string(), z.string().nullable(), z.number().int().nonnegative(), z.number().int().nonnegative()])),
+  rows: entriesOf<string | null>(true),
   /** Per triplet, in the library's order (section, span, id): id, section id, offset, length. */
-  triplets: z.array(z.tuple([z.string(), z.string(), z.number().int().nonnegative(), z.number().int().nonnegative()])),
+  triplets: entriesOf<string>(false),
   /** Per citation the document makes, in the library's order (section, span, id): id, citing section, offset, length. */
-  references: z.array(z.tuple([z.string(), z.string(), z.number().int().nonnegative(), z.number().int().nonnegative()])),
+  references: entriesOf<string>(false),
   /** The import time of each other document a citation was resolved into, when the file was written. */
   targets: z.record(z.string(), z.string()),
 });
@@ -123,8 +137,8 @@ export interface OpenedFile {
   base: number;
   /** Section id → its position in header.rows. */
   index: Map<string, number>;
-  /** Triplet id → its position in header.triplets. */
-  tripletIndex: Map<string, number>;
+  /** Triplet id → its position in header.triplets (made on first use: most reads want sections). */
+  readonly tripletIndex: Map<string, number>;
 }
 
 /** `read` on the open file, then closed; null when the file cannot be opened or `read` throws. */
@@ -160,11 +174,14 @@ export function readHeader(file: string): Promise<OpenedFile | null> {
     const body = await bytesAt(handle, HEAD, length);
     if (body === null) return null;
     const header = headerSchema.parse(JSON.parse(body.toString("utf8")));
+    let tripletIndex: Map<string, number> | null = null;
     return {
       header,
       base: HEAD + length,
       index: new Map(header.rows.map((r, i) => [r[0], i])),
-      tripletIndex: new Map(header.triplets.map((r, i) => [r[0], i])),
+      get tripletIndex(): Map<string, number> {
+        return (tripletIndex ??= new Map(header.triplets.map((r, i) => [r[0], i])));
+      },
     };
   });
 }

@@ -3,7 +3,7 @@ import path from "node:path";
 import { ensurePrivateDir, PRIVATE_FILE_MODE } from "../files/private-files.ts";
 import type { CrossReferenceRecord, TripletRecord } from "../model/graph-records.ts";
 import type { Section } from "../model/section-types.ts";
-import type { DocumentRecord } from "../model/store-records.ts";
+import type { DocumentRecord, SearchHit } from "../model/store-records.ts";
 import type { GraphStore } from "./graph-store.ts";
 import { isPureRead } from "./read-cache.ts";
 import { byReferenceOrder, byTripletOrder } from "./record-order.ts";
@@ -367,6 +367,16 @@ export function withSectionFiles<S extends GraphStore>(store: S, directory: stri
     },
 
     getSectionsByIds: (ids: string[]): Promise<SectionRow[]> => sectionsByIds(ids),
+
+    // The full-text index gives ids; their sections come from the files, as any read by id does.
+    async searchSections(query: string, k: number): Promise<SearchHit[]> {
+      const hits = await store.searchSectionIds(query, k);
+      const rows = new Map((await sectionsByIds(hits.map((h) => h.id))).map((r) => [r.section.id, r]));
+      return hits.flatMap((h) => {
+        const row = rows.get(h.id);
+        return row === undefined ? [] : [{ ...row, score: h.score }];
+      });
+    },
 
     async getSection(id: string): Promise<Section | null> {
       return (await sectionsByIds([id]))[0]?.section ?? null;
