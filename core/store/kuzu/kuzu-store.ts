@@ -55,9 +55,9 @@ export interface KuzuStoreOptions {
    * (memory-plan.ts), at least what the library's memory record says a statement needed.
    */
   bufferPoolBytes?: number;
-  /** The largest pool any of the library's databases may use (default: memory-plan.ts poolCeiling). */
+  /** The largest pool the library's database may use (default: memory-plan.ts poolCeiling). */
   poolCeilingBytes?: number;
-  /** Tests: the search segments' thresholds and smallest pool (search-database.ts). */
+  /** Tests: the search segments' thresholds (search-database.ts). */
   searchSegments?: { targetSections?: number; foldSections?: number };
   /** Tests only: a different migration list. */
   migrations?: readonly Migration[];

@@ -48,14 +48,14 @@ export interface SearchState {
   segments: Segment[];
   nextN: number;
   closing: boolean;
-  /** Segment builds under way: close waits for them, so no native database outlives the store. */
+  /** Segment builds under way: close waits for them, so no build outlives the store. */
   readonly building: Set<Promise<unknown>>;
   /**
    * One build at a time, whoever asks (a refresh in the write lane, a merge outside it): a build
    * holds its index in memory until it is written, so two would hold two.
    */
   buildTail: Promise<unknown>;
-  /** Queries run one at a time; a swap waits for the one in flight, so no query ever runs on a closed database. */
+  /** Queries run one at a time; a swap waits for the one in flight, so no query reads a segment being removed. */
   serial<T>(work: () => Promise<T>): Promise<T>;
 }
 
