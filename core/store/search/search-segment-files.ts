@@ -110,7 +110,8 @@ export async function writeSegment(
   const partial = `${file}${PARTIAL_EXTENSION}`;
   const handle = await open(partial, "w", 0o600);
   try {
-    for (const part of [prefix, ...arrays, terms]) await handle.write(part);
+    // writeFile loops until every byte is written; write() may write fewer than asked.
+    await handle.writeFile(Buffer.concat([prefix, ...arrays, terms]));
     await handle.sync();
   } catch (err) {
     await handle.close().catch(() => undefined);
