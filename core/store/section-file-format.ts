@@ -137,8 +137,8 @@ export interface OpenedFile {
   base: number;
   /** Section id → its position in header.rows. */
   index: Map<string, number>;
-  /** Triplet id → its position in header.triplets (made on first use: most reads want sections). */
-  readonly tripletIndex: Map<string, number>;
+  /** Triplet id → its position in header.triplets. */
+  tripletIndex: Map<string, number>;
 }
 
 /** `read` on the open file, then closed; null when the file cannot be opened or `read` throws. */
@@ -174,14 +174,11 @@ export function readHeader(file: string): Promise<OpenedFile | null> {
     const body = await bytesAt(handle, HEAD, length);
     if (body === null) return null;
     const header = headerSchema.parse(JSON.parse(body.toString("utf8")));
-    let tripletIndex: Map<string, number> | null = null;
     return {
       header,
       base: HEAD + length,
       index: new Map(header.rows.map((r, i) => [r[0], i])),
-      get tripletIndex(): Map<string, number> {
-        return (tripletIndex ??= new Map(header.triplets.map((r, i) => [r[0], i])));
-      },
+      tripletIndex: new Map(header.triplets.map((r, i) => [r[0], i])),
     };
   });
 }

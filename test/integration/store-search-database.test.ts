@@ -4,7 +4,7 @@ import kuzu, { type QueryResult } from "kuzu";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createKuzuStore, type KuzuGraphStore } from "../../core/store/kuzu/kuzu-store.ts";
 import { buildFullTextIndex, searchFullText } from "../../core/store/search/fulltext-index.ts";
-import { createTermStems } from "../../core/store/search/fulltext-terms.ts";
+import { createTermStems, queryIndexTerms } from "../../core/store/search/fulltext-terms.ts";
 import { ftsQueryLiteral, numberTerms } from "../../core/store/search/fts-query.ts";
 import { searchDirectory } from "../../core/store/search/search-database.ts";
 import { fillerSpecs, makeDocument, makeSections, tempDir } from "../helpers/store-fixtures.ts";
@@ -117,7 +117,7 @@ describe("search database", () => {
       const literal = ftsQueryLiteral(query);
       const result = await conn.query(`CALL QUERY_FTS_INDEX('S', 'fts', '${literal}') RETURN node.id AS id, score ORDER BY score DESC, id`);
       const expected = (await (Array.isArray(result) ? result[0] : result)?.getAll()) ?? [];
-      const ours = searchFullText(index, literal, rows.length, () => true, stems)
+      const ours = searchFullText(index, queryIndexTerms(literal, stems), rows.length, () => true)
         .map((h) => ({ id: index.ids[h.row] ?? "", score: h.score }))
         .sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : 1));
       expect(

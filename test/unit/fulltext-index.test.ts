@@ -78,20 +78,20 @@ describe("full-text index", () => {
 
   it("ranks by BM25: rarer terms and more occurrences score higher, shorter rows win ties of counts", async () => {
     const index = await indexOf(rows);
-    const hits = searchFullText(index, "personal data breach", 10, () => true, createTermStems()).map((h) => index.ids[h.row]);
+    const hits = searchFullText(index, queryIndexTerms("personal data breach", createTermStems()), 10, () => true).map((h) => index.ids[h.row]);
     expect(hits).toEqual(["b:3", "a:1"]);
-    expect(searchFullText(index, "notify controller", 1, () => true, createTermStems()).map((h) => index.ids[h.row])).toEqual(["a:2"]);
-    expect(searchFullText(index, "the and of", 10, () => true, createTermStems())).toEqual([]);
+    expect(searchFullText(index, queryIndexTerms("notify controller", createTermStems()), 1, () => true).map((h) => index.ids[h.row])).toEqual(["a:2"]);
+    expect(searchFullText(index, queryIndexTerms("the and of", createTermStems()), 10, () => true)).toEqual([]);
     expect(index.scoredRows).toBe(4);
   });
 
   it("skips the rows it is told to, and keeps the best `top`", async () => {
     const index = await indexOf(rows);
     const docA = index.documentIds.indexOf("a");
-    const onlyB = searchFullText(index, "authority notify incidents", 10, (r) => index.documentOf[r] !== docA, createTermStems());
+    const onlyB = searchFullText(index, queryIndexTerms("authority notify incidents", createTermStems()), 10, (r) => index.documentOf[r] !== docA);
     expect(onlyB.map((h) => index.ids[h.row])).toEqual(["b:1"]);
     const many = await indexOf(Array.from({ length: 300 }, (_, i) => row(`d:${i}`, "d", `audit ${"log ".repeat(1 + (i % 7))}`)));
-    const top = searchFullText(many, "log", 5, () => true, createTermStems());
+    const top = searchFullText(many, queryIndexTerms("log", createTermStems()), 5, () => true);
     expect(top).toHaveLength(5);
     for (let i = 1; i < top.length; i++) expect((top[i - 1]?.score ?? 0) >= (top[i]?.score ?? 0)).toBe(true);
   });
@@ -122,7 +122,9 @@ describe("segment file", () => {
     expect(read?.record).toEqual(written.record);
     const stems = createTermStems();
     const query = "personal data breach authority";
-    expect(searchFullText(read?.index ?? written.index, query, 10, () => true, stems)).toEqual(searchFullText(written.index, query, 10, () => true, stems));
+    expect(searchFullText(read?.index ?? written.index, queryIndexTerms(query, stems), 10, () => true)).toEqual(
+      searchFullText(written.index, queryIndexTerms(query, stems), 10, () => true),
+    );
   });
 
   it("reads a damaged or foreign file as no segment", async () => {

@@ -1,5 +1,5 @@
 import { setImmediate as yieldToEvents } from "node:timers/promises";
-import { createTermStems, forEachIndexTerm, queryIndexTerms, type TermStems } from "./fulltext-terms.ts";
+import { createTermStems, forEachIndexTerm } from "./fulltext-terms.ts";
 
 // One segment's inverted index, held in typed arrays: the rows (sections) with their lengths in
 // terms, the sorted term dictionary, and for each term the rows it occurs in with its count.
@@ -142,16 +142,16 @@ function findTerm(terms: readonly string[], term: string): number {
 const scratchOf = new WeakMap<FullTextIndex, Float64Array>();
 
 /**
- * The `top` best rows for a sanitized query literal (fts-query.ts), best first; rows `keep`
- * refuses (a deleted document's) are skipped. Equal scores go to the earlier row.
+ * The `top` best rows for a query's distinct terms (fulltext-terms.ts queryIndexTerms), best
+ * first; rows `keep` refuses (a deleted document's) are skipped. Equal scores go to the earlier row.
  */
-export function searchFullText(index: FullTextIndex, literal: string, top: number, keep: (row: number) => boolean, stems: TermStems): ScoredRow[] {
+export function searchFullText(index: FullTextIndex, terms: readonly string[], top: number, keep: (row: number) => boolean): ScoredRow[] {
   if (top < 1 || index.scoredRows === 0) return [];
   let scores = scratchOf.get(index);
   if (scores === undefined) scratchOf.set(index, (scores = new Float64Array(index.ids.length)));
   const touched: number[] = [];
   const n = index.scoredRows;
-  for (const term of queryIndexTerms(literal, stems)) {
+  for (const term of terms) {
     const t = findTerm(index.terms, term);
     if (t < 0) continue;
     const from = index.starts[t] ?? 0;

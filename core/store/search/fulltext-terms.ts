@@ -1,4 +1,4 @@
-import { porterStem, SEARCH_STOP_WORDS } from "../../text/index.ts";
+import { memoized, porterStem, SEARCH_STOP_WORDS } from "../../text/index.ts";
 
 // The terms of the full-text index: a text is cut at every character that is not a letter (so
 // digits, punctuation, typographic apostrophes and quotes, dashes and § all separate words, and
@@ -9,27 +9,13 @@ import { porterStem, SEARCH_STOP_WORDS } from "../../text/index.ts";
 const SEPARATORS =
   /[^\u{41}-\u{5a}\u{61}-\u{7a}\u{c0}-\u{d6}\u{d8}-\u{f6}\u{f8}-\u{2af}\u{300}-\u{36f}\u{370}-\u{1fff}\u{2c00}-\u{2dff}\u{3040}-\u{d7ff}\u{f900}-\u{fdff}\u{fb00}-\u{fb4f}\u{fe70}-\u{fefe}\u{ff21}-\u{ff3a}\u{ff41}-\u{ff5a}\u{10000}-\u{1efff}\u{20000}-\u{3ffff}]+/u;
 
-/** Stems kept before the cache is emptied: a build meets the same words again and again. */
-const STEM_CACHE_LIMIT = 200_000;
-
-/** Stems of lower-case words, remembered by their owner (one per build or per query path). */
+/** Stems of lower-case words, remembered by their owner (one per build or per search database). */
 export interface TermStems {
   stem(word: string): string;
 }
 
 export function createTermStems(): TermStems {
-  const cache = new Map<string, string>();
-  return {
-    stem(word) {
-      let stem = cache.get(word);
-      if (stem === undefined) {
-        stem = porterStem(word);
-        if (cache.size >= STEM_CACHE_LIMIT) cache.clear();
-        cache.set(word, stem);
-      }
-      return stem;
-    },
-  };
+  return { stem: memoized(porterStem) };
 }
 
 /** Calls `onTerm` with each indexed term of `text`, in order. */

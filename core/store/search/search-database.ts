@@ -2,7 +2,7 @@ import { readdir, rm } from "node:fs/promises";
 import path from "node:path";
 import type { ScoredId } from "../../model/graph-records.ts";
 import { toErrorInfo } from "../../model/errors.ts";
-import { createTermStems } from "./fulltext-terms.ts";
+import { createTermStems, queryIndexTerms } from "./fulltext-terms.ts";
 import { searchFullText } from "./fulltext-index.ts";
 import {
   mergePlan,
@@ -136,6 +136,7 @@ export function createSearchDatabase(options: SearchDatabaseOptions): SearchData
       return state.serial(async () => {
         const k = Math.floor(top);
         if (state.segments.length === 0 || literal === "" || k < 1) return [];
+        const terms = queryIndexTerms(literal, stems);
         const hits: ScoredId[] = [];
         for (const segment of state.segments) {
           const { index } = segment;
@@ -145,7 +146,7 @@ export function createSearchDatabase(options: SearchDatabaseOptions): SearchData
             const sha = state.live.get(doc);
             return sha !== undefined && sha === segment.shaOf.get(doc);
           };
-          for (const hit of searchFullText(index, literal, k, keep, stems)) hits.push({ id: index.ids[hit.row] ?? "", score: hit.score });
+          for (const hit of searchFullText(index, terms, k, keep)) hits.push({ id: index.ids[hit.row] ?? "", score: hit.score });
         }
         // Each segment scores with its own statistics; merged segments are large enough that
         // they agree closely, and a small delta is merged soon after it is made.

@@ -1,9 +1,10 @@
-import { mkdtemp, rm, stat } from "node:fs/promises";
+import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { ensurePrivateDir, tightenDataDir } from "../../files/private-files.ts";
 import { ClauseGraphError } from "../../model/errors.ts";
 import { freeBytes } from "../free-space.ts";
+import { fileBytes } from "../kuzu/memory-plan.ts";
 import { openSegment, PARTIAL_EXTENSION, writeSegment, type IndexedDocument, type SearchRow, type Segment } from "./search-segment-files.ts";
 
 // Building the full-text segments (search-database.ts): a refresh indexes the documents the
@@ -99,11 +100,7 @@ async function ensureRoomFor(state: SearchState, chars: number): Promise<void> {
 /** Bytes the files of these segments take. */
 async function bytesOf(list: readonly Segment[]): Promise<number> {
   let sum = 0;
-  for (const s of list)
-    sum += await stat(s.file).then(
-      (st) => st.size,
-      () => 0,
-    );
+  for (const s of list) sum += await fileBytes(s.file);
   return sum;
 }
 
