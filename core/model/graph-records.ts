@@ -97,6 +97,19 @@ export interface DeadlineRecord {
 }
 
 /** Everything derived from one document, stored in the same transaction as its sections. */
+/** A resolved citation as the cross-document index keeps it: the section it enters, its id, the citing document. */
+export interface CitationInto {
+  toSectionId: string;
+  id: string;
+  documentId: string;
+}
+
+/** Every resolved citation and every defined term of the library (store/cross-document-index.ts). */
+export interface CrossDocumentRows {
+  citationsInto: CitationInto[];
+  terms: TermRecord[];
+}
+
 export interface DerivedGraph {
   crossReferences: CrossReferenceRecord[];
   terms: TermRecord[];

@@ -38,6 +38,7 @@ const PURE_READS: Readonly<Record<keyof StoreReads, true>> = {
   getReferenceIdsInto: true,
   getTermsByNormalized: true,
   getTermsByIds: true,
+  getCrossDocumentRows: true,
   searchSections: true,
   searchSectionIds: true,
   sectionVectorsByIds: true,

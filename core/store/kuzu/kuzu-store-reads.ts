@@ -7,6 +7,7 @@ import { listComparisonRecords, readComparison, readComparisonCache, readCompari
 import { childSectionIds, documentOutlines, findDocument, getSection, getSections, listDocuments, sectionsByIds } from "./readers/documents.ts";
 import { readExtractionCache } from "./readers/extraction-cache.ts";
 import {
+  crossDocumentRows,
   crossReferences,
   documentReferences,
   referenceIdsInto,
@@ -47,6 +48,7 @@ export function createStoreReads(core: StoreCore): ReadMethods {
     getReferenceIdsInto: (sectionIds) => read(({ reader }) => referenceIdsInto(reader, sectionIds)),
     getTermsByNormalized: (terms) => read(({ reader }) => termsByNormalized(reader, terms)),
     getTermsByIds: (ids) => read(({ reader }) => termsByIds(reader, ids)),
+    getCrossDocumentRows: (maxRows) => read(({ reader }) => crossDocumentRows(reader, maxRows)),
     getTriplets: (documentId) => read(({ reader }) => tripletsOfDocument(reader, documentId)),
     getTripletsForSections: (ids) => read(({ reader }) => tripletsForSections(reader, ids)),
     getTripletsByIds: (ids) => read(({ reader }) => tripletsByIds(reader, ids)),

@@ -1,5 +1,5 @@
 import type { LiveGraphSchema, ReadOnlyRow } from "../../model/store-records.ts";
-import type { CrossReferenceRecord, TermRecord, TripletRecord } from "../../model/graph-records.ts";
+import type { CrossDocumentRows, CrossReferenceRecord, TermRecord, TripletRecord } from "../../model/graph-records.ts";
 
 // The facts drawn from documents: citations, terms, triplets, and the graph questions' queries.
 
@@ -18,6 +18,11 @@ export interface GraphReads {
   /** Triplets whose subject or object has one of these canonical keys, in any document (at most `limit`). */
   getTripletsForEntityKeys(keys: string[], limit: number): Promise<TripletRecord[]>;
   getTermsByIds(ids: string[]): Promise<TermRecord[]>;
+  /**
+   * Every resolved citation and every term with where it is used, in a few statements; null when
+   * they are more than `maxRows` rows together.
+   */
+  getCrossDocumentRows(maxRows: number): Promise<CrossDocumentRows | null>;
   /** The catalog's node and relationship tables and their properties. */
   graphSchema(): Promise<LiveGraphSchema>;
   /**

@@ -1,4 +1,4 @@
-import type { CrossReferenceRecord, TermRecord, TripletRecord } from "../../../model/graph-records.ts";
+import type { CitationInto, CrossDocumentRows, CrossReferenceRecord, TermRecord, TripletRecord } from "../../../model/graph-records.ts";
 import type { KuzuSession } from "../session.ts";
 import { referenceFromNode, termFromNode, tripletFromNode } from "../store-rows.ts";
 import { documentsOf } from "./documents.ts";
@@ -68,6 +68,61 @@ export function termsByNormalized(session: KuzuSession, normalizedTerms: readonl
 
 export function termsByIds(session: KuzuSession, ids: readonly string[]): Promise<TermRecord[]> {
   return termsWhere(session, "id", ids);
+}
+
+/** A list of `width` texts per row, from one collect(): Kuzu hands a single list over many times faster than as many rows. */
+function textRows(value: unknown, width: number, what: string): string[][] {
+  if (value === null || value === undefined) return [];
+  if (!Array.isArray(value)) throw new Error(`${what} is not a list`);
+  return value.map((row: unknown) => {
+    if (!Array.isArray(row) || row.length !== width || !row.every((x): x is string => typeof x === "string")) throw new Error(`${what} has a malformed row`);
+    return row;
+  });
+}
+
+async function countOf(session: KuzuSession, cypher: string): Promise<number> {
+  const [row] = await session.run(cypher);
+  return Number(row?.n ?? 0);
+}
+
+export async function crossDocumentRows(session: KuzuSession, maxRows: number): Promise<CrossDocumentRows | null> {
+  const total =
+    (await countOf(session, "MATCH (r:Reference) WHERE r.toSectionId <> '' RETURN count(r) AS n")) +
+    (await countOf(session, "MATCH (t:Term) RETURN count(t) AS n")) +
+    (await countOf(session, "MATCH (:Section)-[m:MENTIONS]->(:Term) RETURN count(m) AS n"));
+  if (total > maxRows) return null;
+  const [citations] = await session.run("MATCH (r:Reference) WHERE r.toSectionId <> '' RETURN collect([r.toSectionId, r.id, r.documentId]) AS x");
+  const [terms] = await session.run(
+    `MATCH (t:Term) RETURN collect([t.id, t.documentId, t.term, t.normalizedTerm, t.definition, t.sectionId,
+       CAST(t.spanStart AS STRING), CAST(t.spanEnd AS STRING)]) AS x`,
+  );
+  const [mentions] = await session.run("MATCH (s:Section)-[:MENTIONS]->(t:Term) RETURN collect([t.id, s.id]) AS x");
+  const byTerm = new Map<string, string[]>();
+  for (const [term = "", section = ""] of textRows(mentions?.x, 2, "mentions")) {
+    const list = byTerm.get(term);
+    if (list === undefined) byTerm.set(term, [section]);
+    else list.push(section);
+  }
+  return {
+    citationsInto: textRows(citations?.x, 3, "citations").map(([toSectionId = "", id = "", documentId = ""]): CitationInto => ({
+      toSectionId,
+      id,
+      documentId,
+    })),
+    terms: textRows(terms?.x, 8, "terms").map(
+      ([id = "", documentId = "", term = "", normalizedTerm = "", definition = "", sectionId = "", start = "0", end = "0"]): TermRecord => ({
+        id,
+        documentId,
+        term,
+        normalizedTerm,
+        definition,
+        sectionId,
+        start: Number(start),
+        end: Number(end),
+        mentionedIn: mentionedIn(byTerm.get(id) ?? []),
+      }),
+    ),
+  };
 }
 
 export async function tripletsOfDocument(session: KuzuSession, documentId: string): Promise<TripletRecord[]> {
