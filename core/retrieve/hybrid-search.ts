@@ -13,6 +13,7 @@ import {
   neighbourFeatures,
   poolStats,
   termFeatures,
+  textLength,
   type CandidateText,
   type FeedbackOptions,
 } from "./rescore.ts";
@@ -352,7 +353,7 @@ export async function hybridSearch(store: RetrievalStore, embedder: Embedder | n
       f.poolCosine = cosines.get(c.id) ?? 0;
       // A length prior in [0, 1] (1 at ~1,100 words): BM25 length normalisation is tuned for
       // general text, while rules that answer a question tend to be substantive paragraphs.
-      f.length = Math.min(1, Math.log1p(stats.textStems.get(c.id)?.length ?? 0) / 7);
+      f.length = Math.min(1, Math.log1p(textLength(stats, c.id)) / 7);
       f.emptyText = c.section.text.trim() === "" ? 1 : 0;
     }
     // The pool-level evidence (document prior, feedback words, neighbours) is read from the

@@ -1,4 +1,4 @@
-import { isFunctionWord, memoized, stemEnglish, tokenize } from "../text/index.ts";
+import { isFunctionWord, stemEnglish, STEM_MEMO_WORDS, tokenize } from "../text/index.ts";
 
 // Query-term-aware features computed on the candidate pool only (a few hundred sections), so
 // they can afford what an inverted index cannot: where in the hierarchy the words occur, how
@@ -19,34 +19,48 @@ export interface TermFeatures {
   proximity: number;
 }
 
-/** A text's stems, indexed once: in order, where each occurs, and the distinct ones. */
+/**
+ * A text's stems, indexed once, as numbers of its cache's dictionary: in order, and the distinct
+ * ones sorted. Numbers, not strings in maps: the cache holds tens of thousands of sections, and
+ * strings with their positions in maps took several times the memory of the sections' text.
+ */
 export interface StemIndex {
-  stems: string[];
-  positions: Map<string, number[]>;
-  distinct: Set<string>;
+  ids: Uint32Array;
+  distinct: Uint32Array;
 }
 
-function indexStems(stems: string[]): StemIndex {
-  const positions = new Map<string, number[]>();
-  stems.forEach((s, i) => {
-    const list = positions.get(s);
-    if (list) list.push(i);
-    else positions.set(s, [i]);
-  });
-  return { stems, positions, distinct: new Set(positions.keys()) };
+/** Whether a sorted array holds `value`. */
+function holds(sorted: Uint32Array, value: number): boolean {
+  let lo = 0;
+  let hi = sorted.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >>> 1;
+    const v = sorted[mid] ?? 0;
+    if (v === value) return true;
+    if (v < value) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return false;
+}
+
+function indexOf(ids: Uint32Array): StemIndex {
+  return { ids, distinct: Uint32Array.from(new Set(ids)).sort() };
 }
 
 export interface PoolStats {
-  /** Stems of each candidate's text, in order. */
-  textStems: Map<string, string[]>;
-  /** The same, indexed (positions, distinct stems): what the features read. */
+  /** Each candidate's text, indexed. */
   textIndex: Map<string, StemIndex>;
-  contextStems: Map<string, Set<string>>;
+  /** Each candidate's headings, indexed. */
+  contextIndex: Map<string, StemIndex>;
   /** IDF of each query stem within the pool. */
   idf: Map<string, number>;
-  /** In how many candidates each stem occurs (text or context): the pool's document frequency. */
-  df: Map<string, number>;
+  /** In how many candidates each stem (by number) occurs, text or context: the pool's document frequency. */
+  df: Map<number, number>;
   size: number;
+  /** The dictionary the indexes are numbered by. */
+  cache: StemCache;
+  /** Positions of the query's stems in each candidate, found when first asked. */
+  positions: Map<string, Map<number, number[]>>;
 }
 
 /**
@@ -56,26 +70,75 @@ export interface PoolStats {
  */
 export class StemCache {
   private readonly entries = new Map<string, { text: string; index: StemIndex }>();
-  private readonly stem = memoized(stemEnglish);
-  constructor(private readonly capacity = 50_000) {}
+  /** Word → number of its stem, and each number's stem. */
+  private readonly numbers = new Map<string, number>();
+  private readonly stemOf = new Map<string, number>();
+  private readonly words: string[] = [];
+  /** Per stem number: may be a feedback word (not short, a function word or a number). */
+  private readonly content: boolean[] = [];
+  constructor(
+    private readonly capacity = 50_000,
+    private readonly dictionaryWords = STEM_MEMO_WORDS,
+  ) {}
 
   get size(): number {
     return this.entries.size;
   }
 
+  /** Starts a pool: a dictionary grown past its bound is emptied here, never while a pool is indexed. */
+  beginPool(): void {
+    if (this.numbers.size <= this.dictionaryWords) return;
+    this.entries.clear();
+    this.numbers.clear();
+    this.stemOf.clear();
+    this.words.length = 0;
+    this.content.length = 0;
+  }
+
+  /** The number of a stem, if any text indexed since the dictionary was last emptied has it. */
+  numberOf(stem: string): number | undefined {
+    return this.stemOf.get(stem);
+  }
+
+  word(n: number): string {
+    return this.words[n] ?? "";
+  }
+
+  isContentStem(n: number): boolean {
+    return this.content[n] ?? false;
+  }
+
   stems(id: string, text: string): string[] {
-    return this.index(id, text).stems;
+    return Array.from(this.index(id, text).ids, (n) => this.word(n));
+  }
+
+  private number(word: string): number {
+    let n = this.numbers.get(word);
+    if (n !== undefined) return n;
+    const stem = stemEnglish(word);
+    n = this.stemOf.get(stem);
+    if (n === undefined) {
+      n = this.words.length;
+      this.words.push(stem);
+      this.content.push(stem.length >= 3 && !isFunctionWord(stem) && !/^\d/.test(stem));
+      this.stemOf.set(stem, n);
+    }
+    this.numbers.set(word, n);
+    return n;
   }
 
   /**
    * Positions and distinct stems too: re-scoring read every candidate's whole text three times a
    * question (document frequency, proximity, feedback), a large share of a search's time;
-   * indexed once, those are set lookups.
+   * indexed once, those are lookups.
    */
   index(id: string, text: string): StemIndex {
     const hit = this.entries.get(id);
     if (hit && hit.text === text) return hit.index;
-    const index = indexStems(tokenize(text).map(this.stem));
+    const words = tokenize(text);
+    const ids = new Uint32Array(words.length);
+    for (let i = 0; i < words.length; i++) ids[i] = this.number(words[i] ?? "");
+    const index = indexOf(ids);
     // Dropping everything when full is crude but O(1); a corpus rarely exceeds the capacity.
     if (this.entries.size >= this.capacity) this.entries.clear();
     this.entries.set(id, { text, index });
@@ -85,39 +148,73 @@ export class StemCache {
 
 /** Tokenizes the pool once and weighs each query stem by its rarity inside the pool. */
 export function poolStats(queryStems: readonly string[], candidates: readonly CandidateText[], cache: StemCache = new StemCache()): PoolStats {
-  const textStems = new Map<string, string[]>();
+  cache.beginPool();
   const textIndex = new Map<string, StemIndex>();
-  const contextStems = new Map<string, Set<string>>();
-  const df = new Map<string, number>();
-  const wanted = new Set(queryStems);
+  const contextIndex = new Map<string, StemIndex>();
+  const df = new Map<number, number>();
   for (const c of candidates) {
     const index = cache.index(c.id, c.text);
-    textStems.set(c.id, index.stems);
     textIndex.set(c.id, index);
-    const context = cache.index(`${c.id}\u0000context`, c.context).distinct;
-    contextStems.set(c.id, context);
-    for (const s of index.distinct) df.set(s, (df.get(s) ?? 0) + 1);
-    for (const s of context) if (!index.distinct.has(s)) df.set(s, (df.get(s) ?? 0) + 1);
+    const context = cache.index(`${c.id}\u0000context`, c.context);
+    contextIndex.set(c.id, context);
+    for (const n of index.distinct) df.set(n, (df.get(n) ?? 0) + 1);
+    for (const n of context.distinct) if (!holds(index.distinct, n)) df.set(n, (df.get(n) ?? 0) + 1);
   }
-  const n = Math.max(1, candidates.length);
+  const size = Math.max(1, candidates.length);
   const idf = new Map<string, number>();
-  for (const s of wanted) idf.set(s, Math.log(1 + n / (1 + (df.get(s) ?? 0))));
-  return { textStems, textIndex, contextStems, idf, df, size: n };
+  for (const s of new Set(queryStems)) {
+    const n = cache.numberOf(s);
+    idf.set(s, Math.log(1 + size / (1 + (n === undefined ? 0 : (df.get(n) ?? 0)))));
+  }
+  return { textIndex, contextIndex, idf, df, size, cache, positions: new Map() };
+}
+
+/** Number of stems in a candidate's text (0 when it is not in the pool). */
+export function textLength(stats: PoolStats, candidateId: string): number {
+  return stats.textIndex.get(candidateId)?.ids.length ?? 0;
+}
+
+/** Where each of these stems occurs in the candidate's text, ascending (one pass over its stems). */
+function positionsOf(stats: PoolStats, candidateId: string, numbers: ReadonlySet<number>): Map<number, number[]> {
+  let found = stats.positions.get(candidateId);
+  const missing = [...numbers].filter((n) => found === undefined || !found.has(n));
+  if (found !== undefined && missing.length === 0) return found;
+  found ??= new Map();
+  for (const n of missing) found.set(n, []);
+  const wanted = new Set(missing);
+  const ids = stats.textIndex.get(candidateId)?.ids ?? new Uint32Array(0);
+  for (let i = 0; i < ids.length; i++) {
+    const n = ids[i] ?? 0;
+    if (wanted.has(n)) found.get(n)?.push(i);
+  }
+  stats.positions.set(candidateId, found);
+  return found;
 }
 
 export function termFeatures(queryStems: readonly string[], candidateId: string, stats: PoolStats, window = 3): TermFeatures {
   const unique = [...new Set(queryStems)];
   if (unique.length === 0) return { coverage: 0, headingCoverage: 0, proximity: 0 };
-  const context = stats.contextStems.get(candidateId) ?? new Set<string>();
-  const positions = stats.textIndex.get(candidateId)?.positions ?? new Map<string, number[]>();
+  const numbers = new Map<string, number>();
+  for (const s of unique) {
+    const n = stats.cache.numberOf(s);
+    if (n !== undefined) numbers.set(s, n);
+  }
+  const context = stats.contextIndex.get(candidateId)?.distinct ?? new Uint32Array(0);
+  const positions = positionsOf(stats, candidateId, new Set(numbers.values()));
+  const at = (s: string): number[] | undefined => {
+    const n = numbers.get(s);
+    const list = n === undefined ? undefined : positions.get(n);
+    return list === undefined || list.length === 0 ? undefined : list;
+  };
   let total = 0;
   let covered = 0;
   let inContext = 0;
   for (const s of unique) {
     const w = stats.idf.get(s) ?? 0;
     total += w;
-    if (positions.has(s)) covered += w;
-    if (context.has(s)) inContext += w;
+    if (at(s) !== undefined) covered += w;
+    const n = numbers.get(s);
+    if (n !== undefined && holds(context, n)) inContext += w;
   }
   let pairs = 0;
   let close = 0;
@@ -126,8 +223,8 @@ export function termFeatures(queryStems: readonly string[], candidateId: string,
     const b = queryStems[i + 1] ?? "";
     if (a === b) continue;
     pairs++;
-    const pa = positions.get(a);
-    const pb = positions.get(b);
+    const pa = at(a);
+    const pb = at(b);
     if (!pa || !pb) continue;
     if (near(pa, pb, window)) close++;
   }
@@ -174,23 +271,24 @@ export function feedbackModel(
   options: FeedbackOptions = DEFAULT_FEEDBACK,
 ): Map<string, number> {
   const exclude = new Set(queryStems);
-  const mass = new Map<string, number>();
+  const mass = new Map<number, number>();
   const docs = feedback.filter((f) => f.score > 0).slice(0, options.docs);
   const top = docs[0]?.score ?? 0;
   if (top <= 0) return new Map();
+  const { cache } = stats;
   for (const { id, score } of docs) {
-    const stems = stats.textStems.get(id) ?? [];
-    if (stems.length === 0) continue;
-    const w = score / top / stems.length;
-    for (const s of stems) {
-      if (s.length < 3 || exclude.has(s) || isFunctionWord(s) || /^\d/.test(s)) continue;
-      mass.set(s, (mass.get(s) ?? 0) + w);
+    const ids = stats.textIndex.get(id)?.ids ?? new Uint32Array(0);
+    if (ids.length === 0) continue;
+    const w = score / top / ids.length;
+    for (const n of ids) {
+      if (!cache.isContentStem(n) || exclude.has(cache.word(n))) continue;
+      mass.set(n, (mass.get(n) ?? 0) + w);
     }
   }
   const weighted = [...mass.entries()]
-    .map(([s, m]) => ({ s, w: m * Math.log(1 + stats.size / (stats.df.get(s) ?? 1)) }))
     // Words of a single feedback section are its idiosyncrasies, not the topic.
-    .filter((x) => (stats.df.get(x.s) ?? 0) >= 2)
+    .filter(([n]) => (stats.df.get(n) ?? 0) >= 2)
+    .map(([n, m]) => ({ s: cache.word(n), w: m * Math.log(1 + stats.size / (stats.df.get(n) ?? 1)) }))
     .sort((a, b) => b.w - a.w || (a.s < b.s ? -1 : 1))
     .slice(0, options.terms);
   const total = weighted.reduce((n, x) => n + x.w, 0);
@@ -200,10 +298,13 @@ export function feedbackModel(
 /** Weighted share of the feedback model's words present in the candidate, in [0, 1]. */
 export function feedbackScore(model: ReadonlyMap<string, number>, candidateId: string, stats: PoolStats): number {
   if (model.size === 0) return 0;
-  const present = stats.textIndex.get(candidateId)?.distinct ?? new Set<string>();
-  const context = stats.contextStems.get(candidateId);
+  const present = stats.textIndex.get(candidateId)?.distinct ?? new Uint32Array(0);
+  const context = stats.contextIndex.get(candidateId)?.distinct ?? new Uint32Array(0);
   let score = 0;
-  for (const [s, w] of model) if (present.has(s) || context?.has(s)) score += w;
+  for (const [s, w] of model) {
+    const n = stats.cache.numberOf(s);
+    if (n !== undefined && (holds(present, n) || holds(context, n))) score += w;
+  }
   return score;
 }
 

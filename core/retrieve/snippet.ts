@@ -1,7 +1,7 @@
+import { WORD } from "../text/index.ts";
+
 // A result's text is a window of the section around the densest cluster of query terms, so the
 // reader sees why it matched without opening the section.
-
-const WORD = /[\p{L}\p{N}]+/gu;
 
 function terms(query: string): Set<string> {
   const out = new Set<string>();

@@ -135,6 +135,8 @@ export interface OpenedFile {
   header: Header;
   /** Where the rows start in the file. */
   base: number;
+  /** Length of the header's text. */
+  headerBytes: number;
   /** Section id → its position in header.rows. */
   index: Map<string, number>;
   /** Triplet id → its position in header.triplets. */
@@ -177,6 +179,7 @@ export function readHeader(file: string): Promise<OpenedFile | null> {
     return {
       header,
       base: HEAD + length,
+      headerBytes: length,
       index: new Map(header.rows.map((r, i) => [r[0], i])),
       tripletIndex: new Map(header.triplets.map((r, i) => [r[0], i])),
     };

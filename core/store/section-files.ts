@@ -67,13 +67,15 @@ function groupByDocument(ids: readonly string[]): Map<string, string[]> {
 }
 
 /**
- * Headers kept open: a search reads sections of a few dozen documents, and a header costs about
- * what its rows' ids take, so a library of thousands of documents does not keep every header.
+ * Header text kept open, in bytes (a parsed header takes about three times its text in memory): a
+ * search reads sections of a few dozen documents, and re-reading a header it let go cost more than
+ * the rows it wanted; a library of thousands of documents still does not keep every header.
  */
-const HEADERS_KEPT = 256;
+const HEADER_BYTES_KEPT = 48 * 1024 * 1024;
 
-/** A map that forgets its least recently used entry past `capacity`. */
+/** Opened headers that forget the least recently used past a total of header bytes (always keeping the newest). */
 class BoundedHeaders extends Map<string, OpenedFile | null> {
+  private bytes = 0;
   constructor(private readonly capacity: number) {
     super();
   }
@@ -86,13 +88,23 @@ class BoundedHeaders extends Map<string, OpenedFile | null> {
     return value;
   }
   override set(key: string, value: OpenedFile | null): this {
-    super.delete(key);
+    this.delete(key);
     super.set(key, value);
-    if (this.size > this.capacity) {
-      const oldest = this.keys().next().value;
-      if (oldest !== undefined) super.delete(oldest);
+    this.bytes += value?.headerBytes ?? 0;
+    for (const [oldest, held] of this) {
+      if (this.bytes <= this.capacity || this.size <= 1) break;
+      this.bytes -= held?.headerBytes ?? 0;
+      super.delete(oldest);
     }
     return this;
+  }
+  override delete(key: string): boolean {
+    this.bytes -= super.get(key)?.headerBytes ?? 0;
+    return super.delete(key);
+  }
+  override clear(): void {
+    this.bytes = 0;
+    super.clear();
   }
 }
 
@@ -115,7 +127,7 @@ export function withSectionFiles<S extends GraphStore>(store: S, directory: stri
   const log = options.log ?? (() => {});
   const readOnly = options.readOnly ?? (() => false);
   /** Opened headers by document id, the most recently used last; null: no usable file (until it is written again). */
-  const headers = new BoundedHeaders(HEADERS_KEPT);
+  const headers = new BoundedHeaders(HEADER_BYTES_KEPT);
   /** A file being written, by document: removing it waits for that write (never for the queue). */
   const writing = new Map<string, Promise<void>>();
   let documents: Map<string, DocumentRecord> | null = null;

@@ -10,7 +10,7 @@ export {
   ROMAN_NUMERALS,
   isFunctionWord,
 } from "./stop-words.ts";
-export { memoized, stemEnglish, stemEnglishFolded } from "./stem-english.ts";
+export { memoized, stemEnglish, stemEnglishFolded, STEM_MEMO_WORDS } from "./stem-english.ts";
 export { stemItalian } from "./stem-italian.ts";
 export { createEnglishStems, type EnglishStems } from "./stem-porter.ts";
 export { porterStem } from "./stem-porter-original.ts";

@@ -12,6 +12,7 @@ import {
   stemEnglishFolded,
   stemItalian,
   tokenize,
+  WORD,
 } from "../../core/text/index.ts";
 
 describe("text toolkit", () => {
@@ -28,6 +29,31 @@ describe("text toolkit", () => {
       "ore",
       "così",
     ]);
+  });
+
+  it("finds exactly the runs WORD matches, in any script, astral letters and lone surrogates included", () => {
+    let seed = 7;
+    const next = (n: number): number => {
+      seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648;
+      return seed % n;
+    };
+    const samples = ["İstanbul ǅemal ΣΑΣ straße ﬁne ½ ² ٣ 𝔘𝔫𝔦 e\u0301", "\ud800x\udc00 y"];
+    for (let i = 0; i < 300; i++) {
+      let text = "";
+      for (let j = 0; j < 80; j++) {
+        const kind = next(4);
+        text +=
+          kind === 0
+            ? String.fromCharCode(next(128))
+            : kind === 1
+              ? String.fromCharCode(next(0x3000))
+              : kind === 2
+                ? String.fromCodePoint(0x10000 + next(0x20000))
+                : String.fromCharCode(0xd800 + next(0x800));
+      }
+      samples.push(text);
+    }
+    for (const text of samples) expect(tokenize(text)).toEqual([...text.toLowerCase().matchAll(WORD)].map((m) => m[0]));
   });
 
   it("knows the function words of English and Italian, and keeps the Italian ones that are English words", () => {

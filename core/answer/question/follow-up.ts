@@ -5,7 +5,7 @@
 // (its words) and adds its own; a question that names a document, an instrument or an article of
 // its own starts a new scope, whatever its form.
 
-import { escapeRegExp } from "../../text/index.ts";
+import { escapeRegExp, WORD } from "../../text/index.ts";
 
 export interface FollowUpDecision {
   followUp: boolean;
@@ -189,8 +189,6 @@ const PROVISION = new RegExp(
 /** Instruments written by number or by a well-known short name, when nothing better is known. */
 const INSTRUMENT =
   /\b(?:regulation|directive|decision|regolamento|direttiva|decreto|d\.\s?lgs\.?|law|legge)\s+(?:\((?:eu|ue|ec|ce)\)\s+)?(?:no\.?\s+|n\.\s*)?\d+(?:\/\d+)?|\b(?:GDPR|RGPD|DORA|NIS ?2|MiCAR?|AI Act|PSD ?[23]|eIDAS|HIPAA|GLBA|SOX|FFIEC|NIST|ISO(?:\/IEC)? ?\d+|SP ?800-\d+|CCPA|CPRA|PCI DSS|AMLD\d?|CRR|CRD|Codice dei contratti)\b/gi;
-
-const WORD = /[\p{L}\p{N}]+/gu;
 
 function words(text: string): string[] {
   return text.match(WORD) ?? [];

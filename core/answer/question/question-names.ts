@@ -1,4 +1,5 @@
 import type { QuestionName } from "../../model/question-analysis-types.ts";
+import { WORD } from "../../text/index.ts";
 import { isFunctionWord } from "../compose/lexical.ts";
 
 // The names a question gives to what it is about: acronyms ("HIPAA", "NIST", "PCI DSS"),
@@ -10,7 +11,6 @@ import { isFunctionWord } from "../compose/lexical.ts";
 
 export type { QuestionName } from "../../model/question-analysis-types.ts";
 
-const WORD = /[\p{L}\p{N}]+/gu;
 /** Words that end a title: "… Act", "… Regulation", "… Directive". */
 const INSTRUMENT_WORDS = new Set([
   "act",

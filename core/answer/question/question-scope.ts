@@ -2,6 +2,7 @@ import { distinctEntries, findInstrumentMentions, foldWords, withContained, type
 import { identifierKey } from "../../names/instrument-keys.ts";
 import type { InstrumentEntry } from "../../names/instrument-registry.ts";
 import type { LanguageResources } from "../language-resources.ts";
+import { memoized } from "../../text/index.ts";
 import { questionNames, type QuestionName } from "./question-names.ts";
 
 // Which imported documents a question names, and which known instruments it names that no
@@ -127,6 +128,12 @@ function incidentalAcronym(question: string, name: QuestionName): boolean {
   return !GOVERNED_BY.test(before) && !INSTRUMENT_AFTER.test(after);
 }
 
+/**
+ * Documents' names folded once, not at every question: a library of hundreds of documents folded
+ * thousands of names per question. Bounded like the stem memo.
+ */
+const foldName = memoized(foldWords);
+
 export function documentScope(
   question: string,
   documents: readonly ScopeDocument[],
@@ -146,13 +153,13 @@ export function documentScope(
       if (entry !== null) entries.add(entry.id);
       else {
         aliasTexts.push(alias);
-        if (foldWords(alias).trim() !== "" && words.includes(foldWords(alias))) inScope.add(doc.id);
+        if (foldName(alias).trim() !== "" && words.includes(foldName(alias))) inScope.add(doc.id);
       }
     }
     library.push({ doc, entries, identity: identityOf(doc.aliases, resources) });
-    const own = foldWords(`${doc.title} ${(doc.fileName ?? "").replace(/\.[a-z0-9]+$/i, "")}`);
+    const own = foldName(`${doc.title} ${(doc.fileName ?? "").replace(/\.[a-z0-9]+$/i, "")}`);
     if (DOCUMENT_KINDS.some((kind) => words.includes(` ${kind} `) && own.includes(` ${kind} `))) inScope.add(doc.id);
-    if (doc.title.split(/\s+/).length >= MIN_TITLE_WORDS && words.includes(foldWords(doc.title))) inScope.add(doc.id);
+    if (doc.title.split(/\s+/).length >= MIN_TITLE_WORDS && words.includes(foldName(doc.title))) inScope.add(doc.id);
   }
   // A question naming an instrument reaches the documents that are it or a part of it ("under
   // HIPAA" reaches a text of the Security Rule alone). Documents only about it (NIST's guide to
