@@ -44,7 +44,13 @@ function holds(sorted: Uint32Array, value: number): boolean {
 }
 
 function indexOf(ids: Uint32Array): StemIndex {
-  return { ids, distinct: Uint32Array.from(new Set(ids)).sort() };
+  const sorted = ids.slice().sort();
+  let kept = 0;
+  for (let i = 0; i < sorted.length; i++) {
+    const n = sorted[i] ?? 0;
+    if (kept === 0 || sorted[kept - 1] !== n) sorted[kept++] = n;
+  }
+  return { ids, distinct: sorted.slice(0, kept) };
 }
 
 export interface PoolStats {

@@ -86,8 +86,9 @@ async function countOf(session: KuzuSession, cypher: string): Promise<number> {
 }
 
 export async function crossDocumentRows(session: KuzuSession, maxRows: number): Promise<CrossDocumentRows | null> {
+  // Every citation, resolved or not, is counted: Kuzu counts a table at once, but not a filter.
   const total =
-    (await countOf(session, "MATCH (r:Reference) WHERE r.toSectionId <> '' RETURN count(r) AS n")) +
+    (await countOf(session, "MATCH (r:Reference) RETURN count(r) AS n")) +
     (await countOf(session, "MATCH (t:Term) RETURN count(t) AS n")) +
     (await countOf(session, "MATCH (:Section)-[m:MENTIONS]->(:Term) RETURN count(m) AS n"));
   if (total > maxRows) return null;
