@@ -190,7 +190,10 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     repairLibrary: (repairOptions = {}) => use.repairLibrary(ctx, repairOptions),
     ocrPreference: () => readOcrPreference(dataDir),
     setOcrPreference: (preference) => writeOcrPreference(dataDir, preference),
-    idle: () => ctx.serialize(async () => undefined),
+    idle: async () => {
+      await warming;
+      await ctx.serialize(async () => undefined);
+    },
     resources: async () => use.engineResources(ctx),
     async close() {
       if (closed) return;

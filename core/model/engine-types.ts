@@ -289,7 +289,7 @@ export interface Engine {
   ocrPreference(): Promise<OcrPreference>;
   /** Remembers it for the next imports and starts. */
   setOcrPreference(preference: OcrPreference): Promise<OcrPreference>;
-  /** Resolves when the work queued so far (imports, re-embedding after a model change) has finished. */
+  /** Resolves when the work queued so far (the warm-up at open, imports, re-embedding after a model change) has finished. */
   idle(): Promise<void>;
   /** What the engine holds in memory now, by cache and buffer (bench:soak: nothing may grow without bound). */
   resources(): Promise<EngineResources>;

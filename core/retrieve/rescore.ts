@@ -1,4 +1,4 @@
-import { isFunctionWord, stemEnglish, STEM_MEMO_WORDS, tokenize } from "../text/index.ts";
+import { isFunctionWord, makeRoom, stemEnglish, STEM_MEMO_WORDS, tokenize } from "../text/index.ts";
 
 // Query-term-aware features computed on the candidate pool only (a few hundred sections), so
 // they can afford what an inverted index cannot: where in the hierarchy the words occur, how
@@ -145,8 +145,7 @@ export class StemCache {
     const ids = new Uint32Array(words.length);
     for (let i = 0; i < words.length; i++) ids[i] = this.number(words[i] ?? "");
     const index = indexOf(ids);
-    // Dropping everything when full is crude but O(1); a corpus rarely exceeds the capacity.
-    if (this.entries.size >= this.capacity) this.entries.clear();
+    makeRoom(this.entries, this.capacity);
     this.entries.set(id, { text, index });
     return index;
   }

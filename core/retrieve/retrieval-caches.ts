@@ -1,3 +1,4 @@
+import { makeRoom } from "../text/index.ts";
 import { StemCache } from "./rescore.ts";
 import { SectionVectorCache } from "./section-cosine.ts";
 
@@ -7,7 +8,7 @@ import { SectionVectorCache } from "./section-cosine.ts";
 // it is made of (id and text, id and headings, model and text), so a re-imported section is never
 // served stale data; none outlives its owner.
 
-/** Entries per cache before it is emptied: bounds memory for very large libraries. */
+/** Entries per cache at most (the oldest go first): bounds memory for very large libraries. */
 const CONTEXT_CAPACITY = 50_000;
 
 export class ContextCache {
@@ -15,9 +16,9 @@ export class ContextCache {
   get(key: string): string | undefined {
     return this.entries.get(key);
   }
-  /** Makes room for `incoming` more entries (crude but O(1): a corpus rarely exceeds the capacity). */
+  /** Makes room for `incoming` more entries (the oldest go). */
   reserve(incoming: number): void {
-    if (this.entries.size + incoming > CONTEXT_CAPACITY) this.entries.clear();
+    makeRoom(this.entries, CONTEXT_CAPACITY, incoming);
   }
   set(key: string, context: string): void {
     this.entries.set(key, context);

@@ -1,7 +1,7 @@
 import { sectionEmbeddingText } from "../embed/embed-derived.ts";
 import type { Embedder } from "../model/embedder.ts";
 import type { Section } from "../model/section-types.ts";
-import { dot } from "../text/index.ts";
+import { dot, makeRoom } from "../text/index.ts";
 
 // The vector stage only scores its own top hits, so a section found by BM25 alone has no cosine
 // and the fusion cannot tell a lexical hit that is also close in meaning from one that is not.
@@ -35,7 +35,7 @@ export class SectionVectorCache {
     }
     if (missing.length === 0) return out;
     const vectors = await embedder.embedDocuments(missing.map((m) => m.text));
-    if (this.entries.size + missing.length > this.capacity) this.entries.clear();
+    makeRoom(this.entries, this.capacity, missing.length);
     missing.forEach((m, i) => {
       const vector = vectors[i];
       if (!vector) return;

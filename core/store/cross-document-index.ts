@@ -179,6 +179,11 @@ export function withCrossDocumentIndex<S extends GraphStore>(
       await store.close();
     },
 
+    async warmReads(stop: () => boolean): Promise<void> {
+      await store.warmReads(stop);
+      if (!stop()) await current();
+    },
+
     crossDocumentIndexStats: (): CrossDocumentIndexStats => ({
       held: index !== null,
       citations: index === null ? 0 : [...index.into.values()].reduce((n, list) => n + list.length, 0),

@@ -3,6 +3,7 @@ import type { StoreLifecycle } from "./ports/lifecycle.ts";
 import type { DocumentRecord, SearchHit } from "../model/store-records.ts";
 import type { CrossReferenceRecord, DerivedGraph, TermRecord, TripletRecord } from "../model/graph-records.ts";
 import type { Section } from "../model/section-types.ts";
+import { makeRoom } from "../text/index.ts";
 import { byReferenceOrder, byTripletOrder } from "./record-order.ts";
 
 // Retrieval asks the database for the same few things about every candidate (the section rows,
@@ -98,6 +99,7 @@ const ROW_NEUTRAL: ReadonlySet<string> = new Set<Exclude<keyof StoreLifecycle, "
   "refreshSearchIndex",
   "searchIndexSettled",
   "memoryUse",
+  "warmReads",
 ]);
 
 /**
@@ -107,7 +109,7 @@ const ROW_NEUTRAL: ReadonlySet<string> = new Set<Exclude<keyof StoreLifecycle, "
  */
 const WARM_CHUNK = 40;
 
-/** Entries per map before it is emptied: bounds memory for very large libraries. */
+/** Entries per map at most (the oldest go first): bounds memory for very large libraries. */
 const DEFAULT_CAPACITY = 50_000;
 
 type SectionRow = { section: Section; document: DocumentRecord };
@@ -148,7 +150,7 @@ class BoundedMap<V> extends Map<string, V> {
     super();
   }
   remember(key: string, value: V): void {
-    if (this.size >= this.capacity) this.clear();
+    makeRoom(this, this.capacity);
     this.set(key, value);
   }
 }

@@ -106,6 +106,10 @@ class BoundedHeaders extends Map<string, OpenedFile | null> {
     this.bytes = 0;
     super.clear();
   }
+  /** True once the headers kept take their whole budget. */
+  get full(): boolean {
+    return this.bytes >= this.capacity;
+  }
 }
 
 /**
@@ -472,6 +476,15 @@ export function withSectionFiles<S extends GraphStore>(store: S, directory: stri
     async getTriplets(documentId: string): Promise<TripletRecord[]> {
       const { found, missing } = await fromFiles([`${documentId}:`], (file, opened) => tripletRows(file, opened, opened.header.triplets));
       return missing.length > 0 ? store.getTriplets(documentId) : found.sort(byTripletOrder);
+    },
+
+    /** Documents' headers read, in the library's order, until their budget is full. */
+    async warmReads(stop: () => boolean): Promise<void> {
+      await store.warmReads(stop);
+      for (const doc of (await library()).values()) {
+        if (stop() || closed || headers.full) return;
+        if (!headers.has(doc.id)) await usable(doc);
+      }
     },
 
     sectionFilesSettled: async (): Promise<void> => {

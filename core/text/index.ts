@@ -15,5 +15,6 @@ export { stemItalian } from "./stem-italian.ts";
 export { createEnglishStems, type EnglishStems } from "./stem-porter.ts";
 export { porterStem } from "./stem-porter-original.ts";
 export { SEARCH_STOP_WORDS } from "./search-stop-words.ts";
+export { makeRoom } from "./make-room.ts";
 export { cosineSimilarity, dot, jaccard } from "./similarity.ts";
 export { PARTIES, formsOf, type Party, type PartyType } from "./parties.ts";

@@ -108,6 +108,14 @@ describe("withCrossDocumentIndex", () => {
     expect((await indexed.getTermsByNormalized(["processor"])).some((t) => t.documentId === "docd")).toBe(true);
   });
 
+  it("is read by the warm-up at open, unless it is stopped", async () => {
+    const fresh = withCrossDocumentIndex(kuzu);
+    await fresh.warmReads(() => true);
+    expect(fresh.crossDocumentIndexStats().held).toBe(false);
+    await fresh.warmReads(() => false);
+    expect(fresh.crossDocumentIndexStats().held).toBe(true);
+  });
+
   it("leaves the answers to the library past its limit", async () => {
     const small = withCrossDocumentIndex(kuzu, { maxRows: 1 });
     const ids = (await kuzu.getSections("docb")).map((s) => s.id);

@@ -7,6 +7,7 @@ import {
   dot,
   isFunctionWord,
   jaccard,
+  makeRoom,
   memoized,
   stemEnglish,
   stemEnglishFolded,
@@ -54,6 +55,23 @@ describe("text toolkit", () => {
       samples.push(text);
     }
     for (const text of samples) expect(tokenize(text)).toEqual([...text.toLowerCase().matchAll(WORD)].map((m) => m[0]));
+  });
+
+  it("makes room in a bounded map by forgetting its oldest entries, a tenth of it at a time", () => {
+    const map = new Map<number, number>();
+    for (let i = 0; i < 100; i++) {
+      makeRoom(map, 20);
+      map.set(i, i);
+      expect(map.size).toBeLessThanOrEqual(20);
+    }
+    // The newest stay; never emptied at once.
+    expect(map.has(99)).toBe(true);
+    expect(map.size).toBeGreaterThanOrEqual(18);
+    expect(Math.min(...map.keys())).toBeGreaterThan(70);
+    makeRoom(map, 20, 5);
+    expect(map.size + 5).toBeLessThanOrEqual(20);
+    makeRoom(map, 20, 50);
+    expect(map.size).toBe(0);
   });
 
   it("knows the function words of English and Italian, and keeps the Italian ones that are English words", () => {

@@ -1,6 +1,6 @@
 import { isZeroVector, type Embedder } from "../../model/embedder.ts";
 // Word vectors are L2-normalised (Embedder contract): their dot product is their cosine.
-import { dot, tokenize } from "../../text/index.ts";
+import { dot, makeRoom, tokenize } from "../../text/index.ts";
 import { contentStems, isFunctionWord } from "./lexical.ts";
 
 // Rule "a near word covers the question's word": auditors say "guests", "recycling", "bank"
@@ -31,7 +31,7 @@ async function vectorsOf(modelId: string, embedWords: EmbedWords, words: readonl
   }
   if (missing.length > 0) {
     const vectors = await embedWords(missing);
-    if (cache.size + missing.length > CACHE_CAPACITY) cache.clear();
+    makeRoom(cache, CACHE_CAPACITY, missing.length);
     missing.forEach((w, i) => {
       const v = vectors[i];
       const known = v !== undefined && !isZeroVector(v) ? v : null;

@@ -26,7 +26,7 @@ export interface StoreLibrary {
    * unless `done` says the write took effect before the failure (a checkpoint after the commit).
    */
   withPoolGrowth<T>(doing: string, done: () => Promise<boolean>, write: () => Promise<T>, writeChars?: number): Promise<T | void>;
-  methods: Pick<GraphStore, "open" | "close" | "memoryUse">;
+  methods: Pick<GraphStore, "open" | "close" | "memoryUse" | "warmReads">;
 }
 
 export function createStoreLibrary(core: StoreCore, search: Pick<StoreSearch, "open">, options: StoreLibraryOptions, ceilingBytes: number): StoreLibrary {
@@ -132,6 +132,9 @@ export function createStoreLibrary(core: StoreCore, search: Pick<StoreSearch, "o
         vectorMirrorRows += vectors.mirrorRows();
         return { vectorMirrorRows, searchSegments: segments.segments, searchIndexBytes: segments.bytes, poolBytes: core.state === null ? 0 : libraryPool };
       },
+
+      // Its indexes and mirrors are read at open or by the first search; the wrappers warm theirs.
+      warmReads: () => Promise.resolve(),
     },
   };
 }

@@ -38,4 +38,9 @@ export interface StoreLifecycle {
    */
   batchWrites<T>(work: () => Promise<T>): Promise<T>;
   memoryUse(): StoreMemory;
+  /**
+   * Reads into memory, in the background, what searches otherwise read at their first need (the
+   * warm-up at open): never a reason to fail. `stop` is asked between steps (the engine closing).
+   */
+  warmReads(stop: () => boolean): Promise<void>;
 }
