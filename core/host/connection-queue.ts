@@ -12,8 +12,12 @@
 export const MAX_IN_FLIGHT = 4;
 /** Requests of one connection waiting for their turn before further ones are refused BUSY. */
 export const MAX_QUEUED = 256;
-/** Interactive requests of all connections run on the engine at once (two cores: one each). */
-export const ENGINE_SLOTS = 2;
+/**
+ * Interactive requests of all connections run on the engine at once: one. The engine's work runs
+ * on one JavaScript thread, so two at once only interleave, and a client's search that came while
+ * two others ran waited for both (figures: docs/crash-safety.md).
+ */
+export const ENGINE_SLOTS = 1;
 
 /** How a request is run: on a shared slot, beside them (long work with its own engine queue), or at once (control). */
 export type RequestKind = "interactive" | "long" | "control";
