@@ -96,7 +96,6 @@ export interface DeadlineRecord {
   end: number;
 }
 
-/** Everything derived from one document, stored in the same transaction as its sections. */
 /** A resolved citation as the cross-document index keeps it: the section it enters, its id, the citing document. */
 export interface CitationInto {
   toSectionId: string;
@@ -110,6 +109,7 @@ export interface CrossDocumentRows {
   terms: TermRecord[];
 }
 
+/** Everything derived from one document, stored in the same transaction as its sections. */
 export interface DerivedGraph {
   crossReferences: CrossReferenceRecord[];
   terms: TermRecord[];

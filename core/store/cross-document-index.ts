@@ -2,6 +2,7 @@ import type { CitationInto, CrossDocumentRows, TermRecord } from "../model/graph
 import type { GraphStore, StoreWrites } from "./graph-store.ts";
 import type { StoreLifecycle } from "./ports/lifecycle.ts";
 import { isPureRead } from "./read-cache.ts";
+import { wrapStore } from "./store-wrapper.ts";
 
 // Two reads of every search span the library rather than the sections it found: the citations
 // entering those sections, and the defined terms the question names. Kuzu 0.11.3 answers both by
@@ -15,7 +16,7 @@ import { isPureRead } from "./read-cache.ts";
 // read (or when the library holds more rows than it may), the store answers as before.
 
 /** Citations, terms and their mentions held at most, together: beyond, the store answers. */
-export const CROSS_DOCUMENT_ROWS_MAX = 2_000_000;
+const CROSS_DOCUMENT_ROWS_MAX = 2_000_000;
 
 /**
  * Methods that change no citation and no term: vectors, caches, comparisons, aliases, the LLM's
@@ -142,6 +143,18 @@ export function withCrossDocumentIndex<S extends GraphStore>(
     unavailable = false;
   };
 
+  /** A write that may change citations or terms: no index is held or read while it runs. */
+  async function duringWrite<T>(call: () => Promise<T>): Promise<T> {
+    writes++;
+    changed();
+    try {
+      return await call();
+    } finally {
+      writes--;
+      changed();
+    }
+  }
+
   const wrapped = {
     async getReferenceIdsInto(sectionIds: string[]): Promise<Array<{ id: string; documentId: string }>> {
       const held = await current();
@@ -163,14 +176,7 @@ export function withCrossDocumentIndex<S extends GraphStore>(
 
     async open(): Promise<void> {
       closed = false;
-      writes++;
-      changed();
-      try {
-        await store.open();
-      } finally {
-        writes--;
-        changed();
-      }
+      await duringWrite(() => store.open());
     },
 
     async close(): Promise<void> {
@@ -191,21 +197,10 @@ export function withCrossDocumentIndex<S extends GraphStore>(
     }),
   };
 
-  return new Proxy(store, {
-    get(target, property, receiver) {
-      if (typeof property === "string" && Object.hasOwn(wrapped, property)) return wrapped[property as keyof typeof wrapped];
-      const value: unknown = Reflect.get(target, property, receiver);
-      if (typeof value !== "function" || typeof property !== "string" || isPureRead(property) || LEAVES_INDEX.has(property)) return value;
-      return async (...args: unknown[]) => {
-        writes++;
-        changed();
-        try {
-          return await (value as (...a: unknown[]) => unknown).apply(target, args);
-        } finally {
-          writes--;
-          changed();
-        }
-      };
-    },
-  }) as S & CrossDocumentIndexControls;
+  return wrapStore(
+    store,
+    wrapped,
+    (name) => isPureRead(name) || LEAVES_INDEX.has(name),
+    (_name, _args, call) => duringWrite(call),
+  );
 }

@@ -5,6 +5,7 @@ import type { CrossReferenceRecord, DerivedGraph, TermRecord, TripletRecord } fr
 import type { Section } from "../model/section-types.ts";
 import { makeRoom } from "../text/index.ts";
 import { byReferenceOrder, byTripletOrder } from "./record-order.ts";
+import { wrapStore } from "./store-wrapper.ts";
 
 // Retrieval asks the database for the same few things about every candidate (the section rows,
 // children, citations, triplets, terms), a dozen round trips per question. Those
@@ -435,9 +436,9 @@ export function withReadCache<S extends GraphStore>(store: S, options: { capacit
    * changed (the old vectors dropped), so only then is everything forgotten. Forgetting at every
    * call emptied the cache right before each insert.
    */
-  async function useEmbeddingSpace(method: unknown, target: S, args: unknown[]): Promise<unknown> {
+  async function useEmbeddingSpace(call: () => Promise<unknown>): Promise<unknown> {
     try {
-      const result: unknown = await (method as (...a: unknown[]) => unknown).apply(target, args);
+      const result: unknown = await call();
       if (typeof result !== "object" || result === null || !("changed" in result) || result.changed !== false) forget();
       return result;
     } catch (err) {
@@ -446,24 +447,21 @@ export function withReadCache<S extends GraphStore>(store: S, options: { capacit
     }
   }
 
-  return new Proxy(store, {
-    get(target, property, receiver) {
-      if (typeof property === "string" && Object.hasOwn(cached, property)) return cached[property as keyof typeof cached];
-      const value: unknown = Reflect.get(target, property, receiver);
-      if (typeof value !== "function" || typeof property !== "string" || PURE_READ_NAMES.has(property) || ROW_NEUTRAL.has(property)) return value;
-      if (property === "useEmbeddingSpace") return (...args: unknown[]) => useEmbeddingSpace(value, target, args);
-      const scope = isDocumentWrite(property) ? DOCUMENT_WRITES[property] : undefined;
+  return wrapStore(
+    store,
+    cached,
+    (name) => PURE_READ_NAMES.has(name) || ROW_NEUTRAL.has(name),
+    async (name, args, call) => {
+      if (name === "useEmbeddingSpace") return useEmbeddingSpace(call);
       // Anything else may write: nothing read before or during it may be served after it.
-      return async (...args: unknown[]) => {
-        const documentId = scope?.(args) ?? null;
-        const clear = (ended: boolean): void => (documentId === null ? forget() : forgetDocument(documentId, ended));
-        clear(false);
-        try {
-          return await (value as (...a: unknown[]) => unknown).apply(target, args);
-        } finally {
-          clear(true);
-        }
-      };
+      const documentId = isDocumentWrite(name) ? (DOCUMENT_WRITES[name]?.(args) ?? null) : null;
+      const clear = (ended: boolean): void => (documentId === null ? forget() : forgetDocument(documentId, ended));
+      clear(false);
+      try {
+        return await call();
+      } finally {
+        clear(true);
+      }
     },
-  }) as S & ReadCacheControls;
+  );
 }

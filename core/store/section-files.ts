@@ -6,6 +6,7 @@ import type { Section } from "../model/section-types.ts";
 import type { DocumentRecord, SearchHit } from "../model/store-records.ts";
 import type { GraphStore } from "./graph-store.ts";
 import { isPureRead } from "./read-cache.ts";
+import { wrapStore } from "./store-wrapper.ts";
 import { byReferenceOrder, byTripletOrder } from "./record-order.ts";
 import {
   encodeSectionFile,
@@ -493,20 +494,18 @@ export function withSectionFiles<S extends GraphStore>(store: S, directory: stri
     },
   };
 
-  return new Proxy(store, {
-    get(target, property, receiver) {
-      if (typeof property === "string" && Object.hasOwn(wrapped, property)) return wrapped[property as keyof typeof wrapped];
-      const value: unknown = Reflect.get(target, property, receiver);
-      if (typeof value !== "function" || typeof property !== "string" || isPureRead(property) || PASS_THROUGH.has(property)) return value;
-      // Anything that may write: the document list is read again after it.
-      return async (...args: unknown[]) => {
+  // Anything that may write: the document list is read again after it.
+  return wrapStore(
+    store,
+    wrapped,
+    (name) => isPureRead(name) || PASS_THROUGH.has(name),
+    async (_name, _args, call) => {
+      forgetDocuments();
+      try {
+        return await call();
+      } finally {
         forgetDocuments();
-        try {
-          return await (value as (...a: unknown[]) => unknown).apply(target, args);
-        } finally {
-          forgetDocuments();
-        }
-      };
+      }
     },
-  }) as S & SectionFileControls;
+  );
 }

@@ -35,7 +35,8 @@ export function tokenize(text: string): string[] {
     const c = lower.charCodeAt(i);
     let width = 1;
     let word: boolean;
-    if (c < 0x80) word = (c >= 0x61 && c <= 0x7a) || (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5a);
+    // Lower-cased: ASCII letters are a–z.
+    if (c < 0x80) word = (c >= 0x61 && c <= 0x7a) || (c >= 0x30 && c <= 0x39);
     else {
       const cp = lower.codePointAt(i) ?? c;
       if (cp > 0xffff) width = 2;
