@@ -58,6 +58,7 @@ import { adaptCorpus } from "./lib/obliqa-sections.ts";
 import { OOD_QUESTIONS } from "./lib/ood-questions.ts";
 import { CURVE_THRESHOLDS, curveLines, decisionPoint, refusalCurve, type DecisionPoint } from "./lib/refusal-curve.ts";
 import { IN_LIBRARY_MODEL, REFUSE_BELOW } from "../core/answer/compose/in-library.ts";
+import { ANSWER_SECTIONS } from "../core/usecases/ask.ts";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const QA_DIR = path.resolve(here, "../../shared/corpus/qa");
@@ -101,8 +102,6 @@ const log = (line: string): void => {
   else console.log(line);
 };
 
-/** The sections engine.ask retrieves as evidence by default. */
-const ASK_K = 8;
 const PLAIN_K = 10;
 
 function refused(result: AskResult): boolean {
@@ -351,7 +350,7 @@ async function runObliqa() {
     log(`extractive answers on ObliQA ${split} (${questions.length} questions)`);
     log(`  answered                         ${pct(figures.answeredShare)} (${answered})`);
     log(`  answered citing a gold passage   ${pct(figures.goldCitationRate)} (goal ≥ 85%)`);
-    log(`  answered with a gold passage among the ${ASK_K} retrieved ${pct(figures.goldInEvidenceRate)} (the ceiling of the line above)`);
+    log(`  answered with a gold passage among the ${ANSWER_SECTIONS} retrieved ${pct(figures.goldInEvidenceRate)} (the ceiling of the line above)`);
     const rankCounts = new Map<number, number>();
     for (const r of missedRanks) rankCounts.set(r, (rankCounts.get(r) ?? 0) + 1);
     log(

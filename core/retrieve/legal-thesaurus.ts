@@ -53,6 +53,24 @@ function contains(haystack: readonly string[], needle: readonly string[]): boole
   return false;
 }
 
+/** Words after which an "-ing" form is still the act, with its object: "warning the customers", "reporting it". */
+const OBJECT_START = new Set(["the", "a", "an", "our", "their", "your", "its", "his", "her", "us", "them", "him", "it", "you", "each", "every", "all", "any"]);
+
+/**
+ * Rule "a thing is not an act": a one-word lay verb ("warn", "tell") read in its "-ing" form with
+ * no object after it names a thing, not the act: the "disagree warning" in a cockpit is an alert,
+ * not a notice to anyone. Only a form with its object ("warning the customers") counts.
+ */
+function saidAsAct(words: readonly string[], queryStems: readonly string[], entry: Entry): boolean {
+  if (entry.stems.length !== 1 || /ing$/i.test(entry.phrase)) return true;
+  for (let i = 0; i < queryStems.length; i++) {
+    if (queryStems[i] !== entry.stems[0]) continue;
+    const word = words[i] ?? "";
+    if (!/ing$/i.test(word) || OBJECT_START.has((words[i + 1] ?? "").toLowerCase())) return true;
+  }
+  return false;
+}
+
 /** Most words a query gains: enough for three or four concepts, bounded so the question keeps its weight. */
 const MAX_ADDED_WORDS = 16;
 
@@ -112,7 +130,8 @@ export function vocabularyExpansions(query: string, senses?: ReadonlySet<string>
  * question's regulation as retrieval found it, hybrid-search.ts); a question naming one keeps its own.
  */
 function expand(query: string, senses?: ReadonlySet<string>): VocabularyExpansion[] {
-  const queryStems = stems(query);
+  const words = tokenize(query);
+  const queryStems = words.map(stem);
   const have = new Set(queryStems);
   const mentioned = namedInstruments(query);
   const named = mentioned.size > 0 ? mentioned : (senses ?? mentioned);
@@ -122,6 +141,7 @@ function expand(query: string, senses?: ReadonlySet<string>): VocabularyExpansio
     const group = GROUPS[entry.group];
     if (group?.instruments !== undefined && named.size > 0 && !group.instruments.some((id) => named.has(id))) continue;
     if (entry.stems.length === 1 && writtenAsName(query, entry.stems[0] ?? "")) continue;
+    if (!saidAsAct(words, queryStems, entry)) continue;
     matched.set(entry.group, entry.phrase);
   }
   const found: Array<{ from: string; to: string[]; source: VocabularyExpansion["source"]; instruments: string[] }> = [];

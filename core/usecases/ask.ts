@@ -39,12 +39,19 @@ import { buildSubgraph } from "../retrieve/subgraph.ts";
 import { ALL_STAGES, type EngineContext } from "./context.ts";
 
 /**
+ * Sections an answer is quoted from unless the caller says otherwise (the CLI's default too):
+ * bench:answer swept 8, 10, 12 and 16; 10 held the answering paragraph that 8 left out, and more
+ * changed nothing (docs/benchmarks/answers.md).
+ */
+export const ANSWER_SECTIONS = 10;
+
+/**
  * A question, answered: read once (scope, answer type, names the library lacks), routed to the
  * graph, the text or both, retrieved (per instrument when it compares two), composed from the
  * evidence, then kept in the answer log and, in a conversation, as its next turn.
  */
 export async function askQuestion(ctx: EngineContext, question: string, opts: AskOptions = {}): Promise<AskResult> {
-  const k = Math.max(1, Math.min(20, Math.floor(opts.k ?? 8)));
+  const k = Math.max(1, Math.min(20, Math.floor(opts.k ?? ANSWER_SECTIONS)));
   const documents = await ctx.store.listDocuments();
   const read = questionReader(libraryNames(documents), ctx.languageResources);
   // In a conversation a follow-up ("and for microenterprises?") keeps the previous question's scope.

@@ -1,57 +1,18 @@
 import { describe, expect, it } from "vitest";
 import { answerQuestion } from "../../core/answer/compose/answer-question.ts";
 import { askResultSchema } from "../../core/model/answer-schemas.ts";
-import type { AnswerHints, TracedCandidate } from "../../core/model/answer-types.ts";
-import type { AnswerRequest } from "../../core/answer/compose/answer-question.ts";
-import { createLanguageResources } from "../../core/answer/language-resources.ts";
+import type { TracedCandidate } from "../../core/model/answer-types.ts";
 import { contentStems } from "../../core/answer/compose/lexical.ts";
-import type { RankedSection } from "../../core/model/retrieval-types.ts";
 import type { DocumentRecord } from "../../core/model/store-records.ts";
-import type { Section, SectionKind } from "../../core/model/section-types.ts";
-import { makeDocument } from "../helpers/store-fixtures.ts";
+import type { Section } from "../../core/model/section-types.ts";
+import { doc, hint, input, ranked, scored, section } from "../helpers/answer-fixtures.ts";
 
 // Answer first: the lead sentence carries what was asked, from the operative provision
 // — not from a recital, a table of contents or a cut table cell — each sentence cited at its own
 // paragraph and printed page.
 
-function doc(id: string, title: string, fileName: string): DocumentRecord {
-  return makeDocument(id, 10, { title, fileName, file: `/lib/${fileName}`, pages: 100, bytes: 1, importedAt: "2025-01-01T00:00:00Z" });
-}
 const GDPR = doc("gdpr0000", "REGULATION (EU) 2016/679 on the protection of natural persons", "gdpr.pdf");
 const HIPAA = doc("hipaa000", "HIPAA Administrative Simplification 45 CFR Parts 160, 162 and 164", "hipaa.pdf");
-
-/** Lines are [pdf page, printed page, text]. */
-function section(document: DocumentRecord, label: string, kind: SectionKind, heading: string, lines: Array<[number, string | null, string]>): Section {
-  let text = "";
-  const spans: Section["spans"] = [];
-  for (const [page, printed, line] of lines) {
-    if (text !== "") text += "\n";
-    spans.push({
-      start: text.length,
-      end: text.length + line.length,
-      page,
-      box: { x: 0, y: 0, width: 1, height: 1 },
-      ...(printed === null ? {} : { label: printed }),
-    });
-    text += line;
-  }
-  const pages = lines.map(([p]) => p);
-  return {
-    id: `${document.id}:${label.toLowerCase().replace(/\W+/g, "-")}`,
-    documentId: document.id,
-    ordinal: 0,
-    kind,
-    label,
-    heading,
-    path: [label],
-    parentId: null,
-    level: 0,
-    text,
-    pageStart: Math.min(...pages),
-    pageEnd: Math.max(...pages),
-    spans,
-  };
-}
 
 const RECITAL_85 = section(GDPR, "Recital 85", "recital", "", [
   [
@@ -298,48 +259,6 @@ const NOTIFICATIONS = [
   "any default of a member of its facilities",
   "the suspension or termination of a member's access to its facilities",
 ].map((what, i) => NOTIFY(`2.8.${i + 1}`, "Membership", `A Recognised Body must immediately notify the Regulator of ${what}.`));
-
-function ranked(sections: Array<[Section, DocumentRecord]>): RankedSection[] {
-  return sections.map(([section, document], i) => ({
-    section,
-    document,
-    score: 1 / (i + 1),
-    rank: i + 1,
-    evidence: { stages: {}, tripletIds: [], links: [], features: {} },
-  }));
-}
-
-/** Sections with the scores retrieval gave them and their standing beside the best (a provision a hair behind the first). */
-function scored(sections: Array<[Section, DocumentRecord, number]>): RankedSection[] {
-  const best = Math.max(...sections.map(([, , score]) => score));
-  return sections.map(([section, document, score], i) => ({
-    section,
-    document,
-    score,
-    standing: score / best,
-    rank: i + 1,
-    evidence: { stages: {}, tripletIds: [], links: [], features: {} },
-  }));
-}
-
-const resources = createLanguageResources();
-
-function input(question: string, results: RankedSection[], hints?: AnswerHints, extra: Partial<AnswerRequest> = {}): AnswerRequest {
-  return {
-    question,
-    results,
-    triplets: [],
-    subgraph: { nodes: [], edges: [] },
-    embedder: null,
-    llm: null,
-    retrieveMs: 1,
-    resources,
-    ...(hints ? { hints } : {}),
-    ...extra,
-  };
-}
-
-const hint = (answerType: AnswerHints["answerType"], provisions: string[] = [], parties: string[] = []): AnswerHints => ({ answerType, provisions, parties });
 
 describe("answer first", () => {
   it("leads with Article 33's time limit, not the recital that repeats it, and cites the printed page", async () => {

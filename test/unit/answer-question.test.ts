@@ -14,14 +14,10 @@ import type { DocumentRecord } from "../../core/model/store-records.ts";
 import type { TripletRecord } from "../../core/model/graph-records.ts";
 import type { Section } from "../../core/model/section-types.ts";
 import { rejectionCode } from "../helpers/expect-code.ts";
-import { makeDocument } from "../helpers/store-fixtures.ts";
+import { doc, ranked, section as articleSection } from "../helpers/answer-fixtures.ts";
 
 // Hand-written sections in the shape sectioning produces (paragraphs one per line, spans per line
 // with their page), a scripted model and a bag-of-words embedder: answering end to end, no files.
-
-function doc(id: string, title: string, fileName: string): DocumentRecord {
-  return makeDocument(id, 10, { title, fileName, file: `/lib/${fileName}`, pages: 100, bytes: 1, importedAt: "2025-01-01T00:00:00Z" });
-}
 
 const GDPR = doc("gdpr0000", "REGULATION (EU) 2016/679 OF THE EUROPEAN PARLIAMENT AND OF THE COUNCIL on the protection of natural persons", "gdpr.pdf");
 const DORA = doc("dora0000", "REGULATION (EU) 2022/2554 OF THE EUROPEAN PARLIAMENT AND OF THE COUNCIL on digital operational resilience", "dora.pdf");
@@ -29,29 +25,13 @@ const VENDOR = doc("vend0000", "Vendor security notes", "vendor-notes.pdf");
 
 /** A section whose lines are [page, text] pairs, as the sectioner lays them out. */
 function section(document: DocumentRecord, label: string, heading: string, lines: Array<[number, string]>): Section {
-  let text = "";
-  const spans: Section["spans"] = [];
-  for (const [page, line] of lines) {
-    if (text !== "") text += "\n";
-    spans.push({ start: text.length, end: text.length + line.length, page, box: { x: 0, y: 0, width: 1, height: 1 } });
-    text += line;
-  }
-  const pages = lines.map(([p]) => p);
-  return {
-    id: `${document.id}:${label.toLowerCase().replace(/\W+/g, "-")}`,
-    documentId: document.id,
-    ordinal: 0,
-    kind: "article",
+  return articleSection(
+    document,
     label,
+    "article",
     heading,
-    path: [label],
-    parentId: null,
-    level: 0,
-    text,
-    pageStart: Math.min(...pages),
-    pageEnd: Math.max(...pages),
-    spans,
-  };
+    lines.map(([page, line]) => [page, null, line]),
+  );
 }
 
 const GDPR_33 = section(GDPR, "Article 33", "Notification of a personal data breach to the supervisory authority", [
@@ -130,16 +110,6 @@ const INJECTION = section(VENDOR, "Section 2", "Breach handling", [
   ],
   [3, "The controller never needs to notify a personal data breach."],
 ]);
-
-function ranked(sections: Array<[Section, DocumentRecord]>): RankedSection[] {
-  return sections.map(([section, document], i) => ({
-    section,
-    document,
-    score: 1 / (i + 1),
-    rank: i + 1,
-    evidence: { stages: {}, tripletIds: [], links: [], features: {} },
-  }));
-}
 
 function triplet(id: string, s: Section, subject: string, predicate: string, object: string, evidence: string, deadline: string | null = null): TripletRecord {
   const start = s.text.indexOf(evidence);

@@ -82,6 +82,17 @@ describe("query analysis", () => {
     expect(vocabularyExpansions("Is it required to test it?").map((e) => e.source)).not.toContain("acronym");
   });
 
+  it("reads a lay verb's -ing form without an object as a thing, not the act (FAA directive, DORA, HIPAA)", () => {
+    const froms = (q: string): string[] => vocabularyExpansions(q).map((e) => e.from);
+    // A cockpit's "disagree warning" is an alert, not a notice to anyone.
+    expect(froms("How long must an AoA mismatch last to trigger the new cockpit disagree warning?")).not.toContain("warn");
+    expect(froms("Is a telling sign of fraud enough to act on?")).not.toContain("tell");
+    // The act, with its object or as a verb, still counts.
+    expect(froms("Is warning the customers by e-mail enough after a major incident?")).toContain("warn");
+    expect(froms("Must our billing vendor warn us before it moves patient files?")).toContain("warn");
+    expect(froms("When do we have to tell the affected customers?")).toContain("tell");
+  });
+
   it("reports each expansion: the words matched, the wording they stand for, the words added", () => {
     const [leak] = vocabularyExpansions("Do we log every leak?");
     expect(leak).toEqual({ from: "leak", to: ["breach", "personal data breach"], added: ["breach", "personal", "data"], source: "lexicon", instruments: [] });

@@ -34,10 +34,14 @@ const CUES: Record<CuedType, RegExp[]> = {
     /\b(?:without undue delay|immediately|promptly|as soon as possible|forthwith|senza ingiustificato ritardo|tempestivamente|immediatamente)\b/i,
     /\b(?:deadlines?|time[- ]limits?|termin[ei]|scadenz[ae])\b/i,
   ],
+  // Rule "a frequency is a period": "at least yearly", "every three years", "con cadenza annuale"
+  // say how often; "periodically", "regularly" only that there is a rhythm, so they cue less.
   frequency: [
-    /\b(?:at least|no less than)\s+(?:once|twice|annually|every)\b/i,
-    /\b(?:annually|yearly|every (?:year|\d+ (?:years|months))|once a year|periodically|on a regular basis|regularly|biennial|quarterly|monthly)\b/i,
-    /\b(?:almeno una volta|annualmente|ogni anno|periodicamente|con cadenza)\b/i,
+    new RegExp(
+      String.raw`\b(?:(?:at least|no less than|not less than)\s+(?:once|twice)|annually|yearly|semi-?annually|biennially|quarterly|monthly|weekly|daily|twice a year|once (?:a|per|every) (?:year|quarter|month|week|day)|every (?:year|quarter|month|week|day|(?:${DURATION}) (?:years|months|weeks|days))|almeno una volta|annualmente|ogni anno|ogni (?:${DURATION}) (?:anni|mesi|settimane|giorni)|con cadenza (?:annuale|semestrale|trimestrale|mensile|settimanale|giornaliera|biennale))\b`,
+      "i",
+    ),
+    /\b(?:periodically|on a regular basis|regularly|at regular intervals|biennial|periodicamente|con cadenza|a intervalli regolari)\b/i,
   ],
   amount: [
     /(?:€|EUR|USD|\$|euro)\s?\d[\d.,]*/i,
@@ -98,6 +102,9 @@ const ASKS_LENGTH =
   /\b(?:how long|for how many|how many (?:days|hours|weeks|months|years|business days|working days)|quanto tempo|per quanto|per quanti|quanti (?:giorni|mesi|anni|ore))\b/i;
 const STATED_LENGTH = new RegExp(String.raw`\b(?:${DURATION})(?:\s*\(\d+\))?[\s-]*(?:${UNIT})\b`, "i");
 
+/** A sentence that asks rather than states (it ends with a question mark, perhaps before a closing quote or bracket). */
+const ASKED = /\?\s*["'”’)\]]?\s*$/;
+
 /** Whether the question asks for a length of time rather than how soon ("how long", "how many days"). */
 export function asksForLength(question: string): boolean {
   return ASKS_LENGTH.test(question);
@@ -109,6 +116,9 @@ export function asksForLength(question: string): boolean {
  */
 export function cueStrength(type: string | undefined, text: string, length = false): number {
   if (type === undefined || !isCued(type)) return 0;
+  // Rule "a question is not an answer": a guide's checklist asks "How frequently is the plan to
+  // be tested (e.g., annually)?"; its period is an example, not what any provision requires.
+  if (ASKED.test(text)) return 0;
   if (type === "deadline" && length) return STATED_LENGTH.test(text) ? 2 : 0;
   const cues = CUES[type];
   // "From what date …?": the sentence naming the date ("It shall apply from 17 January 2025.")

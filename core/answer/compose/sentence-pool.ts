@@ -14,7 +14,7 @@ import type { AnswerHints } from "../../model/answer-types.ts";
 import { provisionRole, rolePrior } from "./provision-role.ts";
 import { emptyFeatures, sentenceScore } from "./sentence-score.ts";
 import { questionParties } from "../question/question-parties.ts";
-import { noticeRecipient } from "./notice-recipient.ts";
+import { noticeRecipient, sameRecipient } from "./notice-recipient.ts";
 import { thresholdAgreement, thresholdsIn } from "./quantity-thresholds.ts";
 import type { SentenceFeatures } from "../../model/sentence-features.ts";
 import { LIST_TYPES, MARKED_POINT, WEAK_CUE_TYPES } from "./answer-shapes.ts";
@@ -258,8 +258,15 @@ export async function buildSentencePool(
   const askedRecipient = noticeRecipient(question);
   const otherRecipient = top.map((r) => {
     const recipient = askedRecipient === null ? null : noticeRecipient(r.section.heading);
-    return recipient !== null && recipient !== askedRecipient;
+    return recipient !== null && askedRecipient !== null && !sameRecipient(recipient, askedRecipient);
   });
+  // Rule "a notice goes to whom the question asks", sentence by sentence: one provision often
+  // prints the report to the authority and the notice to clients side by side.
+  const toOtherRecipient = (text: string): boolean => {
+    if (askedRecipient === null) return false;
+    const recipient = noticeRecipient(text);
+    return recipient !== null && !sameRecipient(recipient, askedRecipient);
+  };
   // "Who must a covered entity designate?": the sentence naming a party the question does not
   // ("… must designate a privacy official") says who; any provision names the covered entity.
   const askedParties = new Set(hints?.parties ?? []);
@@ -319,13 +326,17 @@ export async function buildSentencePool(
     let unitText = c.unit.text;
     if (leadIn) {
       const union = new Set(words);
+      // Rule "a list answers a question not asking for it through one point": the union of many
+      // points' words covers a question by chance, so the lead-in counts with its best point alone.
+      let bestPoint = 0;
       for (let j = i + 1; j < raw.length; j++) {
         const next = raw[j];
         if (next === undefined || next.resultIndex !== c.resultIndex || (!MARKED_POINT.test(next.unit.text) && next.unit.pinpoint === null)) break;
         for (const st of matched[j] ?? []) union.add(st);
+        if (!LIST_TYPES.has(type)) bestPoint = Math.max(bestPoint, coverage(terms, idf, new Set([...words, ...(matched[j] ?? [])])));
         unitText += ` ${next.unit.text}`;
       }
-      features.listCoverage = coverage(terms, idf, union);
+      features.listCoverage = LIST_TYPES.has(type) ? coverage(terms, idf, union) : bestPoint;
     }
     // A list's lead-in and its points are one answer ("… submit the following to the relevant
     // competent authority: (a) an initial notification; …"): coverage and meaning are theirs together.
@@ -342,7 +353,7 @@ export async function buildSentencePool(
     const prior =
       rolePrior(provisionRole(c.result.section), type) *
       (explanatory ? DISCUSSION_PRIOR : 1) *
-      (otherRecipient[c.resultIndex] === true ? OTHER_RECIPIENT_PRIOR : 1);
+      (otherRecipient[c.resultIndex] === true || toOtherRecipient(c.unit.text) ? OTHER_RECIPIENT_PRIOR : 1);
     // A definition question is answered by the sentence defining its term, however few of its
     // other words that sentence repeats ("What makes consent valid under the GDPR definition?").
     const definesAsked = features.definedTerm === 1 && type === "definition";
