@@ -2,7 +2,17 @@ import { toErrorInfo } from "../../model/errors.ts";
 import type { GraphStore } from "../graph-store.ts";
 import type { StoreCore, LibraryState } from "./kuzu-store-core.ts";
 import type { StoreSearch } from "./kuzu-store-search.ts";
-import { fileBytes, grownPool, libraryPoolBytes, POOL_REGROW, readMemoryRecord, writeMemoryRecord, writePoolBytes } from "./memory-plan.ts";
+import {
+  fileBytes,
+  grownPool,
+  libraryPoolBytes,
+  POOL_REGROW,
+  readMemoryRecord,
+  recordFilledPool,
+  writeMemoryRecord,
+  writePoolBytes,
+  type MemoryRecord,
+} from "./memory-plan.ts";
 import type { BeforeMigrate, Migration } from "./migrations.ts";
 import { closeLibrary, openLibrary } from "./open-database.ts";
 import { isPoolFullError } from "./store-errors.ts";
@@ -33,11 +43,12 @@ export function createStoreLibrary(core: StoreCore, search: Pick<StoreSearch, "o
   const { dbPath, readOnlyOption, lanes, vectors, log } = core;
   /** The library database's buffer pool as opened (memory-plan.ts). */
   let libraryPool = 0;
-  /** The pool `<library>.memory.json` says a write needed; only this process writes it. */
-  let recordedPool = 0;
+  /** `<library>.memory.json` as last read or written; only this process writes it. */
+  let record: MemoryRecord = { libraryPoolBytes: 0, reason: "", at: "" };
 
   async function openState(poolBytes?: number): Promise<LibraryState> {
-    recordedPool = (await readMemoryRecord(dbPath)).libraryPoolBytes;
+    record = await readMemoryRecord(dbPath);
+    const recordedPool = record.libraryPoolBytes;
     // A pool grown after a failure (withPoolGrowth) outranks the caller's fixed one.
     libraryPool = Math.max(poolBytes ?? options.bufferPoolBytes ?? libraryPoolBytes(await fileBytes(dbPath), recordedPool, ceilingBytes), recordedPool);
     const library = await openLibrary({
@@ -70,21 +81,25 @@ export function createStoreLibrary(core: StoreCore, search: Pick<StoreSearch, "o
    * Before a write: a library that grew past what its pool was sized for is reopened with the
    * pool its size calls for, while no statement runs. A write that fills the pool can leave Kuzu
    * 0.11.3's library unreadable (bench:scale: reads of its sections segfaulted afterwards), so the
-   * pool is kept ahead of the library rather than grown after a failure.
+   * pool is kept ahead of the library rather than grown after a failure. True when the write calls
+   * for a larger pool than the library itself.
    */
-  async function growIfOutgrown(doing: string, writeChars = 0): Promise<void> {
-    if (options.bufferPoolBytes !== undefined || core.state === null || core.state.readOnly) return;
+  async function growIfOutgrown(doing: string, writeChars = 0): Promise<boolean> {
+    if (options.bufferPoolBytes !== undefined || core.state === null || core.state.readOnly) return false;
+    const own = libraryPoolBytes(await fileBytes(dbPath), record.libraryPoolBytes, ceilingBytes);
     // A large document needs room of its own in one transaction, whatever the library's size.
-    const wanted = Math.max(libraryPoolBytes(await fileBytes(dbPath), recordedPool, ceilingBytes), writePoolBytes(writeChars, ceilingBytes));
-    if (wanted < libraryPool * POOL_REGROW) return;
+    const forWrite = writePoolBytes(writeChars, ceilingBytes, record.largeWrite);
+    const wanted = Math.max(own, forWrite);
+    if (wanted < libraryPool * POOL_REGROW) return forWrite > own;
     log(
       `the library's buffer pool of ${Math.round(libraryPool / 2 ** 20)} MB is too small for its size or for ${doing}: reopened with ${Math.round(wanted / 2 ** 20)} MB`,
     );
     await reopenWithPool(wanted);
+    return forWrite > own;
   }
 
   async function withPoolGrowth<T>(doing: string, done: () => Promise<boolean>, write: () => Promise<T>, writeChars = 0): Promise<T | void> {
-    await growIfOutgrown(doing, writeChars);
+    const largeWrite = await growIfOutgrown(doing, writeChars);
     try {
       return await write();
     } catch (err) {
@@ -94,11 +109,8 @@ export function createStoreLibrary(core: StoreCore, search: Pick<StoreSearch, "o
       log(
         `${doing} needed more memory than the library's buffer pool of ${Math.round(libraryPool / 2 ** 20)} MB: reopened with ${Math.round(larger / 2 ** 20)} MB`,
       );
-      await writeMemoryRecord(dbPath, {
-        libraryPoolBytes: larger,
-        reason: `${doing} filled a pool of ${Math.round(libraryPool / 2 ** 20)} MB`,
-        at: new Date().toISOString(),
-      });
+      record = recordFilledPool(record, { doing, filledBytes: libraryPool, larger, writeChars, largeWrite });
+      await writeMemoryRecord(dbPath, record);
       await reopenWithPool(larger);
       if (await done()) return;
       return write();

@@ -7,6 +7,12 @@ import os from "node:os";
 // library, so the pool is sized from what the database holds, between a floor (small libraries
 // keep the memory they always had) and a ceiling taken from the machine, and grown when a
 // statement proves it too small.
+//
+// Why the file and not the live contents: Kuzu 0.11.3 keeps the rows a delete removes until every
+// row of their node group is gone, and a write's checkpoint rewrites each column chunk it appends
+// to in memory, those rows included. So what a write needs grows with the deletes and re-imports
+// a library has seen, as its file does; a pool sized from the live sections alone was filled by an
+// ordinary import in the mixed soak (docs/crash-safety.md).
 
 const MB = 1024 * 1024;
 
@@ -44,9 +50,13 @@ export function libraryPoolBytes(fileBytes: number, recorded: number, ceiling = 
   return clamp(Math.max(fileBytes * LIBRARY_POOL_SHARE, recorded), LIBRARY_POOL_FLOOR, ceiling);
 }
 
-/** The library pool storing a document of this much text in one transaction calls for. */
-export function writePoolBytes(textChars: number, ceiling = poolCeiling()): number {
-  return clamp(textChars * WRITE_POOL_PER_CHAR, LIBRARY_POOL_FLOOR, ceiling);
+/**
+ * The library pool storing a document of this much text in one transaction calls for; `learned`: a
+ * write that needed more per character than WRITE_POOL_PER_CHAR (MemoryRecord.largeWrite).
+ */
+export function writePoolBytes(textChars: number, ceiling = poolCeiling(), learned?: LargeWrite): number {
+  const perChar = Math.max(WRITE_POOL_PER_CHAR, learned && learned.chars > 0 ? learned.poolBytes / learned.chars : 0);
+  return clamp(textChars * perChar, LIBRARY_POOL_FLOOR, ceiling);
 }
 
 /** The next size to try after `bytes` proved too small, or null at the ceiling. */
@@ -54,28 +64,69 @@ export function grownPool(bytes: number, ceiling = poolCeiling()): number | null
   return bytes >= ceiling ? null : Math.min(ceiling, bytes * POOL_GROWTH);
 }
 
+/** A write that filled a pool its own size had raised: its text's size and the pool it was retried with. */
+export interface LargeWrite {
+  chars: number;
+  poolBytes: number;
+}
+
 /** What the library's memory record (`<library>.memory.json`) holds. */
 export interface MemoryRecord {
-  /** The library pool a statement proved necessary (0: none yet). */
+  /** The library pool a statement proved the library itself needs (0: none yet). */
   libraryPoolBytes: number;
   /** Why it was grown, for `clausegraph check`. */
   reason: string;
   at: string;
+  /**
+   * Set when a write larger than the library's pool filled the pool sized for it: later large
+   * writes get its pool per character, and the library's own pool is not raised for good.
+   */
+  largeWrite?: LargeWrite;
+}
+
+/**
+ * The record after a write filled a pool of `filledBytes` and is retried with `larger`. A write
+ * that had raised the pool above what the library called for (`largeWrite`) teaches what writes
+ * that large need; any other shows the library itself needs the larger pool from now on.
+ */
+export function recordFilledPool(
+  record: MemoryRecord,
+  failed: { doing: string; filledBytes: number; larger: number; writeChars: number; largeWrite: boolean },
+  at = new Date(),
+): MemoryRecord {
+  const reason = `${failed.doing} filled a pool of ${Math.round(failed.filledBytes / MB)} MB`;
+  if (failed.largeWrite && failed.writeChars > 0) {
+    return { ...record, largeWrite: { chars: failed.writeChars, poolBytes: failed.larger }, reason, at: at.toISOString() };
+  }
+  return { ...record, libraryPoolBytes: failed.larger, reason, at: at.toISOString() };
 }
 
 export function memoryRecordPath(dbPath: string): string {
   return `${dbPath}.memory.json`;
 }
 
+const isCount = (value: unknown): value is number => typeof value === "number" && Number.isFinite(value) && value >= 0;
+
+function readLargeWrite(value: unknown): LargeWrite | undefined {
+  if (typeof value !== "object" || value === null) return undefined;
+  const { chars, poolBytes } = value as Record<string, unknown>;
+  return isCount(chars) && isCount(poolBytes) ? { chars, poolBytes } : undefined;
+}
+
 export async function readMemoryRecord(dbPath: string): Promise<MemoryRecord> {
   try {
     const parsed: unknown = JSON.parse(await readFile(memoryRecordPath(dbPath), "utf8"));
     if (typeof parsed === "object" && parsed !== null) {
-      const bytes = (parsed as Record<string, unknown>).libraryPoolBytes;
-      const reason = (parsed as Record<string, unknown>).reason;
-      const at = (parsed as Record<string, unknown>).at;
-      if (typeof bytes === "number" && Number.isFinite(bytes) && bytes >= 0) {
-        return { libraryPoolBytes: bytes, reason: typeof reason === "string" ? reason : "", at: typeof at === "string" ? at : "" };
+      const fields = parsed as Record<string, unknown>;
+      const bytes = fields.libraryPoolBytes;
+      if (isCount(bytes)) {
+        const largeWrite = readLargeWrite(fields.largeWrite);
+        return {
+          libraryPoolBytes: bytes,
+          reason: typeof fields.reason === "string" ? fields.reason : "",
+          at: typeof fields.at === "string" ? fields.at : "",
+          ...(largeWrite ? { largeWrite } : {}),
+        };
       }
     }
   } catch {
