@@ -13,6 +13,7 @@
 // children and OCR included, with the engine's memory, handles and caches at each hundred.
 // Exit 1 on an INTERNAL error, an operation failing as it should not, or the last hundred's
 // peak RSS more than 10 % above the first's.
+import { spawnSync } from "node:child_process";
 import { mkdtemp, readdir, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
@@ -20,6 +21,18 @@ import { parseArgs } from "node:util";
 import { fileURLToPath } from "node:url";
 import { runMixedSoak } from "./lib/soak-mixed.ts";
 import { runSoak } from "./lib/soak-run.ts";
+
+// The app runs its engine with two glibc malloc arenas (scripts/start.mjs, electron/engine-client.ts);
+// the soak measures the engine as the app runs it. glibc reads the variable at start, so the bench
+// starts itself again with it.
+if (process.env.MALLOC_ARENA_MAX === undefined) {
+  const runTs = fileURLToPath(new URL("../bin/run-ts.mjs", import.meta.url));
+  const again = spawnSync(process.execPath, [...process.execArgv, runTs, ...process.argv.slice(1)], {
+    stdio: "inherit",
+    env: { ...process.env, MALLOC_ARENA_MAX: "2" },
+  });
+  process.exit(again.status ?? 1);
+}
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const { values } = parseArgs({

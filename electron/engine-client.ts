@@ -42,6 +42,9 @@ export function createEngineClient(options: EngineClientOptions): EngineClient {
     const proc = utilityProcess.fork(options.entry, ["--data-dir", options.dataDir], {
       serviceName: "ClauseGraph engine",
       stdio: "inherit",
+      // Two glibc malloc arenas: Kuzu's and onnxruntime's threads otherwise spread over many whose
+      // fragments are kept, and the engine's memory grows over a long session (docs/crash-safety.md).
+      env: { ...process.env, MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX ?? "2" },
     });
     // A restarted engine must still accept the files the user chose before; sent before any request.
     const granted = grants.list();

@@ -39,8 +39,14 @@ function isStale(output, sourceDirs) {
   return sourceDirs.some((dir) => existsSync(dir) && newestMtime(dir) > built);
 }
 
+// The engine's native libraries (Kuzu, onnxruntime) allocate from many threads, and glibc spreads
+// them over many arenas whose fragments it keeps: a long session's memory kept growing. Two arenas
+// grow far less (docs/crash-safety.md); other C libraries ignore the variable, and a value the
+// user set wins.
+const ENGINE_ENV = { ...process.env, MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX ?? "2" };
+
 function run(command, commandArgs) {
-  const child = spawn(command, commandArgs, { cwd: ROOT, stdio: "inherit" });
+  const child = spawn(command, commandArgs, { cwd: ROOT, stdio: "inherit", env: ENGINE_ENV });
   const forward = (signal) => child.kill(signal);
   process.on("SIGINT", forward);
   process.on("SIGTERM", forward);
