@@ -255,6 +255,7 @@ export async function buildSentencePool(
   // (The query the pool scores carries words retrieval added: "shall apply from" for a date question.)
   const asksExemption = (type === "yes-no" || type === "scope") && EXEMPTION_QUESTION.test(question);
   const askedThresholds = thresholdsIn(question);
+  const asksList = LIST_TYPES.has(type);
   const askedRecipient = noticeRecipient(question);
   const otherRecipient = top.map((r) => {
     const recipient = askedRecipient === null ? null : noticeRecipient(r.section.heading);
@@ -322,21 +323,23 @@ export async function buildSentencePool(
         ? 1
         : 0;
     const leadIn = c.unit.text.trimEnd().endsWith(":");
-    features.listLeadIn = leadIn && LIST_TYPES.has(type) ? 1 : 0;
+    features.listLeadIn = leadIn && asksList ? 1 : 0;
     let unitText = c.unit.text;
     if (leadIn) {
-      const union = new Set(words);
       // Rule "a list answers a question not asking for it through one point": the union of many
-      // points' words covers a question by chance, so the lead-in counts with its best point alone.
+      // points' words covers a question by chance, so unless the list is asked for, the lead-in
+      // counts with its best point alone.
+      const union = new Set(words);
       let bestPoint = 0;
       for (let j = i + 1; j < raw.length; j++) {
         const next = raw[j];
         if (next === undefined || next.resultIndex !== c.resultIndex || (!MARKED_POINT.test(next.unit.text) && next.unit.pinpoint === null)) break;
-        for (const st of matched[j] ?? []) union.add(st);
-        if (!LIST_TYPES.has(type)) bestPoint = Math.max(bestPoint, coverage(terms, idf, new Set([...words, ...(matched[j] ?? [])])));
+        const point = matched[j] ?? [];
+        if (asksList) for (const st of point) union.add(st);
+        else bestPoint = Math.max(bestPoint, coverage(terms, idf, new Set([...words, ...point])));
         unitText += ` ${next.unit.text}`;
       }
-      features.listCoverage = LIST_TYPES.has(type) ? coverage(terms, idf, union) : bestPoint;
+      features.listCoverage = asksList ? coverage(terms, idf, union) : bestPoint;
     }
     // A list's lead-in and its points are one answer ("… submit the following to the relevant
     // competent authority: (a) an initial notification; …"): coverage and meaning are theirs together.
