@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { cueStrength } from "../../core/answer/compose/answer-cues.ts";
+import { isFailureCase } from "../../core/answer/compose/answer-lead.ts";
 import { answerQuestion } from "../../core/answer/compose/answer-question.ts";
 import { noticeRecipient, sameRecipient } from "../../core/answer/compose/notice-recipient.ts";
 import { doc, hint, input, ranked, scored, section } from "../helpers/answer-fixtures.ts";
@@ -193,5 +194,347 @@ describe('rule "a list answers a question not asking for it through one point"',
       ),
     );
     expect(dora.sentences[0]?.text).toMatch(/shall report at least yearly/);
+  });
+});
+
+describe("rule \"a list's lead-in is its points' parent\"", () => {
+  const shownText = (a: { sentences: Array<{ text: string; more?: boolean }> }): string =>
+    a.sentences
+      .filter((s) => s.more === false)
+      .map((s) => s.text)
+      .join(" ");
+
+  it("quotes a CFR paragraph under its own lead-in, not under an earlier paragraph's (HIPAA § 164.504)", async () => {
+    const s164_504 = section(HIPAA, "§ 164.504", "section", "Uses and disclosures: Organizational requirements", [
+      [81, null, "(a) Definitions. As used in this section:"],
+      [81, null, "Summary health information means information, that may be individually identifiable health information, and:"],
+      [81, null, "(1) That summarizes the claims history, claims expenses, or type of claims experienced by individuals; and"],
+      [81, null, "(2) From which the information described at § 164.514(b)(2)(i) has been deleted."],
+      [81, null, "(b)-(d) [Reserved]"],
+      [
+        81,
+        null,
+        "(e)(1) Standard: Business associate contracts. (i) The contract or other arrangement must meet the requirements of paragraph (e)(2) of this section.",
+      ],
+      [81, null, "(2) Implementation specifications: Business associate contracts. A contract between the covered entity and a business associate must:"],
+      [81, null, "(i) Establish the permitted and required uses and disclosures of protected health information by the business associate;"],
+      [82, null, "(ii) Provide that the business associate will report to the covered entity any use or disclosure not provided for by its contract;"],
+      [82, null, "(iii) Authorize termination of the contract by the covered entity if the business associate has violated a material term of the contract."],
+    ]);
+    const answer = await answerQuestion(
+      input("What must a business associate contract contain under HIPAA?", ranked([[s164_504, HIPAA]]), hint("requirements")),
+    );
+    expect(answer.sentences[0]?.text).toMatch(/business associate contracts|contract between the covered entity/i);
+    const shown = shownText(answer);
+    expect(shown).toMatch(/Establish the permitted and required uses/);
+    // The definition is not read as the contract's lead-in: nothing of it comes before the list.
+    const before = shown.slice(0, shown.indexOf("Establish the permitted"));
+    expect(before).not.toMatch(/Summary health information/);
+    // Rule "a reserved paragraph says nothing": the placeholder is never quoted.
+    expect(answer.sentences.map((s) => s.text).join(" ")).not.toMatch(/\[Reserved\]/);
+  });
+
+  it("holds in another CFR rule (FTC Safeguards Rule, 16 CFR § 314.4)", async () => {
+    const FTC = doc("ftc00314", "16 CFR Part 314 Standards for Safeguarding Customer Information", "ftc-safeguards.pdf");
+    const s314_4 = section(FTC, "§ 314.4", "section", "Elements", [
+      [3, null, "(c) Design and implement safeguards to control the risks you identify through risk assessment, including:"],
+      [3, null, "(1) Implementing and periodically reviewing access controls, including technical and, as appropriate, physical controls;"],
+      [3, null, "(2) Encrypting all customer information held or transmitted by you both in transit over external networks and at rest;"],
+      [3, null, "(d)(1) Regularly test or otherwise monitor the effectiveness of the safeguards' key controls, systems, and procedures."],
+      [
+        3,
+        null,
+        "(2) For information systems, the monitoring and testing shall include continuous monitoring or periodic penetration testing and vulnerability assessments.",
+      ],
+    ]);
+    const answer = await answerQuestion(
+      input("Must the monitoring of our information systems include penetration testing?", ranked([[s314_4, FTC]]), hint("yes-no")),
+    );
+    const lead = answer.sentences.findIndex((s) => /continuous monitoring or periodic penetration testing/.test(s.text));
+    expect(lead).toBeGreaterThanOrEqual(0);
+    // Not read as a third safeguard of (c): (c)'s lead-in is not quoted before it.
+    expect(
+      answer.sentences
+        .slice(0, lead)
+        .map((s) => s.text)
+        .join(" "),
+    ).not.toMatch(/Design and implement safeguards/);
+  });
+});
+
+describe('rule "a reserved paragraph says nothing"', () => {
+  it("treats reserved and deleted placeholders of the CFR and EU texts as furniture", async () => {
+    const { isFurniture } = await import("../../core/answer/compose/answer-cues.ts");
+    expect(isFurniture("(b)-(d) [Reserved]")).toBe(true);
+    expect(isFurniture("§ 164.105 [Reserved]")).toBe(true);
+    expect(isFurniture("Article 7 (deleted)")).toBe(true);
+    expect(isFurniture("(b) The covered entity must keep the reserved funds separate.")).toBe(false);
+  });
+});
+
+describe('rule "the people a rule protects go by several names"', () => {
+  it("answers a question about individuals with the GDPR's data subject and HIPAA's individuals alike", async () => {
+    const article34 = section(GDPR, "Article 34", "article", "Communication of a personal data breach to the data subject", [
+      [
+        163,
+        null,
+        "1. When the personal data breach is likely to result in a high risk to the rights and freedoms of natural persons, the controller shall communicate the personal data breach to the data subject without undue delay.",
+      ],
+    ]);
+    const article33 = section(GDPR, "Article 33", "article", "Notification of a personal data breach to the supervisory authority", [
+      [
+        162,
+        null,
+        "1. In the case of a personal data breach, the controller shall without undue delay and, where feasible, not later than 72 hours after having become aware of it, notify the personal data breach to the supervisory authority.",
+      ],
+    ]);
+    const gdpr = await answerQuestion(
+      input(
+        "How quickly must affected individuals be notified of a breach?",
+        scored([
+          [article33, GDPR, 1],
+          [article34, GDPR, 0.95],
+        ]),
+        hint("deadline"),
+      ),
+    );
+    expect(gdpr.sentences[0]?.text).toMatch(/to the data subject/);
+
+    const s164_404 = section(HIPAA, "§ 164.404", "section", "Notification to individuals", [
+      [
+        71,
+        null,
+        "(a) Standard —(1) General rule. A covered entity shall, following the discovery of a breach of unsecured protected health information, notify each individual whose unsecured protected health information has been accessed.",
+      ],
+      [
+        72,
+        null,
+        "(b) Implementation specification: Timeliness of notification. A covered entity shall provide the notification required by paragraph (a) of this section without unreasonable delay and in no case later than 60 calendar days after discovery of a breach.",
+      ],
+    ]);
+    const s164_408 = section(HIPAA, "§ 164.408", "section", "Notification to the Secretary", [
+      [
+        73,
+        null,
+        "(b) Implementation specifications: Breaches involving 500 or more individuals. For breaches involving 500 or more individuals, a covered entity shall provide the notification to the Secretary contemporaneously with the notice to individuals and in the manner specified on the HHS Web site.",
+      ],
+    ]);
+    const hipaa = await answerQuestion(
+      input(
+        "How quickly must affected individuals be notified of a breach?",
+        scored([
+          [s164_408, HIPAA, 1],
+          [s164_404, HIPAA, 0.95],
+        ]),
+        hint("deadline"),
+      ),
+    );
+    expect(hipaa.sentences[0]?.text).toMatch(/paragraph \(a\) of this section/);
+  });
+
+  it("reads the recipient of a notice in the passive (rule: a notice goes to whom the question asks)", () => {
+    expect(noticeRecipient("How quickly must affected individuals be notified of a breach?")).toBe("individual");
+    expect(noticeRecipient("When must the supervisory authority be informed of a breach?")).toBe("supervisory authority");
+    expect(sameRecipient("individual", "data subject")).toBe(true);
+  });
+});
+
+describe("lists and paragraphs of the CFR family", () => {
+  it("quotes every item of a long list whose items have points of their own (HIPAA § 164.308(a), FTC § 314.4)", async () => {
+    const standards = [
+      "Security management process",
+      "Assigned security responsibility",
+      "Workforce security",
+      "Information access management",
+      "Security awareness and training",
+      "Security incident procedures",
+    ];
+    const lines: Array<[number, string | null, string]> = [[64, null, "(a) A covered entity or business associate must, in accordance with § 164.306:"]];
+    standards.forEach((name, i) => {
+      lines.push([64, null, `(${i + 1})(i) Standard: ${name}. Implement policies and procedures for ${name.toLowerCase()}.`]);
+      lines.push([64, null, "(ii) Implementation specifications:"]);
+      for (const letter of ["A", "B", "C"])
+        lines.push([64, null, `(${letter}) Specification ${letter} of ${name.toLowerCase()} (Addressable). Implement procedures as needed.`]);
+    });
+    const s164_308 = section(HIPAA, "§ 164.308", "section", "Administrative safeguards", lines);
+    const hipaa = await answerQuestion(
+      input("What are the administrative safeguards under the HIPAA Security Rule?", ranked([[s164_308, HIPAA]]), hint("requirements")),
+    );
+    const all = hipaa.sentences.map((s) => s.text).join(" ");
+    for (const name of standards) expect(all).toContain(`Standard: ${name}`);
+
+    const FTC = doc("ftc00314", "16 CFR Part 314 Standards for Safeguarding Customer Information", "ftc-safeguards.pdf");
+    const elements = [
+      "Designate a qualified individual",
+      "Base your information security program on a risk assessment",
+      "Design and implement safeguards",
+      "Regularly test or otherwise monitor",
+      "Implement policies and procedures to ensure that personnel",
+      "Oversee service providers",
+    ];
+    const ftcLines: Array<[number, string | null, string]> = [
+      [3, null, "In order to develop, implement, and maintain your information security program, you shall:"],
+    ];
+    elements.forEach((text, i) => {
+      const letter = "abcdef"[i] ?? "a";
+      ftcLines.push([3, null, `(${letter}) ${text} to carry out the program, including:`]);
+      for (const n of [1, 2, 3]) ftcLines.push([3, null, `(${n}) Step ${n} of element ${letter};`]);
+    });
+    const s314_4 = section(FTC, "§ 314.4", "section", "Elements", ftcLines);
+    const ftc = await answerQuestion(input("What elements must our information security program include?", ranked([[s314_4, FTC]]), hint("requirements")));
+    const ftcAll = ftc.sentences.map((s) => s.text).join(" ");
+    for (const text of elements) expect(ftcAll).toContain(text);
+  });
+
+  it("reads a rule that cannot be met as its failure case, as one not followed (HIPAA, GDPR, Italian tender)", () => {
+    expect(
+      isFailureCase(
+        "(ii) If the covered entity is unable to take an action required by paragraph (b)(2)(i)(A) within the time required, the covered entity may extend the time by no more than 30 days, provided that:",
+      ),
+    ).toBe(true);
+    expect(
+      isFailureCase(
+        "4. If the controller does not take action on the request of the data subject, the controller shall inform the data subject without delay.",
+      ),
+    ).toBe(true);
+    expect(isFailureCase("Where the processor cannot ensure the erasure, it shall inform the controller.")).toBe(true);
+    expect(isFailureCase("Qualora il fornitore non consegni entro 5 giorni, si applica la penale.")).toBe(true);
+    expect(isFailureCase("(i) The covered entity must act on a request for access no later than 30 days after receipt of the request.")).toBe(false);
+  });
+
+  it("leads with the time limit, not with what happens when it cannot be met (HIPAA §§ 164.524, 164.528)", async () => {
+    const s164_524 = section(HIPAA, "§ 164.524", "section", "Access of individuals to protected health information", [
+      [106, null, "(2) Implementation specifications: Timely action by the covered entity."],
+      [
+        106,
+        null,
+        "(i) Except as provided in paragraph (b)(2)(ii) of this section, the covered entity must act on a request for access no later than 30 days after receipt of the request as follows:",
+      ],
+      [
+        106,
+        null,
+        "(A) If the covered entity grants the request, in whole or in part, it must inform the individual of the acceptance of the request and provide the access requested.",
+      ],
+      [
+        106,
+        null,
+        "(ii) If the covered entity is unable to take an action required by paragraph (b)(2)(i)(A) of this section within the time required by paragraph (b)(2)(i) of this section, the covered entity may extend the time for such actions by no more than 30 days, provided that:",
+      ],
+      [
+        106,
+        null,
+        "(A) The covered entity, within the time limit set by paragraph (b)(2)(i) of this section, provides the individual with a written statement of the reasons for the delay and the date by which the covered entity will complete its action on the request; and",
+      ],
+    ]);
+    const access = await answerQuestion(
+      input("How many days do we have to act on a patient's request for access to their records?", ranked([[s164_524, HIPAA]]), hint("deadline")),
+    );
+    expect(access.sentences[0]?.text).toMatch(/no later than 30 days after receipt/);
+
+    const s164_528 = section(HIPAA, "§ 164.528", "section", "Accounting of disclosures of protected health information", [
+      [111, null, "(c) Implementation specifications: Provision of the accounting."],
+      [
+        111,
+        null,
+        "(1) The covered entity must act on the individual's request for an accounting, no later than 60 days after receipt of such a request, as follows:",
+      ],
+      [111, null, "(i) The covered entity must provide the individual with the accounting requested; or"],
+      [
+        111,
+        null,
+        "(ii) If the covered entity is unable to provide the accounting within the time required by paragraph (c)(1) of this section, the covered entity may extend the time to provide the accounting by no more than 30 days, provided that:",
+      ],
+      [111, null, "(2) The covered entity must provide the first accounting to an individual in any 12 month period without charge."],
+      [
+        111,
+        null,
+        "The covered entity may impose a reasonable, cost-based fee for each subsequent request for an accounting by the same individual within the 12 month period.",
+      ],
+    ]);
+    const accounting = await answerQuestion(
+      input("How many days do we have to act on a request for an accounting?", ranked([[s164_528, HIPAA]]), hint("deadline")),
+    );
+    expect(accounting.sentences[0]?.text).toMatch(/no later than 60 days after receipt/);
+  });
+
+  it("leads with the rule a failure case names, unless the question asks about the failure case (HIPAA § 164.526)", async () => {
+    const s164_526 = section(HIPAA, "§ 164.526", "section", "Amendment of protected health information", [
+      [108, null, "(2) Timely action by the covered entity."],
+      [
+        108,
+        null,
+        "(i) The covered entity must act on the individual's request for an amendment no later than 60 days after receipt of such a request, as follows:",
+      ],
+      [
+        108,
+        null,
+        "(A) If the covered entity grants the requested amendment, in whole or in part, it must take the actions required by paragraphs (c)(1) and (2) of this section.",
+      ],
+      [
+        108,
+        null,
+        "(ii) If the covered entity is unable to act on the amendment within the time required by paragraph (b)(2)(i) of this section, the covered entity may extend the time for such action by no more than 30 days, provided that:",
+      ],
+      [
+        108,
+        null,
+        "(A) The covered entity, within the time limit set by paragraph (b)(2)(i) of this section, provides the individual with a written statement of the reasons for the delay and the date by which the covered entity will complete its action on the request; and",
+      ],
+      [108, null, "(B) The covered entity may have only one such extension of time for action on a request for an amendment."],
+    ]);
+    const howLong = await answerQuestion(
+      input("How long does a covered entity have to act on a request to amend protected health information?", ranked([[s164_526, HIPAA]]), hint("deadline")),
+    );
+    expect(howLong.sentences[0]?.text).toMatch(/no later than 60 days after receipt/);
+    const extend = await answerQuestion(
+      input("Can the covered entity extend the time to act on an amendment, and by how many days?", ranked([[s164_526, HIPAA]]), hint("deadline")),
+    );
+    expect(extend.sentences.find((s) => s.more === false && /extend the time/.test(s.text))).toBeDefined();
+  });
+
+  it("quotes a paragraph opening a sentence with no lead-in above it, from its opening (rule: a CFR paragraph stands alone)", async () => {
+    const s164_524 = section(HIPAA, "§ 164.524", "section", "Access of individuals to protected health information", [
+      [
+        107,
+        null,
+        "(4) Fees. If the individual requests a copy of the protected health information, the covered entity may impose a reasonable, cost-based fee for the copy.",
+      ],
+    ]);
+    const s164_530 = section(HIPAA, "§ 164.530", "section", "Administrative requirements", [
+      [112, null, "(a) A covered entity must designate a privacy official who is responsible for the policies and procedures of the entity."],
+    ]);
+    const s164_520 = section(HIPAA, "§ 164.520", "section", "Notice of privacy practices", [
+      [101, null, "(a) An individual has a right to adequate notice of the uses and disclosures of protected health information."],
+    ]);
+    const s164_528 = section(HIPAA, "§ 164.528", "section", "Accounting of disclosures of protected health information", [
+      [
+        111,
+        null,
+        "(1) The covered entity must act on the individual's request for an accounting, no later than 60 days after receipt of such a request, as follows:",
+      ],
+      [111, null, "(i) The covered entity must provide the individual with the accounting requested; or"],
+      [111, null, "(2) The covered entity must provide the first accounting to an individual in any 12 month period without charge."],
+      [
+        111,
+        null,
+        "The covered entity may impose a reasonable, cost-based fee for each subsequent request for an accounting by the same individual within the 12 month period.",
+      ],
+    ]);
+    const fee = await answerQuestion(
+      input(
+        "May the covered entity impose a fee for a copy or an accounting?",
+        ranked([
+          [s164_524, HIPAA],
+          [s164_530, HIPAA],
+          [s164_520, HIPAA],
+          [s164_528, HIPAA],
+        ]),
+        hint("yes-no"),
+      ),
+    );
+    const texts = fee.sentences.map((s) => s.text);
+    const opening = texts.findIndex((t) => /first accounting to an individual in any 12 month period without charge/.test(t));
+    expect(opening).toBeGreaterThan(0);
+    expect(texts.findIndex((t) => /each subsequent request/.test(t))).toBeGreaterThan(opening);
   });
 });

@@ -39,9 +39,19 @@ describe("answer words", () => {
     expect(cueStrength("amount", "The fine is up to 4 % of the total worldwide annual turnover.")).toBeGreaterThan(0);
   });
 
-  it("a validity period is a time limit", () => {
-    expect(cueStrength("deadline", "avere validità per almeno 180 giorni dalla data di presentazione dell'offerta;")).toBe(2);
-    expect(cueStrength("deadline", "The certificate shall remain valid for at least 12 months.")).toBe(2);
+  it("a validity period answers how long; how soon is answered by a time limit (rule: how soon is not how long)", () => {
+    expect(cueStrength("deadline", "avere validità per almeno 180 giorni dalla data di presentazione dell'offerta;", true)).toBe(2);
+    expect(cueStrength("deadline", "The certificate shall remain valid for at least 12 months.", true)).toBe(2);
     expect(cueStrength("deadline", "The offer contains 180 items.")).toBe(0);
+    // HIPAA: the substitute notice's posting lasts 90 days; the notice itself is due within 60.
+    const posting =
+      "(A) Be in the form of either a conspicuous posting for a period of 90 days on the home page of the Web site of the covered entity involved;";
+    const limit =
+      "A covered entity shall provide the notification without unreasonable delay and in no case later than 60 calendar days after discovery of a breach.";
+    expect(cueStrength("deadline", posting)).toBe(1);
+    expect(cueStrength("deadline", limit)).toBe(2);
+    // DORA: the same property in another regulation.
+    expect(cueStrength("deadline", "The contractual arrangements shall remain in force for a period of 12 months.")).toBe(1);
+    expect(cueStrength("deadline", "Financial entities shall submit the initial notification within 4 hours.")).toBe(2);
   });
 });

@@ -23,11 +23,13 @@ function partyForms(field: "cue" | "recipient"): string {
 const CUES: Record<CuedType, RegExp[]> = {
   deadline: [
     // A time limit in so many words: "within 72 hours", "in no case later than 60 calendar days",
-    // a validity ("avere validità per almeno 180 giorni", it-d06),
     // "without undue delay", or one set elsewhere ("within the time limits to be laid down in
     // accordance with Article 20": DORA's own answer to "how quickly").
+    // Rule "how soon is not how long": a period something lasts ("a conspicuous posting for a
+    // period of 90 days", "valid for 180 days") cues a deadline question only weakly; it answers
+    // "how long" (asksForLength), where any stated period is the answer.
     new RegExp(
-      String.raw`\b(?:within|no later than|not later than|later than|at the latest|before|by|after|for at least|for a period of|valid for|entro|non oltre|prima di|dopo|almeno|per un periodo di|validit[àa] di)\b[^.;]{0,40}\b(?:${DURATION})\s*(?:\(\d+\)\s*)?(?:${UNIT})\b|\bwithin the (?:time limits?|deadlines?|periods?)\b|\bwithout (?:undue|unreasonable) delay\b|\bsenza ingiustificato ritardo\b|\bentro i termini\b`,
+      String.raw`\b(?:within|no later than|not later than|later than|at the latest|before|by|after|entro|non oltre|prima di|dopo|almeno)\b[^.;]{0,40}\b(?:${DURATION})\s*(?:\(\d+\)\s*)?(?:${UNIT})\b|\bwithin the (?:time limits?|deadlines?|periods?)\b|\bwithout (?:undue|unreasonable) delay\b|\bsenza ingiustificato ritardo\b|\bentro i termini\b`,
       "i",
     ),
     new RegExp(String.raw`\b(?:${DURATION})\s*(?:\(\d+\)\s*)?(?:${UNIT})\b`, "i"),
@@ -151,6 +153,8 @@ const CUT_WORD = /\b\p{Lu}$/u;
 const LABEL_AND_TITLE = /^(?:§+\s*\d[\d.]*|(?:Article|Articolo|Art\.)\s+\d+[a-z]?|\d+(?:\.\d+){1,3})\s+[\p{Lu}\p{Ll}][^.;:]{0,120}\.?$/u;
 const VERB = /\b(?:shall|must|may|is|are|was|were|has|have|be|means|applies|apply|deve|devono|può|possono|è|sono|si applica)\b/i;
 
+const RESERVED_PLACE = /^[\p{L}\d().,§\s–-]{0,40}[[(]\s*(?:reserved|deleted|repealed|removed|omitted|abrogat[oa])\s*[\])]\.?$/iu;
+
 /** A sentence that cannot be an operative provision's text (TOC line, index entry, heading, cut table cell). */
 export function isFurniture(text: string): boolean {
   const t = text.trim();
@@ -178,6 +182,9 @@ export function isFurniture(text: string): boolean {
   if (/^\[\s*\d+\s+FR\s+\d+[^\]]*\]\.?$/.test(t)) return true;
   // Starting inside a word cut by a column or page ("ode Operation Plan …").
   if (/^\p{Ll}{1,3}\s\p{Lu}/u.test(t)) return true;
+  // Rule "a reserved paragraph says nothing": "(b)-(d) [Reserved]", "Article 7 [deleted]" hold a
+  // number's place; quoted, they were read as a point of the list above them.
+  if (RESERVED_PLACE.test(t)) return true;
   return false;
 }
 

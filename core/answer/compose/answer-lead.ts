@@ -4,7 +4,7 @@ import { isFurniture } from "./answer-cues.ts";
 import { contentStems, type TextLanguage } from "./lexical.ts";
 import { LIST_MIN_COVERAGE, POINT, isBareLeadIn, isLeadIn, itemOf, leadInOf, pointsOf, unmarkedLineAfter } from "./answer-lists.ts";
 import { assign, MIN_CONTENT_WORDS, otherDefinition, rank, RELATIVE_FLOOR, type Quote, type Reading } from "./quoted-sentences.ts";
-import { followOn, leansOnAnother, paragraphNamedBy, previousInParagraph, REFERS_BACK, sentenceBefore } from "./sentence-relations.ts";
+import { followOn, leansOnAnother, paragraphNamedBy, paragraphsBuiltOn, previousInParagraph, REFERS_BACK, sentenceBefore } from "./sentence-relations.ts";
 import type { Candidate } from "./sentence-pool.ts";
 import { LIST_TYPES, WEAK_CUE_TYPES } from "./answer-shapes.ts";
 
@@ -12,11 +12,17 @@ import { LIST_TYPES, WEAK_CUE_TYPES } from "./answer-shapes.ts";
 // sentence that answers; then it is quoted with what it needs to be read (its list item and the
 // list's lead-in, the list it introduces, the sentence it refers back to, the paragraph it names).
 
+/** Whether a sentence sets out what follows when a rule is not (or cannot be) complied with. */
+export const isFailureCase = (text: string): boolean => FAILURE_CASE.test(text);
+
 /** Scores this close are a tie. */
 const FAILURE_CASE_TIE = 0.99;
-/** A sentence setting out what follows when a rule is not complied with ("If the controller does not take action …"). */
+/**
+ * A sentence setting out what follows when a rule is not complied with ("If the controller does
+ * not take action …", "If the covered entity is unable to act … within the time required …").
+ */
 const FAILURE_CASE =
-  /^(?:\(?[a-z0-9]{1,3}\)\s*|\d{1,3}\.\s+)?(?:If|Where|When|Qualora|Se|Ove)\b[^,;:]{0,160}?\b(?:does not|do not|did not|fails? to|failed to|has not|have not|is not|are not|non)\b/i;
+  /^(?:\(?[a-z0-9]{1,3}\)\s*|\d{1,3}\.\s+)?(?:If|Where|When|Qualora|Se|Ove)\b[^,;:]{0,160}?\b(?:does not|do not|did not|fails? to|failed to|has not|have not|is not|are not|is unable to|are unable to|cannot|non)\b/i;
 /** A sentence saying what was asked leads over a better-matching one that does not, down to this share of its score. */
 const CUE_FIRST_FLOOR = 0.6;
 /** For a question asking for a list, a list leads over a better-matching sentence down to this share of its score. */
@@ -68,9 +74,28 @@ export function chooseLead(r: Reading, first: Candidate, hints: AnswerHints | un
   // Between sentences matching alike, the rule leads, not what happens when it is not followed:
   // GDPR Art. 12(3)'s "within one month of receipt of the request" over Art. 12(4)'s "If the
   // controller does not take action on the request …", which scored exactly alike.
-  const top = FAILURE_CASE.test(first.unit.text)
-    ? (alternativeTo(first, (c) => !FAILURE_CASE.test(c.unit.text) && !leansOnAnother(c.unit.text), FAILURE_CASE_TIE) ?? first)
-    : first;
+  // Rule "a failure case yields to the rule it names": "If the covered entity is unable to act …
+  // within the time required by paragraph (b)(2)(i) …, it may extend the time …" scores with the
+  // words of the rule it extends; the paragraph it names sets that rule, and leads when it says
+  // as much of what was asked (its cue) and is nearly as relevant.
+  // The failure case keeps the lead when the question asks about it: it says a word of the
+  // question that the rule does not ("Can the covered entity extend the time …?").
+  const asksFailure = (rule: Candidate): boolean => [...first.stems].some((s) => r.asked.has(s) && !rule.stems.has(s));
+  const namedRule = isFailureCase(first.unit.text)
+    ? paragraphsBuiltOn(unitsOf(first), first).find(
+        (c) =>
+          relevant.includes(c) &&
+          !isFailureCase(c.unit.text) &&
+          c.features.cue >= first.features.cue &&
+          rank(c) >= CUE_FIRST_FLOOR * rank(first) &&
+          !asksFailure(c),
+      )
+    : undefined;
+  const top =
+    namedRule ??
+    (isFailureCase(first.unit.text)
+      ? (alternativeTo(first, (c) => !isFailureCase(c.unit.text) && !leansOnAnother(c.unit.text), FAILURE_CASE_TIE) ?? first)
+      : first);
   // The best match shares the question's words but does not say what it asks for ("Operators
   // shall notify major incidents to the competent authority." for "how quickly …?"): the best
   // sentence that does (the time limit, the amount, the date) leads when it is nearly as relevant,

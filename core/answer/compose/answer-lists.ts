@@ -65,28 +65,49 @@ export function itemOf(units: readonly Candidate[], unit: Candidate): Candidate[
   return out;
 }
 
-/** The list's lead-in: the nearest earlier sentence ending in ":" with only list items between. */
+/**
+ * The list's lead-in: the nearest earlier sentence ending in ":" with only list items between.
+ * Rule "a list's lead-in is its points' parent": where both carry a pinpoint, the lead-in's is the
+ * point's or above it. In a CFR section every paragraph opens with a marker, so without it HIPAA
+ * § 164.504(e)(2) had been quoted under (a)'s "Summary health information means …, and:".
+ */
 export function leadInOf(units: readonly Candidate[], point: Candidate): Candidate | undefined {
+  const own = point.unit.pinpoint;
   for (let i = units.indexOf(point) - 1; i >= 0; i--) {
     const u = units[i];
     if (u === undefined) return undefined;
-    if (isLeadIn(u)) return u;
+    if (isLeadIn(u)) return own === null || u.unit.pinpoint === null || own.startsWith(u.unit.pinpoint) ? u : undefined;
     if (!inItem(u, units[i - 1])) return undefined;
   }
   return undefined;
 }
 
-/** The items right after a lead-in (each with its continuing sentences), up to MAX_POINTS items. */
+/** Levels of a pinpoint: "(a)(1)(ii)" has three. */
+const levels = (pinpoint: string): number => pinpoint.match(/\(/g)?.length ?? 0;
+
+/**
+ * The items right after a lead-in (each with its continuing sentences and the points below it), up
+ * to MAX_POINTS items. Where pinpoints say which level a point is at, only the lead-in's own items
+ * count: HIPAA § 164.308(a) lists eight standards, each with points (A)–(D) of its own, and counting
+ * every point cut the list after its fourth standard.
+ */
 export function pointsOf(units: readonly Candidate[], leadIn: Candidate): Candidate[] {
   const out: Candidate[] = [];
   let items = 0;
   // Items sit below the lead-in's own marker: "(3) Business associate includes:" ends at "(4)".
   const own = leadIn.unit.pinpoint;
+  let itemLevel: number | null = null;
   for (let i = units.indexOf(leadIn) + 1; i < units.length; i++) {
     const u = units[i];
     if (u === undefined || !inItem(u, units[i - 1])) break;
-    if (own !== null && !(u.unit.pinpoint ?? "").startsWith(own)) break;
-    if (POINT.test(u.unit.text) && ++items > MAX_POINTS) break;
+    const pinpoint = u.unit.pinpoint;
+    if (own !== null && !(pinpoint ?? "").startsWith(own)) break;
+    if (POINT.test(u.unit.text)) {
+      // The first point's level is the items' level; a point below it is part of an item.
+      const level = pinpoint === null ? null : levels(pinpoint);
+      itemLevel ??= level;
+      if ((level === null || itemLevel === null || level <= itemLevel) && ++items > MAX_POINTS) break;
+    }
     if (!isFurniture(u.unit.text)) out.push(u);
   }
   return out;

@@ -150,6 +150,17 @@ export function quoteSupports(q: Quote, sections: readonly SectionUnits[], max: 
   }
 }
 
+/** Markers, then a capital: "(2) The covered entity must …", "(c)(1) Standard: …". */
+const opensSentence = (text: string): boolean => /^(?:\(\s?[a-z0-9]{1,5}\s?\)\s*)+\p{Lu}/u.test(text.trim());
+/**
+ * Levels of a provision that are paragraphs, not items: the CFR's (a) and (1); its (i) and (A)
+ * are items of a list, whose lead-in may end in "." ("… in the following circumstances.").
+ */
+const PARAGRAPH_LEVELS = 2;
+/** A marked paragraph that is a rule of its own: at a paragraph's level, opening a sentence. */
+const standsAlone = (c: Candidate): boolean =>
+  c.unit.pinpoint !== null && (c.unit.pinpoint.match(/\(/g)?.length ?? 0) <= PARAGRAPH_LEVELS && opensSentence(c.unit.text);
+
 /** The relevant sentences backing the lead, best first, each with its list item and lead-in, until `room` supports and `listsAllowed` lists. */
 function supportingSentences(q: Quote, quotedSection: (c: Candidate) => boolean, supports: number, room: number, listsAllowed: number): void {
   const { roles } = q;
@@ -170,7 +181,10 @@ function supportingSentences(q: Quote, quotedSection: (c: Candidate) => boolean,
     const itsItem = itemOf(units, c);
     const itsOpening = itsItem[0] ?? c;
     const itsLeadIn = POINT.test(itsOpening.unit.text) ? leadInOf(units, itsOpening) : undefined;
-    if (POINT.test(itsOpening.unit.text) && itsLeadIn === undefined) continue;
+    // A point with no lead-in above it is a fragment of a list, unless it opens a sentence of its
+    // own: a CFR paragraph ("(2) The covered entity must provide the first accounting … without
+    // charge.") is a rule, marked like any point.
+    if (POINT.test(itsOpening.unit.text) && itsLeadIn === undefined && !standsAlone(itsOpening)) continue;
     if (isLeadIn(c)) {
       // A lead-in without its list says nothing: it supports with all its points, after the lead
       // ("When is an impact assessment required?": Art. 35(1)'s rule, then Art. 35(3)'s cases).
@@ -187,7 +201,16 @@ function supportingSentences(q: Quote, quotedSection: (c: Candidate) => boolean,
       continue;
     }
     if (itsLeadIn !== undefined && !roles.has(itsLeadIn)) assign(q, itsLeadIn, "support", "supporting-sentence");
-    if (itsLeadIn === undefined) assign(q, c, "support", "supporting-sentence");
+    if (itsLeadIn === undefined && POINT.test(itsOpening.unit.text) && itsOpening !== c) {
+      // A paragraph standing alone is quoted from its opening: "… may impose a fee for each
+      // subsequent request" means little without "the first accounting … without charge".
+      if (!roles.has(itsOpening)) assign(q, itsOpening, "support", "supporting-sentence");
+      for (const u of itsItem)
+        if (!roles.has(u)) {
+          assign(q, u, "point", "supporting-sentence");
+          q.withSupport.set(u, itsOpening);
+        }
+    } else if (itsLeadIn === undefined) assign(q, c, "support", "supporting-sentence");
     else
       for (const u of itsItem)
         if (!roles.has(u)) {

@@ -76,7 +76,7 @@ export function extractiveAnswer(pool: SentencePool, maxSentences = DEFAULT_MAX_
     .sort((a, b) => rank(b) - rank(a));
   const first = relevant[0];
   if (first === undefined) return { drafts: [], context: EMPTY };
-  const reading = { type, relevant, unitsOf };
+  const reading = { type, relevant, unitsOf, asked: pool.terms.required };
   const { top, cued, lead, leadRule } = chooseLead(reading, first, hints);
   const q: Quote = { ...reading, lead, leadRule, roles: new Map(), why: new Map(), withSupport: new Map(), alwaysMore: new Set() };
   const placed = quoteLead(q, top, cued);

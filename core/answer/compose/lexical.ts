@@ -3,6 +3,8 @@ import {
   AMBIGUOUS_FUNCTION_WORDS,
   isFunctionWord as isFunctionWordOfAnyLanguage,
   memoized,
+  PARTIES,
+  type PartyType,
   stemEnglishFolded,
   stemItalian,
   tokenize,
@@ -69,7 +71,22 @@ export interface QueryTerms {
    * sentence saying "classify" answers the "grade" of the question.
    */
   equivalents: Array<{ lay: string[]; legal: string[] }>;
+  /**
+   * A party the question names and the other names of its kind, each as all of its stems
+   * (question words on the left): see KIN_TYPES.
+   */
+  kin: Array<{ lay: string[]; names: string[][] }>;
 }
+
+/**
+ * Rule "the people a rule protects go by several names": the question's "individuals" are the
+ * GDPR's data subjects and HIPAA's individuals, its "customers" a rule's clients or consumers. Only
+ * these kinds: authorities or regulated parties of one kind are not one another (a Member State is
+ * no supervisory authority, a controller no covered entity). Names a question may use, and
+ * recipients, are read; narrower ones ("child", "patient") are not the same people.
+ */
+const KIN_TYPES: ReadonlySet<PartyType> = new Set(["data subject", "client"]);
+const KIN = PARTIES.filter((p) => p.type !== undefined && KIN_TYPES.has(p.type) && (p.question === true || p.recipient !== undefined));
 
 /**
  * The question's content stems. `ignore` removes words that only name the document ("GDPR",
@@ -100,7 +117,20 @@ export function queryTerms(question: string, ignore: ReadonlySet<string> = new S
     const legal = expansion.to.flatMap((phrase) => tokenize(phrase).filter((w) => !isFunctionWord(w) && w.length > 1)).map(stemOf);
     if (lay.length > 0 && legal.length > 0) equivalents.push({ lay, legal });
   }
-  return { weights, required, equivalents };
+  const stemsOf = (form: string): string[] =>
+    tokenize(form)
+      .filter((w) => !isFunctionWord(w))
+      .map(stemOf);
+  const kin: QueryTerms["kin"] = [];
+  for (const party of KIN) {
+    const named = party.forms.map(stemsOf).find((st) => st.length > 0 && st.every((x) => required.has(x)));
+    if (named === undefined) continue;
+    const names = KIN.filter((other) => other !== party && other.type === party.type).flatMap((other) =>
+      other.forms.map(stemsOf).filter((st) => st.length > 0),
+    );
+    if (names.length > 0) kin.push({ lay: named, names });
+  }
+  return { weights, required, equivalents, kin };
 }
 
 /**
@@ -131,6 +161,10 @@ export function coverage(
     const already = said.reduce((sum, s) => sum + (terms.required.has(s) ? 0 : (terms.weights.get(s) ?? 0) * idf(s)), 0);
     const missing = lay.filter((s) => !sentence.has(s)).reduce((sum, s) => sum + idf(s), 0);
     got += Math.max(0, missing * EQUIVALENT_WEIGHT - already);
+  }
+  for (const { lay, names } of terms.kin) {
+    if (lay.every((s) => sentence.has(s)) || !names.some((name) => name.every((s) => sentence.has(s)))) continue;
+    got += lay.filter((s) => !sentence.has(s)).reduce((sum, s) => sum + idf(s), 0) * EQUIVALENT_WEIGHT;
   }
   return Math.min(1, got / total);
 }

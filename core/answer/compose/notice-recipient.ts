@@ -16,9 +16,22 @@ const BEFORE_NAME = /^(?:(?:the|each|any|all|affected|relevant|concerned|a|an|it
 /** Words read after each: a party's name is at most a few words long ("critical ICT third-party service provider"). */
 const WINDOW_WORDS = 4;
 
+/**
+ * A notice in the passive ("affected individuals must be notified", "when must the authority be
+ * informed?"): its recipient is the party named just before it.
+ */
+const PASSIVE_NOTICE = /\b(?:be|being|been|is|are|get|gets)\s+(?:notified|informed|told|warned|alerted|contacted)\b/gi;
+/** Words read before a passive notice for its recipient ("affected individuals must"). */
+const PASSIVE_WINDOW_WORDS = 5;
+
 /** The canonical party (question-parties.ts) a notice in `text` is addressed to, or null when it names none. */
 export function noticeRecipient(text: string): string | null {
   if (!NOTICE.test(text)) return null;
+  for (const m of text.matchAll(PASSIVE_NOTICE)) {
+    const before = text.slice(0, m.index).trim().split(/\s+/).slice(-PASSIVE_WINDOW_WORDS).join(" ");
+    const party = questionParties(before).at(-1);
+    if (party !== undefined) return party;
+  }
   for (const m of text.matchAll(BEFORE_RECIPIENT)) {
     const after = text.slice(m.index + m[0].length);
     const window = after.replace(BEFORE_NAME, "").split(/\s+/).slice(0, WINDOW_WORDS).join(" ");

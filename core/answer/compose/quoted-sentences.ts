@@ -27,6 +27,8 @@ export interface Reading {
   relevant: Candidate[];
   /** The sentences of a sentence's section, in document order. */
   unitsOf: (c: Candidate) => Candidate[];
+  /** The question's own content stems. */
+  asked: ReadonlySet<string>;
 }
 
 /** The answer as its rules build it, once the lead is chosen. */

@@ -77,6 +77,22 @@ export function paragraphNamedBy(units: readonly Candidate[], unit: Candidate): 
   return undefined;
 }
 
+/**
+ * The paragraphs of its own provision a sentence builds on ("within the time required by paragraph
+ * (b)(2)(i) of this section"): their sentences, earlier in the provision, in order. Paragraphs
+ * named as exceptions are left out.
+ */
+export function paragraphsBuiltOn(units: readonly Candidate[], unit: Candidate): Candidate[] {
+  const out: Candidate[] = [];
+  for (const m of unit.unit.text.matchAll(NAMED_PARAGRAPH)) {
+    if (EXCEPTION_BEFORE.test(unit.unit.text.slice(0, m.index))) continue;
+    const pinpoint = m[1] ?? `(${m[2] ?? ""})`;
+    for (const u of units)
+      if (u !== unit && u.unit.start < unit.unit.start && u.unit.pinpoint !== null && u.unit.pinpoint === pinpoint && !out.includes(u)) out.push(u);
+  }
+  return out;
+}
+
 /** A quoted sentence that only names a standard is read with the next one, which says what it requires. */
 export function continuationOf(units: readonly Candidate[], c: Candidate): Candidate | undefined {
   if (!isHeadingLike(c.unit.text)) return undefined;
