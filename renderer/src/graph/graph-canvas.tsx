@@ -90,29 +90,71 @@ function seedOf(cy: Core): number {
  * from where the first left the nodes, with the labels at the size they will be drawn.
  */
 function runSeededLayout(cy: Core, mode: "new" | "grown"): void {
+  // A new graph's sections make the spine; a grown graph (an expansion) keeps the spine where
+  // it was and lays the rest out afresh around it: new neighbours get room of their own instead
+  // of piling onto the node they came from.
+  if (mode === "new") cy.nodes('[kind = "section"]').data("spine", true);
+  // Several documents' spines go side by side or one under the other, whichever lets the pane
+  // show the whole drawing at the larger zoom (both are laid out; the other is dropped).
+  const arrangements: Arrangement[] = spineColumns(cy).length >= 2 ? ["stacked", "side by side"] : ["side by side"];
+  let best: { zoom: number; positions: Map<string, { x: number; y: number }> } | null = null;
+  for (const arrangement of arrangements) {
+    laidOut(cy, arrangement);
+    fitWithLabels(cy);
+    const zoom = wholeViewZoom(cy);
+    if (best === null || zoom > best.zoom * (1 + ARRANGEMENT_MARGIN)) best = { zoom, positions: positionsOf(cy) };
+  }
+  if (best !== null && arrangements.length > 1) {
+    const kept = best.positions;
+    cy.batch(() =>
+      cy.nodes().forEach((n) => {
+        const at = kept.get(n.id());
+        if (at !== undefined && !n.isParent()) n.position(at);
+      }),
+    );
+    fitWithLabels(cy);
+  }
+}
+
+type Arrangement = "stacked" | "side by side";
+/** The stacked drawing is kept unless the other fits at a zoom this much larger. */
+const ARRANGEMENT_MARGIN = 0.05;
+
+/** The zoom that would show the whole drawing with its labels, below the smallest zoom allowed too. */
+function wholeViewZoom(cy: Core): number {
+  const box = cy.elements().boundingBox();
+  if (box.w <= 0 || box.h <= 0) return Number.POSITIVE_INFINITY;
+  return Math.min((cy.width() - 2 * FIT_PADDING) / box.w, (cy.height() - 2 * FIT_PADDING) / box.h);
+}
+
+function positionsOf(cy: Core): Map<string, { x: number; y: number }> {
+  const out = new Map<string, { x: number; y: number }>();
+  cy.nodes().forEach((n) => {
+    if (!n.isParent()) out.set(n.id(), { ...n.position() });
+  });
+  return out;
+}
+
+/** One seeded layout in an arrangement, with labels at the size they will be drawn. */
+function laidOut(cy: Core, arrangement: Arrangement): void {
   const original = Math.random;
   Math.random = seededRandom(seedOf(cy));
   try {
-    // A new graph's sections make the spine; a grown graph (an expansion) keeps the spine where
-    // it was and lays the rest out afresh around it: new neighbours get room of their own instead
-    // of piling onto the node they came from.
-    if (mode === "new") cy.nodes('[kind = "section"]').data("spine", true);
     // Laid out with labels at their size, then again while the fitted zoom says they must grow
     // (each pass starts where the last left the nodes).
     let scale = 1;
     applyLabelScale(cy, scale);
-    cy.layout(layoutOptions(true, spineConstraints(cy, scale))).run();
+    cy.layout(layoutOptions(true, spineConstraints(cy, scale, arrangement))).run();
     for (let pass = 0; pass < 2; pass++) {
       const wanted = labelScale(cy);
       if (Math.abs(wanted - scale) / scale < 0.1) break;
       scale = wanted;
       applyLabelScale(cy, scale);
-      cy.layout(layoutOptions(false, spineConstraints(cy, scale))).run();
+      cy.layout(layoutOptions(false, spineConstraints(cy, scale, arrangement))).run();
     }
   } finally {
     Math.random = original;
   }
-  applyLabelScale(cy, labelScale(cy));
 }
 
 /** Distinct starting points (a golden-angle spiral) for nodes added without one: nodes stacked at (0, 0) make every edge between them undrawable. */
@@ -129,8 +171,10 @@ function spiral(i: number, at: { x: number; y: number } = { x: 0, y: 0 }): { x: 
  */
 /** Room between two sections of the spine: a label's three lines, at the size they are drawn. */
 const SPINE_STEP = 58;
-/** Room between two documents' spines. */
+/** Room between two documents' spines side by side. */
 const SPINE_COLUMN = 420;
+/** Room between two documents' spines one under the other: a document box's title and margins. */
+const SPINE_GAP = 200;
 
 /**
  * The answer's sections make a spine: each document's sections one under the other in the order
@@ -138,19 +182,37 @@ const SPINE_COLUMN = 420;
  * A tall, ordered drawing fits the tall graph pane and reads top to bottom like the answer, where
  * free forces made a wide hairball.
  */
-function spineConstraints(cy: Core, scale: number): { fixedNodeConstraint?: Array<{ nodeId: string; position: { x: number; y: number } }> } {
+/** Each document's spine: its sections the graph was first drawn with, in order (two at least). */
+function spineColumns(cy: Core): string[][] {
   const byDocument = new Map<string, string[]>();
   // The sections the graph was first drawn with: those an expansion brings stay by what they hang from.
   cy.nodes('[kind = "section"][?spine]').forEach((n) => {
     const parent = (n.data("parent") as string | undefined) ?? "";
     byDocument.set(parent, [...(byDocument.get(parent) ?? []), n.id()]);
   });
-  const columns = [...byDocument.values()].filter((ids) => ids.length >= 2);
+  return [...byDocument.values()].filter((ids) => ids.length >= 2);
+}
+
+function spineConstraints(
+  cy: Core,
+  scale: number,
+  arrangement: Arrangement,
+): { fixedNodeConstraint?: Array<{ nodeId: string; position: { x: number; y: number } }> } {
+  const columns = spineColumns(cy);
   if (columns.length === 0) return {};
+  // Side by side, two documents made a drawing twice the pane's width, fitted only at the
+  // smallest zoom, with labels cut off at both edges: one under the other fits a tall pane.
+  const stacked = arrangement === "stacked";
+  let top = 0;
   return {
-    fixedNodeConstraint: columns.flatMap((ids, c) =>
-      ids.map((nodeId, i) => ({ nodeId, position: { x: c * SPINE_COLUMN * scale, y: i * SPINE_STEP * scale } })),
-    ),
+    fixedNodeConstraint: columns.flatMap((ids, c) => {
+      const placed = ids.map((nodeId, i) => ({
+        nodeId,
+        position: stacked ? { x: 0, y: (top + i * SPINE_STEP) * scale } : { x: c * SPINE_COLUMN * scale, y: i * SPINE_STEP * scale },
+      }));
+      top += ids.length * SPINE_STEP + SPINE_GAP;
+      return placed;
+    }),
   };
 }
 
@@ -279,6 +341,24 @@ function labelScale(cy: Core): number {
   return Math.min(MAX_LABEL_SCALE, Math.max(1, 1 / cy.zoom()));
 }
 
+/** Fits and label growth alternate this many times at most (each brings the view closer to fitting). */
+const FIT_PASSES = 4;
+
+/**
+ * Fits the graph with its labels in view. Labels keep their size on screen (applyLabelScale), so a
+ * fit measured with the labels at one zoom leaves them too wide at the zoom it chose: labels at
+ * the edges were cut off by the canvas. Fitting again with the grown labels converges in a few
+ * passes.
+ */
+function fitWithLabels(cy: Core): void {
+  for (let pass = 0; pass < FIT_PASSES; pass++) {
+    cy.fit(undefined, FIT_PADDING);
+    applyLabelScale(cy, labelScale(cy));
+    const box = cy.elements().renderedBoundingBox({ includeLabels: true });
+    if (box.x1 >= 0 && box.y1 >= 0 && box.x2 <= cy.width() && box.y2 <= cy.height()) return;
+  }
+}
+
 function applyLabelScale(cy: Core, scale: number): void {
   cy.batch(() => {
     cy.nodes().forEach((n) => {
@@ -380,7 +460,7 @@ export function GraphCanvas({
       cy.resize();
       const focused = focusRef.current === null ? null : cy.getElementById(focusRef.current);
       if (focused !== null && focused.nonempty()) cy.center(focused);
-      else if (seenWhole) cy.fit(undefined, FIT_PADDING);
+      else if (seenWhole) fitWithLabels(cy);
       else cy.pan({ x: pan.x + (w - size.w) / 2, y: pan.y + (h - size.h) / 2 });
       size = { w, h };
     });
@@ -495,7 +575,7 @@ export function GraphCanvas({
     return {
       fit: () => {
         focusRef.current = null;
-        cyRef.current?.fit(undefined, FIT_PADDING);
+        if (cyRef.current !== null) fitWithLabels(cyRef.current);
       },
       zoomIn: () => zoomBy(ZOOM_STEP),
       zoomOut: () => zoomBy(1 / ZOOM_STEP),

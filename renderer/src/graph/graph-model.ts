@@ -18,6 +18,20 @@ export const EMPTY_GRAPH: GraphData = { nodes: [], edges: [], triplets: new Map(
  */
 export const INITIAL_NODE_LIMIT = 30;
 export const NODE_LIMIT_STEP = 20;
+/** A pane shows at least this many nodes at first, however small. */
+export const MIN_NODE_LIMIT = 12;
+/**
+ * Canvas area one node needs with its label at its designed size (11–12 px, two or three lines)
+ * and room around it: a smaller pane shows fewer nodes at first ("n more hidden"), rather than
+ * zooming out until labels are cut off or unreadable.
+ */
+export const STAGE_PX_PER_NODE = 10_000;
+
+/** How many nodes a canvas of this area shows at first (before "show more"); 0: not measured yet. */
+export function fittedNodeLimit(areaPx: number): number {
+  if (areaPx <= 0) return INITIAL_NODE_LIMIT;
+  return Math.max(MIN_NODE_LIMIT, Math.min(INITIAL_NODE_LIMIT, Math.floor(areaPx / STAGE_PX_PER_NODE)));
+}
 
 export function graphFrom(subgraph: Subgraph, triplets: readonly TripletRecord[]): GraphData {
   return { nodes: subgraph.nodes, edges: subgraph.edges, triplets: new Map(triplets.map((t) => [t.id, t])) };

@@ -1,4 +1,4 @@
-import { useMemo, useRef, useState } from "react";
+import { useEffect, useMemo, useRef, useState } from "react";
 import { effectiveAliases, type DocumentRecord, type ErrorInfo } from "../../../core/contract/contract.ts";
 import { ErrorMessage } from "../common/error-message.tsx";
 import { plural } from "../lib/format.ts";
@@ -6,16 +6,7 @@ import { GraphCanvas } from "./graph-canvas.tsx";
 import type { GraphHandle } from "./graph-canvas.tsx";
 import { GraphControls } from "./graph-controls.tsx";
 import { GraphLegend } from "./graph-legend.tsx";
-import {
-  documentGroupName,
-  INITIAL_NODE_LIMIT,
-  NODE_LIMIT_STEP,
-  nodeLabel,
-  sectionNodeId,
-  sectionOfEdge,
-  sectionsOfNode,
-  visibleGraph,
-} from "./graph-model.ts";
+import { documentGroupName, fittedNodeLimit, NODE_LIMIT_STEP, nodeLabel, sectionNodeId, sectionOfEdge, sectionsOfNode, visibleGraph } from "./graph-model.ts";
 import type { SectionRef } from "./graph-model.ts";
 import { GraphNodeList } from "./graph-node-list.tsx";
 import { NodeSources, type SourceItem } from "./node-sources.tsx";
@@ -47,7 +38,8 @@ interface Sources {
 
 interface View {
   generation: number;
-  limit: number;
+  /** Nodes shown (before the pinned ones); null: as many as the canvas holds at a readable size. */
+  limit: number | null;
   /** Nodes an expansion added: shown whatever the limit. */
   pinned: ReadonlySet<string>;
   /** What the last expansion did, said in the footer. */
@@ -62,7 +54,7 @@ export function GraphPane({ state, theme, documents, onOpenSection }: Props) {
   const { graph, generation } = state;
   const handle = useRef<GraphHandle>(null);
   // All reset when a new answer replaces the graph: a stale limit or selection would mislead.
-  const fresh: View = { generation, limit: INITIAL_NODE_LIMIT, pinned: NOTHING, expansion: null };
+  const fresh: View = { generation, limit: null, pinned: NOTHING, expansion: null };
   const [viewState, setView] = useState<View>(fresh);
   const [selectionState, setSelection] = useState<Selection>({ generation, nodeId: null, marked: NOTHING });
   const [sourcesState, setSources] = useState<Sources | null>(null);
@@ -74,7 +66,21 @@ export function GraphPane({ state, theme, documents, onOpenSection }: Props) {
   selected.current = { generation, nodeId: selection.nodeId };
 
   const groups = useMemo(() => new Map([...documents].map(([id, d]) => [id, documentGroupName(d, effectiveAliases(d))] as const)), [documents]);
-  const visible = useMemo(() => visibleGraph(graph, view.limit, view.pinned), [graph, view.limit, view.pinned]);
+  // The canvas's area decides how many nodes are drawn at first, so labels stay readable. It is
+  // measured when the window changes size, not when panels beside the graph open and close: a
+  // node count following every such change would lay the graph out again under the user's pointer.
+  const stage = useRef<HTMLDivElement>(null);
+  const [stageArea, setStageArea] = useState(0);
+  useEffect(() => {
+    const element = stage.current;
+    if (element === null) return;
+    const measure = (): void => setStageArea(element.clientWidth * element.clientHeight);
+    measure();
+    window.addEventListener("resize", measure);
+    return () => window.removeEventListener("resize", measure);
+  }, []);
+  const limit = view.limit ?? fittedNodeLimit(stageArea);
+  const visible = useMemo(() => visibleGraph(graph, limit, view.pinned), [graph, limit, view.pinned]);
   const hidden = graph.nodes.length - visible.nodes.length;
   const sectionLabel = (sectionId: string): string => nodeLabel(graph, sectionNodeId(sectionId));
 
@@ -153,7 +159,7 @@ export function GraphPane({ state, theme, documents, onOpenSection }: Props) {
         </div>
         <GraphControls handle={() => handle.current} />
       </header>
-      <div className="graph-stage">
+      <div className="graph-stage" ref={stage}>
         <GraphCanvas
           ref={handle}
           nodes={visible.nodes}
@@ -186,7 +192,7 @@ export function GraphPane({ state, theme, documents, onOpenSection }: Props) {
           {hidden > 0 ? ` · ${hidden} more hidden` : ""}
         </span>
         {hidden > 0 ? (
-          <button type="button" className="quiet small" data-testid="graph-show-more" onClick={() => setView({ ...view, limit: view.limit + NODE_LIMIT_STEP })}>
+          <button type="button" className="quiet small" data-testid="graph-show-more" onClick={() => setView({ ...view, limit: limit + NODE_LIMIT_STEP })}>
             Show {Math.min(hidden, NODE_LIMIT_STEP)} more
           </button>
         ) : null}
