@@ -81,7 +81,8 @@ export function chooseLead(r: Reading, first: Candidate, hints: AnswerHints | un
   // The failure case keeps the lead when the question asks about it: it says a word of the
   // question that the rule does not ("Can the covered entity extend the time …?").
   const asksFailure = (rule: Candidate): boolean => [...first.stems].some((s) => r.asked.has(s) && !rule.stems.has(s));
-  const namedRule = isFailureCase(first.unit.text)
+  const failing = isFailureCase(first.unit.text);
+  const namedRule = failing
     ? paragraphsBuiltOn(unitsOf(first), first).find(
         (c) =>
           relevant.includes(c) &&
@@ -92,10 +93,7 @@ export function chooseLead(r: Reading, first: Candidate, hints: AnswerHints | un
       )
     : undefined;
   const top =
-    namedRule ??
-    (isFailureCase(first.unit.text)
-      ? (alternativeTo(first, (c) => !isFailureCase(c.unit.text) && !leansOnAnother(c.unit.text), FAILURE_CASE_TIE) ?? first)
-      : first);
+    namedRule ?? (failing ? (alternativeTo(first, (c) => !isFailureCase(c.unit.text) && !leansOnAnother(c.unit.text), FAILURE_CASE_TIE) ?? first) : first);
   // The best match shares the question's words but does not say what it asks for ("Operators
   // shall notify major incidents to the competent authority." for "how quickly …?"): the best
   // sentence that does (the time limit, the amount, the date) leads when it is nearly as relevant,

@@ -83,7 +83,7 @@ export function leadInOf(units: readonly Candidate[], point: Candidate): Candida
 }
 
 /** Levels of a pinpoint: "(a)(1)(ii)" has three. */
-const levels = (pinpoint: string): number => pinpoint.match(/\(/g)?.length ?? 0;
+export const pinpointLevels = (pinpoint: string): number => pinpoint.match(/\(/g)?.length ?? 0;
 
 /**
  * The items right after a lead-in (each with its continuing sentences and the points below it), up
@@ -104,7 +104,7 @@ export function pointsOf(units: readonly Candidate[], leadIn: Candidate): Candid
     if (own !== null && !(pinpoint ?? "").startsWith(own)) break;
     if (POINT.test(u.unit.text)) {
       // The first point's level is the items' level; a point below it is part of an item.
-      const level = pinpoint === null ? null : levels(pinpoint);
+      const level = pinpoint === null ? null : pinpointLevels(pinpoint);
       itemLevel ??= level;
       if ((level === null || itemLevel === null || level <= itemLevel) && ++items > MAX_POINTS) break;
     }

@@ -1,6 +1,6 @@
 import { jaccard } from "../../text/index.ts";
 import { isFurniture } from "./answer-cues.ts";
-import { LIST_MIN_COVERAGE, POINT, isLeadIn, itemOf, leadInOf, pointsOf } from "./answer-lists.ts";
+import { LIST_MIN_COVERAGE, POINT, isLeadIn, itemOf, leadInOf, pinpointLevels, pointsOf } from "./answer-lists.ts";
 import type { SectionUnits } from "./quoted-context.ts";
 import { assign, MIN_CONTENT_WORDS, otherDefinition, rank, RELATIVE_FLOOR, type Quote } from "./quoted-sentences.ts";
 import { followOn } from "./sentence-relations.ts";
@@ -158,8 +158,7 @@ const opensSentence = (text: string): boolean => /^(?:\(\s?[a-z0-9]{1,5}\s?\)\s*
  */
 const PARAGRAPH_LEVELS = 2;
 /** A marked paragraph that is a rule of its own: at a paragraph's level, opening a sentence. */
-const standsAlone = (c: Candidate): boolean =>
-  c.unit.pinpoint !== null && (c.unit.pinpoint.match(/\(/g)?.length ?? 0) <= PARAGRAPH_LEVELS && opensSentence(c.unit.text);
+const standsAlone = (c: Candidate): boolean => c.unit.pinpoint !== null && pinpointLevels(c.unit.pinpoint) <= PARAGRAPH_LEVELS && opensSentence(c.unit.text);
 
 /** The relevant sentences backing the lead, best first, each with its list item and lead-in, until `room` supports and `listsAllowed` lists. */
 function supportingSentences(q: Quote, quotedSection: (c: Candidate) => boolean, supports: number, room: number, listsAllowed: number): void {

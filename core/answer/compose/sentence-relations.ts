@@ -57,6 +57,13 @@ const NAMED_PARAGRAPH =
 /** A paragraph named as an exception is another case, not the rule the sentence builds on. */
 const EXCEPTION_BEFORE = /\b(?:except|exception|notwithstanding|other than|without prejudice to|unless|derogation)\b[^.;:]{0,60}$/i;
 
+/** Pinpoints of the paragraphs of its own provision a sentence names, in order, those named as exceptions left out. */
+function pinpointsBuiltOn(unit: Candidate): string[] {
+  return [...unit.unit.text.matchAll(NAMED_PARAGRAPH)]
+    .filter((m) => !EXCEPTION_BEFORE.test(unit.unit.text.slice(0, m.index)))
+    .map((m) => m[1] ?? `(${m[2] ?? ""})`);
+}
+
 /**
  * Rule "a lead naming a paragraph of its own provision is read with it": "If the covered entity is
  * unable to act … within the time required by paragraph (b)(2)(i) of this section, …" extends the
@@ -66,9 +73,7 @@ const EXCEPTION_BEFORE = /\b(?:except|exception|notwithstanding|other than|witho
  * shown first.
  */
 export function paragraphNamedBy(units: readonly Candidate[], unit: Candidate): Candidate | undefined {
-  for (const m of unit.unit.text.matchAll(NAMED_PARAGRAPH)) {
-    if (EXCEPTION_BEFORE.test(unit.unit.text.slice(0, m.index))) continue;
-    const pinpoint = m[1] ?? `(${m[2] ?? ""})`;
+  for (const pinpoint of pinpointsBuiltOn(unit)) {
     const target = units.find((u) => u.unit.pinpoint !== null && (u.unit.pinpoint === pinpoint || u.unit.pinpoint.startsWith(pinpoint)));
     if (target === undefined || target === unit || target.unit.start >= unit.unit.start) continue;
     if (isFurniture(target.unit.text) || isLeadIn(target) || target.unit.pinpoint === unit.unit.pinpoint) return undefined;
@@ -84,9 +89,7 @@ export function paragraphNamedBy(units: readonly Candidate[], unit: Candidate): 
  */
 export function paragraphsBuiltOn(units: readonly Candidate[], unit: Candidate): Candidate[] {
   const out: Candidate[] = [];
-  for (const m of unit.unit.text.matchAll(NAMED_PARAGRAPH)) {
-    if (EXCEPTION_BEFORE.test(unit.unit.text.slice(0, m.index))) continue;
-    const pinpoint = m[1] ?? `(${m[2] ?? ""})`;
+  for (const pinpoint of pinpointsBuiltOn(unit)) {
     for (const u of units)
       if (u !== unit && u.unit.start < unit.unit.start && u.unit.pinpoint !== null && u.unit.pinpoint === pinpoint && !out.includes(u)) out.push(u);
   }

@@ -97,14 +97,15 @@ function runSeededLayout(cy: Core, mode: "new" | "grown"): void {
   // Several documents' spines go side by side or one under the other, whichever lets the pane
   // show the whole drawing at the larger zoom (both are laid out; the other is dropped).
   const arrangements: Arrangement[] = spineColumns(cy).length >= 2 ? ["stacked", "side by side"] : ["side by side"];
-  let best: { zoom: number; positions: Map<string, { x: number; y: number }> } | null = null;
+  let best: { zoom: number; arrangement: Arrangement; positions: Map<string, { x: number; y: number }> } | null = null;
   for (const arrangement of arrangements) {
     laidOut(cy, arrangement);
     fitWithLabels(cy);
     const zoom = wholeViewZoom(cy);
-    if (best === null || zoom > best.zoom * (1 + ARRANGEMENT_MARGIN)) best = { zoom, positions: positionsOf(cy) };
+    if (best === null || zoom > best.zoom * (1 + ARRANGEMENT_MARGIN)) best = { zoom, arrangement, positions: positionsOf(cy) };
   }
-  if (best !== null && arrangements.length > 1) {
+  // The last drawing laid out is on the canvas already; an earlier one is put back.
+  if (best !== null && best.arrangement !== arrangements.at(-1)) {
     const kept = best.positions;
     cy.batch(() =>
       cy.nodes().forEach((n) => {
