@@ -1,4 +1,4 @@
-// npm run bench:answer -- [--set all|obliqa|labelled|auditor] [--split dev|test] [--limit N] [--json] [--verbose] [--tokenizer <gguf>]
+// npm run bench:answer -- [--set all|obliqa|labelled|auditor|plain] [--split dev|test] [--limit N] [--json] [--verbose] [--tokenizer <gguf>]
 //
 // Answering without a model (extractive mode), through the real engine (Kuzu store, hybrid
 // retrieval, engine.ask with its answer log), on three sets:
@@ -64,10 +64,12 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 const QA_DIR = path.resolve(here, "../../shared/corpus/qa");
 const REGULATORY_DIR = path.resolve(here, "../../shared/corpus/regulatory");
 const AUDITOR_DEV_FILE = path.join(QA_DIR, "auditor/auditor_dev.jsonl");
+/** Our own plain-language questions, in the auditor dev set's format (all read). */
+const PLAIN_FILE = path.resolve(here, "../test/corpus/plain-questions.jsonl");
 
 const { values } = parseArgs({
   options: {
-    /** all (default): the labelled questions and the auditor dev set when the corpus is there, then ObliQA. */
+    /** all (default): the labelled questions, the auditor dev set and our plain-language set when the corpus is there, then ObliQA; auditor: auditor dev and our plain set. */
     set: { type: "string", default: "all" },
     split: { type: "string", default: "dev" },
     json: { type: "boolean", default: false },
@@ -80,14 +82,14 @@ const { values } = parseArgs({
   },
 });
 
-const USAGE = "usage: bench:answer -- [--set all|obliqa|labelled|auditor] [--split dev|test] [--limit N] [--json] [--verbose] [--tokenizer <gguf>]";
+const USAGE = "usage: bench:answer -- [--set all|obliqa|labelled|auditor|plain] [--split dev|test] [--limit N] [--json] [--verbose] [--tokenizer <gguf>]";
 const split = values.split;
 if (split !== "dev" && split !== "test") {
   console.error(USAGE);
   process.exit(2);
 }
 const set = values.set;
-if (set !== "all" && set !== "obliqa" && set !== "labelled" && set !== "auditor") {
+if (set !== "all" && set !== "obliqa" && set !== "labelled" && set !== "auditor" && set !== "plain") {
   console.error(USAGE);
   process.exit(2);
 }
@@ -147,11 +149,11 @@ async function runLabelled(): Promise<LabelledFigures> {
 }
 
 // ---- auditor dev set over the same library ---------------------------------------------------
-async function runAuditor(): Promise<AuditorFigures> {
-  const all = await loadAuditorDev(AUDITOR_DEV_FILE);
+async function runAuditor(file: string, title: string): Promise<AuditorFigures> {
+  const all = await loadAuditorDev(file);
   const questions = all.slice(0, limit);
   const pdfs = pdfsIn(REGULATORY_DIR);
-  log(`auditor dev: ${questions.length} of ${all.length} questions over ${pdfs.length} PDFs in ${REGULATORY_DIR}`);
+  log(`${title}: ${questions.length} of ${all.length} questions over ${pdfs.length} PDFs in ${REGULATORY_DIR}`);
   await mkdir(values["model-dir"], { recursive: true });
   const library = await openLabelledLibrary({ pdfs, modelRoot: values["model-dir"], log });
   log(library.imported ? `imported in ${library.importSeconds.toFixed(1)} s into ${library.dataDir}` : `library reused from ${library.dataDir}`);
@@ -164,10 +166,10 @@ async function runAuditor(): Promise<AuditorFigures> {
         }
       : undefined;
     const outcomes = await askAuditor(library.engine, questions, onRead);
-    const figures = auditorFigures(path.relative(process.cwd(), AUDITOR_DEV_FILE), all.length, outcomes);
-    printAuditor(figures, log);
+    const figures = auditorFigures(path.relative(process.cwd(), file), all.length, outcomes);
+    printAuditor(figures, log, title);
     printCurve(
-      "auditor dev",
+      title,
       outcomes.map((o) => o.decision),
     );
     return figures;
@@ -398,7 +400,17 @@ if (set === "auditor" && !auditorRuns) {
 }
 if (set === "all" && !auditorRuns) log(`${REGULATORY_DIR} or ${AUDITOR_DEV_FILE} not found: auditor dev set skipped`);
 const labelled = labelledRuns ? await runLabelled() : undefined;
-const auditor = auditorRuns ? await runAuditor() : undefined;
+const auditor = auditorRuns ? await runAuditor(AUDITOR_DEV_FILE, "auditor dev") : undefined;
+const plainRuns = (set === "all" || set === "auditor" || set === "plain") && existsSync(REGULATORY_DIR) && existsSync(PLAIN_FILE);
+const plain = plainRuns ? await runAuditor(PLAIN_FILE, "plain-language (ours)") : undefined;
 const obliqa = set === "all" || set === "obliqa" ? await runObliqa() : undefined;
-// One JSON line: ObliQA's figures at the top level as before, the labelled set's under "labelled", the auditor dev set's under "auditor".
-if (values.json) console.log(JSON.stringify({ ...obliqa, ...(labelled === undefined ? {} : { labelled }), ...(auditor === undefined ? {} : { auditor }) }));
+// One JSON line: ObliQA's figures at the top level as before, the labelled set's under "labelled", the auditor dev set's under "auditor", ours under "plain".
+if (values.json)
+  console.log(
+    JSON.stringify({
+      ...obliqa,
+      ...(labelled === undefined ? {} : { labelled }),
+      ...(auditor === undefined ? {} : { auditor }),
+      ...(plain === undefined ? {} : { plain }),
+    }),
+  );

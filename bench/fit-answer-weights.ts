@@ -9,6 +9,7 @@
 //   word;
 // - the read part of the auditor dev set (../shared/corpus/qa/auditor/auditor_dev.jsonl; never its
 //   unread part, ids divisible by 4): a sentence of the gold PDF carrying most of a gold phrase;
+//   our own plain-language set (test/corpus/plain-questions.jsonl, same format) joins it;
 // - ObliQA dev (the first N questions, default 600): a sentence of a gold passage.
 // The objective is the mean of the shares. The labelled set and the auditor read part are each
 // also fitted two-fold (by position parity) and scored on the half the fit did not see: those
@@ -40,6 +41,7 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 const QA_DIR = path.resolve(here, "../../shared/corpus/qa");
 const REGULATORY_DIR = path.resolve(here, "../../shared/corpus/regulatory");
 const AUDITOR_FILE = path.join(QA_DIR, "auditor/auditor_dev.jsonl");
+const PLAIN_FILE = path.resolve(here, "../test/corpus/plain-questions.jsonl");
 
 const { values } = parseArgs({
   options: {
@@ -92,11 +94,11 @@ function carriesPhrase(text: string, phrase: string): boolean {
   return wanted.length > 0 && found >= Math.max(2, PHRASE_SHARE * wanted.length);
 }
 
-async function auditorExamples(engine: Engine): Promise<Example[]> {
-  if (!existsSync(AUDITOR_FILE)) return [];
+async function auditorExamples(engine: Engine, file: string): Promise<Example[]> {
+  if (!existsSync(file)) return [];
   const docs = await engine.listDocuments();
   const out: Example[] = [];
-  for (const q of await loadAuditorDev(AUDITOR_FILE)) {
+  for (const q of await loadAuditorDev(file)) {
     if (isUnread(q.id) || q.kind === OUT_OF_DOMAIN || q.file === null) continue;
     const doc = docs.find((d) => d.fileName === q.file);
     const candidates = await traced(engine, q.question);
@@ -108,7 +110,7 @@ async function auditorExamples(engine: Engine): Promise<Example[]> {
   return out;
 }
 
-async function labelledExamples(): Promise<{ labelled: Example[]; auditor: Example[] }> {
+async function labelledExamples(): Promise<{ labelled: Example[]; auditor: Example[]; plain: Example[] }> {
   const pdfs = (await readdir(REGULATORY_DIR))
     .filter((f) => f.toLowerCase().endsWith(".pdf"))
     .sort()
@@ -140,7 +142,7 @@ async function labelledExamples(): Promise<{ labelled: Example[]; auditor: Examp
       }
       out.push({ id: q.id, candidates: marked });
     }
-    return { labelled: out, auditor: await auditorExamples(library.engine) };
+    return { labelled: out, auditor: await auditorExamples(library.engine, AUDITOR_FILE), plain: await auditorExamples(library.engine, PLAIN_FILE) };
   } finally {
     await library.engine.close();
   }
@@ -225,9 +227,14 @@ function fit(objective: (w: SentenceFeatures) => number, start: SentenceFeatures
   return { weights, value };
 }
 
-const { labelled, auditor } = existsSync(REGULATORY_DIR) ? await labelledExamples() : { labelled: [], auditor: [] };
+const sets = existsSync(REGULATORY_DIR) ? await labelledExamples() : { labelled: [], auditor: [], plain: [] };
+const labelled = sets.labelled;
+// The plain-language examples: the auditor dev set's read part and ours, one set in the objective.
+const auditor = [...sets.auditor, ...sets.plain];
 const obliqa = existsSync(QA_DIR) ? await obliqaExamples(obliqaLimit) : [];
-log(`examples: ${labelled.length} labelled, ${auditor.length} auditor dev (read part), ${obliqa.length} ObliQA dev`);
+log(
+  `examples: ${labelled.length} labelled, ${sets.auditor.length} auditor dev (read part) and ${sets.plain.length} plain-language (ours), ${obliqa.length} ObliQA dev`,
+);
 const reachable = (ex: readonly Example[]): number => ex.filter((e) => e.candidates.some((c) => c.positive && c.eligible)).length;
 log(
   `with an answering sentence among the eligible candidates: labelled ${reachable(labelled)}, auditor ${reachable(auditor)}, ObliQA ${reachable(obliqa)} (the ceiling)`,
@@ -261,7 +268,8 @@ if (values.misses) {
   }
 }
 const pct = (x: number): string => `${(100 * x).toFixed(1)}%`;
-const shares = (w: SentenceFeatures): string => `labelled ${pct(top1(labelled, w))}, auditor ${pct(top1(auditor, w))}, ObliQA ${pct(top1(obliqa, w))}`;
+const shares = (w: SentenceFeatures): string =>
+  `labelled ${pct(top1(labelled, w))}, auditor read ${pct(top1(sets.auditor, w))}, plain (ours) ${pct(top1(sets.plain, w))}, ObliQA ${pct(top1(obliqa, w))}`;
 log(`current weights top-1: ${shares(SENTENCE_WEIGHTS)}`);
 // Two-fold on each question set written for this library: fit on one half (with the other sets
 // whole), score the half the fit did not see.

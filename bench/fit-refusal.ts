@@ -3,9 +3,10 @@
 // Fits the refusal decision of core/answer/compose/in-library.ts: every question is asked once through
 // engine.ask over the ten corpus PDFs, and the decision's features are read from its answer
 // (`inLibrary`). In the library: the labelled questions (test/corpus/answer-questions.json), the
-// in-domain questions of the read part of auditor dev, and the first N ObliQA dev questions over
-// the ADGM rulebooks (default 600). Outside it: the read part's out-of-domain questions and
-// bench/lib/ood-corpus-questions.ts. The unread part of auditor dev, ObliQA test and its
+// in-domain questions of the read parts of auditor dev and of our plain-language set
+// (test/corpus/plain-questions.jsonl), and the first N ObliQA dev questions over the ADGM
+// rulebooks (default 600). Outside it: the read parts' out-of-domain questions and
+// bench/lib/ood-corpus-questions.ts. The unread parts of both plain sets, ObliQA test and its
 // out-of-domain list are never asked here: bench:answer reports them with the fitted decision.
 // Prints the weights and the threshold (the largest refusing at most --budget of each in-library
 // set, default 0.5 %: none of the two small sets),
@@ -45,6 +46,7 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 const REGULATORY_DIR = path.resolve(here, "../../shared/corpus/regulatory");
 const QA_DIR = path.resolve(here, "../../shared/corpus/qa");
 const AUDITOR_FILE = path.resolve(here, "../../shared/corpus/qa/auditor/auditor_dev.jsonl");
+const PLAIN_FILE = path.resolve(here, "../test/corpus/plain-questions.jsonl");
 const { values } = parseArgs({
   options: {
     "model-dir": { type: "string", default: path.join(os.tmpdir(), "clausegraph-bench-models") },
@@ -118,6 +120,8 @@ async function main(): Promise<void> {
     };
     for (const q of await loadAnswerQuestions()) await ask("labelled", true, q.question);
     for (const q of await loadAuditorDev(AUDITOR_FILE)) if (!isUnread(q.id)) await ask("auditor read", q.kind !== OUT_OF_DOMAIN, q.question);
+    if (existsSync(PLAIN_FILE))
+      for (const q of await loadAuditorDev(PLAIN_FILE)) if (!isUnread(q.id)) await ask("plain read", q.kind !== OUT_OF_DOMAIN, q.question);
     for (const q of OOD_CORPUS_QUESTIONS) await ask("written", false, q.text);
   } finally {
     await library.engine.close();

@@ -32,6 +32,7 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 const QA_DIR = path.resolve(here, "../../shared/corpus/qa");
 const REGULATORY_DIR = path.resolve(here, "../../shared/corpus/regulatory");
 const AUDITOR_FILE = path.join(QA_DIR, "auditor/auditor_dev.jsonl");
+const PLAIN_FILE = path.resolve(here, "../test/corpus/plain-questions.jsonl");
 
 const { values } = parseArgs({
   options: {
@@ -182,10 +183,18 @@ try {
     // ten times smaller, lead the fit.
     const obliqa: FitSet = { name: "ObliQA dev", questions: obliqaQuestions, qrels, measure: "recall-map", weight: 0.2, floor: true };
     const plain = existsSync(REGULATORY_DIR)
-      ? await plainLanguageSets({ regulatoryDir: REGULATORY_DIR, auditorFile: AUDITOR_FILE, modelRoot: values["model-dir"], embedder, stages: full, log })
+      ? await plainLanguageSets({
+          regulatoryDir: REGULATORY_DIR,
+          auditorFile: AUDITOR_FILE,
+          plainFile: PLAIN_FILE,
+          modelRoot: values["model-dir"],
+          embedder,
+          stages: full,
+          log,
+        })
       : null;
     if (plain === null) log(`${REGULATORY_DIR} not found: fitting on ObliQA dev alone`);
-    const sets = plain === null ? [obliqa] : [obliqa, plain.labelled, plain.auditorRead];
+    const sets = plain === null ? [obliqa] : [obliqa, plain.labelled, plain.auditorRead, ...(plain.plain === null ? [] : [plain.plain])];
     const names = [...FUSION_FEATURES, ...RESCORE_FEATURES];
     const report = (title: string, weights: Readonly<Record<string, number>>): void => {
       const rows = [...sets, ...(plain === null ? [] : [plain.auditorUnread])].map((s) => {

@@ -6,6 +6,10 @@
 // Questions whose id number is divisible by 4 are the unread part: they are only ever reported as
 // totals, so that tuning on the rest cannot quietly fit them. Nothing here prints, logs or throws
 // with one of them (or its text) individually; the per-question callback sees the read part only.
+//
+// Our own plain-language set (test/corpus/plain-questions.jsonl, ids "ap-N") has the same format
+// and is asked the same way. Written for this library by other hands than the rules', it keeps an
+// unread part of its own: ids divisible by 3, reported as totals only and never fitted on.
 import { readFile } from "node:fs/promises";
 import { z } from "zod";
 import { isLeadRule } from "../../core/model/answer-rules.ts";
@@ -36,7 +40,7 @@ const goldSchema = z.object({
 
 const itemSchema = z
   .object({
-    id: z.string().regex(/^ad-\d+$/),
+    id: z.string().regex(/^a[dp]-\d+$/),
     /** PDF name in ../shared/corpus/regulatory; null for out-of-domain. */
     file: z.string().min(1).nullable(),
     question: z.string().min(1),
@@ -48,8 +52,16 @@ const itemSchema = z
 
 export type AuditorQuestion = z.infer<typeof itemSchema>;
 
-/** An id whose number is divisible by 4; an id without a number is withheld as well (safer). */
+/** Ids of our own plain-language set, whose unread part is every third. */
+const OWN_SET_ID = /^ap-(\d+)$/;
+
+/**
+ * An auditor dev id whose number is divisible by 4, or one of ours divisible by 3; an id without a
+ * number is withheld as well (safer).
+ */
 export function isUnread(id: string): boolean {
+  const own = OWN_SET_ID.exec(id);
+  if (own?.[1] !== undefined) return Number(own[1]) % 3 === 0;
   const m = /(\d+)$/.exec(id);
   return m?.[1] === undefined || Number(m[1]) % 4 === 0;
 }
@@ -388,7 +400,7 @@ export function auditorLine(o: AuditorOutcome): string | null {
 }
 
 /** The block: all / read / unread side by side, the goals beside the unread column, then all by document. */
-export function printAuditor(f: AuditorFigures, log: (line: string) => void): void {
+export function printAuditor(f: AuditorFigures, log: (line: string) => void, title = "auditor dev"): void {
   const g = f.goals;
   const cols = [f.all, f.read, f.unread];
   const W = 18;
@@ -398,7 +410,7 @@ export function printAuditor(f: AuditorFigures, log: (line: string) => void): vo
     return `  ${name.padEnd(44)} ${cells} ${tail}`.trimEnd();
   };
   log("");
-  log(`auditor dev (${f.all.questions}/${f.total}; ${f.read.questions} read, ${f.unread.questions} unread, unread shown as totals only; ${f.file})`);
+  log(`${title} (${f.all.questions}/${f.total}; ${f.read.questions} read, ${f.unread.questions} unread, unread shown as totals only; ${f.file})`);
   log(`  shown = before "show more"; phrase = the gold phrase's words in order; all phrase words = its words of 3+ letters anywhere in the text`);
   log(`  ${"".padEnd(44)} ${["all", "read", "unread"].map((h) => h.padEnd(W)).join(" ")} goal (unread)`);
   log(row("in-domain / out-of-domain", (x) => `${x.inDomain} / ${x.outOfDomain}`));

@@ -7,6 +7,7 @@
 //
 // The auditor set's unread part (ids divisible by 4) is searched too, for totals only: it is
 // returned apart and never enters a fit.
+import { existsSync } from "node:fs";
 import path from "node:path";
 import { documentScope } from "../../core/answer/index.ts";
 import { createLanguageResources } from "../../core/answer/language-resources.ts";
@@ -18,7 +19,7 @@ import { createRetrievalCaches } from "../../core/retrieve/retrieval-caches.ts";
 import { createLibraryStore } from "../../core/store/library-store.ts";
 import { withReadCache } from "../../core/store/read-cache.ts";
 import { baseLabel, loadAnswerQuestions } from "./answer-questions.ts";
-import { isUnread, loadAuditorDev } from "./auditor-dev.ts";
+import { isUnread, loadAuditorDev, type AuditorQuestion } from "./auditor-dev.ts";
 import type { FitQuestion, FitSet } from "./fit-weights.ts";
 import { openLabelledLibrary, pdfsIn } from "./labelled-library.ts";
 import type { Qrels } from "./metrics.ts";
@@ -29,6 +30,8 @@ const POOL = 150;
 export interface PlainLanguageSets {
   labelled: FitSet;
   auditorRead: FitSet;
+  /** Ours (test/corpus/plain-questions.jsonl), its read part; null when the file is absent. */
+  plain: FitSet | null;
   /** For totals only: never passed to a fit. */
   auditorUnread: FitSet;
 }
@@ -42,6 +45,7 @@ interface Asked {
 export async function plainLanguageSets(options: {
   regulatoryDir: string;
   auditorFile: string;
+  plainFile: string;
   modelRoot: string;
   embedder: Embedder;
   stages: StageSwitches;
@@ -85,19 +89,20 @@ export async function plainLanguageSets(options: {
       })),
     );
     const auditor = (await loadAuditorDev(options.auditorFile)).filter((q) => q.file !== null);
-    const asked = (unread: boolean): Asked[] =>
-      auditor
-        .filter((q) => isUnread(q.id) === unread)
-        .map((q) => {
-          const pages = q.gold.flatMap((g) => g.pages);
-          return {
-            id: q.id,
-            question: q.question,
-            isGold: (r, file) => file === q.file && pages.some((p) => p >= r.section.pageStart && p <= r.section.pageEnd),
-          };
-        });
-    const read = await features(asked(false));
-    const unread = await features(asked(true));
+    const withGoldPages = (questions: readonly AuditorQuestion[]): Asked[] =>
+      questions.map((q) => {
+        const pages = q.gold.flatMap((g) => g.pages);
+        return {
+          id: q.id,
+          question: q.question,
+          isGold: (r, file) => file === q.file && pages.some((p) => p >= r.section.pageStart && p <= r.section.pageEnd),
+        };
+      });
+    const read = await features(withGoldPages(auditor.filter((q) => !isUnread(q.id))));
+    const unread = await features(withGoldPages(auditor.filter((q) => isUnread(q.id))));
+    const plain = existsSync(options.plainFile)
+      ? await features(withGoldPages((await loadAuditorDev(options.plainFile)).filter((q) => q.file !== null && !isUnread(q.id))))
+      : null;
     const set = (name: string, data: { questions: FitQuestion[]; qrels: Qrels }, weight: number): FitSet => ({
       name,
       ...data,
@@ -105,7 +110,12 @@ export async function plainLanguageSets(options: {
       weight,
       floor: false,
     });
-    return { labelled: set("labelled", labelled, 1), auditorRead: set("auditor dev (read)", read, 1), auditorUnread: set("auditor dev (unread)", unread, 0) };
+    return {
+      labelled: set("labelled", labelled, 1),
+      auditorRead: set("auditor dev (read)", read, 1),
+      plain: plain === null ? null : set("plain-language (ours)", plain, 1),
+      auditorUnread: set("auditor dev (unread)", unread, 0),
+    };
   } finally {
     await kuzu.close();
   }

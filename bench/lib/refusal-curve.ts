@@ -109,10 +109,11 @@ export function refusalThreshold(points: readonly DecisionPoint[], model: Logist
   let threshold = 1;
   for (const set of sets) {
     const members = points.filter((p) => p.inLibrary && p.set === set);
-    const fixed = members.filter((p) => p.refusedByRule).length;
-    const allowed = Math.floor(budget * members.length) - fixed;
+    // A question refused by its names (before the fitted rule) is no threshold's doing: it does not
+    // spend the budget, which is the fitted decision's own.
+    const allowed = Math.floor(budget * members.length);
     const probs = members.flatMap((p) => (p.features === null || p.refusedByRule ? [] : [probability(model, p.features)])).sort((a, b) => a - b);
-    const stop = allowed < 0 ? 0 : (probs[allowed] ?? 1);
+    const stop = probs[allowed] ?? 1;
     threshold = Math.min(threshold, stop);
   }
   return threshold;

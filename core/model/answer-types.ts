@@ -4,7 +4,7 @@ import type { Subgraph } from "./subgraph-types.ts";
 import type { RankedSection } from "./retrieval-types.ts";
 import type { TripletRecord } from "./graph-records.ts";
 import type { AnswerRoute, GraphRow } from "./graph-answer-types.ts";
-import type { AnswerType, QuestionAnalysis } from "./question-analysis-types.ts";
+import type { AnswerType, QuestionAnalysis, YesNoModality } from "./question-analysis-types.ts";
 import type { SentenceFeatures } from "./sentence-features.ts";
 import type { AskCitation } from "./ask-citation.ts";
 import type { AnswerRule, InLibraryFeature, InLibraryRule } from "./answer-rules.ts";
@@ -141,6 +141,8 @@ export interface AskOptions {
 export interface AnswerHints {
   /** "deadline", "definition", "yes-no", … (question-analysis.ts); "other" when unknown. */
   answerType: AnswerType;
+  /** For a yes/no question: whether it asks about a permission, an obligation, a prohibition or a fact. */
+  modality?: YesNoModality;
   /** Provision labels the question names ("Article 33", "§ 164.308"): their sentences lead. */
   provisions: readonly string[];
   /** Parties the question names ("financial entity"). */

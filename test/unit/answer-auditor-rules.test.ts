@@ -538,3 +538,51 @@ describe("lists and paragraphs of the CFR family", () => {
     expect(texts.findIndex((t) => /each subsequent request/.test(t))).toBeGreaterThan(opening);
   });
 });
+
+describe('rule "whether one must is answered by what one shall"', () => {
+  it("cues the duty for a question asking whether one must, and a permission or exception only weakly", () => {
+    const duty = "5. The controller shall document any personal data breaches, comprising the facts relating to the personal data breach.";
+    const permission = "4. Where it is not possible to provide the information at the same time, the information may be provided in phases.";
+    expect(cueStrength("yes-no", duty, false, "obligation")).toBe(2);
+    expect(cueStrength("yes-no", permission, false, "obligation")).toBe(1);
+    expect(cueStrength("yes-no", "Il fornitore è tenuto a comunicare ogni variazione della sede di conservazione dei dati.", false, "obligation")).toBe(2);
+    // Asked whether one may, the permission is what answers.
+    expect(cueStrength("yes-no", permission, false, "permission")).toBe(2);
+    expect(cueStrength("yes-no", duty)).toBe(0);
+  });
+
+  it("leads with the duty, not with a permission beside it (GDPR Art. 33, DORA Art. 30)", async () => {
+    const article33 = section(GDPR, "Article 33", "article", "Notification of a personal data breach to the supervisory authority", [
+      [164, null, "4. Where, and in so far as, it is not possible to provide the breach information at the same time, it may be provided in phases."],
+      [164, null, "5. The controller shall document any personal data breaches, comprising the facts relating to the breach and its effects."],
+    ]);
+    const gdpr = await answerQuestion(
+      input("Do we have to document the personal data breaches we decide not to report?", ranked([[article33, GDPR]]), {
+        ...hint("yes-no"),
+        modality: "obligation",
+      }),
+    );
+    expect(gdpr.sentences[0]?.text).toMatch(/shall document/);
+
+    const article30 = section(DORA, "Article 30", "article", "Key contractual provisions", [
+      [52, "L 333/52", "2. The contractual arrangements on the use of ICT services shall include at least the following elements:"],
+      [52, "L 333/52", "(a) a clear and complete description of all functions and ICT services to be provided;"],
+      [
+        52,
+        "L 333/52",
+        "(b) the locations where the data is to be processed, and the requirement for the provider to notify the financial entity in advance if it envisages changing such locations;",
+      ],
+      [53, "L 333/53", "3. The provider and a financial entity that is a microenterprise may agree that the locations are notified by other means."],
+    ]);
+    const dora = await answerQuestion(
+      input(
+        "Must our contract with the provider say where the data is processed, and must the provider notify us before changing the locations?",
+        ranked([[article30, DORA]]),
+        { ...hint("yes-no"), modality: "obligation" },
+      ),
+    );
+    const shown = dora.sentences.filter((s) => s.more === false).map((s) => s.text);
+    expect(shown.join(" ")).toMatch(/notify the financial entity in advance/);
+    expect(dora.sentences[0]?.text).not.toMatch(/may agree/);
+  });
+});

@@ -4,7 +4,7 @@
 // answer leads with such a sentence from the operative provision (extractive-answer.ts). English
 // and Italian, as the corpus is.
 
-import type { AnswerType } from "../../model/question-analysis-types.ts";
+import type { AnswerType, YesNoModality } from "../../model/question-analysis-types.ts";
 import { PARTIES, escapeRegExp, formsOf } from "../../text/index.ts";
 
 /** Answer types (question-analysis.ts) with cues; "other" ranks by relevance alone. */
@@ -116,11 +116,15 @@ export function asksForLength(question: string): boolean {
  * How strongly the sentence says what a question of this type asks: 0 (nothing), 1 (a cue), 2 (the
  * first, strongest cue). `length`: the question asks how long, and only a stated period answers it.
  */
-export function cueStrength(type: string | undefined, text: string, length = false): number {
+export function cueStrength(type: string | undefined, text: string, length = false, modality?: YesNoModality): number {
   if (type === undefined || !isCued(type)) return 0;
   // Rule "a question is not an answer": a guide's checklist asks "How frequently is the plan to
   // be tested (e.g., annually)?"; its period is an example, not what any provision requires.
   if (ASKED.test(text)) return 0;
+  // Rule "whether one must is answered by what one shall": "Do we have to keep a log of …?" is
+  // answered by the duty ("The controller shall document …"); an exception or a permission
+  // ("may", "unless") is the yes/no question's weaker cue.
+  if (type === "yes-no" && modality === "obligation") return DUTY.test(text) ? 2 : CUES["yes-no"].some((re) => re.test(text)) ? 1 : 0;
   if (type === "deadline" && length) return STATED_LENGTH.test(text) ? 2 : 0;
   const cues = CUES[type];
   // "From what date …?": the sentence naming the date ("It shall apply from 17 January 2025.")
@@ -129,6 +133,9 @@ export function cueStrength(type: string | undefined, text: string, length = fal
   if (cues[0]?.test(text)) return 2;
   return cues.some((re) => re.test(text)) ? 1 : 0;
 }
+
+/** A duty stated in so many words (or its denial): what answers "do we have to …?". */
+const DUTY = /\b(?:shall|must|is required to|are required to|is obliged to|are obliged to|has to|have to|deve|devono|tenut[oaie] a|obbligat[oaie] a)\b/i;
 
 /** Yes/no from a sentence answering "can / may / must … ?": "no" for a prohibition, "conditional" with a condition. */
 export function verdictOf(text: string): "yes" | "no" | "conditional" | null {

@@ -8,7 +8,8 @@ import { tokenize } from "../../text/index.ts";
 // its names; otherwise a logistic decision on two measurements of the retrieved sentences says how
 // likely it is that the library answers it. The weights and the refusal threshold are fitted by
 // `npm run bench:fit-refusal` on in-library against out-of-library questions (the labelled set,
-// the read part of auditor dev, ObliQA dev, bench/lib/ood-corpus-questions.ts).
+// the read parts of auditor dev and of our plain-language set, ObliQA dev,
+// bench/lib/ood-corpus-questions.ts).
 // Below REFUSE_BELOW the question is refused, saying which of its words no nearby section has;
 // below UNSURE_BELOW it is answered from the closest provisions, and the answer says so.
 
@@ -16,11 +17,11 @@ export type InLibraryFeatures = Record<InLibraryFeature, number>;
 
 /** Fitted by bench:fit-refusal (its output prints these lines). */
 export const IN_LIBRARY_MODEL: { readonly weights: Readonly<InLibraryFeatures>; readonly bias: number } = {
-  weights: { coverage: 2.7422, answeringSentences: 1.6161 },
-  bias: -4.4702,
+  weights: { coverage: 3.4345, answeringSentences: 0.9599 },
+  bias: -3.4997,
 };
 /** The largest threshold refusing at most 0.5 % of each in-library fit set (bench:fit-refusal). */
-export const REFUSE_BELOW = 0.02;
+export const REFUSE_BELOW = 0.039;
 /** Below even odds the library more likely lacks the answer than has it: the answer says so. */
 export const UNSURE_BELOW = 0.5;
 

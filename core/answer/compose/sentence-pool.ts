@@ -313,7 +313,7 @@ export async function buildSentencePool(
     // Art. 17 behind Art. 18 for "erasure"). The weights were refitted for it (bench:fit-answer).
     features.rank = c.result.standing ?? 1 / (c.resultIndex + 1);
     features.triplet = c.triplets.length > 0 ? 1 : 0;
-    const cue = cueStrength(type, c.unit.text, length);
+    const cue = cueStrength(type, c.unit.text, length, hints?.modality);
     features.cue = cue === 0 ? 0 : (cue === 2 && !WEAK_CUE_TYPES.has(type)) || (type === "party" && namesOtherParty(c.unit.text)) ? 1 : 0.5;
     features.namedProvision = hints !== undefined && namesSection(hints.provisions, c.result.section.label) ? 1 : 0;
     const definedMatch = DEFINED_TERM.exec(c.unit.text);

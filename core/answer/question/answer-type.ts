@@ -194,7 +194,7 @@ const RULES: ReadonlyArray<readonly [AnswerType, readonly RegExp[]]> = [
 
 const PERMISSION_WORDS = /\b(?:can|may|could|allowed|permitted|entitled|puo|possono|si puo|consentit\w*|ammess\w*|possibile)\b/;
 const OBLIGATION_WORDS =
-  /\b(?:must|shall|required|need|needs|obliged|mandatory|obligatory|deve|devono|obbligatori\w*|necessari\w*|tenut[oaie]|occorre|bisogna)\b/;
+  /\b(?:must|shall|required|need|needs|have to|has to|ought to|obliged|mandatory|obligatory|deve|devono|obbligatori\w*|necessari\w*|tenut[oaie]|occorre|bisogna)\b/;
 const PROHIBITION_WORDS = /\b(?:prohibited|forbidden|banned|vietat\w*|divieto)\b/;
 
 export interface AnswerTypeReading {

@@ -170,9 +170,10 @@ export function analyzeQuestion(question: string, library: LibraryNames, resourc
 }
 
 /** The part of the analysis the extractive answer reads (answer-types.ts AnswerHints). */
-export function answerHints(analysis: QuestionAnalysis): Required<Omit<AnswerHints, "subject">> {
+export function answerHints(analysis: QuestionAnalysis): Required<Omit<AnswerHints, "subject" | "modality">> & Pick<AnswerHints, "modality"> {
   return {
     answerType: analysis.answerType,
+    ...(analysis.modality === undefined ? {} : { modality: analysis.modality }),
     provisions: analysis.scope.provisions,
     parties: analysis.scope.parties,
     language: analysis.language,
