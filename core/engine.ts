@@ -4,6 +4,7 @@ import type { Engine } from "./model/engine-types.ts";
 import type { Embedder } from "./model/embedder.ts";
 import type { LlmClient } from "./model/llm-client.ts";
 import { ClauseGraphError, toErrorInfo } from "./model/errors.ts";
+import { libraryNames } from "./model/document-names.ts";
 import { appVersion } from "./files/app-version.ts";
 import { createComparisons } from "./compare/comparisons.ts";
 import { ensureDefaultEmbedder } from "./embed/default-embedder.ts";
@@ -118,6 +119,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     store,
     callerStore: options.store !== undefined,
     log,
+    libraryNames: store.memoOfDocuments(libraryNames),
     getEmbedder,
     retrievalCaches: createRetrievalCaches(),
     languageResources,

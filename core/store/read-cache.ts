@@ -143,6 +143,12 @@ export interface ReadCacheStats {
 /** What the cache adds to the store it wraps. */
 export interface ReadCacheControls {
   readCacheStats(): ReadCacheStats;
+  /**
+   * A value derived from the document list, computed once per state of the list: every search and
+   * question reads the documents' names, and copying and folding hundreds of records each time
+   * cost a search of a large library milliseconds for nothing. The value must not be changed.
+   */
+  memoOfDocuments<T>(derive: (documents: readonly DocumentRecord[]) => T): () => Promise<T>;
   warmLibrary(maxSections: number, stop?: () => boolean): Promise<number>;
 }
 
@@ -182,10 +188,16 @@ export function withReadCache<S extends GraphStore>(store: S, options: { capacit
   const documentOf = (key: string): string => key.slice(0, Math.max(0, key.indexOf(":")));
   /** The library's document list (every search reads it for the names it scopes by). */
   let documents: DocumentRecord[] | null = null;
+  /** Forgets the values derived from `documents` (memoOfDocuments) whenever it is forgotten. */
+  const derived = new Set<() => void>();
+  const forgetDocuments = (): void => {
+    documents = null;
+    for (const reset of derived) reset();
+  };
   const forget = (): void => {
     generation++;
     absent.clear();
-    documents = null;
+    forgetDocuments();
     for (const map of [sections, children, references, triplets, terms]) map.clear();
   };
   /**
@@ -201,7 +213,7 @@ export function withReadCache<S extends GraphStore>(store: S, options: { capacit
       for (const key of [...map.keys()]) if (key.startsWith(prefix)) map.delete(key);
     }
     if (!ended) return;
-    documents = null;
+    forgetDocuments();
     if (after === "unknown") {
       references.clear();
       terms.clear();
@@ -411,6 +423,18 @@ export function withReadCache<S extends GraphStore>(store: S, options: { capacit
       if (ids.length > maxSections) return 0;
       await warm(ids, stop);
       return ids.length;
+    },
+
+    memoOfDocuments<T>(derive: (documents: readonly DocumentRecord[]) => T): () => Promise<T> {
+      let slot: { value: T } | null = null;
+      derived.add(() => (slot = null));
+      return async () => {
+        if (slot !== null) return slot.value;
+        const started = generation;
+        const value = derive(await cached.listDocuments());
+        if (generation === started) slot = { value };
+        return value;
+      };
     },
 
     readCacheStats: (): ReadCacheStats => ({

@@ -27,7 +27,6 @@ import type { Embedder } from "../model/embedder.ts";
 import type { RankedSection } from "../model/retrieval-types.ts";
 import type { TripletRecord } from "../model/graph-records.ts";
 import type { Subgraph } from "../model/subgraph-types.ts";
-import { libraryNames } from "../model/document-names.ts";
 import { toErrorInfo } from "../model/errors.ts";
 import { appVersion } from "../files/app-version.ts";
 import { routeToGraph, type RoutedQuestion } from "../graph-query/graph-answer.ts";
@@ -52,10 +51,12 @@ export const ANSWER_SECTIONS = 10;
  */
 export async function askQuestion(ctx: EngineContext, question: string, opts: AskOptions = {}): Promise<AskResult> {
   const k = Math.max(1, Math.min(20, Math.floor(opts.k ?? ANSWER_SECTIONS)));
-  const documents = await ctx.store.listDocuments();
-  const read = questionReader(libraryNames(documents), ctx.languageResources);
+  const read = questionReader(await ctx.libraryNames(), ctx.languageResources);
   // In a conversation a follow-up ("and for microenterprises?") keeps the previous question's scope.
-  const plan = opts.conversationId === undefined ? null : await ctx.conversations.plan(opts.conversationId, question, analysisScopeNamer(documents, read));
+  const plan =
+    opts.conversationId === undefined
+      ? null
+      : await ctx.conversations.plan(opts.conversationId, question, analysisScopeNamer(await ctx.store.listDocuments(), read));
   const asked = plan?.decision.question ?? question;
   const analysis = read(asked);
   const query = retrievalQuery(asked, analysis.answerType, analysis.language);

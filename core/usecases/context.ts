@@ -4,6 +4,7 @@ import type { ImportOptions } from "../model/engine-types.ts";
 import { toErrorInfo } from "../model/errors.ts";
 import type { Embedder } from "../model/embedder.ts";
 import type { DocumentRecord } from "../model/store-records.ts";
+import type { LibraryNames } from "../model/question-analysis-types.ts";
 import type { StageSwitches } from "../model/retrieval-types.ts";
 import type { Foreground } from "../jobs/foreground.ts";
 import { createJobReporter, type JobReporter } from "../jobs/job-reporter.ts";
@@ -28,6 +29,8 @@ export interface EngineContext {
   /** Whether the caller gave the store (tests); such a library cannot be rebuilt from its copies. */
   readonly callerStore: boolean;
   readonly log: Logger;
+  /** The documents' names questions and searches are scoped by, read once per state of the library (not to be changed). */
+  libraryNames(): Promise<LibraryNames>;
   /** The text embedder, made on first use; null when there is none (BM25 and the graph only). */
   getEmbedder(): Promise<Embedder | null>;
   readonly retrievalCaches: RetrievalCaches;

@@ -1,7 +1,6 @@
 import { documentScope } from "../answer/index.ts";
 import type { SearchOptions, SearchResponse, SearchResult } from "../model/engine-types.ts";
 import type { RankedSection, StageName, StageSwitches } from "../model/retrieval-types.ts";
-import { libraryNames } from "../model/document-names.ts";
 import { hybridSearch } from "../retrieve/hybrid-search.ts";
 import { makeSnippet } from "../retrieve/snippet.ts";
 import { buildSubgraph } from "../retrieve/subgraph.ts";
@@ -20,7 +19,7 @@ export function searchLibrary(ctx: EngineContext, query: string, opts: SearchOpt
     const stages: StageSwitches = { ...ALL_STAGES, ...opts.stages };
     const embedder = stages.sectionVectors || stages.tripletVectors ? await ctx.getEmbedder() : null;
     // A query naming an imported instrument ("DORA incident reporting") searches that document.
-    const scope = documentScope(query, libraryNames(await ctx.store.listDocuments()).documents, ctx.languageResources).documentIds;
+    const scope = documentScope(query, (await ctx.libraryNames()).documents, ctx.languageResources).documentIds;
     const ranked: RankedSection[] = await hybridSearch(ctx.store, embedder, query, {
       k,
       stages,

@@ -128,6 +128,31 @@ describe("withReadCache", () => {
     expect((await cached.getSectionsByIds(a))[0]?.document.userAliases).toEqual(["Alias A"]);
   });
 
+  it("derives a value from the document list once per state of the list", async () => {
+    const cached = withReadCache(kuzu);
+    let runs = 0;
+    const ids = cached.memoOfDocuments((docs) => {
+      runs++;
+      return docs.map((d) => d.id).sort();
+    });
+    expect(await ids()).toEqual(["doca"]);
+    expect(await ids()).toEqual(["doca"]);
+    expect(runs).toBe(1);
+    // A write adding or removing a document, or changing its names, derives it again.
+    await insert(cached, "docm");
+    expect(await ids()).toEqual(["doca", "docm"]);
+    expect(await cached.deleteDocument("docm")).toBe(true);
+    expect(await ids()).toEqual(["doca"]);
+    expect(runs).toBe(3);
+    await cached.setUserAliases("doca", { userAliases: ["Alias M"], hiddenAliases: [] });
+    const aliases = cached.memoOfDocuments((docs) => docs.flatMap((d) => d.userAliases ?? []));
+    expect(await aliases()).toEqual(["Alias M"]);
+    await cached.setUserAliases("doca", { userAliases: [], hiddenAliases: [] });
+    expect(await aliases()).toEqual([]);
+    expect(await ids()).toEqual(["doca"]);
+    expect(runs).toBe(4);
+  });
+
   it("warmLibrary reads every section's rows in when the library is small enough", async () => {
     const ids = (await kuzu.getDocumentOutlines()).flatMap((o) => o.sections.map((x) => x.id));
     expect(ids.length).toBeGreaterThan(0);

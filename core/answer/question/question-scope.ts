@@ -97,6 +97,12 @@ function partPath(entry: InstrumentEntry): string[] | null {
 
 interface DocumentNames {
   doc: ScopeDocument;
+  /** Its aliases outside the registry, folded (none empty). */
+  ownAliases: string[];
+  /** Its title and file name, folded. */
+  own: string;
+  /** Its title folded, when long enough to name it. */
+  title: string | null;
   /** Registry instruments among its aliases. */
   entries: Set<string>;
   /** The instruments it is (identityOf); the rest of `entries` it is about. */
@@ -134,6 +140,41 @@ function incidentalAcronym(question: string, name: QuestionName): boolean {
  */
 const foldName = memoized(foldWords);
 
+/**
+ * What every question reads of the library's names, folded once per document list: a search of a
+ * library of hundreds of documents folded and looked up every alias again. The list handed in by
+ * the engine stays the same object until the library changes (EngineContext.libraryNames).
+ */
+const libraryNamesMemo = new WeakMap<readonly ScopeDocument[], { resources: LanguageResources; library: DocumentNames[]; aliasTexts: string[] }>();
+function namesOfLibrary(documents: readonly ScopeDocument[], resources: LanguageResources): { library: DocumentNames[]; aliasTexts: string[] } {
+  const known = libraryNamesMemo.get(documents);
+  if (known !== undefined && known.resources === resources) return known;
+  const aliasTexts: string[] = [];
+  const library = documents.map((doc): DocumentNames => {
+    const entries = new Set<string>();
+    const ownAliases: string[] = [];
+    for (const alias of doc.aliases) {
+      const entry = resources.instrumentOfAlias(alias);
+      if (entry !== null) entries.add(entry.id);
+      else {
+        aliasTexts.push(alias);
+        const folded = foldName(alias);
+        if (folded.trim() !== "") ownAliases.push(folded);
+      }
+    }
+    return {
+      doc,
+      entries,
+      identity: identityOf(doc.aliases, resources),
+      ownAliases,
+      own: foldName(`${doc.title} ${(doc.fileName ?? "").replace(/\.[a-z0-9]+$/i, "")}`),
+      title: doc.title.split(/\s+/).length >= MIN_TITLE_WORDS ? foldName(doc.title) : null,
+    };
+  });
+  libraryNamesMemo.set(documents, { resources, library, aliasTexts });
+  return { library, aliasTexts };
+}
+
 export function documentScope(
   question: string,
   documents: readonly ScopeDocument[],
@@ -144,22 +185,11 @@ export function documentScope(
   const words = foldWords(question);
   const inScope = new Set<string>();
   const satisfied = new Set<string>();
-  const aliasTexts: string[] = [];
-  const library: DocumentNames[] = [];
-  for (const doc of documents) {
-    const entries = new Set<string>();
-    for (const alias of doc.aliases) {
-      const entry = resources.instrumentOfAlias(alias);
-      if (entry !== null) entries.add(entry.id);
-      else {
-        aliasTexts.push(alias);
-        if (foldName(alias).trim() !== "" && words.includes(foldName(alias))) inScope.add(doc.id);
-      }
-    }
-    library.push({ doc, entries, identity: identityOf(doc.aliases, resources) });
-    const own = foldName(`${doc.title} ${(doc.fileName ?? "").replace(/\.[a-z0-9]+$/i, "")}`);
+  const { library, aliasTexts } = namesOfLibrary(documents, resources);
+  for (const { doc, ownAliases, own, title } of library) {
+    if (ownAliases.some((alias) => words.includes(alias))) inScope.add(doc.id);
     if (DOCUMENT_KINDS.some((kind) => words.includes(` ${kind} `) && own.includes(` ${kind} `))) inScope.add(doc.id);
-    if (doc.title.split(/\s+/).length >= MIN_TITLE_WORDS && words.includes(foldName(doc.title))) inScope.add(doc.id);
+    if (title !== null && words.includes(title)) inScope.add(doc.id);
   }
   // A question naming an instrument reaches the documents that are it or a part of it ("under
   // HIPAA" reaches a text of the Security Rule alone). Documents only about it (NIST's guide to
