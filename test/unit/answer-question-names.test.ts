@@ -18,6 +18,10 @@ describe("questionNames", () => {
     expect(names("What must be emphasised under EU Regulation 1169/2011 on food information?")).toContain("Regulation 1169/2011");
     expect(names("What rights does the California Consumer Privacy Act give consumers?")).toEqual(["California Consumer Privacy Act"]);
     expect(names("What are the lawful bases under GDPR Article 6?")).toEqual(["GDPR"]);
+    // A code of regulations cited by title and part.
+    expect(names("What does FDA's 21 CFR Part 11 require of audit trails?")).toContain("21 CFR Part 11");
+    expect(names("Which airplanes does the 14 CFR part 39 directive cover?")).toContain("14 CFR part 39");
+    expect(names("What does 15 U.S.C. 6801 require of banks?")).toContain("15 U.S.C. 6801");
   });
 
   it("leaves out sentence-initial words, plain words and acronyms the question defines", () => {
@@ -45,6 +49,18 @@ describe("namesMissingFromLibrary", () => {
     expect(await namesMissingFromLibrary("Within how many hours must a controller notify a breach under the GDPR?", search)).toEqual([]);
     expect(await namesMissingFromLibrary("What does HIPAA require of covered entities under the GDPR?", search)).toEqual(["HIPAA"]);
     expect(await namesMissingFromLibrary("What does the Sarbanes-Oxley Act require?", search)).toEqual([]);
+  });
+
+  it("a code of regulations' part the library never cites is missing, one it cites is not (FDA Part 11, FAA Part 39)", async () => {
+    const codes = [
+      "§ 164.512(b)(1)(iii) A person subject to the jurisdiction of the Food and Drug Administration (FDA) with respect to an FDA-regulated product.",
+      "This AD is issued in accordance with 14 CFR part 39: Airworthiness Directives for The Boeing Company Model 737-8 airplanes.",
+    ];
+    const searchCodes = async (): Promise<Array<{ text: string }>> => codes.map((text) => ({ text }));
+    expect(await namesMissingFromLibrary("What does FDA's 21 CFR Part 11 require of audit trails on electronic records?", searchCodes)).toEqual([
+      "21 CFR Part 11",
+    ]);
+    expect(await namesMissingFromLibrary("Which airplanes does the 14 CFR part 39 directive cover?", searchCodes)).toEqual([]);
   });
 
   it("an acronym that is also a function word is never held against the question", async () => {

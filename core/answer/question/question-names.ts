@@ -75,6 +75,10 @@ export function questionNames(question: string): QuestionName[] {
   // Acronyms with a number: "ISO/IEC 27001", "OHSAS 18001", "SP 800-53".
   for (const m of question.matchAll(/\b\p{Lu}{2,}(?:\/\p{Lu}{2,})*[ -]?\d{3,}(?:-\d+)*/gu)) add(m[0], "name");
 
+  // Codified rules cited by title and part: "21 CFR Part 11", "14 CFR part 39", "15 U.S.C. 6801".
+  // A library that never cites the part does not hold it, whatever it holds of the same code.
+  for (const m of question.matchAll(/\b\d{1,2}\s+(?:C\.?F\.?R\.?|U\.?S\.?C\.?)\s+(?:(?:[Pp]arts?|§{1,2})\s*)?\d+(?:\.\d+)?/g)) add(m[0], "name");
+
   // Numbered instruments: "Regulation 1169/2011", "Directive 2016/943".
   for (const m of question.matchAll(/\b(?:Regulation|Directive|Decision)\s+(?:\((?:EU|EC)\)\s+)?(?:No\.?\s+)?\d+\/\d+/g)) add(m[0], "name");
 
