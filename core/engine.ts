@@ -120,6 +120,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     callerStore: options.store !== undefined,
     log,
     libraryNames: store.memoOfDocuments(libraryNames),
+    libraryLanguages: store.memoOfDocuments((docs) => new Set(docs.map((d) => d.language))),
     getEmbedder,
     retrievalCaches: createRetrievalCaches(),
     languageResources,

@@ -68,6 +68,8 @@ export const IN_LIBRARY_RULES = [
   "instrument-not-imported",
   /** The question names something no imported document mentions: refused. */
   "name-not-mentioned",
+  /** No document of the library is written in the question's language: refused, saying so. */
+  "not-in-its-language",
   /** Retrieval found no section at all: refused. */
   "nothing-retrieved",
   /** The fitted decision puts the question outside the library: refused, saying which words no nearby section has. */

@@ -176,6 +176,11 @@ export interface AskInput {
   missingNames?: readonly string[];
   /** What the question asks for: the extractive answer leads with the sentence carrying it. */
   hints?: AnswerHints;
+  /**
+   * The languages the library's documents are written in ("und" when a document's could not be
+   * told): a question in none of them is not answered from it.
+   */
+  libraryLanguages?: ReadonlySet<string>;
   /** The query retrieval ran (the question plus its answer type's words); sentences are scored against it. */
   retrievalQuery?: string;
   /** The question read once by engine.ask (question-analysis.ts): answer type, scope, missing instruments, focus terms. */

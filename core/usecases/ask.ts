@@ -194,6 +194,7 @@ async function composeAnswer(ctx: EngineContext, evidence: Evidence, req: Compos
       llm: lease.llm,
       retrieveMs: req.retrieveMs,
       missingNames: evidence.missingNames,
+      libraryLanguages: await ctx.libraryLanguages(),
       analysis: req.analysis,
       // A follow-up is answered about its own subject, in the previous question's scope.
       hints: opts.hints ?? { ...answerHints(req.analysis), ...(req.plan?.decision.subject === undefined ? {} : { subject: req.plan.decision.subject }) },

@@ -31,6 +31,8 @@ export interface EngineContext {
   readonly log: Logger;
   /** The documents' names questions and searches are scoped by, read once per state of the library (not to be changed). */
   libraryNames(): Promise<LibraryNames>;
+  /** The languages the library's documents are written in, read once per state of the library. */
+  libraryLanguages(): Promise<ReadonlySet<string>>;
   /** The text embedder, made on first use; null when there is none (BM25 and the graph only). */
   getEmbedder(): Promise<Embedder | null>;
   readonly retrievalCaches: RetrievalCaches;

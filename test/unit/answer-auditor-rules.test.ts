@@ -586,3 +586,52 @@ describe('rule "whether one must is answered by what one shall"', () => {
     expect(dora.sentences[0]?.text).not.toMatch(/may agree/);
   });
 });
+
+describe('rule "a question in a language no document is written in"', () => {
+  const gara = doc("gara0000", "Disciplinare di gara per la fornitura di protesi", "disciplinare.pdf");
+
+  it("refuses an Italian question over English rulebooks and says why, and answers it where the library has Italian (DORA, tender)", async () => {
+    const article19 = section(DORA, "Article 19", "article", "Reporting of major ICT-related incidents", [
+      [41, "L 333/41", "1. Financial entities shall report major ICT-related incidents to the relevant competent authority within 4 hours."],
+    ]);
+    const italian = "Entro quante ore deve essere segnalato un incidente grave all'autorità competente?";
+    const english = await answerQuestion(
+      input(italian, ranked([[article19, DORA]]), { ...hint("deadline"), language: "it" }, { libraryLanguages: new Set(["en"]) }),
+    );
+    expect(english.inLibrary?.rule).toBe("not-in-its-language");
+    expect(english.refusalReason).toMatch(/No document in the library is written in Italian/);
+
+    const garanzia = section(gara, "10. GARANZIA PROVVISORIA", "section", "Garanzia provvisoria", [
+      [19, null, "L'offerta è corredata da una garanzia provvisoria pari al 2% del valore complessivo dell'appalto."],
+    ]);
+    const mixed = await answerQuestion(
+      input(
+        "A quanto ammonta la garanzia provvisoria dell'offerta?",
+        ranked([[garanzia, gara]]),
+        { ...hint("amount"), language: "it" },
+        {
+          libraryLanguages: new Set(["en", "it"]),
+        },
+      ),
+    );
+    expect(mixed.inLibrary?.rule).not.toBe("not-in-its-language");
+    expect(mixed.sentences[0]?.text).toMatch(/2%/);
+  });
+
+  it("does not hold a document whose language could not be told against any question (HIPAA)", async () => {
+    const s164_404 = section(HIPAA, "§ 164.404", "section", "Notification to individuals", [
+      [71, null, "(b) A covered entity shall provide the notification without unreasonable delay and in no case later than 60 calendar days after discovery."],
+    ]);
+    const answer = await answerQuestion(
+      input(
+        "Entro quanti giorni bisogna avvisare i pazienti di una violazione?",
+        ranked([[s164_404, HIPAA]]),
+        { ...hint("deadline"), language: "it" },
+        {
+          libraryLanguages: new Set(["en", "und"]),
+        },
+      ),
+    );
+    expect(answer.inLibrary?.rule).not.toBe("not-in-its-language");
+  });
+});

@@ -7,7 +7,7 @@ import { notInLibraryReason } from "./not-in-library.ts";
 import { buildContext, type AnswerContext, type TokenCounter } from "./context-builder.ts";
 import { DEFAULT_MAX_SENTENCES, extractiveAnswer } from "./extractive-answer.ts";
 import { answerSubgraph } from "./answer-subgraph.ts";
-import { nothingCloseEnough, outsideTheLibrary } from "./refusal-reason.ts";
+import { notInItsLanguage, nothingCloseEnough, outsideTheLibrary } from "./refusal-reason.ts";
 import { REFUSE_BELOW, UNSURE_BELOW, decideInLibrary, wordsNoSectionHas, type InLibraryDecision } from "./in-library.ts";
 import { citeSentences } from "./narrow-citation.ts";
 import { draftSentences, keysIn, parseModelOutput } from "./parse-llm-output.ts";
@@ -224,6 +224,11 @@ async function written(input: AnswerRequest, llm: LlmClient, pool: SentencePool,
  * @throws ClauseGraphError CANCELLED when `signal` aborts; VALIDATION for an empty question;
  *   the model's own errors (INTERNAL, MODEL_TIMEOUT, …) otherwise.
  */
+/** Whether a library of documents in these languages has any a question in `language` can be answered from. */
+function writtenIn(languages: ReadonlySet<string>, language: string): boolean {
+  return languages.size === 0 || languages.has(language) || languages.has("und");
+}
+
 export async function answerQuestion(input: AnswerRequest): Promise<AskResult> {
   const started = performance.now();
   throwIfAborted(input.signal);
@@ -240,6 +245,19 @@ export async function answerQuestion(input: AnswerRequest): Promise<AskResult> {
     );
     const rule = (input.analysis?.missingInstruments.length ?? 0) > 0 ? "instrument-not-imported" : "name-not-mentioned";
     return { ...refused, refusalReason: reason, inLibrary: { rule, probability: null, features: null } };
+  }
+  // Rule "a question in a language no document is written in": the words it shares with the
+  // library are numbers and names, and the sentences they reach answer another question (Italian
+  // procurement questions over a library of English rulebooks were answered from them).
+  const language = input.hints?.language ?? "en";
+  if (input.libraryLanguages !== undefined && !writtenIn(input.libraryLanguages, language)) {
+    const why = notInItsLanguage(language);
+    const refused = finish(
+      normalized,
+      { sentences: refusalSentences(), context: EMPTY_CONTEXT, mode: "extractive", analysis: why, promptTokens: 0, firstTokenMs: null },
+      started,
+    );
+    return { ...refused, refusalReason: why, inLibrary: { rule: "not-in-its-language", probability: null, features: null } };
   }
   // Sentences are scored against what retrieval searched for: the question plus the words the
   // provision it asks for prints (answer-type-query.ts: "shall apply from" for "from what date …").

@@ -23,3 +23,11 @@ export function outsideTheLibrary(input: Pick<AskInput, "results">, absent: read
   const list = words.length === 1 ? words[0] : `${words.slice(0, -1).join(", ")} or ${words.at(-1) ?? ""}`;
   return base.replace(/\.$/, `, and none of them mentions ${list}.`);
 }
+
+const LANGUAGE_NAMES: Readonly<Record<string, string>> = { en: "English", it: "Italian" };
+
+/** Why a question in a language no document of the library is written in gets no answer. */
+export function notInItsLanguage(language: string): string {
+  const name = LANGUAGE_NAMES[language] ?? language;
+  return `No document in the library is written in ${name}, the language of this question: ask it in the language of the documents.`;
+}
