@@ -64,7 +64,7 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 const QA_DIR = path.resolve(here, "../../shared/corpus/qa");
 const REGULATORY_DIR = path.resolve(here, "../../shared/corpus/regulatory");
 const AUDITOR_DEV_FILE = path.join(QA_DIR, "auditor/auditor_dev.jsonl");
-/** Our own plain-language questions, in the auditor dev set's format (all read). */
+/** Our own plain-language questions, in the auditor dev set's format (with an unread part of their own). */
 const PLAIN_FILE = path.resolve(here, "../test/corpus/plain-questions.jsonl");
 
 const { values } = parseArgs({

@@ -217,6 +217,21 @@ async function written(input: AnswerRequest, llm: LlmClient, pool: SentencePool,
   return { sentences, context, mode: "llm", analysis: cleanAnalysis(parsed.analysis, context), ...spent };
 }
 
+/** Whether a library of documents in these languages has any a question in `language` can be answered from. */
+function writtenIn(languages: ReadonlySet<string>, language: string): boolean {
+  return languages.size === 0 || languages.has(language) || languages.has("und");
+}
+
+/** The not-answered reply, saying why in words, with the rule that decided it. */
+function refusedWith(input: AnswerRequest, why: string, started: number, inLibrary: InLibraryDecision): AskResult {
+  const refused = finish(
+    input,
+    { sentences: refusalSentences(), context: EMPTY_CONTEXT, mode: "extractive", analysis: why, promptTokens: 0, firstTokenMs: null },
+    started,
+  );
+  return { ...refused, refusalReason: why, inLibrary };
+}
+
 /**
  * Answers `question` from the retrieved sections. With `llm` the model writes a cited answer
  * (streamed through `onToken`); without one, or when the model cites nothing it was given, the
@@ -224,11 +239,6 @@ async function written(input: AnswerRequest, llm: LlmClient, pool: SentencePool,
  * @throws ClauseGraphError CANCELLED when `signal` aborts; VALIDATION for an empty question;
  *   the model's own errors (INTERNAL, MODEL_TIMEOUT, …) otherwise.
  */
-/** Whether a library of documents in these languages has any a question in `language` can be answered from. */
-function writtenIn(languages: ReadonlySet<string>, language: string): boolean {
-  return languages.size === 0 || languages.has(language) || languages.has("und");
-}
-
 export async function answerQuestion(input: AnswerRequest): Promise<AskResult> {
   const started = performance.now();
   throwIfAborted(input.signal);
@@ -238,26 +248,15 @@ export async function answerQuestion(input: AnswerRequest): Promise<AskResult> {
   const normalized: AnswerRequest = { ...input, question };
   const reason = notInLibraryReason(input.analysis?.missingInstruments ?? [], input.missingNames ?? []);
   if (reason !== null) {
-    const refused = finish(
-      normalized,
-      { sentences: refusalSentences(), context: EMPTY_CONTEXT, mode: "extractive", analysis: reason, promptTokens: 0, firstTokenMs: null },
-      started,
-    );
     const rule = (input.analysis?.missingInstruments.length ?? 0) > 0 ? "instrument-not-imported" : "name-not-mentioned";
-    return { ...refused, refusalReason: reason, inLibrary: { rule, probability: null, features: null } };
+    return refusedWith(normalized, reason, started, { rule, probability: null, features: null });
   }
   // Rule "a question in a language no document is written in": the words it shares with the
   // library are numbers and names, and the sentences they reach answer another question (Italian
   // procurement questions over a library of English rulebooks were answered from them).
   const language = input.hints?.language ?? "en";
   if (input.libraryLanguages !== undefined && !writtenIn(input.libraryLanguages, language)) {
-    const why = notInItsLanguage(language);
-    const refused = finish(
-      normalized,
-      { sentences: refusalSentences(), context: EMPTY_CONTEXT, mode: "extractive", analysis: why, promptTokens: 0, firstTokenMs: null },
-      started,
-    );
-    return { ...refused, refusalReason: why, inLibrary: { rule: "not-in-its-language", probability: null, features: null } };
+    return refusedWith(normalized, notInItsLanguage(language), started, { rule: "not-in-its-language", probability: null, features: null });
   }
   // Sentences are scored against what retrieval searched for: the question plus the words the
   // provision it asks for prints (answer-type-query.ts: "shall apply from" for "from what date …").
@@ -287,13 +286,7 @@ export async function answerQuestion(input: AnswerRequest): Promise<AskResult> {
   // section has, rather than quoting sentences that merely share the question's common words.
   const decision = decideInLibrary(pool, { refuseBelow: input.options?.refuseBelow ?? REFUSE_BELOW, unsureBelow: UNSURE_BELOW });
   if (decision.rule === "outside-the-library") {
-    const why = outsideTheLibrary(input, wordsNoSectionHas(pool, input.hints?.language ?? "en"));
-    const refused = finish(
-      normalized,
-      { sentences: refusalSentences(), context: EMPTY_CONTEXT, mode: "extractive", analysis: why, promptTokens: 0, firstTokenMs: null },
-      started,
-    );
-    return { ...refused, refusalReason: why, inLibrary: decision };
+    return refusedWith(normalized, outsideTheLibrary(input, wordsNoSectionHas(pool, language)), started, decision);
   }
   const outcome = input.llm === null ? await quoted(normalized, pool, decision) : await written(normalized, input.llm, pool, started);
   throwIfAborted(input.signal);
