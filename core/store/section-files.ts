@@ -68,6 +68,27 @@ function groupByDocument(ids: readonly string[]): Map<string, string[]> {
 }
 
 /**
+ * Documents whose files are read side by side: a search's rows come from a few dozen files, and
+ * reading them one after another left the engine waiting on each file's open, read and close in
+ * turn; a bound keeps a request that spans the whole library from opening every file at once.
+ */
+const FILES_SIDE_BY_SIDE = 16;
+
+/** `work` over `items` with at most `limit` under way at once; results in the items' order. */
+async function mapSideBySide<T, R>(items: readonly T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> {
+  const out = new Array<R>(items.length);
+  let next = 0;
+  const lane = async (): Promise<void> => {
+    while (next < items.length) {
+      const at = next++;
+      out[at] = await work(items[at] as T);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane));
+  return out;
+}
+
+/**
  * Header text kept open, in bytes (a parsed header takes about three times its text in memory): a
  * search reads sections of a few dozen documents, and re-reading a header it let go cost more than
  * the rows it wanted; a library of thousands of documents still does not keep every header.
@@ -278,10 +299,13 @@ export function withSectionFiles<S extends GraphStore>(store: S, directory: stri
     const held = await library();
     const found: T[] = [];
     const missing: string[] = [];
-    for (const [documentId, wanted] of groupByDocument(ids)) {
+    const served = await mapSideBySide([...groupByDocument(ids)], FILES_SIDE_BY_SIDE, async ([documentId, wanted]) => {
       const doc = held.get(documentId);
       const source = doc === undefined ? null : await usable(doc);
       const rows = source === null ? null : await serve(source.file, source.opened, wanted);
+      return { documentId, wanted, source, rows };
+    });
+    for (const { documentId, wanted, source, rows } of served) {
       if (rows !== null) {
         found.push(...rows);
         continue;

@@ -95,6 +95,25 @@ describe("full-text index", () => {
     expect(top).toHaveLength(5);
     for (let i = 1; i < top.length; i++) expect((top[i - 1]?.score ?? 0) >= (top[i]?.score ?? 0)).toBe(true);
   });
+
+  it("asks whether to keep a row only when it would enter the best so far, with the same result as asking of every row", async () => {
+    const many = await indexOf(
+      Array.from({ length: 2000 }, (_, i) => row(`d${i % 40}:${i}`, `d${i % 40}`, `audit ${"log ".repeat(1 + (i % 13))} trail ${i % 3 === 0 ? "breach" : ""}`)),
+    );
+    const terms = queryIndexTerms("audit log breach", createTermStems());
+    const even = (r: number): boolean => (many.documentOf[r] ?? 0) % 2 === 0;
+    let asked = 0;
+    const fast = searchFullText(many, terms, 10, (r) => {
+      asked++;
+      return even(r);
+    });
+    expect(asked).toBeLessThan(2000 / 4);
+    // Every row scored, then filtered, then the best ten: what the index gives.
+    const all = searchFullText(many, terms, 2000, () => true)
+      .filter((h) => even(h.row))
+      .slice(0, 10);
+    expect(fast).toEqual(all);
+  });
 });
 
 describe("segment file", () => {

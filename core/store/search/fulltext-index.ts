@@ -138,19 +138,39 @@ function findTerm(terms: readonly string[], term: string): number {
   return -1;
 }
 
-/** Per-index scratch for one query at a time (queries are serial): the scores of the rows touched. */
-const scratchOf = new WeakMap<FullTextIndex, Float64Array>();
+/** Per-index scratch for one query at a time (queries are serial): the rows touched and their scores. */
+interface Scratch {
+  scores: Float64Array;
+  touched: Uint32Array;
+  /** Each row's `k1 · (1 − b + b · length / meanLength)`, BM25's denominator less the term frequency. */
+  k1Norms: Float64Array;
+}
+const scratchOf = new WeakMap<FullTextIndex, Scratch>();
+
+function scratchFor(index: FullTextIndex): Scratch {
+  let scratch = scratchOf.get(index);
+  if (scratch === undefined) {
+    const rows = index.ids.length;
+    const k1Norms = new Float64Array(rows);
+    for (let row = 0; row < rows; row++) k1Norms[row] = BM25_K1 * (1 - BM25_B + BM25_B * ((index.lengths[row] ?? 0) / index.meanLength));
+    scratch = { scores: new Float64Array(rows), touched: new Uint32Array(rows), k1Norms };
+    scratchOf.set(index, scratch);
+  }
+  return scratch;
+}
 
 /**
  * The `top` best rows for a query's distinct terms (fulltext-terms.ts queryIndexTerms), best
  * first; rows `keep` refuses (a deleted document's) are skipped. Equal scores go to the earlier row.
+ * `keep` is asked only about rows good enough to enter the best so far: a common term touches
+ * most rows of a segment.
  */
 export function searchFullText(index: FullTextIndex, terms: readonly string[], top: number, keep: (row: number) => boolean): ScoredRow[] {
   if (top < 1 || index.scoredRows === 0) return [];
-  let scores = scratchOf.get(index);
-  if (scores === undefined) scratchOf.set(index, (scores = new Float64Array(index.ids.length)));
-  const touched: number[] = [];
+  const { scores, touched, k1Norms } = scratchFor(index);
+  let touchedCount = 0;
   const n = index.scoredRows;
+  const { postingRows, postingCounts } = index;
   for (const term of terms) {
     const t = findTerm(index.terms, term);
     if (t < 0) continue;
@@ -159,18 +179,19 @@ export function searchFullText(index: FullTextIndex, terms: readonly string[], t
     const df = to - from;
     const idf = Math.log10((n - df + 0.5) / (df + 0.5) + 1);
     for (let p = from; p < to; p++) {
-      const row = index.postingRows[p] ?? 0;
-      const tf = index.postingCounts[p] ?? 0;
-      const norm = 1 - BM25_B + BM25_B * ((index.lengths[row] ?? 0) / index.meanLength);
-      if (scores[row] === 0) touched.push(row);
-      scores[row] = (scores[row] ?? 0) + idf * ((tf * (BM25_K1 + 1)) / (tf + BM25_K1 * norm));
+      const row = postingRows[p] ?? 0;
+      const tf = postingCounts[p] ?? 0;
+      const before = scores[row] ?? 0;
+      if (before === 0) touched[touchedCount++] = row;
+      scores[row] = before + idf * ((tf * (BM25_K1 + 1)) / (tf + (k1Norms[row] ?? 0)));
     }
   }
   const best = new TopRows(Math.floor(top));
-  for (const row of touched) {
+  for (let i = 0; i < touchedCount; i++) {
+    const row = touched[i] ?? 0;
     const score = scores[row] ?? 0;
     scores[row] = 0;
-    if (keep(row)) best.offer(row, score);
+    if (best.accepts(row, score) && keep(row)) best.offer(row, score);
   }
   return best.sorted();
 }
@@ -182,6 +203,12 @@ class TopRows {
 
   private static worse(a: ScoredRow, b: ScoredRow): boolean {
     return a.score < b.score || (a.score === b.score && a.row > b.row);
+  }
+
+  /** Whether `offer` would keep this row now. */
+  accepts(row: number, score: number): boolean {
+    const root = this.heap[0];
+    return this.heap.length < this.size || root === undefined || root.score < score || (root.score === score && root.row > row);
   }
 
   offer(row: number, score: number): void {
