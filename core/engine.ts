@@ -68,7 +68,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
   const dataDir = path.resolve(options.dataDir);
   const log: Logger = options.log ?? (() => {});
   const modelRoot = path.resolve(options.modelRoot ?? dataDir);
-  const store = await use.openLibrary(dataDir, options.store, log);
+  const { store, openChecks } = await use.openLibrary(dataDir, options.store, log);
   let closed = false;
   // Made on first use: building the default model takes a few seconds once, and an engine that
   // only lists or deletes never needs it. Without it retrieval still works, from words and the graph.
@@ -194,6 +194,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     ocrPreference: () => readOcrPreference(dataDir),
     setOcrPreference: (preference) => writeOcrPreference(dataDir, preference),
     idle: async () => {
+      await openChecks.now();
       await warming;
       await ctx.serialize(async () => undefined);
     },
@@ -201,6 +202,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     async close() {
       if (closed) return;
       closed = true;
+      await openChecks.close();
       await warming;
       await writes.drained();
       pipeline.close();

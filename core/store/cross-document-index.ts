@@ -190,6 +190,12 @@ export function withCrossDocumentIndex<S extends GraphStore>(
       if (!stop()) await current();
     },
 
+    // The store's reads first: its vector counts are short, the citations and terms a long read.
+    async prepareSearch(): Promise<void> {
+      const vectors = store.prepareSearch();
+      await Promise.all([vectors, current()]);
+    },
+
     crossDocumentIndexStats: (): CrossDocumentIndexStats => ({
       held: index !== null,
       citations: index === null ? 0 : [...index.into.values()].reduce((n, list) => n + list.length, 0),

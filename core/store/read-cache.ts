@@ -101,6 +101,7 @@ const ROW_NEUTRAL: ReadonlySet<string> = new Set<Exclude<keyof StoreLifecycle, "
   "searchIndexSettled",
   "memoryUse",
   "warmReads",
+  "prepareSearch",
 ]);
 
 /**

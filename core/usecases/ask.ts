@@ -36,6 +36,7 @@ import { vocabularyExpansions } from "../retrieve/legal-thesaurus.ts";
 import { hybridSearch } from "../retrieve/hybrid-search.ts";
 import { buildSubgraph } from "../retrieve/subgraph.ts";
 import { ALL_STAGES, type EngineContext } from "./context.ts";
+import { readAhead } from "./search.ts";
 
 /**
  * Sections an answer is quoted from unless the caller says otherwise (the CLI's default too):
@@ -51,7 +52,10 @@ export const ANSWER_SECTIONS = 10;
  */
 export async function askQuestion(ctx: EngineContext, question: string, opts: AskOptions = {}): Promise<AskResult> {
   const k = Math.max(1, Math.min(20, Math.floor(opts.k ?? ANSWER_SECTIONS)));
-  const read = questionReader(await ctx.libraryNames(), ctx.languageResources);
+  const names = await ctx.libraryNames();
+  // After the names, before the question is read: the reads ahead go on while it is.
+  readAhead(ctx);
+  const read = questionReader(names, ctx.languageResources);
   // In a conversation a follow-up ("and for microenterprises?") keeps the previous question's scope.
   const plan =
     opts.conversationId === undefined

@@ -10,24 +10,69 @@ import { databasePath, type EngineContext, type Logger } from "./context.ts";
 
 /**
  * Opens the library of a data dir: a rebuild that finished but was not swapped in when the app
- * stopped is completed first, and a library damaged by a storage bug is reported at every open
- * (the user repairs it from the kept copies: `clausegraph check --repair`, the UI).
+ * stopped is completed first. What is checked at every open comes a moment later
+ * (`scheduleOpenChecks`): a first question asked at once need not wait for it.
  */
-export async function openLibrary(dataDir: string, given: GraphStore | undefined, log: Logger): Promise<GraphStore & ReadCacheControls> {
+export async function openLibrary(
+  dataDir: string,
+  given: GraphStore | undefined,
+  log: Logger,
+): Promise<{ store: GraphStore & ReadCacheControls; openChecks: OpenChecks }> {
   await ensurePrivateDir(dataDir);
   if (!given) await finishRebuild(databasePath(dataDir), log);
   const store = withReadCache(given ?? createLibraryStore({ dbPath: databasePath(dataDir), log }));
   await store.open();
-  // Kuzu has just created or reopened its files: owner-only, like everything else in the library.
-  await tightenDataDir(dataDir);
-  const opening = await store.checkLibrary().catch((err: unknown) => {
-    log(`library check failed: ${toErrorInfo(err).message}`);
-    return null;
-  });
-  if (opening && opening.damaged.length > 0) {
-    log(`library check: ${opening.damaged.length} damaged document(s): ${opening.damaged.map((d) => `${d.documentId} (${d.problem})`).join(", ")}`);
-  }
-  return store;
+  return { store, openChecks: scheduleOpenChecks(dataDir, store, log) };
+}
+
+/**
+ * Idle time after an open before its checks run: a first question asked at once would otherwise
+ * wait behind their reads of the whole library (they hold the read lane for a second at ten
+ * times the 52-document library).
+ */
+export const OPEN_CHECKS_AFTER_MS = 3_000;
+
+export interface OpenChecks {
+  /** Runs the checks now unless they ran or are running; resolves when they are done. */
+  now(): Promise<void>;
+  /** At close: what ran is awaited; checks that never started only make the folder owner-only. */
+  close(): Promise<void>;
+}
+
+/**
+ * At every open, once the library is open and a moment later: Kuzu has just created or reopened
+ * its files, which are made owner-only like everything else in the library (the folder itself
+ * already is, so nothing was readable meanwhile), and a library damaged by a storage bug is
+ * reported (the user repairs it from the kept copies: `clausegraph check --repair`, the UI).
+ * Neither changes an answer, and on a large library walking its files and counting its rows
+ * took longer than opening it.
+ */
+export function scheduleOpenChecks(dataDir: string, store: Pick<GraphStore, "checkLibrary">, log: Logger): OpenChecks {
+  let running: Promise<void> | null = null;
+  const tighten = (): Promise<void> => tightenDataDir(dataDir).catch((err: unknown) => log(`library folder not made owner-only: ${toErrorInfo(err).message}`));
+  const run = async (): Promise<void> => {
+    await tighten();
+    const opening = await store.checkLibrary().catch((err: unknown) => {
+      log(`library check failed: ${toErrorInfo(err).message}`);
+      return null;
+    });
+    if (opening && opening.damaged.length > 0) {
+      log(`library check: ${opening.damaged.length} damaged document(s): ${opening.damaged.map((d) => `${d.documentId} (${d.problem})`).join(", ")}`);
+    }
+  };
+  const now = (): Promise<void> => {
+    clearTimeout(timer);
+    return (running ??= run());
+  };
+  const timer = setTimeout(() => void now(), OPEN_CHECKS_AFTER_MS);
+  timer.unref();
+  return {
+    now,
+    close: () => {
+      clearTimeout(timer);
+      return running ?? tighten();
+    },
+  };
 }
 
 /**

@@ -10,8 +10,18 @@ import { ALL_STAGES, type EngineContext } from "./context.ts";
 const MAX_SEARCH_TRIPLETS = 40;
 const TRIPLET_SECTIONS = 10;
 
+/**
+ * Starts reading what the retrieval will need from the library (vectors, citations and terms),
+ * held after the first time, while the caller reads the question and loads its models: on a
+ * cold start these reads wait on the disk and the database, that work on the processor.
+ */
+export function readAhead(ctx: EngineContext): void {
+  ctx.store.prepareSearch().catch((err: unknown) => ctx.log(`reading ahead for a search failed: ${String(err)}`));
+}
+
 /** The search box: ranked sections, their triplets and the evidence graph. */
 export function searchLibrary(ctx: EngineContext, query: string, opts: SearchOptions = {}): Promise<SearchResponse> {
+  readAhead(ctx);
   // Interactive: an import's graph work waits for it.
   return ctx.foreground.run(async () => {
     const started = performance.now();

@@ -28,6 +28,8 @@ describe("a library that lost a document is reported at open and rebuilt from th
     const logs: string[] = [];
     let engine = await open((m) => logs.push(m));
     try {
+      // Checked in the background once the library is open.
+      await engine.idle();
       expect(logs.some((l) => l.includes("1 damaged document") && l.includes(lostId))).toBe(true);
       const health = await engine.checkLibrary();
       expect(health.damaged).toHaveLength(1);

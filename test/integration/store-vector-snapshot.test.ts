@@ -143,6 +143,27 @@ describe("vector mirror snapshots", () => {
     await store.close();
   });
 
+  it("is read ahead of the first search, beside a search asked meanwhile, with the same rankings", async () => {
+    let store = await openStore();
+    const fromKuzu = await rankings(store);
+    await store.close();
+
+    logs = [];
+    store = await openStore();
+    expect(store.memoryUse().vectorMirrorRows).toBe(0);
+    // A search asked while the read ahead runs gets the same mirrors.
+    const [, first] = await Promise.all([store.prepareSearch(), store.searchSectionsByVector(probes[0] ?? vectorOf(0), 5)]);
+    expect(store.memoryUse().vectorMirrorRows).toBeGreaterThan(0);
+    expect(logs.filter((m) => SNAPSHOT_LOG.test(m))).toHaveLength(2);
+    expect(first).toEqual(fromKuzu[0]);
+    expect(await rankings(store)).toEqual(fromKuzu);
+    // Held now: reading ahead again reads nothing.
+    await store.prepareSearch();
+    expect(logs.filter((m) => SNAPSHOT_LOG.test(m))).toHaveLength(2);
+    expect((await store.graphSchema()).nodes.length).toBeGreaterThan(0);
+    await store.close();
+  });
+
   it("belongs to its embedding model", async () => {
     let store = await openStore();
     await rankings(store);

@@ -56,4 +56,30 @@ describe("vector mirror scan", () => {
     expect(after.some((h) => h.sectionId.startsWith("d3:"))).toBe(false);
     expect(mirror.size).toBe(3000 - rows.filter((r) => r.documentId === "d3").length + 40);
   });
+
+  it("searches rows handed over packed (a snapshot read whole) as rows added one document at a time", async () => {
+    const dims = 16;
+    const rows = randomRows(600, dims, 5, 7);
+    const built = mirrorOf(rows, dims);
+    const blocks = [...built.blocksOf()];
+    const values = new Float32Array(rows.length * dims);
+    let at = 0;
+    for (const b of blocks) {
+      values.set(b.values, at);
+      at += b.values.length;
+    }
+    const packed = VectorMirror.fromPacked(
+      dims,
+      { values, ids: blocks.flatMap((b) => b.ids), sectionIds: blocks.flatMap((b) => b.sectionIds) },
+      blocks.map((b) => ({ id: b.documentId, rows: b.ids.length })),
+    );
+    const scan = createMatrixScan();
+    const query = Float32Array.from(rows[11]?.vector ?? []);
+    expect(await packed.search(query, 25, scan)).toEqual(await built.search(query, 25));
+    expect(packed.sectionVectors(["d2:s2"]).get("d2:s2")).toEqual(built.sectionVectors(["d2:s2"]).get("d2:s2"));
+    packed.dropDocument("d1");
+    built.dropDocument("d1");
+    expect(await packed.search(query, 25, scan)).toEqual(await built.search(query, 25));
+    expect(() => VectorMirror.fromPacked(dims, { values, ids: [], sectionIds: [] }, [])).toThrow();
+  });
 });

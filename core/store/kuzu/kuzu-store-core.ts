@@ -5,7 +5,7 @@ import { ensureFreeSpace } from "../free-space.ts";
 import { createLanes, type Lanes } from "./lanes.ts";
 import { createLibraryVectors, type LibraryVectors } from "./library-vectors.ts";
 import type { OpenLibrary } from "./open-database.ts";
-import type { ReadOnlyConnection } from "./read-only-query.ts";
+import { readLiveSchema, type ReadOnlyConnection } from "./read-only-query.ts";
 import { readRelConnections, type RelConnection } from "./rel-checkpoint-guard.ts";
 import type { SearchDatabase } from "../search/search-database.ts";
 import type { WriteContext } from "./writers/write-context.ts";
@@ -19,7 +19,8 @@ export interface LibraryState extends OpenLibrary {
   relConnections?: RelConnection[];
   /** Graph questions' own read-only connection (read-only-query.ts), made on first use. */
   readOnlyConnection?: Promise<ReadOnlyConnection>;
-  liveSchema?: LiveGraphSchema;
+  /** The graph's schema, read once (liveSchemaOf): a router and a read ahead share the read. */
+  liveSchema?: Promise<LiveGraphSchema>;
   search: SearchDatabase;
 }
 
@@ -123,4 +124,17 @@ export function createStoreCore(settings: StoreSettings): StoreCore {
     read,
   };
   return core;
+}
+
+/** The open library's graph schema, read in the lane once; a read that failed is tried again next time. */
+export function liveSchemaOf(core: Pick<StoreCore, "opened" | "read">): Promise<LiveGraphSchema> {
+  const open = core.opened();
+  if (open.liveSchema === undefined) {
+    const reading = core.read((state) => readLiveSchema(state.reader));
+    open.liveSchema = reading;
+    reading.catch(() => {
+      if (open.liveSchema === reading) open.liveSchema = undefined;
+    });
+  }
+  return open.liveSchema;
 }

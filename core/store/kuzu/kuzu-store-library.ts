@@ -1,6 +1,6 @@
 import { toErrorInfo } from "../../model/errors.ts";
 import type { GraphStore } from "../graph-store.ts";
-import type { StoreCore, LibraryState } from "./kuzu-store-core.ts";
+import { liveSchemaOf, type StoreCore, type LibraryState } from "./kuzu-store-core.ts";
 import type { StoreSearch } from "./kuzu-store-search.ts";
 import {
   fileBytes,
@@ -36,7 +36,7 @@ export interface StoreLibrary {
    * unless `done` says the write took effect before the failure (a checkpoint after the commit).
    */
   withPoolGrowth<T>(doing: string, done: () => Promise<boolean>, write: () => Promise<T>, writeChars?: number): Promise<T | void>;
-  methods: Pick<GraphStore, "open" | "close" | "memoryUse" | "warmReads">;
+  methods: Pick<GraphStore, "open" | "close" | "memoryUse" | "warmReads" | "prepareSearch">;
 }
 
 export function createStoreLibrary(core: StoreCore, search: Pick<StoreSearch, "open">, options: StoreLibraryOptions, ceilingBytes: number): StoreLibrary {
@@ -147,6 +147,12 @@ export function createStoreLibrary(core: StoreCore, search: Pick<StoreSearch, "o
 
       // Its indexes and mirrors are read at open or by the first search; the wrappers warm theirs.
       warmReads: () => Promise.resolve(),
+      async prepareSearch(): Promise<void> {
+        if (core.state === null) return;
+        // The graph's schema as well: a question is routed on it before it searches (graph-answer.ts).
+        const schema = liveSchemaOf(core).catch(() => undefined);
+        await Promise.all([schema, vectors.prepare()]);
+      },
     },
   };
 }

@@ -1,8 +1,8 @@
 import type { GraphStore, StoreReads } from "../graph-store.ts";
-import type { StoreCore } from "./kuzu-store-core.ts";
+import { liveSchemaOf, type StoreCore } from "./kuzu-store-core.ts";
 import { checkLibraryRows } from "./library-check.ts";
 import { readSchemaVersion } from "./migrations.ts";
-import { createReadOnlyConnection, readLiveSchema } from "./read-only-query.ts";
+import { createReadOnlyConnection } from "./read-only-query.ts";
 import { listComparisonRecords, readComparison, readComparisonCache, readComparisonEdges } from "./readers/comparisons.ts";
 import { childSectionIds, documentOutlines, findDocument, getSection, getSections, listDocuments, sectionsByIds } from "./readers/documents.ts";
 import { readExtractionCache } from "./readers/extraction-cache.ts";
@@ -67,11 +67,7 @@ export function createStoreReads(core: StoreCore): ReadMethods {
         return comparison === null ? [] : readComparisonEdges(reader, comparison);
       }),
     getComparisonCache: (keys) => read(({ reader }) => readComparisonCache(reader, keys, batchSize)),
-    graphSchema: () =>
-      read(async (open) => {
-        open.liveSchema ??= await readLiveSchema(open.reader);
-        return open.liveSchema;
-      }),
+    graphSchema: () => liveSchemaOf(core),
     readOnlyQuery: (cypher, params, queryOptions) =>
       // On a connection of its own, but in the read lane: a query running for seconds would keep a
       // checkpoint from starting (lanes.ts).

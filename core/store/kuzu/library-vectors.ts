@@ -46,6 +46,8 @@ export interface LibraryVectors {
   /** At close, after the last write: the loaded mirrors the disk has no snapshot of are written. */
   saveSnapshots(readOnly: boolean): Promise<void>;
   mirrorRows(): number;
+  /** The space and the mirrors a search scans, read now if they are not held (never fails). */
+  prepare(): Promise<void>;
 }
 
 // Long function: a closure over the mirrors and the space; each part is a few lines.
@@ -64,6 +66,42 @@ export function createLibraryVectors(options: LibraryVectorsOptions): LibraryVec
   const unsaved = new Set<string>();
   const scan = createMatrixScan();
 
+  /** Each table's rows per document (null: no such table), as read in one generation of the vectors. */
+  interface RowCounts {
+    generation: number;
+    counts: Map<string, Map<string, number> | null>;
+  }
+
+  /**
+   * The space and every table's row counts in one read of the lane, then the mirrors from their
+   * snapshots outside it: a read queued next (the citations and terms) runs beside the files.
+   */
+  async function prepare(): Promise<void> {
+    // Held already (every search after the first): nothing to read.
+    if (spaceCache !== undefined && VECTOR_TABLES.every((spec) => mirrors.has(spec.table))) return;
+    try {
+      const generation = vectorGeneration;
+      const read = await lanes.read(async () => {
+        const { reader } = opened();
+        const space = spaceCache !== undefined ? spaceCache : await readSpace(reader);
+        if (space === null) return null;
+        const names = await tableNames(reader);
+        const counts = new Map<string, Map<string, number> | null>();
+        for (const spec of VECTOR_TABLES) {
+          if (!mirrors.has(spec.table) && !loading.has(spec.table))
+            counts.set(spec.table, names.has(spec.table) ? await vectorRowsPerDocument(reader, spec) : null);
+        }
+        return { space, counts };
+      });
+      if (read === null || generation !== vectorGeneration) return;
+      spaceCache ??= read.space;
+      const ahead = { generation, counts: read.counts };
+      await Promise.all(VECTOR_TABLES.map((spec) => mirrorOf(spec, read.space, ahead)));
+    } catch (err) {
+      log(`vectors not read ahead, the first search reads them: ${toErrorInfo(err).message}`);
+    }
+  }
+
   async function cachedSpace(): Promise<EmbeddingSpace | null> {
     for (;;) {
       if (spaceCache !== undefined) return spaceCache;
@@ -76,32 +114,59 @@ export function createLibraryVectors(options: LibraryVectorsOptions): LibraryVec
     }
   }
 
+  /** Mirrors being read, by table: a search and a read ahead share one read. */
+  const loading = new Map<string, Promise<VectorMirror | null>>();
+
   /** The table's mirror (loaded on first use, from its snapshot when it has one), or null when it is too large for one. */
-  async function mirrorOf(spec: VectorTableSpec, space: EmbeddingSpace): Promise<VectorMirror | null> {
+  function mirrorOf(spec: VectorTableSpec, space: EmbeddingSpace, ahead?: RowCounts): Promise<VectorMirror | null> {
+    const known = mirrors.get(spec.table);
+    if (known !== undefined) return Promise.resolve(known);
+    let load = loading.get(spec.table);
+    if (load === undefined) {
+      load = loadMirror(spec, space, ahead).finally(() => loading.delete(spec.table));
+      loading.set(spec.table, load);
+    }
+    return load;
+  }
+
+  async function loadMirror(spec: VectorTableSpec, space: EmbeddingSpace, ahead?: RowCounts): Promise<VectorMirror | null> {
+    let given = ahead !== undefined && ahead.generation === vectorGeneration ? ahead : undefined;
     for (;;) {
       const known = mirrors.get(spec.table);
       if (known !== undefined) return known;
       const generation = vectorGeneration;
-      const loaded = await lanes.read(async () => {
-        const { reader } = opened();
-        if (!(await tableNames(reader)).has(spec.table)) return { mirror: new VectorMirror(space.dimensions), saved: true };
-        const rowsOf = await vectorRowsPerDocument(reader, spec);
-        if ([...rowsOf.values()].reduce((sum, n) => sum + n, 0) > exactLimit) return { mirror: null, saved: true };
-        const kept = await readVectorSnapshot(dbPath, spec.table, { modelId: space.modelId, dimensions: space.dimensions, rowsOf });
+      // The lane gives the table's row counts (or they were read ahead, in this generation); its
+      // snapshot is read outside it, so searches' other reads do not wait for a large file. A
+      // write that starts meanwhile removes the snapshot first and changes the generation, and
+      // the mirror is then read again.
+      const counted =
+        given?.counts.get(spec.table) ??
+        (await lanes.read(async () => {
+          const { reader } = opened();
+          if (!(await tableNames(reader)).has(spec.table)) return null;
+          return vectorRowsPerDocument(reader, spec);
+        }));
+      given = undefined;
+      const loaded = await (async (): Promise<{ mirror: VectorMirror | null; saved: boolean }> => {
+        if (counted === null) return { mirror: new VectorMirror(space.dimensions), saved: true };
+        if ([...counted.values()].reduce((sum, n) => sum + n, 0) > exactLimit) return { mirror: null, saved: true };
+        const kept = await readVectorSnapshot(dbPath, spec.table, { modelId: space.modelId, dimensions: space.dimensions, rowsOf: counted });
         if (kept !== null) {
           log(`the vectors of ${spec.table} were read from their snapshot (${kept.size} rows)`);
           return { mirror: kept, saved: true };
         }
-        const byDocument = new Map<string, VectorRow[]>();
-        for (const row of await vectorRows(reader, spec)) {
-          const list = byDocument.get(row.documentId) ?? [];
-          list.push(row);
-          byDocument.set(row.documentId, list);
-        }
-        const mirror = new VectorMirror(space.dimensions);
-        for (const [documentId, rows] of byDocument) mirror.setDocument(documentId, rows);
-        return { mirror, saved: false };
-      });
+        return lanes.read(async () => {
+          const byDocument = new Map<string, VectorRow[]>();
+          for (const row of await vectorRows(opened().reader, spec)) {
+            const list = byDocument.get(row.documentId) ?? [];
+            list.push(row);
+            byDocument.set(row.documentId, list);
+          }
+          const mirror = new VectorMirror(space.dimensions);
+          for (const [documentId, rows] of byDocument) mirror.setDocument(documentId, rows);
+          return { mirror, saved: false };
+        });
+      })();
       // A write of vectors committed while the rows were read: read them again.
       if (generation === vectorGeneration) {
         mirrors.set(spec.table, loaded.mirror);
@@ -235,6 +300,7 @@ export function createLibraryVectors(options: LibraryVectorsOptions): LibraryVec
       mirrors.clear();
     },
     saveSnapshots,
+    prepare,
     mirrorRows: () => [...mirrors.values()].reduce((sum, mirror) => sum + (mirror?.size ?? 0), 0),
   };
 }

@@ -141,6 +141,36 @@ export class VectorMirror {
     return this.rows;
   }
 
+  /**
+   * A mirror over rows already packed in one matrix (a snapshot read whole), in the order of
+   * `documents`: its blocks view the matrix, so the first search packs nothing.
+   */
+  static fromPacked(
+    dimensions: number,
+    packed: { values: Float32Array; ids: string[]; sectionIds: string[] },
+    documents: ReadonlyArray<{ id: string; rows: number }>,
+  ): VectorMirror {
+    const rows = packed.ids.length;
+    if (packed.values.length !== rows * dimensions || packed.sectionIds.length !== rows || documents.reduce((sum, d) => sum + d.rows, 0) !== rows) {
+      throw new Error(`packed rows do not hold ${dimensions}-dimensional vectors of their documents`);
+    }
+    const mirror = new VectorMirror(dimensions);
+    let row = 0;
+    for (const d of documents) {
+      if (d.rows === 0) continue;
+      mirror.setBlock({
+        documentId: d.id,
+        ids: packed.ids.slice(row, row + d.rows),
+        sectionIds: packed.sectionIds.slice(row, row + d.rows),
+        values: packed.values.subarray(row * dimensions, (row + d.rows) * dimensions),
+      });
+      row += d.rows;
+    }
+    // Every block views its rows of `values` in this order, as pack() would have left them.
+    mirror.packed = packed;
+    return mirror;
+  }
+
   /** Replaces a document's block (all its rows of this table). */
   setDocument(documentId: string, rows: readonly VectorRow[]): void {
     this.dropDocument(documentId);

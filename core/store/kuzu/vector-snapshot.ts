@@ -1,9 +1,9 @@
 import { createHash } from "node:crypto";
-import { readFile, rename, rm, writeFile } from "node:fs/promises";
+import { open, rename, rm, writeFile, type FileHandle } from "node:fs/promises";
 import path from "node:path";
 import { z } from "zod";
 import { ensurePrivateDir } from "../../files/private-files.ts";
-import { VectorMirror, type MirrorBlock } from "./vector-mirror.ts";
+import { VectorMirror } from "./vector-mirror.ts";
 
 // The vector mirror of a table, kept on disk beside the library (`<library>.vectors/<table>.bin`)
 // so that an engine opening a large library does not read every vector back through Kuzu before
@@ -91,51 +91,52 @@ export async function readVectorSnapshot(
   table: string,
   expected: { modelId: string; dimensions: number; rowsOf: ReadonlyMap<string, number> },
 ): Promise<VectorMirror | null> {
-  let data: Buffer;
+  let handle: FileHandle;
   try {
-    data = await readFile(snapshotFile(dbPath, table));
+    handle = await open(snapshotFile(dbPath, table), "r");
   } catch {
     return null;
   }
-  if (data.length < HEAD || !data.subarray(0, MAGIC.length).equals(MAGIC)) return null;
-  const headerLength = data.readUInt32LE(MAGIC.length);
-  const start = HEAD + headerLength + ((4 - ((HEAD + headerLength) % 4)) % 4);
-  if (start > data.length) return null;
-  let parsed: unknown;
   try {
-    parsed = JSON.parse(data.subarray(HEAD, HEAD + headerLength).toString("utf8"));
-  } catch {
-    return null;
+    const size = (await handle.stat()).size;
+    const head = Buffer.alloc(HEAD);
+    if ((await handle.read(head, 0, HEAD, 0)).bytesRead < HEAD || !head.subarray(0, MAGIC.length).equals(MAGIC)) return null;
+    const headerLength = head.readUInt32LE(MAGIC.length);
+    const start = HEAD + headerLength + ((4 - ((HEAD + headerLength) % 4)) % 4);
+    if (start > size) return null;
+    const headerBytes = Buffer.alloc(headerLength);
+    if ((await handle.read(headerBytes, 0, headerLength, HEAD)).bytesRead < headerLength) return null;
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(headerBytes.toString("utf8"));
+    } catch {
+      return null;
+    }
+    const header = headerSchema.safeParse(parsed);
+    if (!header.success) return null;
+    const h = header.data;
+    const rows = h.ids.length;
+    const agrees =
+      h.table === table &&
+      h.modelId === expected.modelId &&
+      h.dimensions === expected.dimensions &&
+      h.sectionIds.length === rows &&
+      size - start === rows * h.dimensions * 4 &&
+      h.documents.length === expected.rowsOf.size &&
+      h.documents.every((d) => expected.rowsOf.get(d.id) === d.rows) &&
+      h.documents.reduce((sum, d) => sum + d.rows, 0) === rows;
+    if (!agrees) return null;
+    // Read straight into the matrix the mirror searches (4-byte aligned, as a Float32Array's own buffer is).
+    const values = new Float32Array(rows * h.dimensions);
+    const body = new Uint8Array(values.buffer);
+    for (let at = 0; at < body.length;) {
+      const { bytesRead } = await handle.read(body, at, body.length - at, start + at);
+      if (bytesRead === 0) return null;
+      at += bytesRead;
+    }
+    if (createHash("sha256").update(body).digest("hex") !== h.sha256) return null;
+    return VectorMirror.fromPacked(h.dimensions, { values, ids: h.ids, sectionIds: h.sectionIds }, h.documents);
+  } finally {
+    await handle.close();
   }
-  const header = headerSchema.safeParse(parsed);
-  if (!header.success) return null;
-  const h = header.data;
-  const rows = h.ids.length;
-  const body = data.subarray(start);
-  const agrees =
-    h.table === table &&
-    h.modelId === expected.modelId &&
-    h.dimensions === expected.dimensions &&
-    h.sectionIds.length === rows &&
-    body.length === rows * h.dimensions * 4 &&
-    h.documents.length === expected.rowsOf.size &&
-    h.documents.every((d) => expected.rowsOf.get(d.id) === d.rows) &&
-    h.documents.reduce((sum, d) => sum + d.rows, 0) === rows &&
-    createHash("sha256").update(body).digest("hex") === h.sha256;
-  if (!agrees) return null;
-  // A copy: the file's buffer may not start on a 4-byte boundary.
-  const values = new Float32Array(body.buffer.slice(body.byteOffset, body.byteOffset + body.length));
-  const mirror = new VectorMirror(h.dimensions);
-  let row = 0;
-  for (const d of h.documents) {
-    const block: MirrorBlock = {
-      documentId: d.id,
-      ids: h.ids.slice(row, row + d.rows),
-      sectionIds: h.sectionIds.slice(row, row + d.rows),
-      values: values.subarray(row * h.dimensions, (row + d.rows) * h.dimensions),
-    };
-    mirror.setBlock(block);
-    row += d.rows;
-  }
-  return mirror;
 }

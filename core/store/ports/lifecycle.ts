@@ -43,4 +43,11 @@ export interface StoreLifecycle {
    * warm-up at open): never a reason to fail. `stop` is asked between steps (the engine closing).
    */
   warmReads(stop: () => boolean): Promise<void>;
+  /**
+   * Begins reading what every search needs before its first result (the embedding space, the
+   * vector mirrors, the citations and terms across documents), each once; resolves when they are
+   * held. A first question starts this before it analyses its words, so the reads go on beside
+   * that work. Never a reason to fail.
+   */
+  prepareSearch(): Promise<void>;
 }
