@@ -360,10 +360,15 @@ export async function buildSentencePool(
     // A definition question is answered by the sentence defining its term, however few of its
     // other words that sentence repeats ("What makes consent valid under the GDPR definition?").
     const definesAsked = features.definedTerm === 1 && type === "definition";
+    // Rule "an instruction may answer in other words": a requirement stated as an instruction
+    // ("Ensure equipment removed for off-site maintenance is sanitized …", as NIST and the CFR
+    // print them) from which the graph read a triplet answers on its score, though it repeats
+    // none of the question's words: auditors ask about a laptop sent back for a warranty fix.
+    const instructs = features.triplet === 1 && features.normative === 1;
     return {
       ...c,
       coverage: cov,
-      relevant: relevant || definesAsked || features.coverage >= MIN_COVERAGE,
+      relevant: relevant || definesAsked || features.coverage >= MIN_COVERAGE || instructs,
       features,
       explanatory,
       prior,
