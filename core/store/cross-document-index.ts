@@ -190,10 +190,9 @@ export function withCrossDocumentIndex<S extends GraphStore>(
       if (!stop()) await current();
     },
 
-    // The store's reads first: its vector counts are short, the citations and terms a long read.
+    // The store's reads are queued first: its vector counts are short, the citations and terms a long read.
     async prepareSearch(): Promise<void> {
-      const vectors = store.prepareSearch();
-      await Promise.all([vectors, current()]);
+      await Promise.all([store.prepareSearch(), current()]);
     },
 
     crossDocumentIndexStats: (): CrossDocumentIndexStats => ({

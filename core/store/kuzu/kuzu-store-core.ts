@@ -127,8 +127,10 @@ export function createStoreCore(settings: StoreSettings): StoreCore {
 }
 
 /** The open library's graph schema, read in the lane once; a read that failed is tried again next time. */
-export function liveSchemaOf(core: Pick<StoreCore, "opened" | "read">): Promise<LiveGraphSchema> {
-  const open = core.opened();
+export function liveSchemaOf(core: Pick<StoreCore, "state" | "read">): Promise<LiveGraphSchema> {
+  const open = core.state;
+  // A closed library: the read fails as every read does.
+  if (open === null) return core.read((state) => readLiveSchema(state.reader));
   if (open.liveSchema === undefined) {
     const reading = core.read((state) => readLiveSchema(state.reader));
     open.liveSchema = reading;

@@ -129,6 +129,32 @@ export function createLibraryVectors(options: LibraryVectorsOptions): LibraryVec
     return load;
   }
 
+  /** A table's mirror given its row counts (null: no such table): from its snapshot, or read from Kuzu in the lane. */
+  async function mirrorFrom(
+    spec: VectorTableSpec,
+    space: EmbeddingSpace,
+    counted: Map<string, number> | null,
+  ): Promise<{ mirror: VectorMirror | null; saved: boolean }> {
+    if (counted === null) return { mirror: new VectorMirror(space.dimensions), saved: true };
+    if ([...counted.values()].reduce((sum, n) => sum + n, 0) > exactLimit) return { mirror: null, saved: true };
+    const kept = await readVectorSnapshot(dbPath, spec.table, { modelId: space.modelId, dimensions: space.dimensions, rowsOf: counted });
+    if (kept !== null) {
+      log(`the vectors of ${spec.table} were read from their snapshot (${kept.size} rows)`);
+      return { mirror: kept, saved: true };
+    }
+    return lanes.read(async () => {
+      const byDocument = new Map<string, VectorRow[]>();
+      for (const row of await vectorRows(opened().reader, spec)) {
+        const list = byDocument.get(row.documentId) ?? [];
+        list.push(row);
+        byDocument.set(row.documentId, list);
+      }
+      const mirror = new VectorMirror(space.dimensions);
+      for (const [documentId, rows] of byDocument) mirror.setDocument(documentId, rows);
+      return { mirror, saved: false };
+    });
+  }
+
   async function loadMirror(spec: VectorTableSpec, space: EmbeddingSpace, ahead?: RowCounts): Promise<VectorMirror | null> {
     let given = ahead !== undefined && ahead.generation === vectorGeneration ? ahead : undefined;
     for (;;) {
@@ -140,33 +166,15 @@ export function createLibraryVectors(options: LibraryVectorsOptions): LibraryVec
       // write that starts meanwhile removes the snapshot first and changes the generation, and
       // the mirror is then read again.
       const counted =
-        given?.counts.get(spec.table) ??
-        (await lanes.read(async () => {
-          const { reader } = opened();
-          if (!(await tableNames(reader)).has(spec.table)) return null;
-          return vectorRowsPerDocument(reader, spec);
-        }));
+        given !== undefined && given.counts.has(spec.table)
+          ? (given.counts.get(spec.table) ?? null)
+          : await lanes.read(async () => {
+              const { reader } = opened();
+              if (!(await tableNames(reader)).has(spec.table)) return null;
+              return vectorRowsPerDocument(reader, spec);
+            });
       given = undefined;
-      const loaded = await (async (): Promise<{ mirror: VectorMirror | null; saved: boolean }> => {
-        if (counted === null) return { mirror: new VectorMirror(space.dimensions), saved: true };
-        if ([...counted.values()].reduce((sum, n) => sum + n, 0) > exactLimit) return { mirror: null, saved: true };
-        const kept = await readVectorSnapshot(dbPath, spec.table, { modelId: space.modelId, dimensions: space.dimensions, rowsOf: counted });
-        if (kept !== null) {
-          log(`the vectors of ${spec.table} were read from their snapshot (${kept.size} rows)`);
-          return { mirror: kept, saved: true };
-        }
-        return lanes.read(async () => {
-          const byDocument = new Map<string, VectorRow[]>();
-          for (const row of await vectorRows(opened().reader, spec)) {
-            const list = byDocument.get(row.documentId) ?? [];
-            list.push(row);
-            byDocument.set(row.documentId, list);
-          }
-          const mirror = new VectorMirror(space.dimensions);
-          for (const [documentId, rows] of byDocument) mirror.setDocument(documentId, rows);
-          return { mirror, saved: false };
-        });
-      })();
+      const loaded = await mirrorFrom(spec, space, counted);
       // A write of vectors committed while the rows were read: read them again.
       if (generation === vectorGeneration) {
         mirrors.set(spec.table, loaded.mirror);
