@@ -551,6 +551,16 @@ describe('rule "whether one must is answered by what one shall"', () => {
     expect(cueStrength("yes-no", duty)).toBe(0);
   });
 
+  it("a duty denied answers whether one must (FAA directive, HIPAA, Italian tender)", () => {
+    // Rule "a duty denied answers whether one must": "is not required", "need not" say no to "do we need …?".
+    const permit = "A special flight permit is not required to accomplish the operational readiness flight required by this paragraph.";
+    expect(cueStrength("yes-no", permit, false, "obligation")).toBe(2);
+    expect(cueStrength("yes-no", "A covered entity need not provide an accounting for disclosures made to the individual.", false, "obligation")).toBe(2);
+    expect(cueStrength("yes-no", "Per le forniture in conto deposito non è richiesta la garanzia definitiva.", false, "obligation")).toBe(2);
+    // Asked whether one may, a denied duty is not a permission.
+    expect(cueStrength("yes-no", permit, false, "permission")).toBe(0);
+  });
+
   it("leads with the duty, not with a permission beside it (GDPR Art. 33, DORA Art. 30)", async () => {
     const article33 = section(GDPR, "Article 33", "article", "Notification of a personal data breach to the supervisory authority", [
       [164, null, "4. Where, and in so far as, it is not possible to provide the breach information at the same time, it may be provided in phases."],

@@ -134,8 +134,13 @@ export function cueStrength(type: string | undefined, text: string, length = fal
   return cues.some((re) => re.test(text)) ? 1 : 0;
 }
 
-/** A duty stated in so many words (or its denial): what answers "do we have to …?". */
-const DUTY = /\b(?:shall|must|is required to|are required to|is obliged to|are obliged to|has to|have to|deve|devono|tenut[oaie] a|obbligat[oaie] a)\b/i;
+/**
+ * A duty stated in so many words, or denied: what answers "do we have to …?". Rule "a duty denied
+ * answers whether one must": "A special flight permit is not required to …", "need not" answer
+ * "do we need a permit?" as surely as "shall" does.
+ */
+const DUTY =
+  /\b(?:shall|must|(?:is|are) (?:not )?required\b|need not|is obliged to|are obliged to|has to|have to|deve|devono|tenut[oaie] a|obbligat[oaie] a|non (?:è|sono) richiest[oaie]|non (?:è|sono) necessari[oaie])\b/i;
 
 /** Yes/no from a sentence answering "can / may / must … ?": "no" for a prohibition, "conditional" with a condition. */
 export function verdictOf(text: string): "yes" | "no" | "conditional" | null {

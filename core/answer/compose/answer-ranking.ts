@@ -39,6 +39,13 @@ const W_NAMED = 0.6;
  * sentence for different rules.
  */
 const OUTSIDE_PART = 0.6;
+/**
+ * Rule "the answer type's headings stay in the question's documents": a document is the
+ * question's when one of its sections scores at least this share of the best match. A "Scope" or
+ * "Definitions" heading elsewhere answers another instrument's question (a directive's "which
+ * chapters does it fall under?" had been led by the GDPR's material scope).
+ */
+const QUESTION_DOCUMENT_FLOOR = 0.75;
 
 const normalLabel = (label: string): string =>
   label
@@ -78,6 +85,7 @@ export function rankForAnswer(
   const top = Math.max(...results.map((r) => r.score), Number.EPSILON);
   const focus = new Set(contentStems(analysis.focusTerms.join(" ")));
   const typeWords = new Set(contentStems(TYPE_HEADINGS[analysis.answerType] ?? ""));
+  const questionDocuments = new Set(results.filter((r) => Math.max(0, r.score) >= QUESTION_DOCUMENT_FLOOR * top).map((r) => r.section.documentId));
   const ranked: AnswerRanking[] = results.map((r) => {
     const heading = new Set(contentStems(r.section.heading));
     const base = Math.max(0, r.score) / top;
@@ -85,7 +93,7 @@ export function rankForAnswer(
     const parts = analysis.scope.parts.filter((p) => p.documentId === r.section.documentId);
     if (parts.length > 0 && !parts.some((p) => p.path.every((label) => r.section.path.includes(label)))) score *= OUTSIDE_PART;
     score += W_HEADING * share(focus, heading);
-    if (typeWords.size > 0 && [...heading].some((s) => typeWords.has(s))) score += W_TYPE_HEADING;
+    if (typeWords.size > 0 && questionDocuments.has(r.section.documentId) && [...heading].some((s) => typeWords.has(s))) score += W_TYPE_HEADING;
     if (namesSection(analysis.provisionLabels, r.section.label)) score += W_NAMED;
     return { section: r, score };
   });
