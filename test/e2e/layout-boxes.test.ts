@@ -161,4 +161,49 @@ describeBrowser("the workbench's layout at laptop sizes (ten regulatory PDFs, Ch
       }
     });
   }
+
+  it("1280×720: a two-document answer's graph fits its pane whole, its labels at 11 px or more", { timeout: 300_000 }, async () => {
+    await page.setViewportSize({ width: 1280, height: 720 });
+    await page.getByTestId("tab-library").click();
+    const before = await page.getByTestId("chat-turn").count();
+    await page.getByTestId("question-input").fill("Compare how quickly affected individuals must be notified of a breach under GDPR and under HIPAA.");
+    await page.keyboard.press("Enter");
+    await expect.poll(() => page.getByTestId("chat-turn").count(), { timeout: 120_000 }).toBe(before + 1);
+    await page.locator('[data-testid="chat-turn"][data-status="done"]').nth(before).waitFor({ timeout: 120_000 });
+    // The graph is drawn: Cytoscape holds as many nodes as the pane shows, then its fit settles.
+    await page.waitForFunction(() => {
+      type Cy = { nodes(): { filter(f: (n: { data(k: string): unknown }) => boolean): { length: number } } };
+      const el = document.querySelector('[data-testid="graph-canvas"]') as (HTMLElement & { _cyreg?: { cy?: Cy } }) | null;
+      const cy = el?._cyreg?.cy;
+      return el !== null && cy !== undefined && cy.nodes().filter((n) => n.data("kind") !== "document").length === Number(el.dataset.nodeCount);
+    });
+    await page.waitForTimeout(500);
+    const drawn = await page.evaluate(() => {
+      type El = {
+        data(k: string): unknown;
+        style(k: string): string;
+        renderedBoundingBox(o: Record<string, boolean>): { x1: number; y1: number; x2: number; y2: number };
+      };
+      type Cy = { nodes(): El[]; zoom(): number; width(): number; height(): number };
+      const cy = (document.querySelector('[data-testid="graph-canvas"]') as (HTMLElement & { _cyreg?: { cy?: Cy } }) | null)?._cyreg?.cy;
+      if (cy === undefined) throw new Error("no Cytoscape instance on the graph canvas");
+      const nodes = [...cy.nodes()].filter((n) => n.data("kind") !== "document");
+      const outside = nodes.filter((n) => {
+        const b = n.renderedBoundingBox({ includeLabels: true });
+        return b.x1 < -1 || b.y1 < -1 || b.x2 > cy.width() + 1 || b.y2 > cy.height() + 1;
+      });
+      return {
+        documents: new Set(nodes.map((n) => n.data("parent"))).size,
+        sections: nodes.filter((n) => n.data("kind") === "section").length,
+        outside: outside.map((n) => String(n.data("label"))),
+        minLabelPx: Math.min(...nodes.map((n) => parseFloat(n.style("font-size")) * cy.zoom())),
+      };
+    });
+    await page.screenshot({ path: path.join(RESULTS_DIR, "layout-1280-two-documents.png") });
+    expect(drawn.documents).toBeGreaterThanOrEqual(2);
+    expect(drawn.sections).toBeGreaterThanOrEqual(3);
+    // The answer's spine is cut to the pane's height (the rest behind "show more"), not drawn past its edge.
+    expect(drawn.outside).toEqual([]);
+    expect(Math.round(drawn.minLabelPx * 100) / 100).toBeGreaterThanOrEqual(11);
+  });
 });

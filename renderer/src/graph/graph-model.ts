@@ -79,8 +79,63 @@ export function documentOfNode(node: SubgraphNode): string | null {
  * The first `limit` nodes, the `pinned` ones (what the user expanded: shown whatever the limit),
  * and the edges between them.
  */
-export function visibleGraph(graph: GraphData, limit: number, pinned: ReadonlySet<string> = new Set()): { nodes: SubgraphNode[]; edges: SubgraphEdge[] } {
-  const nodes = graph.nodes.filter((n, i) => i < limit || pinned.has(n.id));
+/** One section of the answer's spine on screen, its label at the smallest size drawn: three lines and room. */
+export const SPINE_ROW_PX = 44;
+/** A document's box around its spine on screen: its title, its margins and the room to the next box. */
+export const DOCUMENT_BOX_PX = 80;
+/** The spine keeps this many sections however low the pane. */
+export const MIN_SPINE_SECTIONS = 3;
+
+/**
+ * The sections whose spine fits a pane this many pixels high, in the answer's order; the rest wait
+ * behind "show more" with the facts and terms that hang only from them. A spine taller than the
+ * pane had left its last sections below the canvas at the smallest zoom, where labels are 11 px.
+ * `null`: no height to fit (not measured yet, or the user asked for more).
+ */
+function spineThatFits(nodes: readonly SubgraphNode[], heightPx: number, pinned: ReadonlySet<string>): Set<string> | null {
+  if (heightPx <= 0) return null;
+  const kept = new Set<string>();
+  const documents = new Set<string>();
+  let full = false;
+  for (const n of nodes) {
+    if (n.kind !== "section") continue;
+    const boxes = documents.size + (n.documentId === undefined || documents.has(n.documentId) ? 0 : 1);
+    full ||= kept.size >= MIN_SPINE_SECTIONS && boxes * DOCUMENT_BOX_PX + (kept.size + 1) * SPINE_ROW_PX > heightPx;
+    if (full && !pinned.has(n.id)) continue;
+    kept.add(n.id);
+    if (n.documentId !== undefined) documents.add(n.documentId);
+  }
+  return kept;
+}
+
+/** The nodes hanging from the kept sections: linked to one, or to a node that is. */
+function hangingFrom(graph: GraphData, sections: ReadonlySet<string>): Set<string> {
+  const isSection = new Set(graph.nodes.filter((n) => n.kind === "section").map((n) => n.id));
+  const linked = new Set<string>();
+  for (const n of graph.nodes) if (!isSection.has(n.id) && !graph.edges.some((e) => e.source === n.id || e.target === n.id)) linked.add(n.id);
+  for (let hop = 0; hop < 2; hop++) {
+    const anchors = new Set([...sections, ...linked]);
+    for (const e of graph.edges) {
+      if (anchors.has(e.source) && !isSection.has(e.target)) linked.add(e.target);
+      if (anchors.has(e.target) && !isSection.has(e.source)) linked.add(e.source);
+    }
+  }
+  return new Set([...sections, ...linked]);
+}
+
+/**
+ * What is drawn: the first `limit` nodes and every pinned one; given the pane's height, only the
+ * sections whose spine fits it, with what hangs from them.
+ */
+export function visibleGraph(
+  graph: GraphData,
+  limit: number,
+  pinned: ReadonlySet<string> = new Set(),
+  heightPx = 0,
+): { nodes: SubgraphNode[]; edges: SubgraphEdge[] } {
+  const spine = spineThatFits(graph.nodes, heightPx, pinned);
+  const fits = spine === null ? null : hangingFrom(graph, spine);
+  const nodes = graph.nodes.filter((n) => pinned.has(n.id) || fits === null || fits.has(n.id)).filter((n, i) => i < limit || pinned.has(n.id));
   const ids = new Set(nodes.map((n) => n.id));
   return { nodes, edges: graph.edges.filter((e) => ids.has(e.source) && ids.has(e.target)) };
 }

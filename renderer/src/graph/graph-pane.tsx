@@ -70,17 +70,20 @@ export function GraphPane({ state, theme, documents, onOpenSection }: Props) {
   // measured when the window changes size, not when panels beside the graph open and close: a
   // node count following every such change would lay the graph out again under the user's pointer.
   const stage = useRef<HTMLDivElement>(null);
-  const [stageArea, setStageArea] = useState(0);
+  const [stageSize, setStageSize] = useState({ w: 0, h: 0 });
   useEffect(() => {
     const element = stage.current;
     if (element === null) return;
-    const measure = (): void => setStageArea(element.clientWidth * element.clientHeight);
+    const measure = (): void =>
+      setStageSize((was) => (was.w === element.clientWidth && was.h === element.clientHeight ? was : { w: element.clientWidth, h: element.clientHeight }));
     measure();
     window.addEventListener("resize", measure);
     return () => window.removeEventListener("resize", measure);
   }, []);
-  const limit = view.limit ?? fittedNodeLimit(stageArea);
-  const visible = useMemo(() => visibleGraph(graph, limit, view.pinned), [graph, limit, view.pinned]);
+  const limit = view.limit ?? fittedNodeLimit(stageSize.w * stageSize.h);
+  // Until the user asks for more, the answer's spine is cut to the pane's height; "show more" draws it all.
+  const fitHeight = view.limit === null ? stageSize.h : 0;
+  const visible = useMemo(() => visibleGraph(graph, limit, view.pinned, fitHeight), [graph, limit, view.pinned, fitHeight]);
   const hidden = graph.nodes.length - visible.nodes.length;
   const sectionLabel = (sectionId: string): string => nodeLabel(graph, sectionNodeId(sectionId));
 
