@@ -357,6 +357,9 @@ describe("analyzeQuestion: names, conditions and focus terms", () => {
       "The FBI asked us to hold off notifying patients. How long can we wait?",
       "Are sick notes in our HR files protected health information?",
       "Whose sign-off do we need before a pen test of the EHR?",
+      // What a programme is for is the thing it covers, not the law it is under.
+      "What should our disaster-readiness program for the EHR contain?",
+      "What logging do we need for our CRM and for an ERP?",
     ])
       expect(names(q), q).toEqual([]);
     for (const [q, name] of [

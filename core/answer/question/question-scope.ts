@@ -114,7 +114,7 @@ interface DocumentNames {
  * FINRA", "ai sensi del …"), or the issuer asked what it says ("How does NIST define …").
  */
 const GOVERNED_BY =
-  /(?:\b(?:under|per|pursuant to|according to|required by|in line with|compliant with|comply with|complies with|does|do|did|would|will|should|ai sensi d\S*|secondo|in base a\S*)\s+(?:the\s+|il\s+|la\s+|lo\s+|l['’]\s*)?|['’]s\s+|\bfor (?:our|the|a|an)\s+)$/i;
+  /(?:\b(?:under|per|pursuant to|according to|required by|in line with|compliant with|comply with|complies with|does|do|did|would|will|should|ai sensi d\S*|secondo|in base a\S*)\s+(?:the\s+|il\s+|la\s+|lo\s+|l['’]\s*)?|['’]s\s+)$/i;
 /** Words after a name that make it an instrument or a regime ("SOX 404", "FINRA Rule 4511", "GLBA requirements"). */
 const INSTRUMENT_AFTER =
   /^\s*(?:\d|act\b|acts\b|rules?\b|regulations?\b|directives?\b|standards?\b|framework\b|code\b|laws?\b|requirements?\b|guidelines?\b|compliance\b|regime\b|testing\b|audit\b)/i;
