@@ -5,7 +5,7 @@ import type { AskCitation, AskResult, AskSentence } from "./ask-types.ts";
 import { AnswerRouteLine } from "./answer-route.tsx";
 import { CitationChip } from "./citation-chip.tsx";
 import { GraphRowsTable } from "./graph-rows.tsx";
-import { citationStops, trailAt, type CitationTrail } from "./citation-trail.ts";
+import { citationStops, quotedRange, trailAt, type CitationTrail } from "./citation-trail.ts";
 import { CopyButton } from "./copy-button.tsx";
 import { ModeBadge } from "./mode-badge.tsx";
 
@@ -113,7 +113,7 @@ export function AnswerView({ result, documents, activeSectionId, onOpenCitation 
                 </span>
                 {[...new Set(s.citationKeys)].map((key) => {
                   const c = byKey.get(key);
-                  const evidence = s.evidence?.find((e) => e.key === key);
+                  const emphasis = quotedRange(s, key);
                   return c === undefined ? null : (
                     <CitationChip
                       key={key}
@@ -121,10 +121,7 @@ export function AnswerView({ result, documents, activeSectionId, onOpenCitation 
                       text={chipText(c)}
                       lowOcrPages={lowOcr(c)}
                       active={c.sectionId === activeSectionId}
-                      onOpen={() => {
-                        const emphasis = evidence === undefined ? undefined : { start: evidence.start, end: evidence.end };
-                        onOpenCitation(c, emphasis, trailAt(stops, c, emphasis));
-                      }}
+                      onOpen={() => onOpenCitation(c, emphasis, trailAt(stops, c, emphasis))}
                     />
                   );
                 })}{" "}

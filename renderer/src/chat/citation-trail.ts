@@ -15,6 +15,17 @@ export interface CitationTrail {
   index: number;
 }
 
+/**
+ * What a sentence quotes of the passage it cites under `key`: from its first cited stretch to its
+ * last. A sentence read across two units ("(A) Risk analysis (Required)." and "Conduct an accurate
+ * and thorough assessment …", one line after the other) highlights all it quotes, not its opening.
+ */
+export function quotedRange(sentence: Pick<AskResult["sentences"][number], "evidence">, key: string): { start: number; end: number } | undefined {
+  const cited = (sentence.evidence ?? []).filter((e) => e.key === key);
+  if (cited.length === 0) return undefined;
+  return { start: Math.min(...cited.map((e) => e.start)), end: Math.max(...cited.map((e) => e.end)) };
+}
+
 /** Every (sentence, citation) of the answer in order, a passage cited twice kept once. */
 export function citationStops(result: Pick<AskResult, "sentences" | "citations">): CitationStop[] {
   const byKey = new Map(result.citations.map((c) => [c.key, c]));
@@ -24,11 +35,11 @@ export function citationStops(result: Pick<AskResult, "sentences" | "citations">
     for (const key of s.citationKeys) {
       const citation = byKey.get(key);
       if (citation === undefined) continue;
-      const evidence = s.evidence?.find((e) => e.key === key);
-      const id = `${key}:${evidence?.start ?? ""}`;
+      const emphasis = quotedRange(s, key);
+      const id = `${key}:${emphasis?.start ?? ""}`;
       if (seen.has(id)) continue;
       seen.add(id);
-      stops.push(evidence === undefined ? { citation } : { citation, emphasis: { start: evidence.start, end: evidence.end } });
+      stops.push(emphasis === undefined ? { citation } : { citation, emphasis });
     }
   }
   // Citations no sentence names (older answers) still get a stop each.
