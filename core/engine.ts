@@ -23,6 +23,9 @@ import { createIngestionPipeline } from "./pipeline/ingestion-pipeline.ts";
 import { graphNeighbors } from "./retrieve/neighbors.ts";
 import { createRetrievalCaches } from "./retrieve/retrieval-caches.ts";
 import type { GraphStore } from "./store/graph-store.ts";
+import type { AnswerLogRecord } from "./model/answer-log-schema.ts";
+import type { TripletRecord } from "./model/graph-records.ts";
+import type { Subgraph } from "./model/subgraph-types.ts";
 import * as use from "./usecases/index.ts";
 
 export type Logger = use.Logger;
@@ -103,7 +106,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
   const conversations = createConversations({
     dataDir,
     listDocuments: () => store.listDocuments(),
-    answerGraph: async (record) => (await reopenGraphAnswer(store, dataDir, record)) ?? (await reopenedGraph(store, record)),
+    answerGraph: reopenedAnswerGraph(store, dataDir),
   });
   const exports = createExports({
     dataDir,
@@ -233,4 +236,11 @@ function openChecked<T extends object>(isClosed: () => boolean, methods: T): T {
     });
   }
   return methods;
+}
+
+/** A reopened answer's graph: its kept route and rows beside the graph it was given with, as far as the library still holds it. */
+function reopenedAnswerGraph(store: GraphStore, dataDir: string): (record: AnswerLogRecord) => Promise<{ subgraph: Subgraph; triplets: TripletRecord[] }> {
+  return async (record) =>
+    (await reopenGraphAnswer(store, dataDir, record, record.subgraph === undefined ? undefined : () => reopenedGraph(store, record))) ??
+    (await reopenedGraph(store, record));
 }

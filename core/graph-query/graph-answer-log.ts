@@ -61,18 +61,22 @@ export async function graphAnswerTable(dataDir: string, logId: string): Promise<
 }
 
 /**
- * What a reopened answer adds to the log's record: its route and rows, and the evidence graph of
- * the sections it cites (as the live answer drew it; a refusal draws nothing). Null when the
- * answer kept no route: the caller draws the graph its own way.
+ * What a reopened answer adds to the log's record: its route and rows, and its evidence graph:
+ * the graph the record kept (`recorded`: as the live answer drew it, less what was deleted since),
+ * or for an older record the evidence graph of the sections it cites drawn again. Drawn again, the
+ * facts differ: the live graph ranked them by the cited sentences and the rows' triplets, which
+ * the record does not keep, so a reload showed other entities laid out elsewhere. A refusal draws
+ * nothing. Null when the answer kept no route: the caller draws the graph its own way.
  */
 export async function reopenGraphAnswer(
   store: GraphStore,
   dataDir: string,
   record: { id: string; citedSectionIds: readonly string[] },
+  recorded?: () => Promise<Pick<AskResult, "subgraph" | "triplets">>,
 ): Promise<Pick<AskResult, "route" | "rows" | "subgraph" | "triplets"> | null> {
   const kept = await readGraphAnswer(dataDir, record.id);
   if (kept === null) return null;
   const rt = { store, schema: querySchema(await store.graphSchema()), timeoutMs: 5000, maxRows: 200, ran: [] };
-  const graph = await evidenceGraph(rt, { sectionIds: record.citedSectionIds });
+  const graph = recorded === undefined ? await evidenceGraph(rt, { sectionIds: record.citedSectionIds }) : await recorded();
   return { route: kept.route, ...(kept.rows === undefined ? {} : { rows: kept.rows }), subgraph: graph.subgraph, triplets: graph.triplets };
 }

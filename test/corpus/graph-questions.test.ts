@@ -68,6 +68,25 @@ describeCorpus("the graph earns its place (test/corpus/graph-questions.json, gra
     expect(outcomes.filter((o) => o.route !== "graph" && o.route !== "both").map((o) => o.question)).toEqual([]);
   });
 
+  it("a reopened answer shows the graph it was given with, fact for fact", async () => {
+    const engine = library?.engine;
+    if (!engine) throw new Error("no library");
+    // Drawn again on reopening, the evidence graph lost the ranking of its facts by the cited
+    // sentences, and a third of this answer's nodes were others after a reload.
+    const conversation = await engine.createConversation();
+    try {
+      const live = await engine.ask("How quickly must a financial entity report a major ICT-related incident under DORA, and to whom?", {
+        conversationId: conversation.id,
+      });
+      expect(live.subgraph.nodes.length).toBeGreaterThan(20);
+      const reopened = (await engine.getConversation(conversation.id)).turns[0]?.result;
+      expect(reopened?.subgraph).toEqual(live.subgraph);
+    } finally {
+      // The library is the shared cache of the corpus tests: no conversation is left in it.
+      await engine.deleteConversation(conversation.id);
+    }
+  });
+
   it("quotes the sentence that makes a citation, not the reference alone", async () => {
     const engine = library?.engine;
     if (!engine) throw new Error("no library");
