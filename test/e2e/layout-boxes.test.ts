@@ -101,6 +101,31 @@ function layoutFacts(page: Page): Promise<{ columns: Box[]; cut: string[]; rowCo
   });
 }
 
+/** The graph as drawn: its documents, sections, the labels of nodes outside the canvas, the smallest label on screen. */
+function graphDrawn(page: Page): Promise<{ documents: number; sections: number; outside: string[]; minLabelPx: number }> {
+  return page.evaluate(() => {
+    type El = {
+      data(k: string): unknown;
+      style(k: string): string;
+      renderedBoundingBox(o: Record<string, boolean>): { x1: number; y1: number; x2: number; y2: number };
+    };
+    type Cy = { nodes(): El[]; zoom(): number; width(): number; height(): number };
+    const cy = (document.querySelector('[data-testid="graph-canvas"]') as (HTMLElement & { _cyreg?: { cy?: Cy } }) | null)?._cyreg?.cy;
+    if (cy === undefined) throw new Error("no Cytoscape instance on the graph canvas");
+    const nodes = [...cy.nodes()].filter((n) => n.data("kind") !== "document");
+    const outside = nodes.filter((n) => {
+      const b = n.renderedBoundingBox({ includeLabels: true });
+      return b.x1 < -1 || b.y1 < -1 || b.x2 > cy.width() + 1 || b.y2 > cy.height() + 1;
+    });
+    return {
+      documents: new Set(nodes.map((n) => n.data("parent"))).size,
+      sections: nodes.filter((n) => n.data("kind") === "section").length,
+      outside: outside.map((n) => String(n.data("label"))),
+      minLabelPx: Math.min(...nodes.map((n) => parseFloat(n.style("font-size")) * cy.zoom())),
+    };
+  });
+}
+
 describeBrowser("the workbench's layout at laptop sizes (ten regulatory PDFs, Chromium)", () => {
   let tmp: string;
   let engine: Engine;
@@ -178,32 +203,46 @@ describeBrowser("the workbench's layout at laptop sizes (ten regulatory PDFs, Ch
       return el !== null && cy !== undefined && cy.nodes().filter((n) => n.data("kind") !== "document").length === Number(el.dataset.nodeCount);
     });
     await page.waitForTimeout(500);
-    const drawn = await page.evaluate(() => {
-      type El = {
-        data(k: string): unknown;
-        style(k: string): string;
-        renderedBoundingBox(o: Record<string, boolean>): { x1: number; y1: number; x2: number; y2: number };
-      };
-      type Cy = { nodes(): El[]; zoom(): number; width(): number; height(): number };
-      const cy = (document.querySelector('[data-testid="graph-canvas"]') as (HTMLElement & { _cyreg?: { cy?: Cy } }) | null)?._cyreg?.cy;
-      if (cy === undefined) throw new Error("no Cytoscape instance on the graph canvas");
-      const nodes = [...cy.nodes()].filter((n) => n.data("kind") !== "document");
-      const outside = nodes.filter((n) => {
-        const b = n.renderedBoundingBox({ includeLabels: true });
-        return b.x1 < -1 || b.y1 < -1 || b.x2 > cy.width() + 1 || b.y2 > cy.height() + 1;
-      });
-      return {
-        documents: new Set(nodes.map((n) => n.data("parent"))).size,
-        sections: nodes.filter((n) => n.data("kind") === "section").length,
-        outside: outside.map((n) => String(n.data("label"))),
-        minLabelPx: Math.min(...nodes.map((n) => parseFloat(n.style("font-size")) * cy.zoom())),
-      };
-    });
+    const drawn = await graphDrawn(page);
     await page.screenshot({ path: path.join(RESULTS_DIR, "layout-1280-two-documents.png") });
     expect(drawn.documents).toBeGreaterThanOrEqual(2);
     expect(drawn.sections).toBeGreaterThanOrEqual(3);
     // The answer's spine is cut to the pane's height (the rest behind "show more"), not drawn past its edge.
     expect(drawn.outside).toEqual([]);
     expect(Math.round(drawn.minLabelPx * 100) / 100).toBeGreaterThanOrEqual(11);
+  });
+
+  it("1280×720 and 1440×900: a search's graph across documents fits its pane whole", { timeout: 300_000 }, async () => {
+    // Both drew past the canvas's edges at the smallest zoom before (five and three documents' boxes side by side).
+    const searches = [
+      [1280, 720, "risk analysis"],
+      [1440, 900, "incident reporting deadline"],
+    ] as const;
+    for (const [width, height, query] of searches) {
+      await page.setViewportSize({ width, height });
+      await page.getByTestId("tab-search").click();
+      await page.getByTestId("search-input").fill(query);
+      await page.getByTestId("search-button").click();
+      await page.getByTestId("search-result").first().waitFor({ timeout: 120_000 });
+      // The drawing is cut to what fits, laid out again each time: wait until it settles.
+      let last = "";
+      await expect
+        .poll(
+          async () => {
+            const now = JSON.stringify(await graphDrawn(page));
+            const settled = now === last;
+            last = now;
+            return settled;
+          },
+          { timeout: 60_000, interval: 500 },
+        )
+        .toBe(true);
+      const drawn = await graphDrawn(page);
+      await page.screenshot({ path: path.join(RESULTS_DIR, `layout-${width}-search-graph.png`) });
+      expect(drawn.documents, `${width}: documents drawn`).toBeGreaterThanOrEqual(2);
+      // Too large for the pane at a readable size, a drawing is cut down (the rest behind "show more"), not drawn past its edges.
+      expect(drawn.outside, `${width}: nodes outside the canvas`).toEqual([]);
+      expect(Math.round(drawn.minLabelPx * 100) / 100).toBeGreaterThanOrEqual(11);
+    }
   });
 });

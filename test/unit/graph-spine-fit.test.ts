@@ -50,6 +50,27 @@ describe("the answer's spine fits the pane's height", () => {
     expect(sectionsOf(visibleGraph(answerGraph([3, 5]), 60))).toHaveLength(8);
   });
 
+  it("fitted to the pane, a fact whose section waits behind 'show more' waits with it", () => {
+    const node = (id: string, kind: SubgraphNode["kind"], documentId: string): SubgraphNode => ({ id, kind, label: id, documentId });
+    // A search's graph lists its nodes by relevance: a fact can come before its own section.
+    const graph: GraphData = {
+      nodes: [
+        node("section:a", "section", "d1"),
+        node("entity:a", "entity", "d1"),
+        node("entity:c", "entity", "d3"),
+        node("section:b", "section", "d2"),
+        node("entity:b", "entity", "d2"),
+        node("section:c", "section", "d3"),
+      ],
+      edges: ["a", "b", "c"].map((x) => ({ id: `in-section:${x}`, source: `section:${x}`, target: `entity:${x}`, kind: "in-section", label: "states" })),
+      triplets: new Map(),
+    };
+    const ids = (v: { nodes: SubgraphNode[] }): string[] => v.nodes.map((n) => n.id);
+    expect(ids(visibleGraph(graph, 5, new Set(), 900))).toEqual(["section:a", "entity:a", "section:b", "entity:b"]);
+    // Without the pane's height (the user asked for more) the limit alone decides.
+    expect(ids(visibleGraph(graph, 5))).toEqual(["section:a", "entity:a", "entity:c", "section:b", "entity:b"]);
+  });
+
   it("keeps a few sections however low the pane, and a pinned one wherever it stands", () => {
     const graph = answerGraph([3, 5]);
     expect(sectionsOf(visibleGraph(graph, 60, new Set(), 100))).toHaveLength(MIN_SPINE_SECTIONS);

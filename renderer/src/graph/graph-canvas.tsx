@@ -46,6 +46,11 @@ interface Props {
   onNodeDoubleTap(nodeId: string): void;
   onEdgeTap(edgeId: string): void;
   onBackgroundTap(): void;
+  /**
+   * A new drawing fits the pane whole only below the smallest zoom, where labels would be drawn
+   * under their designed size: `share` is the zoom that fits over the smallest (below 1).
+   */
+  onOverflow?(share: number): void;
   ref?: Ref<GraphHandle>;
 }
 
@@ -54,6 +59,8 @@ const ZOOM_STEP = 1.25;
 const MAX_REVEAL_ZOOM = 1.25;
 
 const FIT_PADDING = 24;
+/** A drawing this close to fitting at the smallest zoom is left as it is (a few pixels past the padding). */
+const OVERFLOW_TOLERANCE = 0.97;
 
 /** mulberry32: a small seeded generator, so the same graph is laid out the same way every time. */
 function seededRandom(seed: number): () => number {
@@ -384,6 +391,7 @@ export function GraphCanvas({
   onNodeDoubleTap,
   onEdgeTap,
   onBackgroundTap,
+  onOverflow,
   ref,
 }: Props) {
   const container = useRef<HTMLDivElement>(null);
@@ -391,8 +399,8 @@ export function GraphCanvas({
   // The node the list view asked to locate: it stays in the middle while panels beside and above
   // the canvas (the node's sources, a tab) change its size, until the user moves the view.
   const focusRef = useRef<string | null>(null);
-  const handlers = useRef({ onNodeTap, onNodeDoubleTap, onEdgeTap, onBackgroundTap });
-  handlers.current = { onNodeTap, onNodeDoubleTap, onEdgeTap, onBackgroundTap };
+  const handlers = useRef({ onNodeTap, onNodeDoubleTap, onEdgeTap, onBackgroundTap, onOverflow });
+  handlers.current = { onNodeTap, onNodeDoubleTap, onEdgeTap, onBackgroundTap, onOverflow };
 
   useEffect(() => {
     const element = container.current;
@@ -519,6 +527,9 @@ export function GraphCanvas({
     });
     runSeededLayout(cy, firstDraw ? "new" : "grown");
     if (container.current !== null) declutterLabels(cy, container.current);
+    // Only a new drawing asks for fewer nodes: an expansion was asked for, and is panned.
+    const fits = wholeViewZoom(cy) / cy.minZoom();
+    if (firstDraw && fits < OVERFLOW_TOLERANCE) handlers.current.onOverflow?.(fits);
   }, [nodes, edges, groups]);
 
   // After an expansion the whole graph no longer fits at a readable size: the view moves to the

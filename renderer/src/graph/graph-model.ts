@@ -20,6 +20,8 @@ export const INITIAL_NODE_LIMIT = 30;
 export const NODE_LIMIT_STEP = 20;
 /** A pane shows at least this many nodes at first, however small. */
 export const MIN_NODE_LIMIT = 12;
+/** A first drawing too large for its pane at a readable size is cut down to this many nodes at the least. */
+export const MIN_FITTED_NODES = 6;
 /**
  * Canvas area one node needs with its label at its designed size (11–12 px, two or three lines)
  * and room around it: a smaller pane shows fewer nodes at first ("n more hidden"), rather than
@@ -135,7 +137,12 @@ export function visibleGraph(
 ): { nodes: SubgraphNode[]; edges: SubgraphEdge[] } {
   const spine = spineThatFits(graph.nodes, heightPx, pinned);
   const fits = spine === null ? null : hangingFrom(graph, spine);
-  const nodes = graph.nodes.filter((n) => pinned.has(n.id) || fits === null || fits.has(n.id)).filter((n, i) => i < limit || pinned.has(n.id));
+  const limited = graph.nodes.filter((n) => pinned.has(n.id) || fits === null || fits.has(n.id)).filter((n, i) => i < limit || pinned.has(n.id));
+  // Fitted to the pane, a fact or a term whose sections all wait behind "show more" waits with them:
+  // alone in its document's box it said nothing and took the room of a box.
+  const sections = new Set(limited.filter((n) => n.kind === "section").map((n) => n.id));
+  const hanging = heightPx > 0 && sections.size > 0 ? hangingFrom({ ...graph, nodes: limited }, sections) : null;
+  const nodes = hanging === null ? limited : limited.filter((n) => pinned.has(n.id) || hanging.has(n.id));
   const ids = new Set(nodes.map((n) => n.id));
   return { nodes, edges: graph.edges.filter((e) => ids.has(e.source) && ids.has(e.target)) };
 }

@@ -6,7 +6,7 @@ import { GraphCanvas } from "./graph-canvas.tsx";
 import type { GraphHandle } from "./graph-canvas.tsx";
 import { GraphControls } from "./graph-controls.tsx";
 import { GraphLegend } from "./graph-legend.tsx";
-import { documentGroupName, fittedNodeLimit, NODE_LIMIT_STEP, nodeLabel, sectionNodeId, sectionOfEdge, sectionsOfNode, visibleGraph } from "./graph-model.ts";
+import { documentGroupName, fittedNodeLimit, MIN_FITTED_NODES, NODE_LIMIT_STEP, nodeLabel, sectionNodeId, sectionOfEdge, sectionsOfNode, visibleGraph } from "./graph-model.ts";
 import type { SectionRef } from "./graph-model.ts";
 import { GraphNodeList } from "./graph-node-list.tsx";
 import { NodeSources, type SourceItem } from "./node-sources.tsx";
@@ -40,6 +40,8 @@ interface View {
   generation: number;
   /** Nodes shown (before the pinned ones); null: as many as the canvas holds at a readable size. */
   limit: number | null;
+  /** Fewer nodes than the pane's area affords, after a first drawing did not fit it at a readable size. */
+  fitted?: number;
   /** Nodes an expansion added: shown whatever the limit. */
   pinned: ReadonlySet<string>;
   /** What the last expansion did, said in the footer. */
@@ -80,7 +82,7 @@ export function GraphPane({ state, theme, documents, onOpenSection }: Props) {
     window.addEventListener("resize", measure);
     return () => window.removeEventListener("resize", measure);
   }, []);
-  const limit = view.limit ?? fittedNodeLimit(stageSize.w * stageSize.h);
+  const limit = view.limit ?? Math.min(fittedNodeLimit(stageSize.w * stageSize.h), view.fitted ?? Number.POSITIVE_INFINITY);
   // Until the user asks for more, the answer's spine is cut to the pane's height; "show more" draws it all.
   const fitHeight = view.limit === null ? stageSize.h : 0;
   const visible = useMemo(() => visibleGraph(graph, limit, view.pinned, fitHeight), [graph, limit, view.pinned, fitHeight]);
@@ -182,6 +184,13 @@ export function GraphPane({ state, theme, documents, onOpenSection }: Props) {
             onOpenSection(ref);
           }}
           onBackgroundTap={() => setSelection({ generation, nodeId: null, marked: NOTHING })}
+          onOverflow={(share) => {
+            // Drawn whole only below the smallest zoom (labels under 11 px): fewer nodes, as many as
+            // the share that fitted, until it fits or few are left; "show more" draws the rest.
+            if (view.limit !== null || view.pinned.size > 0) return;
+            const next = Math.max(MIN_FITTED_NODES, Math.floor(visible.nodes.length * Math.sqrt(share)));
+            if (next < visible.nodes.length) setView((v) => (v.generation === generation ? { ...v, fitted: next } : { ...fresh, fitted: next }));
+          }}
         />
         {graph.nodes.length === 0 ? (
           <p className="graph-empty empty" data-testid="graph-empty">
