@@ -21,12 +21,15 @@ export type GraphIntent =
    * defined in the named provisions when `labels` is given ("… defined in § 164.304?").
    */
   | { kind: "defines"; documentIds: string[]; term?: string; labels?: string[] }
-  /** What a party must, may or must not do (rule and model triplets), optionally only duties with a time limit. */
-  | { kind: "obligations"; party: string; documentIds: string[]; modalities: Modality[]; withDeadline: boolean; topic: string[] }
-  /** Every time limit the documents' operative provisions print (those about `topic` when given). */
-  | { kind: "deadlines"; documentIds: string[]; topic: string[] }
-  /** Who must notify (inform, report to, …) whom; optionally only when the party told is named. */
-  | { kind: "notify"; documentIds: string[]; recipient?: string; topic: string[] }
+  /**
+   * What a party must, may or must not do (rule and model triplets), optionally only duties with a
+   * time limit; only those the named provisions state when `labels` is given ("… under Article 28?").
+   */
+  | { kind: "obligations"; party: string; documentIds: string[]; modalities: Modality[]; withDeadline: boolean; topic: string[]; labels?: string[] }
+  /** Every time limit the documents' operative provisions print (about `topic`, in the provisions `labels` names, when given). */
+  | { kind: "deadlines"; documentIds: string[]; topic: string[]; labels?: string[] }
+  /** Who must notify (inform, report to, …) whom; optionally only when the party told is named, or in the named provisions. */
+  | { kind: "notify"; documentIds: string[]; recipient?: string; topic: string[]; labels?: string[] }
   /** A provision's parent, children or siblings in the document's structure. */
   | ({ kind: "structure"; relation: "parent" | "children" | "siblings" } & ProvisionTarget)
   /** The documents whose text mentions a name. */

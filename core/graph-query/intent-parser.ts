@@ -117,6 +117,9 @@ export function parseGraphIntent(question: string, analysis: QuestionAnalysis): 
   const lower = q.toLowerCase();
   const documentIds = analysis.scope.documentIds;
   const labels = provisionLabels(q, analysis);
+  // Rule "a graph question keeps the provisions it names": "every deadline in Article 19 of DORA"
+  // lists that article's, not DORA's.
+  const within = labels.length > 0 ? { labels } : {};
 
   // Which documents mention a name.
   const mentions =
@@ -138,8 +141,8 @@ export function parseGraphIntent(question: string, analysis: QuestionAnalysis): 
       "i",
     ).test(q)
   ) {
-    const topic = topicOf(q, analysis, []);
-    return { intent: { kind: "notify", documentIds, topic }, topic };
+    const topic = topicOf(q, analysis, labels);
+    return { intent: { kind: "notify", documentIds, topic, ...within }, topic };
   }
   const notifyParty = new RegExp(
     String.raw`\bwho\s+(?:must|shall|has to|have to|should|is required to|are required to|needs to|need to)\s+${notifyVerb}(?:\s+to)?\s+(?:the\s+|a\s+|an\s+)?(.+?)(?:\s+(?:under|in|of|about|when|if|within)\b|\?|$)`,
@@ -150,11 +153,11 @@ export function parseGraphIntent(question: string, analysis: QuestionAnalysis): 
     // personal data breach?" names what is notified: a topic.
     const told = notifyParty[1].replace(/[,;].*$/, "").trim();
     if (partyTypeOfName(told) !== null) {
-      const topic = topicOf(q, analysis, [told]);
-      return { intent: { kind: "notify", documentIds, recipient: told, topic }, topic };
+      const topic = topicOf(q, analysis, [told, ...labels]);
+      return { intent: { kind: "notify", documentIds, recipient: told, topic, ...within }, topic };
     }
-    const topic = topicOf(q, analysis, []);
-    return { intent: { kind: "notify", documentIds, topic }, topic };
+    const topic = topicOf(q, analysis, labels);
+    return { intent: { kind: "notify", documentIds, topic, ...within }, topic };
   }
 
   // Obligations of a party (optionally with a deadline or a modality).
@@ -165,8 +168,11 @@ export function parseGraphIntent(question: string, analysis: QuestionAnalysis): 
   if (obligationAsk) {
     const party = partyOf(q, analysis);
     if (party !== null) {
-      const topic = topicOf(q, analysis, [party]);
-      return { intent: { kind: "obligations", party, documentIds, modalities: modalitiesOf(lower), withDeadline: WITH_DEADLINE.test(q), topic }, topic };
+      const topic = topicOf(q, analysis, [party, ...labels]);
+      return {
+        intent: { kind: "obligations", party, documentIds, modalities: modalitiesOf(lower), withDeadline: WITH_DEADLINE.test(q), topic, ...within },
+        topic,
+      };
     }
   }
 
@@ -176,8 +182,8 @@ export function parseGraphIntent(question: string, analysis: QuestionAnalysis): 
       q,
     )
   ) {
-    const topic = topicOf(q, analysis, []);
-    return { intent: { kind: "deadlines", documentIds, topic }, topic };
+    const topic = topicOf(q, analysis, labels);
+    return { intent: { kind: "deadlines", documentIds, topic, ...within }, topic };
   }
 
   // Defined terms: where one is defined, or the list a document defines.

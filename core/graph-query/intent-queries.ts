@@ -302,6 +302,34 @@ function onTopic(text: string, topic: readonly string[]): boolean {
 
 const OPERATIVE = "NOT s.kind IN ['recital', 'preamble']";
 
+/**
+ * The sections of the provisions a question names, as a filter on `s` (and their ids), or null when
+ * it names none; an empty list when no section carries such a label.
+ */
+async function withinProvisions(
+  rt: QueryRuntime,
+  labels: readonly string[] | undefined,
+  documentIds: readonly string[],
+  where: string[],
+  params: Params,
+): Promise<Array<{ label: string }> | null> {
+  if (labels === undefined || labels.length === 0) return null;
+  const within = await resolveTargets(rt, { labels: [...labels], documentIds: [...documentIds] });
+  params.sections = within.map((t) => t.id);
+  where.push("s.id IN $sections");
+  return within;
+}
+
+/** Where the rows were looked for, for the summary: " in Article 19" (parts folded), or nothing. */
+function inProvisions(within: ReadonlyArray<{ label: string }> | null): string {
+  return within === null || within.length === 0 ? "" : ` in ${[...new Set(within.map((s) => s.label.replace(/ \(part \d+\)$/, "")))].join(", ")}`;
+}
+
+/** The answer when the named provisions are nowhere in the library. */
+function noSuchProvision(columns: string[], labels: readonly string[]): IntentResult {
+  return { columns, rows: [], focusSectionIds: [], summary: `No section of the library is labelled ${labels.join(", ")}.`, truncated: false };
+}
+
 async function obligations(rt: QueryRuntime, intent: Extract<GraphIntent, { kind: "obligations" }>): Promise<IntentResult> {
   const party = partyMatch(intent.party, "e");
   const params: Params = { ...party.params, modalities: intent.modalities };
@@ -311,6 +339,8 @@ async function obligations(rt: QueryRuntime, intent: Extract<GraphIntent, { kind
     where.push("t.documentId IN $docs");
   }
   if (intent.withDeadline) where.push("t.deadline <> ''");
+  const within = await withinProvisions(rt, intent.labels, intent.documentIds, where, params);
+  if (within !== null && within.length === 0) return noSuchProvision(["Party", "Duty", "Deadline", "Section"], intent.labels ?? []);
   const raw = await runGated(
     rt,
     `MATCH (t:Triplet)-[:HAS_SUBJECT]->(e:Entity), (t)-[:STATED_IN]->(s:Section) WHERE ${where.join(" AND ")} RETURN DISTINCT t.id AS id, t.subject AS subject, t.predicate AS predicate, t.object AS object, t.recipient AS recipient, t.deadline AS deadline, t.evidence AS evidence, s.id AS section, t.spanStart AS at, t.spanEnd AS spanEnd, s.documentId AS doc, s.ordinal AS ordinal ORDER BY doc, ordinal, at`,
@@ -339,18 +369,21 @@ async function obligations(rt: QueryRuntime, intent: Extract<GraphIntent, { kind
     columns: ["Party", "Duty", "Deadline", "Section"],
     rows: list.rows,
     focusSectionIds: [],
-    summary: `${list.rows.length} ${kind} of the ${intent.party}${intent.withDeadline ? " with a time limit" : ""}${intent.topic.length > 0 ? ` about ${intent.topic.join(" ")}` : ""}.`,
+    summary: `${list.rows.length} ${kind} of the ${intent.party}${intent.withDeadline ? " with a time limit" : ""}${intent.topic.length > 0 ? ` about ${intent.topic.join(" ")}` : ""}${inProvisions(within)}.`,
     truncated: list.truncated,
   };
 }
 
-async function deadlines(rt: QueryRuntime, documentIds: readonly string[], topic: readonly string[]): Promise<IntentResult> {
+async function deadlines(rt: QueryRuntime, intent: Extract<GraphIntent, { kind: "deadlines" }>): Promise<IntentResult> {
+  const { documentIds, topic } = intent;
   const params: Params = {};
   const where = [OPERATIVE];
   if (documentIds.length > 0) {
     params.docs = [...documentIds];
     where.push("d.documentId IN $docs");
   }
+  const within = await withinProvisions(rt, intent.labels, documentIds, where, params);
+  if (within !== null && within.length === 0) return noSuchProvision(["Deadline", "Section", "Sentence"], intent.labels ?? []);
   const raw = await runGated(
     rt,
     `MATCH (s:Section)-[:SETS_DEADLINE]->(d:Deadline) WHERE ${where.join(" AND ")} RETURN d.text AS text, d.sentence AS sentence, s.id AS section, d.spanStart AS at, d.spanEnd AS spanEnd ORDER BY s.documentId, s.ordinal, d.spanStart`,
@@ -367,7 +400,7 @@ async function deadlines(rt: QueryRuntime, documentIds: readonly string[], topic
     columns: ["Deadline", "Section", "Sentence"],
     rows: list.rows,
     focusSectionIds: [],
-    summary: `${list.rows.length} ${list.rows.length === 1 ? "deadline" : "deadlines"}${docs === "" ? "" : ` in ${docs}`}${topic.length > 0 ? ` about ${topic.join(" ")}` : ""}.`,
+    summary: `${list.rows.length} ${list.rows.length === 1 ? "deadline" : "deadlines"}${inProvisions(within)}${docs === "" ? "" : `${within === null ? " in" : ""} ${within === null ? docs : `(${docs})`}`}${topic.length > 0 ? ` about ${topic.join(" ")}` : ""}.`,
     truncated: list.truncated,
   };
 }
@@ -387,6 +420,8 @@ async function notify(rt: QueryRuntime, intent: Extract<GraphIntent, { kind: "no
     Object.assign(params, m.params);
     where.push(m.where);
   }
+  const within = await withinProvisions(rt, intent.labels, intent.documentIds, where, params);
+  if (within !== null && within.length === 0) return noSuchProvision(["Who", "Must", "Whom", "Deadline", "Section"], intent.labels ?? []);
   const raw = await runGated(
     rt,
     `MATCH (t:Triplet)-[:HAS_RECIPIENT]->(r:Entity), (t)-[:STATED_IN]->(s:Section) WHERE ${where.join(" AND ")} RETURN DISTINCT t.id AS id, t.subject AS subject, t.predicate AS predicate, t.object AS object, r.name AS recipient, t.deadline AS deadline, t.evidence AS evidence, s.id AS section, t.spanStart AS at, t.spanEnd AS spanEnd, s.documentId AS doc, s.ordinal AS ordinal ORDER BY doc, ordinal, at`,
@@ -409,7 +444,7 @@ async function notify(rt: QueryRuntime, intent: Extract<GraphIntent, { kind: "no
     columns: ["Who", "Must", "Whom", "Deadline", "Section"],
     rows: list.rows,
     focusSectionIds: [],
-    summary: `${list.rows.length} ${list.rows.length === 1 ? "duty" : "duties"} to notify${intent.recipient === undefined ? "" : ` the ${intent.recipient}`}${intent.topic.length > 0 ? ` about ${intent.topic.join(" ")}` : ""}.`,
+    summary: `${list.rows.length} ${list.rows.length === 1 ? "duty" : "duties"} to notify${intent.recipient === undefined ? "" : ` the ${intent.recipient}`}${intent.topic.length > 0 ? ` about ${intent.topic.join(" ")}` : ""}${inProvisions(within)}.`,
     truncated: list.truncated,
   };
 }
@@ -527,7 +562,7 @@ export async function runIntent(rt: QueryRuntime, intent: GraphIntent): Promise<
     case "obligations":
       return obligations(rt, intent);
     case "deadlines":
-      return deadlines(rt, intent.documentIds, intent.topic);
+      return deadlines(rt, intent);
     case "notify":
       return notify(rt, intent);
     case "structure":

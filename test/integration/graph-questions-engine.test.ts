@@ -76,6 +76,15 @@ describe("graph questions through engine.ask (templates, no model)", () => {
     const deadlines = await engine.ask("List every deadline");
     expect(cells(deadlines, "Deadline")).toEqual(["without undue delay", "within 24 hours", "within one month", "for five years"]);
 
+    // A provision the question names keeps the rows to it.
+    const inArticle4 = await engine.ask("List every deadline in Article 4");
+    expect(cells(inArticle4, "Deadline")).toEqual(["for five years"]);
+    expect(cells(await engine.ask("What must the operator do under Article 4?"), "Duty")).toEqual(["shall keep record of incidents"]);
+    const toAuthority = await engine.ask("Who must notify the competent authority under Article 3?");
+    expect(cells(toAuthority, "Who")).toEqual(["operator"]);
+    expect(cells(toAuthority, "Section").every((x) => x.endsWith("Art. 3"))).toBe(true);
+    expect(cells(await engine.ask("What must the operator do under Article 3?"), "Duty")).toEqual(["shall notify incident (to competent authority)"]);
+
     const parent = await engine.ask("What is the parent of Article 3?");
     expect(cells(parent, "Section")[0]).toMatch(/Chapter I$/);
     const siblings = await engine.ask("What are the siblings of Article 2?");

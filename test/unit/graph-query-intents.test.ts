@@ -62,6 +62,30 @@ describe("graph intents", () => {
     expect(intent("What must a processor not do?")).toMatchObject({ kind: "obligations", modalities: ["must not"] });
   });
 
+  it("keeps the provisions a deadline, notification or obligation question names (DORA, GDPR, HIPAA)", () => {
+    expect(intent("List every deadline in Article 19 of DORA")).toMatchObject({ kind: "deadlines", labels: ["Article 19"], documentIds: ["dora"], topic: [] });
+    expect(intent("What must the controller do under Article 28 of the GDPR?")).toMatchObject({
+      kind: "obligations",
+      party: "controller",
+      labels: ["Article 28"],
+      documentIds: ["gdpr"],
+    });
+    expect(intent("Who must notify whom under § 164.410 of HIPAA?")).toMatchObject({
+      kind: "notify",
+      labels: ["§ 164.410"],
+      documentIds: ["hipaa"],
+      topic: [],
+    });
+    expect(intent("Who must notify the supervisory authority under Article 33?")).toMatchObject({
+      kind: "notify",
+      recipient: "supervisory authority",
+      labels: ["Article 33"],
+    });
+    // Naming none, they keep every provision.
+    expect(intent("List every deadline NIST SP 800-171 sets")).not.toHaveProperty("labels");
+    expect(intent("Who must notify whom under HIPAA about a breach?")).not.toHaveProperty("labels");
+  });
+
   it("reads deadlines, notifications, structure and mentions", () => {
     expect(intent("List every deadline NIST SP 800-171 sets")).toMatchObject({ kind: "deadlines" });
     expect(intent("Who must notify whom under HIPAA about a breach?")).toMatchObject({ kind: "notify", documentIds: ["hipaa"], topic: ["breach"] });

@@ -6,7 +6,17 @@ import { GraphCanvas } from "./graph-canvas.tsx";
 import type { GraphHandle } from "./graph-canvas.tsx";
 import { GraphControls } from "./graph-controls.tsx";
 import { GraphLegend } from "./graph-legend.tsx";
-import { documentGroupName, fittedNodeLimit, MIN_FITTED_NODES, NODE_LIMIT_STEP, nodeLabel, sectionNodeId, sectionOfEdge, sectionsOfNode, visibleGraph } from "./graph-model.ts";
+import {
+  documentGroupName,
+  fittedNodeLimit,
+  MIN_FITTED_NODES,
+  NODE_LIMIT_STEP,
+  nodeLabel,
+  sectionNodeId,
+  sectionOfEdge,
+  sectionsOfNode,
+  visibleGraph,
+} from "./graph-model.ts";
 import type { SectionRef } from "./graph-model.ts";
 import { GraphNodeList } from "./graph-node-list.tsx";
 import { NodeSources, type SourceItem } from "./node-sources.tsx";
@@ -185,8 +195,8 @@ export function GraphPane({ state, theme, documents, onOpenSection }: Props) {
           }}
           onBackgroundTap={() => setSelection({ generation, nodeId: null, marked: NOTHING })}
           onOverflow={(share) => {
-            // Drawn whole only below the smallest zoom (labels under 11 px): fewer nodes, as many as
-            // the share that fitted, until it fits or few are left; "show more" draws the rest.
+            // Drawn whole only below the smallest zoom (labels under 11 px): fewer nodes, as the square
+            // root of the share that fitted allows, until it fits or few are left; "show more" draws the rest.
             if (view.limit !== null || view.pinned.size > 0) return;
             const next = Math.max(MIN_FITTED_NODES, Math.floor(visible.nodes.length * Math.sqrt(share)));
             if (next < visible.nodes.length) setView((v) => (v.generation === generation ? { ...v, fitted: next } : { ...fresh, fitted: next }));
