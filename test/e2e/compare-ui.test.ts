@@ -56,6 +56,10 @@ describeBrowser("Compare view end to end (real engine, Chromium)", () => {
     }
     expect(await page.getByTestId("compare-a").inputValue()).toBe("resilience.pdf — Operational Resilience Act");
     expect(await page.getByTestId("compare-b").inputValue()).toBe("protection.pdf — Data Protection Act");
+    // The choice survives a visit to every other tab.
+    for (const tab of ["library", "search", "history", "compare"] as const) await page.getByTestId(`tab-${tab}`).click();
+    expect(await page.getByTestId("compare-a").inputValue()).toBe("resilience.pdf — Operational Resilience Act");
+    expect(await page.getByTestId("compare-b").inputValue()).toBe("protection.pdf — Data Protection Act");
     await expect.poll(() => page.getByTestId("compare-verdicts").isEnabled()).toBe(true);
     await page.getByTestId("compare-verdicts").check();
     await shot("1-form");
