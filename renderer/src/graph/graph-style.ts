@@ -154,7 +154,13 @@ export function graphStylesheet(p: Palette): StylesheetJson {
     { selector: 'edge[kind = "defines"]', style: { "line-color": p.term, "target-arrow-color": p.term } },
     { selector: 'edge[kind = "mentions"]', style: { "line-color": p.term, "target-arrow-color": p.term, "line-style": "dotted" } },
     { selector: 'edge[kind = "in-section"]', style: { "line-style": "dotted" } },
-    { selector: "edge.hover, edge.focus, edge:selected", style: { label: "data(label)", "z-index": 10 } },
+    // A link asked about says what it is level, on top of the nodes it crosses, on its backing: turned
+    // along a steep link ("§ 164.306(a)" on a citation between two sections) it read sideways
+    // across the sections' own labels.
+    {
+      selector: "edge.hover, edge.focus, edge:selected, edge.marked",
+      style: { label: "data(label)", "text-rotation": "none", "z-compound-depth": "top", "z-index": 10 },
+    },
     // "states" (a section stating a fact about a party) says nothing the shapes do not.
     { selector: 'edge[kind = "in-section"]', style: { label: "" } },
     { selector: ".faded", style: { opacity: 0.25 } },
