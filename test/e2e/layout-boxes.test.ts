@@ -102,7 +102,7 @@ function layoutFacts(page: Page): Promise<{ columns: Box[]; cut: string[]; rowCo
 }
 
 /** The graph as drawn: its documents, sections, the labels of nodes outside the canvas, the smallest label on screen. */
-function graphDrawn(page: Page): Promise<{ documents: number; sections: number; outside: string[]; minLabelPx: number }> {
+function graphDrawn(page: Page): Promise<{ documents: number; sections: number; outside: string[]; minLabelPx: number; fill: { w: number; h: number } }> {
   return page.evaluate(() => {
     type El = {
       data(k: string): unknown;
@@ -117,7 +117,14 @@ function graphDrawn(page: Page): Promise<{ documents: number; sections: number; 
       const b = n.renderedBoundingBox({ includeLabels: true });
       return b.x1 < -1 || b.y1 < -1 || b.x2 > cy.width() + 1 || b.y2 > cy.height() + 1;
     });
+    const boxes = nodes.map((n) => n.renderedBoundingBox({ includeLabels: true }));
+    // How much of the canvas the drawing spans, across and down.
+    const fill = {
+      w: (Math.max(...boxes.map((b) => b.x2)) - Math.min(...boxes.map((b) => b.x1))) / cy.width(),
+      h: (Math.max(...boxes.map((b) => b.y2)) - Math.min(...boxes.map((b) => b.y1))) / cy.height(),
+    };
     return {
+      fill,
       documents: new Set(nodes.map((n) => n.data("parent"))).size,
       sections: nodes.filter((n) => n.data("kind") === "section").length,
       outside: outside.map((n) => String(n.data("label"))),
@@ -187,29 +194,54 @@ describeBrowser("the workbench's layout at laptop sizes (ten regulatory PDFs, Ch
     });
   }
 
-  it("1280×720: a two-document answer's graph fits its pane whole, its labels at 11 px or more", { timeout: 300_000 }, async () => {
-    await page.setViewportSize({ width: 1280, height: 720 });
-    await page.getByTestId("tab-library").click();
+  /** Asks a question in the chat and waits until its graph is drawn and settled. */
+  async function askAndDraw(question: string): Promise<Awaited<ReturnType<typeof graphDrawn>>> {
     const before = await page.getByTestId("chat-turn").count();
-    await page.getByTestId("question-input").fill("Compare how quickly affected individuals must be notified of a breach under GDPR and under HIPAA.");
+    await page.getByTestId("question-input").fill(question);
     await page.keyboard.press("Enter");
     await expect.poll(() => page.getByTestId("chat-turn").count(), { timeout: 120_000 }).toBe(before + 1);
     await page.locator('[data-testid="chat-turn"][data-status="done"]').nth(before).waitFor({ timeout: 120_000 });
-    // The graph is drawn: Cytoscape holds as many nodes as the pane shows, then its fit settles.
+    // The graph is drawn (Cytoscape holds as many nodes as the pane shows), then its fit settles.
     await page.waitForFunction(() => {
       type Cy = { nodes(): { filter(f: (n: { data(k: string): unknown }) => boolean): { length: number } } };
       const el = document.querySelector('[data-testid="graph-canvas"]') as (HTMLElement & { _cyreg?: { cy?: Cy } }) | null;
       const cy = el?._cyreg?.cy;
       return el !== null && cy !== undefined && cy.nodes().filter((n) => n.data("kind") !== "document").length === Number(el.dataset.nodeCount);
     });
-    await page.waitForTimeout(500);
-    const drawn = await graphDrawn(page);
+    let last = "";
+    await expect
+      .poll(
+        async () => {
+          const now = JSON.stringify(await graphDrawn(page));
+          const settled = now === last;
+          last = now;
+          return settled;
+        },
+        { timeout: 60_000, interval: 500 },
+      )
+      .toBe(true);
+    return graphDrawn(page);
+  }
+
+  it("1280×720: answers' graphs fit their pane whole and fill it, labels at 11 px or more", { timeout: 300_000 }, async () => {
+    await page.setViewportSize({ width: 1280, height: 720 });
+    await page.getByTestId("tab-library").click();
+    const drawn = await askAndDraw("Compare how quickly affected individuals must be notified of a breach under GDPR and under HIPAA.");
     await page.screenshot({ path: path.join(RESULTS_DIR, "layout-1280-two-documents.png") });
     expect(drawn.documents).toBeGreaterThanOrEqual(2);
     expect(drawn.sections).toBeGreaterThanOrEqual(3);
     // The answer's spine is cut to the pane's height (the rest behind "show more"), not drawn past its edge.
     expect(drawn.outside).toEqual([]);
     expect(Math.round(drawn.minLabelPx * 100) / 100).toBeGreaterThanOrEqual(11);
+    // A spine with its facts beside it, wider than the tall pane: stretched to the pane's proportions,
+    // not a band across its middle (it used half the canvas's height before).
+    const contract = await askAndDraw("What must a business associate contract contain under HIPAA?");
+    await page.screenshot({ path: path.join(RESULTS_DIR, "layout-1280-one-document.png") });
+    for (const d of [drawn, contract]) {
+      expect(d.outside).toEqual([]);
+      expect(d.fill.w, "share of the canvas's width drawn on").toBeGreaterThanOrEqual(0.7);
+      expect(d.fill.h, "share of the canvas's height drawn on").toBeGreaterThanOrEqual(0.7);
+    }
   });
 
   it("1280×720 and 1440×900: a search's graph across documents fits its pane whole", { timeout: 300_000 }, async () => {

@@ -122,6 +122,36 @@ function runSeededLayout(cy: Core, mode: "new" | "grown"): void {
     );
     fitWithLabels(cy);
   }
+  if (mode === "new" && stretchToPane(cy)) fitWithLabels(cy);
+}
+
+/** A drawing is stretched at most this much along the pane's longer side. */
+const MAX_STRETCH = 1.6;
+
+/**
+ * Rule "the drawing fills its pane": a drawing wider than the pane is tall (a spine with its facts
+ * beside it, in the tall graph pane) left the pane's upper and lower thirds empty; its rows are
+ * moved apart (or its columns, for a wide pane) until its proportions are the pane's, within
+ * MAX_STRETCH. Labels keep their size, so they only gain room. Whether it moved anything.
+ */
+function stretchToPane(cy: Core): boolean {
+  const nodes = cy.nodes().filter((n) => !n.isParent());
+  if (nodes.length < 3 || cy.width() <= 0 || cy.height() <= 0) return false;
+  const box = nodes.boundingBox({ includeLabels: true });
+  if (box.w <= 0 || box.h <= 0) return false;
+  const ratio = cy.height() / cy.width() / (box.h / box.w);
+  const tall = ratio > 1;
+  const factor = Math.min(MAX_STRETCH, tall ? ratio : 1 / ratio);
+  if (factor < 1.05) return false;
+  const cx = (box.x1 + box.x2) / 2;
+  const cyMid = (box.y1 + box.y2) / 2;
+  cy.batch(() =>
+    nodes.forEach((n) => {
+      const p = n.position();
+      n.position(tall ? { x: p.x, y: cyMid + (p.y - cyMid) * factor } : { x: cx + (p.x - cx) * factor, y: p.y });
+    }),
+  );
+  return true;
 }
 
 type Arrangement = "stacked" | "side by side";
