@@ -32,8 +32,8 @@ export type GraphIntent =
   | { kind: "notify"; documentIds: string[]; recipient?: string; topic: string[]; labels?: string[] }
   /** A provision's parent, children or siblings in the document's structure. */
   | ({ kind: "structure"; relation: "parent" | "children" | "siblings" } & ProvisionTarget)
-  /** The documents whose text mentions a name. */
-  | { kind: "mentions"; name: string };
+  /** The documents whose text mentions a name (in the provisions `labels` names, when given). */
+  | { kind: "mentions"; name: string; labels?: string[] };
 
 export type GraphIntentKind = GraphIntent["kind"];
 

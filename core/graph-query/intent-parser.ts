@@ -40,6 +40,9 @@ function quotedOr(question: string, tail: string | undefined): string | null {
   return cleaned.length >= 2 && cleaned.length <= 80 ? cleaned : null;
 }
 
+/** A provision named at the end of a question ("… in Article 26 of DORA?"), to be cut from a name before it. */
+const PROVISION_TAIL = /\s+(?:in|under|within)\s+(?:the\s+)?(?:Article|Art\.|§|Section|Chapter|Annex|Appendix|Part|Subpart)\s*\S.*$/i;
+
 // Labels the question analysis does not read as provisions.
 const STRUCTURE_LABEL = /\b(Chapter|Section|Subpart|Part|Title|Annex|Appendix)\s+([IVXLC]+|\d+(?:\.\d+)*|[A-Z])\b/gi;
 
@@ -128,9 +131,11 @@ export function parseGraphIntent(question: string, analysis: QuestionAnalysis): 
     ) ??
     /\bin\s+which\s+(?:documents?|regulations?|texts?)\s+(?:is|are)\s+(.+?)\s+(?:mentioned|used|named|discussed)\b/i.exec(q) ??
     /\bquali\s+documenti\s+(?:menzionano|citano|nominano|parlano\s+di|contengono)\s+(.+)$/i.exec(q);
-  if (mentions !== null && labels.length === 0) {
-    const name = quotedOr(q, mentions[1]);
-    if (name !== null) return { intent: { kind: "mentions", name }, topic: [] };
+  if (mentions !== null) {
+    // "Which documents mention TLPT in Article 26?": the name, in the provisions named.
+    const tail = labels.length === 0 ? mentions[1] : mentions[1]?.replace(PROVISION_TAIL, "");
+    const name = quotedOr(q, tail);
+    if (name !== null && !labels.some((l) => name.toLowerCase().includes(l.toLowerCase()))) return { intent: { kind: "mentions", name, ...within }, topic: [] };
   }
 
   // Who must notify whom (or a named party).

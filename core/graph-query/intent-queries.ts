@@ -490,7 +490,12 @@ async function structure(rt: QueryRuntime, intent: Extract<GraphIntent, { kind: 
   };
 }
 
-async function mentions(rt: QueryRuntime, name: string): Promise<IntentResult> {
+async function mentions(rt: QueryRuntime, intent: Extract<GraphIntent, { kind: "mentions" }>): Promise<IntentResult> {
+  const { name } = intent;
+  const scope: string[] = [];
+  const params: Params = {};
+  const within = await withinProvisions(rt, intent.labels, [], scope, params);
+  if (within !== null && within.length === 0) return noSuchProvision(["Document", "Sections mentioning it", "First mention"], intent.labels ?? []);
   // Whole words, any case unless the name is an acronym, spaces and hyphens alike, plurals too.
   const words = name
     .trim()
@@ -504,8 +509,8 @@ async function mentions(rt: QueryRuntime, name: string): Promise<IntentResult> {
     // CONTAINS first, in its own clause: Kuzu evaluates both sides of an AND, and the Unicode
     // regular expression over every section is slow on the corpus; over the few sections
     // that contain the word, it is cheap.
-    "MATCH (s:Section) WHERE lower(s.text) CONTAINS $needle OR lower(s.heading) CONTAINS $needle WITH s WHERE regexp_matches(s.text, $pattern) OR regexp_matches(s.heading, $pattern) RETURN s.documentId AS doc, count(s) AS n, min(s.ordinal) AS first ORDER BY n DESC, doc",
-    { pattern, needle: (name.trim().split(/[\s-]+/)[0] ?? name).toLowerCase() },
+    `MATCH (s:Section) WHERE ${scope.length > 0 ? `${scope.join(" AND ")} AND ` : ""}(lower(s.text) CONTAINS $needle OR lower(s.heading) CONTAINS $needle) WITH s WHERE regexp_matches(s.text, $pattern) OR regexp_matches(s.heading, $pattern) RETURN s.documentId AS doc, count(s) AS n, min(s.ordinal) AS first ORDER BY n DESC, doc`,
+    { ...params, pattern, needle: (name.trim().split(/[\s-]+/)[0] ?? name).toLowerCase() },
   );
   const firsts = await Promise.all(
     raw.map(async (r) => {
@@ -544,8 +549,8 @@ async function mentions(rt: QueryRuntime, name: string): Promise<IntentResult> {
     focusSectionIds: [],
     summary:
       list.rows.length === 0
-        ? `No imported document mentions “${name}”.`
-        : `${list.rows.length} ${list.rows.length === 1 ? "document mentions" : "documents mention"} “${name}”.`,
+        ? `No imported document mentions “${name}”${inProvisions(within)}.`
+        : `${list.rows.length} ${list.rows.length === 1 ? "document mentions" : "documents mention"} “${name}”${inProvisions(within)}.`,
     truncated: list.truncated,
   };
 }
@@ -568,6 +573,6 @@ export async function runIntent(rt: QueryRuntime, intent: GraphIntent): Promise<
     case "structure":
       return structure(rt, intent);
     case "mentions":
-      return mentions(rt, intent.name);
+      return mentions(rt, intent);
   }
 }

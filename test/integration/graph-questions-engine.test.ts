@@ -90,6 +90,11 @@ describe("graph questions through engine.ask (templates, no model)", () => {
     const siblings = await engine.ask("What are the siblings of Article 2?");
     expect(cells(siblings, "Section").map((s) => s.slice(-6))).toEqual(["Art. 1", "Art. 3", "Art. 4"]);
 
+    const inRecords = await engine.ask("Which documents mention 'incident' in Article 4?");
+    expect(inRecords.route?.route).toBe("graph");
+    expect(cells(inRecords, "Sections mentioning it")).toEqual(["1"]);
+    expect(cells(inRecords, "First mention")[0]).toMatch(/Art\. 4$/);
+
     const mentions = await engine.ask("Which documents mention 'incident'?");
     expect(mentions.rows).toHaveLength(1);
     // The title, the chapter's opening and the four articles' words: every section but the definitions' heading.

@@ -94,6 +94,13 @@ describe("graph intents", () => {
     expect(intent("Which articles are in Chapter III of DORA?")).toMatchObject({ kind: "structure", relation: "children", labels: ["Chapter III"] });
     expect(intent("What are the siblings of Article 19 of DORA?")).toMatchObject({ kind: "structure", relation: "siblings" });
     expect(intent("Which documents mention TLPT?")).toEqual({ kind: "mentions", name: "TLPT" });
+    // In a provision, the name is asked about there (it was read as a citation question).
+    expect(intent("Which documents mention TLPT in Article 26?")).toEqual({ kind: "mentions", name: "TLPT", labels: ["Article 26"] });
+    expect(intent("Which documents mention 'business associate' in § 164.504?")).toEqual({
+      kind: "mentions",
+      name: "business associate",
+      labels: ["§ 164.504"],
+    });
     expect(intent("Quali documenti menzionano 'stazione appaltante'?")).toEqual({ kind: "mentions", name: "stazione appaltante" });
   });
 
