@@ -76,7 +76,13 @@ export async function reopenGraphAnswer(
 ): Promise<Pick<AskResult, "route" | "rows" | "subgraph" | "triplets"> | null> {
   const kept = await readGraphAnswer(dataDir, record.id);
   if (kept === null) return null;
-  const rt = { store, schema: querySchema(await store.graphSchema()), timeoutMs: 5000, maxRows: 200, ran: [] };
-  const graph = recorded === undefined ? await evidenceGraph(rt, { sectionIds: record.citedSectionIds }) : await recorded();
+  // The schema is read only to draw the graph again.
+  const graph =
+    recorded === undefined
+      ? await evidenceGraph(
+          { store, schema: querySchema(await store.graphSchema()), timeoutMs: 5000, maxRows: 200, ran: [] },
+          { sectionIds: record.citedSectionIds },
+        )
+      : await recorded();
   return { route: kept.route, ...(kept.rows === undefined ? {} : { rows: kept.rows }), subgraph: graph.subgraph, triplets: graph.triplets };
 }

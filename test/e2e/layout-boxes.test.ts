@@ -133,6 +133,26 @@ function graphDrawn(page: Page): Promise<{ documents: number; sections: number; 
   });
 }
 
+/**
+ * The graph once it stops changing: a drawing too large for its pane is cut down and laid out
+ * again, so two readings half a second apart must agree.
+ */
+async function settledGraph(page: Page): Promise<Awaited<ReturnType<typeof graphDrawn>>> {
+  let last = "";
+  await expect
+    .poll(
+      async () => {
+        const now = JSON.stringify(await graphDrawn(page));
+        const settled = now === last;
+        last = now;
+        return settled;
+      },
+      { timeout: 60_000, interval: 500 },
+    )
+    .toBe(true);
+  return graphDrawn(page);
+}
+
 describeBrowser("the workbench's layout at laptop sizes (ten regulatory PDFs, Chromium)", () => {
   let tmp: string;
   let engine: Engine;
@@ -208,19 +228,7 @@ describeBrowser("the workbench's layout at laptop sizes (ten regulatory PDFs, Ch
       const cy = el?._cyreg?.cy;
       return el !== null && cy !== undefined && cy.nodes().filter((n) => n.data("kind") !== "document").length === Number(el.dataset.nodeCount);
     });
-    let last = "";
-    await expect
-      .poll(
-        async () => {
-          const now = JSON.stringify(await graphDrawn(page));
-          const settled = now === last;
-          last = now;
-          return settled;
-        },
-        { timeout: 60_000, interval: 500 },
-      )
-      .toBe(true);
-    return graphDrawn(page);
+    return settledGraph(page);
   }
 
   it("1280×720: answers' graphs fit their pane whole and fill it, labels at 11 px or more", { timeout: 300_000 }, async () => {
@@ -245,7 +253,7 @@ describeBrowser("the workbench's layout at laptop sizes (ten regulatory PDFs, Ch
   });
 
   it("1280×720 and 1440×900: a search's graph across documents fits its pane whole", { timeout: 300_000 }, async () => {
-    // Both drew past the canvas's edges at the smallest zoom before (five and three documents' boxes side by side).
+    // Both drew past the canvas's edges at the smallest zoom before.
     const searches = [
       [1280, 720, "risk analysis"],
       [1440, 900, "incident reporting deadline"],
@@ -256,20 +264,7 @@ describeBrowser("the workbench's layout at laptop sizes (ten regulatory PDFs, Ch
       await page.getByTestId("search-input").fill(query);
       await page.getByTestId("search-button").click();
       await page.getByTestId("search-result").first().waitFor({ timeout: 120_000 });
-      // The drawing is cut to what fits, laid out again each time: wait until it settles.
-      let last = "";
-      await expect
-        .poll(
-          async () => {
-            const now = JSON.stringify(await graphDrawn(page));
-            const settled = now === last;
-            last = now;
-            return settled;
-          },
-          { timeout: 60_000, interval: 500 },
-        )
-        .toBe(true);
-      const drawn = await graphDrawn(page);
+      const drawn = await settledGraph(page);
       await page.screenshot({ path: path.join(RESULTS_DIR, `layout-${width}-search-graph.png`) });
       expect(drawn.documents, `${width}: documents drawn`).toBeGreaterThanOrEqual(2);
       // Too large for the pane at a readable size, a drawing is cut down (the rest behind "show more"), not drawn past its edges.

@@ -77,10 +77,6 @@ export function documentOfNode(node: SubgraphNode): string | null {
   return m?.[1] ?? null;
 }
 
-/**
- * The first `limit` nodes, the `pinned` ones (what the user expanded: shown whatever the limit),
- * and the edges between them.
- */
 /** One section of the answer's spine on screen, its label at the smallest size drawn: three lines and room. */
 export const SPINE_ROW_PX = 44;
 /** A document's box around its spine on screen: its title, its margins and the room to the next box. */
@@ -113,8 +109,9 @@ function spineThatFits(nodes: readonly SubgraphNode[], heightPx: number, pinned:
 /** The nodes hanging from the kept sections: linked to one, or to a node that is. */
 function hangingFrom(graph: GraphData, sections: ReadonlySet<string>): Set<string> {
   const isSection = new Set(graph.nodes.filter((n) => n.kind === "section").map((n) => n.id));
-  const linked = new Set<string>();
-  for (const n of graph.nodes) if (!isSection.has(n.id) && !graph.edges.some((e) => e.source === n.id || e.target === n.id)) linked.add(n.id);
+  const linkedAtAll = new Set(graph.edges.flatMap((e) => [e.source, e.target]));
+  // A node linked to nothing hangs from nothing: it stays.
+  const linked = new Set(graph.nodes.filter((n) => !isSection.has(n.id) && !linkedAtAll.has(n.id)).map((n) => n.id));
   for (let hop = 0; hop < 2; hop++) {
     const anchors = new Set([...sections, ...linked]);
     for (const e of graph.edges) {
@@ -126,8 +123,9 @@ function hangingFrom(graph: GraphData, sections: ReadonlySet<string>): Set<strin
 }
 
 /**
- * What is drawn: the first `limit` nodes and every pinned one; given the pane's height, only the
- * sections whose spine fits it, with what hangs from them.
+ * What is drawn: the first `limit` nodes, the `pinned` ones (what the user expanded: shown whatever
+ * the limit), and the edges between them; given the pane's height, only the sections whose spine
+ * fits it, with what hangs from them.
  */
 export function visibleGraph(
   graph: GraphData,
