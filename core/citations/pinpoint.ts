@@ -52,6 +52,10 @@ export function marksLettere(label: string | undefined): boolean {
 }
 
 const EU_PARAGRAPH = /^\s*(\d{1,3})\.\s+\S/;
+/** A paragraph number that lost its space ("4.Il") or its dot ("4 In") in print: checked against the open paragraph. */
+const LOST_MARK = /^\s*(\d{1,3})(\.|\s)(?=\p{Lu}\p{Ll})/u;
+/** A numbered list's item: its text opens in lower case ("1. la descrizione del prodotto;"). */
+const LIST_ITEM = /^\s*\d{1,3}\.\s+\p{Ll}/u;
 /** A lettera opening a line: "b) possedere i requisiti …", "a. a quale operatore …" (not "n. 36/2023"). */
 const LETTERA = /^\s*([a-z])([.)])\s+(?=[\p{L}«"“‘'(])/u;
 /** The next lettera opening a line. */
@@ -103,7 +107,7 @@ const ORDER: Record<PinpointFamily, Record<Level, number>> = {
 };
 
 /** Most values a list jumps over (reserved or repealed paragraphs) before a number is no marker of it. */
-const MAX_JUMP = 5;
+export const MAX_JUMP = 5;
 /** How many numerals of a list a print may lose before the next one is read as a letter instead. */
 const MISSED_NUMERALS = 2;
 /** Roman numerals as lists print them, in order. */
@@ -209,6 +213,8 @@ export class PinpointTracker {
   private quoting = false;
   /** A numbered item of a document with no known numbering family ended a sentence. */
   private itemClosed = false;
+  /** The open number is a list's item (its text opens in lower case: "1. la descrizione del prodotto;"), not a paragraph. */
+  private listItem = false;
   /** That item's list was closed by an unmarked sentence after it: the number is not printed, and only its successor reopens it. */
   private paragraphClosed = false;
   /** Italian provisions: lines opening "a)" or "a." may open a lettera. */
@@ -297,7 +303,7 @@ export class PinpointTracker {
       return this.current();
     }
     // A CFR section prints no "1." paragraphs: such a line is a list entry ("51. To enforce …").
-    const numbered = this.family === "cfr" ? null : EU_PARAGRAPH.exec(text);
+    const numbered = this.family === "cfr" ? null : (EU_PARAGRAPH.exec(text) ?? this.markLost(text));
     // Rule "a number continues its list": "8. CONTROLLO QUALITA'" printed in an article whose
     // paragraphs were never numbered is the next article's heading, not its paragraph 8.
     const readable = numbered !== null && this.continuesList(this.paragraph, numbered[1] ?? "");
@@ -312,6 +318,7 @@ export class PinpointTracker {
       this.listClosed = false;
       this.paragraphClosed = false;
       this.itemClosed = ENDS_SENTENCE.test(text);
+      this.listItem = LIST_ITEM.test(text);
       this.definitionBase = null;
       return this.current();
     }
@@ -321,7 +328,7 @@ export class PinpointTracker {
     const itemClosed = this.itemClosed;
     this.itemClosed = false;
     if (
-      this.family === undefined &&
+      (this.family === undefined || this.listItem) &&
       itemClosed &&
       this.paragraph !== null &&
       this.markers.length === 0 &&
@@ -516,6 +523,19 @@ export class PinpointTracker {
     const parent = parents.at(-1);
     const under = order !== undefined && parent !== undefined && parents.every((m) => m.sure) && order[parent.level] === order[level] - 1;
     this.markers = [...parents, { level, value, sure: top || under }];
+  }
+
+  /**
+   * Rule "a paragraph's number may lose its mark in print": "4.Il documento …" (its space lost) or
+   * "4 In sede di …" (its dot lost) right after paragraph 3 is paragraph 4, when no dot is left
+   * only if the next numbered line is 5. Any other number opening a line is text.
+   */
+  private markLost(text: string): RegExpExecArray | null {
+    const lost = LOST_MARK.exec(text);
+    if (lost === null || this.paragraph === null || Number(lost[1]) !== Number(this.paragraph) + 1) return null;
+    if (lost[2] === ".") return lost;
+    const next = this.nextAfterLine(NEXT_NUMBER)?.[1];
+    return next !== undefined && Number(next) === Number(lost[1]) + 1 ? lost : null;
   }
 
   /** Whether a numbered paragraph can follow the one open: the first, or a few past the last. */

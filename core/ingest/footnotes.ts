@@ -17,6 +17,8 @@ const MARKER_FONT = 0.8;
 const LOWER_PART = 0.4;
 /** Lines in a (b)-style block may not be bigger than body text (that would be a heading). */
 const MAX_NOTE_FONT = 1.05;
+/** Notes below small print of the same size start after a gap this many times its line pitch. */
+const NOTE_GAP = 1.6;
 const MARKER = /^(\(\d{1,3}\)|\[\d{1,3}\]|\d{1,3}(?=[\s\p{L}(])|\*{1,3}|[†‡§¹²³⁴⁵⁶⁷⁸⁹])/u;
 const MARKER_ONLY = /^(\(?\d{1,3}\)?|\*{1,3}|[†‡§])$/u;
 
@@ -46,7 +48,22 @@ function smallFontBlockStart(lines: LayoutLine[], bodyFontSize: number): number 
     start--;
   }
   if (start === lines.length) return undefined;
-  return lines.slice(start).some((l) => startsWithFootnoteMarker(l.text)) ? start : undefined;
+  // A footnote block begins with a note's marker: small print above the first marker (the rows of
+  // a table set in the notes' size, NIST SP 800-66 Section 4.19) is body.
+  const small = lines.slice(start);
+  const marked = small.flatMap((l, i) => (startsWithFootnoteMarker(l.text) ? [i] : []));
+  if (marked.length === 0) return undefined;
+  // A column of small print throughout has no body above its notes (a table page): left as it is.
+  if (start === 0) return 0;
+  // The notes are set apart by a gap wider than the small print's own line pitch; a table's
+  // wrapped number ("800-" then "60 for more …") is not.
+  const steps = small
+    .slice(1)
+    .map((l, i) => l.box.y - (small[i]?.box.y ?? 0))
+    .sort((a, b) => a - b);
+  const pitch = steps[Math.floor(steps.length / 2)] ?? 0;
+  const apart = marked.find((i) => i > 0 && (small[i]?.box.y ?? 0) - (small[i - 1]?.box.y ?? 0) > NOTE_GAP * pitch);
+  return start + (apart ?? marked[0] ?? 0);
 }
 
 function markerBlockStart(lines: LayoutLine[], bodyFontSize: number, pageHeight: number): number | undefined {

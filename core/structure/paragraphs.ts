@@ -29,6 +29,13 @@ const MARKER = /^(\d{1,3}(\.\d{1,3})*[.)]|\(?[a-z]{1,4}\)|\(\d{1,3}\)|[-–•�
 const REFERENCE_WORD_ENDS = /\b(?:paragraphs?|subparagraphs?|sections?|points?|clauses?|items?|articles?)$/i;
 const REFERENCE_GOES_ON = /^(?:\([a-zA-Z0-9]{1,4}\))+,?\s+(?:of|and|or|to|through|above|below|thereof)\b/;
 
+/**
+ * Rule "a paragraph's number may lose its mark in print": "4.Il documento …" (space lost) or "4 In
+ * sede …" (dot lost) after a line that ends a sentence opens a paragraph; the tracker decides
+ * whether it is the next one (citations/pinpoint.ts).
+ */
+const LOST_MARK = /^\d{1,3}(?:\.(?=\p{Lu})|\s(?=\p{Lu}\p{Ll}))/u;
+
 function sameRow(a: TextLine, b: TextLine): boolean {
   return a.page === b.page && Math.abs(a.box.y - b.box.y) < Math.min(a.box.height, b.box.height) * 0.5;
 }
@@ -37,8 +44,9 @@ export function isParagraphBreak(prev: BodyPiece, next: BodyPiece, stats: Layout
   const a = prev.line;
   const b = next.line;
   if (a === b || sameRow(a, b)) return false;
-  const marker = MARKER.test(next.text) && !(REFERENCE_WORD_ENDS.test(prev.text) && REFERENCE_GOES_ON.test(next.text));
   const endsSentence = /[.:;!?]["'’”)]?$/.test(prev.text);
+  const marker =
+    (MARKER.test(next.text) && !(REFERENCE_WORD_ENDS.test(prev.text) && REFERENCE_GOES_ON.test(next.text))) || (endsSentence && LOST_MARK.test(next.text));
   if (stats.plain) {
     if (a.page === b.page && b.box.y - a.box.y > stats.leading * 1.5) return true;
     return marker;

@@ -5,7 +5,7 @@ import { parseDocument } from "../../core/ingest/parse-document.ts";
 import type { Section } from "../../core/model/section-types.ts";
 import { provisionLabel } from "../../core/structure/part-label.ts";
 import { sectionDocument } from "../../core/structure/section-document.ts";
-import { checkDocument, documentUnits } from "../../bench/lib/pinpoint-grammar.ts";
+import { checkDocument, documentUnits, labelBreaks } from "../../bench/lib/pinpoint-grammar.ts";
 import { corpusPath, describeCorpus } from "../helpers/corpus.ts";
 
 // Every pinpoint a citation may print exists in the document: in the CFR family, levels run
@@ -83,5 +83,27 @@ describeCorpus("lettere of Italian provisions", () => {
     expect(unitStarting(disciplinare, "Par. 7", "È sanabile, mediante soccorso istruttorio, la mancata produzione delle dichiarazioni")?.citable).toBe(null);
     expect(unitStarting(codice, "Art. 14", "b) euro 140.000")?.citable).toBe("(1)(lett. b)");
     expect(unitStarting(codice, "Art. 14", "c) euro 1.000.000")?.citable).toBe("(2)(lett. c)");
+  }, 300_000);
+});
+
+describeCorpus("pinpoints of NIST publications", () => {
+  it("requirements and sections follow their numbering; lists inside them are pinned only where their grammar holds", async () => {
+    const sp171 = await sectioned("us_nist_sp800-171r2_cui_nonfederal.pdf", "sp171");
+    const sp66 = await sectioned("us_nist_sp800-66r1_hipaa_security_rule_guide.pdf", "sp66");
+    const sp30 = await sectioned("us_nist_sp800-30r1_risk_assessment.pdf", "sp30");
+    for (const sections of [sp171, sp66, sp30]) {
+      expect(labelBreaks(sections)).toEqual([]);
+      const breaks = checkDocument(await unitsOf(sections)).flatMap((r) => r.breaks.map((b) => `${b.label}${b.pinpoint}: ${b.sentence}`));
+      expect(breaks, breaks.join("\n")).toEqual([]);
+    }
+    expect(sp171.some((s) => s.label === "3.1.1")).toBe(true);
+    const units66 = await unitsOf(sp66);
+    // Key activities 1–3 of Section 4.19 are set in the footnotes' size above its footnote: body, not notes.
+    expect(unitStarting(units66, "Section 4.19", "1. Contract Must Provide that")?.citable).toBe("(1)");
+    expect(unitStarting(units66, "Section 4.19", "4. Contract Must Provide that")?.citable).toBe("(4)");
+    // A second list's "(i)" after a lead-in was read inside the first's: the section is cited.
+    const units30 = await unitsOf(sp30);
+    expect(unitStarting(units30, "Section 2.3.1", "(i) the intent and method")?.citable).toBe("(i)");
+    expect(unitStarting(units30, "Section 2.3.1", "(i) hostile cyber or physical attacks")?.citable).toBe(null);
   }, 300_000);
 });

@@ -49,7 +49,7 @@ describe("Italian lettere as a pinpoint level", () => {
     ).toEqual(["(1)", "(1)(lett. a)", "(1)(lett. b)", "(2)", "(2)(lett. a)"]);
   });
 
-  it("a lettera is printed under its comma: after a number not read as a comma (its space lost in print), the comma is unknown", () => {
+  it("a lettera is printed under its comma: a comma's number is read with its space lost only where it continues the commi", () => {
     expect(
       lettere(
         [
@@ -71,7 +71,7 @@ describe("Italian lettere as a pinpoint level", () => {
         ],
         "eu",
       ),
-    ).toEqual(["(1)", "(1)", null, "(3)", "(3)(lett. a)"]);
+    ).toEqual(["(1)", "(2)", "(2)(lett. a)", "(3)", "(3)(lett. a)"]);
   });
 
   it("items ending with ';' open a list without a colon before them, dotted or closed by a parenthesis", () => {

@@ -397,7 +397,7 @@ describe("pinpoints of EU articles and CFR sections", () => {
     const read = sentenceUnits(part2, resources, {
       label: "§ 164.504 (part 2)",
       before:
-        "(e)(1) Standard: Business associate contracts.\n(3) Implementation specifications: Other arrangements. (i) If a covered entity and its business associate are both governmental entities:",
+        "(d) Standard: Other requirements.\n(e)(1) Standard: Business associate contracts.\n(2) Implementation specifications: Contracts.\n(3) Implementation specifications: Other arrangements. (i) If a covered entity and its business associate are both governmental entities:",
     });
     expect(read.map((u) => u.citable)).toEqual(["(e)(3)(ii)", "(e)(4)"]);
     // Out of order on the page: "(3)" printed before "(1)" is still under "(h)".

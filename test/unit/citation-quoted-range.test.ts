@@ -27,6 +27,8 @@ const safeguards = section(HIPAA, "§ 164.308", "section", "Administrative safeg
 ]);
 
 const directive = section(FAA, "§ 39.13", "section", "Airworthiness directives", [
+  // A paragraph is pinned where the list it continues is printed: (l) before (m).
+  [14, "14", "(l) Parts Installation Prohibition. As of the effective date of this AD, no person may install the part."],
   [
     14,
     "14",

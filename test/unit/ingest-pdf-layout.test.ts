@@ -7,6 +7,17 @@ import type { FixtureText } from "./ingest-pdf-fixtures.ts";
 const fixtures = new FixtureDir();
 afterAll(() => fixtures.remove());
 
+/** A column of body text in 11 pt at the top of the page: "Body sentence 1 …", "Body sentence 2 …". */
+function bodyColumn(count: number, rest: string): FixtureText[] {
+  return column(
+    Array.from({ length: count }, (_, i) => `Body sentence ${i + 1} ${rest}`),
+    50,
+    100,
+    11,
+    15,
+  );
+}
+
 function bodyText(doc: ParsedDocument): string {
   return doc.pages.flatMap((p) => p.lines.map((l) => l.text)).join(" ");
 }
@@ -117,13 +128,7 @@ describe("parseDocument on generated PDFs: layout", () => {
   });
 
   it("keeps a small-font footnote at the bottom of the page apart from the body", async () => {
-    const body = column(
-      Array.from({ length: 12 }, (_, i) => `Body sentence ${i + 1} of the article refers to a footnote.`),
-      50,
-      100,
-      11,
-      15,
-    );
+    const body = bodyColumn(12, "of the article refers to a footnote.");
     const notes: FixtureText[] = [
       { text: "1 The term controller is defined in Article 4 of the Regulation.", x: 50, y: 700, size: 8 },
       { text: "which continues on a second footnote line.", x: 50, y: 710, size: 8 },
@@ -133,6 +138,32 @@ describe("parseDocument on generated PDFs: layout", () => {
     expect(page?.lines).toHaveLength(12);
     expect(page?.footnotes.map((l) => l.text)).toEqual(notes.map((n) => n.text));
     expect(bodyText(doc)).not.toContain("controller is defined");
+  });
+
+  it("keeps a table set in the notes' size above the notes as body, wrapped numbers and all", async () => {
+    const body = bodyColumn(8, "of the standard introduces its table.");
+    // Rows of a key-activity table in 8 pt, one wrapping "SP 800-" onto "60 for more …", then the notes after a gap.
+    const rows = column(
+      [
+        "Key Activities Description",
+        "1. Identify Relevant Information in all systems",
+        "that hold it (See FIPS 199 and SP 800-",
+        "60 for more on categorization.)",
+        "2. Conduct a Risk Assessment of the systems",
+      ],
+      50,
+      420,
+      8,
+      10,
+    );
+    const notes: FixtureText[] = [
+      { text: "9 The risks that must be assessed are those of noncompliance.", x: 50, y: 700, size: 8 },
+      { text: "10 See Section 164.306 of the Security Rule.", x: 50, y: 710, size: 8 },
+    ];
+    const doc = await parseDocument(await fixtures.pdf("table-notes.pdf", [[...body, ...rows, ...notes]]));
+    expect(doc.pages[0]?.footnotes.map((l) => l.text)).toEqual(notes.map((n) => n.text));
+    expect(bodyText(doc)).toContain("2. Conduct a Risk Assessment");
+    expect(bodyText(doc)).toContain("60 for more on categorization");
   });
 
   it("does not mistake a page printed entirely in small type for footnotes", async () => {

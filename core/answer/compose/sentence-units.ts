@@ -1,4 +1,4 @@
-import { MARKER, marksLettere, PinpointTracker, pinpointFamily } from "../../citations/index.ts";
+import { grammarFamily, MARKER, marksLettere, PinpointTracker, pinpointFamily, withinGrammar } from "../../citations/index.ts";
 import type { WinkMethods } from "wink-nlp";
 import type { LanguageResources } from "../language-resources.ts";
 import { partNumber } from "../../structure/part-label.ts";
@@ -18,8 +18,10 @@ export interface SentenceUnit {
   paragraph: string | null;
   /** Paragraph and point markers open at the line it sits in: "(3)(a)", "(c)(1)" (pinpoint.ts); which point it belongs to. */
   pinpoint: string | null;
-  /** The same as a citation may print it: null where a level of it is not known (pinpoint.ts). */
+  /** The same as a citation may print it: null where a level of it is not known (pinpoint.ts), cut back where it breaks its family's grammar (grammar.ts). */
   citable: string | null;
+  /** The tracker's pinpoint was cut back by the grammar: it named a level that cannot exist. */
+  cut: boolean;
 }
 
 /** Longer units (tables, run-on lists) are cut at semicolons so a quote stays readable. */
@@ -93,12 +95,12 @@ export interface SentenceUnitOptions {
 export function sentenceUnits(text: string, resources: LanguageResources, options: SentenceUnitOptions = {}): SentenceUnit[] {
   // One pipeline per engine (language-resources.ts): loading the model is slow and it is only read afterwards.
   const wink = resources.sentencePipeline();
-  const out: SentenceUnit[] = [];
   let lineStart = 0;
   const family = pinpointFamily(options.label);
   const continues = options.label !== undefined && partNumber(options.label) > 1;
   const pinpoints = new PinpointTracker({ ...(family === undefined ? {} : { family }), continues, text, lettere: marksLettere(options.label) });
   if (options.before !== undefined) pinpoints.skim(options.before);
+  const units: SentenceUnit[] = [];
   for (const line of text.split("\n")) {
     let citable = pinpoints.line(line);
     let pinpoint = pinpoints.structure();
@@ -115,12 +117,41 @@ export function sentenceUnits(text: string, resources: LanguageResources, option
           citable = pinpoints.line(body);
           pinpoint = pinpoints.structure();
         }
-        out.push({ text: body, start: lineStart + piece.start + lead, end: lineStart + piece.start + lead + body.length, paragraph, pinpoint, citable });
+        units.push({
+          text: body,
+          start: lineStart + piece.start + lead,
+          end: lineStart + piece.start + lead + body.length,
+          paragraph,
+          pinpoint,
+          citable,
+          cut: false,
+        });
       }
     }
     lineStart += line.length + 1;
   }
-  return out;
+  return guarded(units, `${options.before ?? ""}\n${text}`, options.label);
+}
+
+/**
+ * Rule "a pinpoint that breaks its family's grammar is never printed" (citations/grammar.ts): each
+ * sentence's pinpoint is checked against its family's order of levels and the lists the provision
+ * prints (its earlier parts' text, and this part's pinpoints), and cut back to the level that exists.
+ */
+function guarded(units: SentenceUnit[], provision: string, label: string | undefined): SentenceUnit[] {
+  const grammar = grammarFamily(label);
+  const known = new Set<string>();
+  for (const u of units) {
+    const parts = u.citable?.match(/\([^)]+\)/g) ?? [];
+    for (let i = 1; i <= parts.length; i++) known.add(parts.slice(0, i).join(""));
+  }
+  const checked = new Map<string, string | null>();
+  return units.map((u) => {
+    if (u.citable === null) return u;
+    if (!checked.has(u.citable)) checked.set(u.citable, withinGrammar(u.citable, grammar, provision, known));
+    const printed = checked.get(u.citable) ?? null;
+    return printed === u.citable ? u : { ...u, citable: printed, cut: true };
+  });
 }
 
 /** Sentences of free text (a model's answer): same splitter, without offsets. */
