@@ -26,10 +26,16 @@ export type GraphIntent =
    * time limit; only those the named provisions state when `labels` is given ("… under Article 28?").
    */
   | { kind: "obligations"; party: string; documentIds: string[]; modalities: Modality[]; withDeadline: boolean; topic: string[]; labels?: string[] }
-  /** Every time limit the documents' operative provisions print (about `topic`, in the provisions `labels` names, when given). */
-  | { kind: "deadlines"; documentIds: string[]; topic: string[]; labels?: string[] }
-  /** Who must notify (inform, report to, …) whom; optionally only when the party told is named, or in the named provisions. */
-  | { kind: "notify"; documentIds: string[]; recipient?: string; topic: string[]; labels?: string[] }
+  /**
+   * Every time limit the documents' operative provisions print (about `topic`, in the provisions
+   * `labels` names, when given); only the time limits of the duties of `party` when one is named.
+   */
+  | { kind: "deadlines"; documentIds: string[]; topic: string[]; labels?: string[]; party?: string }
+  /**
+   * Who must notify (inform, report to, …) whom; optionally only when the party told is named, the
+   * party telling (`party`), or in the named provisions.
+   */
+  | { kind: "notify"; documentIds: string[]; recipient?: string; party?: string; topic: string[]; labels?: string[] }
   /** A provision's parent, children or siblings in the document's structure. */
   | ({ kind: "structure"; relation: "parent" | "children" | "siblings" } & ProvisionTarget)
   /** The documents whose text mentions a name (in the provisions `labels` names, when given). */

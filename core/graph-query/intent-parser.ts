@@ -73,7 +73,7 @@ const PATTERN_WORDS = new Set(
     "communicate communicates whom who which what where when how why by within under article articles section sections term terms define defined " +
     "definition definitions document documents regulation regulations mention mentions cite cites refer refers reference references party parties " +
     "not the a an of to in on for with and or is are be been was were it its their this that these those any each from about regarding concerning " +
-    "under according pursuant case cases there them they what whose whether than then also only other such same"
+    "under according pursuant case cases there them they what whose whether than then also only other such same apply applies binding imposed"
   ).split(" "),
 );
 
@@ -109,6 +109,26 @@ function partyOf(q: string, analysis: QuestionAnalysis): string | null {
     if (party !== undefined && party.length >= 3 && party.split(" ").length <= 6) return party.replace(/^(?:the|a|an)\s+/i, "");
   }
   return null;
+}
+
+/** The party a notification question asks about as the one telling: "whom must the processor notify?". */
+function tellerOf(q: string, notifyVerb: string): string | null {
+  const m = new RegExp(
+    String.raw`\bwhom?\s+(?:must|shall|should|does|do|has|have|is|are)\s+(?:the\s+|a\s+|an\s+)?(.+?)\s+(?:(?:have|has|need|needs|required|obliged)\s+to\s+)?${notifyVerb}\b`,
+    "i",
+  ).exec(q);
+  const party = m?.[1]?.trim();
+  return party !== undefined && partyTypeOfName(party) !== null ? party : null;
+}
+
+/** The party a deadlines question binds: "which deadlines apply to processors?", "the deadlines of the controller". */
+function boundParty(q: string): string | null {
+  const m =
+    /\b(?:apply|applies|applying|binding|imposed)\s+(?:to|on)\s+(?:the\s+|a\s+|an\s+|each\s+|every\s+)?(.+?)(?:\s+(?:under|in|of|about|when|if)\b|\?|$)/i.exec(
+      q,
+    ) ?? /\b(?:deadlines|time[- ]limits)\s+(?:of|for)\s+(?:the\s+|a\s+|an\s+|each\s+|every\s+)?(.+?)(?:\s+(?:under|in|about|when|if)\b|\?|$)/i.exec(q);
+  const party = m?.[1]?.trim();
+  return party !== undefined && partyTypeOfName(party) !== null ? party : null;
 }
 
 /**
@@ -149,6 +169,12 @@ export function parseGraphIntent(question: string, analysis: QuestionAnalysis): 
     const topic = topicOf(q, analysis, labels);
     return { intent: { kind: "notify", documentIds, topic, ...within }, topic };
   }
+  // "Whom must the processor notify?": the party telling.
+  const telling = tellerOf(q, notifyVerb);
+  if (telling !== null) {
+    const topic = topicOf(q, analysis, [telling, ...labels]);
+    return { intent: { kind: "notify", documentIds, party: telling, topic, ...within }, topic };
+  }
   const notifyParty = new RegExp(
     String.raw`\bwho\s+(?:must|shall|has to|have to|should|is required to|are required to|needs to|need to)\s+${notifyVerb}(?:\s+to)?\s+(?:the\s+|a\s+|an\s+)?(.+?)(?:\s+(?:under|in|of|about|when|if|within)\b|\?|$)`,
     "i",
@@ -187,8 +213,9 @@ export function parseGraphIntent(question: string, analysis: QuestionAnalysis): 
       q,
     )
   ) {
-    const topic = topicOf(q, analysis, labels);
-    return { intent: { kind: "deadlines", documentIds, topic, ...within }, topic };
+    const party = boundParty(q);
+    const topic = topicOf(q, analysis, party === null ? labels : [party, ...labels]);
+    return { intent: { kind: "deadlines", documentIds, topic, ...(party === null ? {} : { party }), ...within }, topic };
   }
 
   // Defined terms: where one is defined, or the list a document defines.

@@ -378,29 +378,42 @@ async function deadlines(rt: QueryRuntime, intent: Extract<GraphIntent, { kind: 
   const { documentIds, topic } = intent;
   const params: Params = {};
   const where = [OPERATIVE];
+  // A party named: the time limits of its own duties, the deadlines of the triplets it is the subject of.
+  const party = intent.party === undefined ? null : partyMatch(intent.party, "e");
+  if (party !== null) {
+    Object.assign(params, party.params);
+    where.push(party.where, "t.deadline <> ''");
+  }
   if (documentIds.length > 0) {
     params.docs = [...documentIds];
-    where.push("d.documentId IN $docs");
+    where.push(`${party === null ? "d" : "t"}.documentId IN $docs`);
   }
   const within = await withinProvisions(rt, intent.labels, documentIds, where, params);
   if (within !== null && within.length === 0) return noSuchProvision(["Deadline", "Section", "Sentence"], intent.labels ?? []);
   const raw = await runGated(
     rt,
-    `MATCH (s:Section)-[:SETS_DEADLINE]->(d:Deadline) WHERE ${where.join(" AND ")} RETURN d.text AS text, d.sentence AS sentence, s.id AS section, d.spanStart AS at, d.spanEnd AS spanEnd ORDER BY s.documentId, s.ordinal, d.spanStart`,
+    party === null
+      ? `MATCH (s:Section)-[:SETS_DEADLINE]->(d:Deadline) WHERE ${where.join(" AND ")} RETURN d.text AS text, d.sentence AS sentence, s.id AS section, d.spanStart AS at, d.spanEnd AS spanEnd ORDER BY s.documentId, s.ordinal, d.spanStart`
+      : `MATCH (t:Triplet)-[:HAS_SUBJECT]->(e:Entity), (t)-[:STATED_IN]->(s:Section) WHERE ${where.join(" AND ")} RETURN DISTINCT t.id AS id, t.deadline AS text, t.evidence AS sentence, s.id AS section, t.spanStart AS at, t.spanEnd AS spanEnd, s.documentId AS doc, s.ordinal AS ordinal ORDER BY doc, ordinal, at`,
     params,
   );
   const kept = raw.filter((r) => onTopic(str(r.sentence), topic));
-  const list = await spanRows(rt, kept, (r, provision) => [
-    { name: "Deadline", value: str(r.text) },
-    { name: "Section", value: provision },
-    { name: "Sentence", value: clip(str(r.sentence), 220) },
-  ]);
+  const list = await spanRows(
+    rt,
+    kept,
+    (r, provision) => [
+      { name: "Deadline", value: str(r.text) },
+      { name: "Section", value: provision },
+      { name: "Sentence", value: clip(str(r.sentence), 220) },
+    ],
+    party !== null,
+  );
   const docs = list.documents;
   return {
     columns: ["Deadline", "Section", "Sentence"],
     rows: list.rows,
     focusSectionIds: [],
-    summary: `${list.rows.length} ${list.rows.length === 1 ? "deadline" : "deadlines"}${inProvisions(within)}${docs === "" ? "" : `${within === null ? " in" : ""} ${within === null ? docs : `(${docs})`}`}${topic.length > 0 ? ` about ${topic.join(" ")}` : ""}.`,
+    summary: `${list.rows.length} ${list.rows.length === 1 ? "deadline" : "deadlines"}${intent.party === undefined ? "" : ` of the ${intent.party}`}${inProvisions(within)}${docs === "" ? "" : `${within === null ? " in" : ""} ${within === null ? docs : `(${docs})`}`}${topic.length > 0 ? ` about ${topic.join(" ")}` : ""}.`,
     truncated: list.truncated,
   };
 }
@@ -420,11 +433,17 @@ async function notify(rt: QueryRuntime, intent: Extract<GraphIntent, { kind: "no
     Object.assign(params, m.params);
     where.push(m.where);
   }
+  // The party telling: the triplet's subject.
+  const teller = intent.party === undefined ? null : partyMatch(intent.party, "e");
+  if (teller !== null) {
+    Object.assign(params, teller.params);
+    where.push(teller.where);
+  }
   const within = await withinProvisions(rt, intent.labels, intent.documentIds, where, params);
   if (within !== null && within.length === 0) return noSuchProvision(["Who", "Must", "Whom", "Deadline", "Section"], intent.labels ?? []);
   const raw = await runGated(
     rt,
-    `MATCH (t:Triplet)-[:HAS_RECIPIENT]->(r:Entity), (t)-[:STATED_IN]->(s:Section) WHERE ${where.join(" AND ")} RETURN DISTINCT t.id AS id, t.subject AS subject, t.predicate AS predicate, t.object AS object, r.name AS recipient, t.deadline AS deadline, t.evidence AS evidence, s.id AS section, t.spanStart AS at, t.spanEnd AS spanEnd, s.documentId AS doc, s.ordinal AS ordinal ORDER BY doc, ordinal, at`,
+    `MATCH (t:Triplet)-[:HAS_RECIPIENT]->(r:Entity), ${teller === null ? "" : "(t)-[:HAS_SUBJECT]->(e:Entity), "}(t)-[:STATED_IN]->(s:Section) WHERE ${where.join(" AND ")} RETURN DISTINCT t.id AS id, t.subject AS subject, t.predicate AS predicate, t.object AS object, r.name AS recipient, t.deadline AS deadline, t.evidence AS evidence, s.id AS section, t.spanStart AS at, t.spanEnd AS spanEnd, s.documentId AS doc, s.ordinal AS ordinal ORDER BY doc, ordinal, at`,
     params,
   );
   const kept = raw.filter((r) => NOTIFY_VERBS.test(str(r.predicate)) && onTopic(`${str(r.evidence)} ${str(r.object)}`, intent.topic));
@@ -444,7 +463,7 @@ async function notify(rt: QueryRuntime, intent: Extract<GraphIntent, { kind: "no
     columns: ["Who", "Must", "Whom", "Deadline", "Section"],
     rows: list.rows,
     focusSectionIds: [],
-    summary: `${list.rows.length} ${list.rows.length === 1 ? "duty" : "duties"} to notify${intent.recipient === undefined ? "" : ` the ${intent.recipient}`}${intent.topic.length > 0 ? ` about ${intent.topic.join(" ")}` : ""}${inProvisions(within)}.`,
+    summary: `${list.rows.length} ${list.rows.length === 1 ? "duty" : "duties"}${intent.party === undefined ? "" : ` of the ${intent.party}`} to notify${intent.recipient === undefined ? "" : ` the ${intent.recipient}`}${intent.topic.length > 0 ? ` about ${intent.topic.join(" ")}` : ""}${inProvisions(within)}.`,
     truncated: list.truncated,
   };
 }

@@ -86,6 +86,24 @@ describe("graph intents", () => {
     expect(intent("Who must notify whom under HIPAA about a breach?")).not.toHaveProperty("labels");
   });
 
+  it("keeps the party a deadline or notification question names: the party bound, the party telling", () => {
+    expect(intent("Which deadlines apply to processors under the GDPR?")).toEqual({ kind: "deadlines", documentIds: ["gdpr"], topic: [], party: "processors" });
+    expect(intent("What are the deadlines of the controller under the GDPR about breaches?")).toMatchObject({
+      kind: "deadlines",
+      party: "controller",
+      topic: ["breaches"],
+    });
+    expect(intent("List every deadline in Article 19 of DORA")).not.toHaveProperty("party");
+    expect(intent("Whom must the processor notify under the GDPR?")).toEqual({ kind: "notify", documentIds: ["gdpr"], party: "processor", topic: [] });
+    expect(intent("Whom does a covered entity have to notify under HIPAA about a breach?")).toMatchObject({
+      kind: "notify",
+      party: "covered entity",
+      topic: ["breach"],
+    });
+    // The party told stays the recipient.
+    expect(intent("Who must notify the supervisory authority under Article 33?")).not.toHaveProperty("party");
+  });
+
   it("reads deadlines, notifications, structure and mentions", () => {
     expect(intent("List every deadline NIST SP 800-171 sets")).toMatchObject({ kind: "deadlines" });
     expect(intent("Who must notify whom under HIPAA about a breach?")).toMatchObject({ kind: "notify", documentIds: ["hipaa"], topic: ["breach"] });
