@@ -95,6 +95,16 @@ describeCorpus("OCR of the corpus's scans", () => {
     // Every highlighted line holds words of the sentence (it does not stray onto the lines around it).
     const sentence = new Set(SENTENCE.split(" "));
     for (const b of boxes) expect(words.some((w) => sentence.has(w.text) && overlaps(b.box, w.box))).toBe(true);
+
+    // A graph answer's rows over the scan name it as its own document: "HIPAA (scan) § 164.308".
+    const duties = await engine.ask("What must a covered entity do under § 164.308?");
+    expect(duties.route?.route).toBe("graph");
+    const rows = duties.rows ?? [];
+    expect(rows.length).toBeGreaterThan(0);
+    for (const row of rows) {
+      expect(row.citation.label).toMatch(/^HIPAA \(scan\) § 164\.308/);
+      expect(row.cells.find((c) => c.name === "Section")?.value).toMatch(/^HIPAA \(scan\) § 164\.308/);
+    }
   });
 
   it("the two-column brochure is read column by column", { timeout: 120_000 }, async () => {

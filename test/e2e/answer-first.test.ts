@@ -106,6 +106,13 @@ describeBrowser("answer first, sentence-exact citations (real engine, Chromium)"
     await expect.poll(() => page.getByTestId("pdf-highlight-strong").count()).toBeGreaterThan(0);
     await steps.getByTestId("citation-previous").click();
     await expect.poll(() => steps.getByTestId("citation-position").textContent()).toMatch(/^1 of \d+$/);
+    // The zoom is the document's: after a reload, its citation opens at the zoom picked, not at fit width.
+    await page.reload();
+    const again = page.getByTestId("chat-turn").last().getByTestId("citation-chip").first();
+    await again.waitFor({ timeout: 60_000 });
+    await again.click();
+    await page.locator('[data-testid="pdf-page"][data-rendered="true"]').waitFor({ timeout: 30_000 });
+    expect(await page.getByTestId("zoom-fit").textContent()).toBe("125% of width");
   });
 
   it("a question the library cannot answer says why in words and shows no graph", async () => {

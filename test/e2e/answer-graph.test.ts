@@ -98,6 +98,50 @@ function cyFacts(page: Page): Promise<CyFacts> {
   });
 }
 
+/**
+ * Selects every link in turn (as a tap does) and counts, from Cytoscape's label boxes, the shown
+ * node names its own name is drawn over; and the selected links whose name was not drawn.
+ */
+function selectedLinkOverlaps(page: Page): Promise<{ named: number; hiddenSelected: number; overlaps: number; detail: string[] }> {
+  return page.evaluate(() => {
+    type Box = { x1: number; y1: number; x2: number; y2: number; w: number; h: number };
+    type El = {
+      id(): string;
+      data(k: string): unknown;
+      style(k: string): string;
+      select(): void;
+      unselect(): void;
+      boundingBox(options: Record<string, boolean>): Box;
+    };
+    const container = document.querySelector('[data-testid="graph-canvas"]') as (HTMLElement & { _cyreg?: { cy?: unknown } }) | null;
+    const cy = container?._cyreg?.cy as { nodes(): El[]; edges(): El[] & { unselect(): void } } | undefined;
+    if (cy === undefined) throw new Error("no Cytoscape instance on the graph canvas");
+    const labelBox = (el: El): Box => el.boundingBox({ includeNodes: false, includeEdges: false, includeLabels: true, includeOverlays: false });
+    const over = (a: Box, b: Box): boolean => a.x1 < b.x2 && b.x1 < a.x2 && a.y1 < b.y2 && b.y1 < a.y2;
+    let named = 0;
+    let hiddenSelected = 0;
+    let overlaps = 0;
+    const detail: string[] = [];
+    for (const edge of [...cy.edges()]) {
+      cy.edges().unselect();
+      edge.select();
+      if (edge.style("label") === "") continue;
+      named++;
+      if (parseFloat(edge.style("text-opacity")) === 0) hiddenSelected++;
+      const mine = labelBox(edge);
+      for (const node of [...cy.nodes()].filter((n) => n.data("kind") !== "document" && parseFloat(n.style("text-opacity")) > 0)) {
+        const theirs = labelBox(node);
+        if (theirs.w > 0 && theirs.h > 0 && over(mine, theirs)) {
+          overlaps++;
+          detail.push(`${edge.style("label")} over ${String(node.data("label"))}`);
+        }
+      }
+    }
+    cy.edges().unselect();
+    return { named, hiddenSelected, overlaps, detail };
+  });
+}
+
 describeBrowser("the answer graph (ten regulatory PDFs, Chromium)", () => {
   let tmp: string;
   let engine: Engine;
@@ -168,6 +212,11 @@ describeBrowser("the answer graph (ten regulatory PDFs, Chromium)", () => {
     expect(facts.labelOverlaps).toBe(0);
     expect(await page.getByTestId("graph-canvas").getAttribute("data-labels-hidden")).toBe(String(facts.hiddenLabels));
     expect(await page.getByTestId("graph-counts").textContent()).toMatch(new RegExp(`^${facts.nodes} nodes? · \\d+ links?$`));
+    // Each link selected in turn names itself, and no name drawn is covered by it.
+    const selected = await selectedLinkOverlaps(page);
+    expect(selected.named).toBeGreaterThan(0);
+    expect(selected.hiddenSelected).toBe(0);
+    expect(selected.overlaps, selected.detail.join("\n")).toBe(0);
     await shot("1-graph-question");
   });
 

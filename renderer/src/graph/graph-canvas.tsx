@@ -338,29 +338,38 @@ function declutterLabels(cy: Core, element: HTMLElement): void {
     const rank: unknown = n.data("rank");
     return typeof rank === "number" ? rank : Number.POSITIVE_INFINITY;
   };
-  const order = cy
-    .nodes('[kind != "document"]')
-    .toArray()
-    .map((n) => ({
-      n,
-      key: [n.selected() ? 0 : 1, n.hasClass("marked") ? 0 : 1, n.data("kind") === "section" ? 0 : 1, rankOf(n), -n.degree(false)],
-    }))
-    .sort((a, b) => {
-      for (let i = 0; i < a.key.length; i++) {
-        const d = (a.key[i] ?? 0) - (b.key[i] ?? 0);
-        if (d !== 0) return d;
-      }
-      return a.n.id() < b.n.id() ? -1 : a.n.id() > b.n.id() ? 1 : 0;
-    });
+  // A link whose name is shown (selected, or the selection's and the evidence's) competes for room
+  // like a node: the selected one wins over everything but the selected node.
+  const named = cy.edges("edge:selected, edge.focus").filter((e) => e.style("label") !== "");
+  const order = [
+    ...cy
+      .nodes('[kind != "document"]')
+      .toArray()
+      .map((n) => ({
+        n: n as SingularElementReturnValue,
+        key: [n.selected() ? 0 : 2, n.hasClass("marked") ? 0 : 1, n.data("kind") === "section" ? 0 : 1, rankOf(n), -n.degree(false)],
+      })),
+    ...named
+      .toArray()
+      .map((e) => ({ n: e as SingularElementReturnValue, key: [e.selected() ? 1 : 2, e.hasClass("marked") ? 0 : 1, 1, Number.POSITIVE_INFINITY, 0] })),
+  ].sort((a, b) => {
+    for (let i = 0; i < a.key.length; i++) {
+      const d = (a.key[i] ?? 0) - (b.key[i] ?? 0);
+      if (d !== 0) return d;
+    }
+    return a.n.id() < b.n.id() ? -1 : a.n.id() > b.n.id() ? 1 : 0;
+  });
   const drawn: Box[] = [];
   let hidden = 0;
+  cy.edges().not(named).removeClass("crowded");
   cy.batch(() => {
     for (const { n } of order) {
       const box = n.boundingBox({ includeNodes: false, includeEdges: false, includeLabels: true, includeOverlays: false });
       const empty = box.w === 0 || box.h === 0;
-      if (!empty && drawn.some((d) => overlaps(d, box))) {
+      // What the user selected is always drawn.
+      if (!empty && !n.selected() && drawn.some((d) => overlaps(d, box))) {
         n.addClass("crowded");
-        hidden++;
+        if (n.isNode()) hidden++;
       } else {
         n.removeClass("crowded");
         if (!empty) drawn.push(box);
@@ -469,6 +478,8 @@ export function GraphCanvas({
       if (target.isNode()) target.removeClass("pointed");
       (target.isNode() ? target.connectedEdges() : target).removeClass("hover");
     });
+    // A selected link's name is drawn above all but the selected node: the names it would cover give way.
+    cy.on("select unselect", "edge", () => declutterLabels(cy, element));
     // A large answer graph fitted into the pane sits zoomed out, where labels render at a fraction
     // of their size. Labels grow as the view zooms out (up to MAX_LABEL_SCALE) so they stay readable at a glance; zooming
     // in brings them back to their designed size.

@@ -168,8 +168,9 @@ export function graphStylesheet(p: Palette): StylesheetJson {
     { selector: "edge.marked", style: { "line-color": p.highlight, "target-arrow-color": p.highlight, width: 2.5 } },
     { selector: "node:selected", style: { "border-color": p.accent, "border-width": 3.5 } },
     // A label that would cover a more important one is not drawn (graph-canvas.tsx
-    // declutterLabels); pointing at or selecting its node shows it above the others.
+    // declutterLabels), a link's name alike; pointing at or selecting its node shows it above the others.
     { selector: "node.crowded", style: { "text-opacity": 0, "text-background-opacity": 0 } },
+    { selector: "edge.crowded", style: { "text-opacity": 0, "text-background-opacity": 0 } },
     { selector: "node.crowded.pointed, node.crowded:selected", style: { "text-opacity": 1, "text-background-opacity": 0.9, "z-index": 20 } },
   ];
 }
