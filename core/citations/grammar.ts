@@ -80,21 +80,50 @@ export function followsGrammar(pinpoint: string, family: GrammarFamily): boolean
   return values.length > 0;
 }
 
+/** Where a marker may stand: at the start of a line, or of a sentence. */
+const AT = String.raw`(?:^|\n|[.:;]\s)\s*`;
+const PAREN_AT = new RegExp(String.raw`${AT}\(([^)\s]{1,6})\)([\s(])?`, "g");
 /** A paragraph number as printed: "3. ", or with its space or dot lost ("4.Il", "4 In"; paragraphs.ts), never a decimal ("1.1"). */
-const numberMark = (n: string): string => String.raw`${n}(?:\.(?![\d.])|\s(?=\p{Lu}\p{Ll}))`;
+const NUMBER_AT = new RegExp(String.raw`${AT}(\d{1,3})(?:\.(?![\d.])|\s(?=\p{Lu}\p{Ll}))`, "gu");
+/** A letter or numeral with a dot ("b. "); a lettera "b)" or "b. ". */
+const DOTTED_AT = new RegExp(String.raw`${AT}([a-z]{1,2}|[ivxlc]{1,6}|[A-Z])\.\s`, "g");
+const LETTERA_AT = new RegExp(String.raw`${AT}([a-z])[.)]\s`, "g");
 
-/** How a marker value opens a line: "(b)" or "3. "; a lettera "b)" or "b. ". */
-function opening(value: string): string {
+/**
+ * The markers a provision prints where a marker may stand, read once per text: "(e)" ("(e)+" when
+ * a space or another marker follows), "4." for a number however its mark was printed, "b." for a
+ * dotted letter, "lett. b" for a lettera.
+ */
+function printedMarkers(text: string): ReadonlySet<string> {
+  const cached = printedCache.get(text);
+  if (cached !== undefined) return cached;
+  const out = new Set<string>();
+  for (const m of text.matchAll(PAREN_AT)) {
+    out.add(`(${m[1] ?? ""})`);
+    if (m[2] !== undefined) out.add(`(${m[1] ?? ""})+`);
+  }
+  for (const m of text.matchAll(NUMBER_AT)) out.add(`${m[1] ?? ""}.`);
+  for (const m of text.matchAll(DOTTED_AT)) out.add(`${m[1] ?? ""}.`);
+  for (const m of text.matchAll(LETTERA_AT)) out.add(`lett. ${m[1] ?? ""}`);
+  // A few provisions are checked over and over while an answer is built: the last ones are kept.
+  if (printedCache.size >= PRINTED_CACHE) printedCache.delete(printedCache.keys().next().value ?? "");
+  printedCache.set(text, out);
+  return out;
+}
+const PRINTED_CACHE = 16;
+const printedCache = new Map<string, ReadonlySet<string>>();
+
+/** Whether the marker `value` opens a line or sentence of the text: "(b)" or "b. ", "3." however printed, a lettera "b)" or "b. ". */
+function opensWith(printed: ReadonlySet<string>, value: string, spaced: boolean): boolean {
   const lettera = LETTERA_TOKEN.exec(value)?.[1];
-  if (lettera !== undefined) return String.raw`${lettera}[.)]\s`;
-  const escaped = value.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-  return /^\d+$/.test(value) ? String.raw`(?:\(${escaped}\)|${numberMark(escaped)})` : String.raw`(?:\(${escaped}\)|${escaped}\.\s)`;
+  if (lettera !== undefined) return printed.has(`lett. ${lettera}`);
+  return printed.has(spaced ? `(${value})+` : `(${value})`) || printed.has(`${value}.`);
 }
 
 /** The pinpoint's first marker opens a line or a sentence of the provision ("(e)(1) Standard …", "3. The …", "(21) 'x' means", "b) possedere …"). */
 export function opensLine(pinpoint: string, provisionText: string): boolean {
   const first = /^\(([^)]+)\)/.exec(pinpoint)?.[1] ?? "";
-  return new RegExp(String.raw`(?:^|\n|[.:;]\s)\s*${opening(first)}`, "u").test(provisionText);
+  return opensWith(printedMarkers(provisionText), first, false);
 }
 
 const FIRST_VALUES = new Set(["a", "1", "i", "A"]);
@@ -127,6 +156,7 @@ function predecessors(value: string): string[] {
  */
 export function continuesItsList(pinpoint: string, known: ReadonlySet<string>, provisionText: string): boolean {
   if (/\[Reserved\]|\[Deleted\]|\[soppresso\]/i.test(provisionText)) return true;
+  const markers = printedMarkers(provisionText);
   let prefix = "";
   let last: string | undefined;
   for (const value of valuesOf(pinpoint)) {
@@ -136,9 +166,7 @@ export function continuesItsList(pinpoint: string, known: ReadonlySet<string>, p
     const alternatives = value === last ? (value === "i" ? ["h"] : [value]) : predecessors(value);
     last = value;
     // Known as a pinpoint, or printed run into a line ("(A) Comply …; (B) In accordance …").
-    const marker = (b: string): string =>
-      LETTERA_TOKEN.test(b) ? opening(b) : String.raw`(?:\(${b}\)[\s(]|${/^\d+$/.test(b) ? numberMark(b) : String.raw`${b}\.\s`})`;
-    const printed = (b: string): boolean => known.has(`${prefix}(${b})`) || new RegExp(String.raw`(?:^|\n|[.:;]\s)\s*${marker(b)}`, "u").test(provisionText);
+    const printed = (b: string): boolean => known.has(`${prefix}(${b})`) || opensWith(markers, b, true);
     if (alternatives.length > 0 && !alternatives.some((b) => b !== value && printed(b))) return false;
     prefix += `(${value})`;
   }
