@@ -217,6 +217,49 @@ describeBrowser("the answer graph (ten regulatory PDFs, Chromium)", () => {
     expect(selected.named).toBeGreaterThan(0);
     expect(selected.hiddenSelected).toBe(0);
     expect(selected.overlaps, selected.detail.join("\n")).toBe(0);
+    // A real click inside a node's shape reaches the node, with the answer's links raised over it
+    // (drawn on top to keep their names readable, they had taken the click and opened a link's section).
+    const hub = await page.evaluate(() => {
+      type N = { id(): string; data(k: string): unknown; connectedEdges(s: string): { length: number }; renderedPosition(): { x: number; y: number } };
+      type Cy = { nodes(): N[]; width(): number; height(): number };
+      const cy = (document.querySelector('[data-testid="graph-canvas"]') as (HTMLElement & { _cyreg?: { cy?: Cy } }) | null)?._cyreg?.cy;
+      if (cy === undefined) return null;
+      const links = (n: N): number => n.connectedEdges('[kind = "triplet"]').length;
+      const inView = (n: N): boolean => {
+        const p = n.renderedPosition();
+        return p.x > 20 && p.y > 20 && p.x < cy.width() - 20 && p.y < cy.height() - 20;
+      };
+      return (
+        [...cy.nodes()]
+          .filter((n) => n.data("kind") === "entity" && inView(n))
+          .sort((a, b) => links(b) - links(a))[0]
+          ?.id() ?? null
+      );
+    });
+    expect(hub).not.toBeNull();
+    const clickNode = async (): Promise<void> => {
+      const at = await page.evaluate((id) => {
+        type Cy = { getElementById(id: string): { renderedPosition(): { x: number; y: number } } };
+        const cy = (document.querySelector('[data-testid="graph-canvas"]') as (HTMLElement & { _cyreg?: { cy?: Cy } }) | null)?._cyreg?.cy;
+        if (cy === undefined) return null;
+        return cy.getElementById(id).renderedPosition();
+      }, hub ?? "");
+      const box = await page.getByTestId("graph-canvas").boundingBox();
+      await page.mouse.click((box?.x ?? 0) + (at?.x ?? 0), (box?.y ?? 0) + (at?.y ?? 0));
+    };
+    const selectedIds = (): Promise<string[]> =>
+      page.evaluate(() => {
+        type Cy = { $(s: string): Array<{ id(): string }> };
+        const cy = (document.querySelector('[data-testid="graph-canvas"]') as (HTMLElement & { _cyreg?: { cy?: Cy } }) | null)?._cyreg?.cy;
+        return [...(cy?.$(":selected") ?? [])].map((e) => e.id());
+      });
+    await clickNode();
+    await expect.poll(selectedIds).toEqual([hub]);
+    // Selected, its links are raised over it: a second click on it is still the node's.
+    await page.locator('[data-testid="node-sources"][data-loading="false"]').waitFor();
+    await clickNode();
+    await page.locator('[data-testid="node-sources"][data-loading="false"]').waitFor();
+    expect(await selectedIds()).toEqual([hub]);
     await shot("1-graph-question");
   });
 

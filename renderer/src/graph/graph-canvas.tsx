@@ -323,6 +323,19 @@ function toElements(nodes: SubgraphNode[], edges: SubgraphEdge[], groups: Readon
 
 type Box = { x1: number; y1: number; x2: number; y2: number };
 
+/** The node (not a document's box) whose shape holds a point of the canvas, the smallest if several. */
+function nodeAt(cy: Core, point: { x: number; y: number }): string | null {
+  let found: string | null = null;
+  let smallest = Number.POSITIVE_INFINITY;
+  for (const n of cy.nodes('[kind != "document"]').toArray()) {
+    const b = n.renderedBoundingBox({ includeLabels: false, includeOverlays: false });
+    if (point.x < b.x1 || point.x > b.x2 || point.y < b.y1 || point.y > b.y2 || b.w * b.h >= smallest) continue;
+    found = n.id();
+    smallest = b.w * b.h;
+  }
+  return found;
+}
+
 const overlaps = (a: Box, b: Box): boolean => a.x1 < b.x2 && b.x1 < a.x2 && a.y1 < b.y2 && b.y1 < a.y2;
 
 /**
@@ -458,7 +471,22 @@ export function GraphCanvas({
     // one is a tap on the background.
     cy.on("tap", "node", (e) => handlers.current.onNodeTap(e.target.id()));
     cy.on("dbltap", "node", (e) => handlers.current.onNodeDoubleTap(e.target.id()));
-    cy.on("tap", "edge", (e) => handlers.current.onEdgeTap(e.target.id()));
+    // A link drawn over a node (the selection's links are raised to keep their names readable)
+    // does not take the click meant for the node: a click inside a node's shape is the node's.
+    cy.on("tap", "edge", (e) => {
+      const under = nodeAt(cy, e.renderedPosition);
+      if (under === null) {
+        handlers.current.onEdgeTap(e.target.id());
+        return;
+      }
+      // Cytoscape selected the link it hit; the node is what was clicked.
+      const link = e.target as SingularElementReturnValue;
+      setTimeout(() => {
+        link.unselect();
+        cy.getElementById(under).select();
+      }, 0);
+      handlers.current.onNodeTap(under);
+    });
     cy.on("tap", (e) => {
       if (e.target === cy) handlers.current.onBackgroundTap();
     });

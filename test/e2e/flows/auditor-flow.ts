@@ -180,6 +180,9 @@ function expectReadable(text: string): void {
   expect(text).not.toMatch(/[/\\]uploads?[/\\]/);
 }
 
+/** How near the canvas's centre a node the list picked is drawn, in pixels. */
+const CENTRED_PX = 40;
+
 export async function runAuditorFlow(page: Page, options: AuditorFlowOptions): Promise<AuditorFlowReport> {
   const log = options.log ?? (() => {});
   const screenshots: string[] = [];
@@ -321,10 +324,29 @@ export async function runAuditorFlow(page: Page, options: AuditorFlowOptions): P
     await sources.nth(1).click();
     await expect.poll(() => view.getAttribute("data-section-id")).toBe(sourceIds[1]);
     opened = sourceLabels[1] ?? "";
-    // …then a real click on the node, now at the centre of the drawing, brings back the first.
+    // …then a real click on the node, brought to the centre of the drawing, brings back the first.
+    // Where Cytoscape drew it, once its move has ended (a busy machine draws the move slowly).
+    const nodeId = (await node.getAttribute("data-node-id")) ?? "";
+    const at = (): Promise<{ x: number; y: number; w: number; h: number } | null> =>
+      page.evaluate((id) => {
+        type Cy = { getElementById(id: string): { empty(): boolean; renderedPosition(): { x: number; y: number } }; width(): number; height(): number };
+        const cy = (document.querySelector('[data-testid="graph-canvas"]') as (HTMLElement & { _cyreg?: { cy?: Cy } }) | null)?._cyreg?.cy;
+        const n = cy?.getElementById(id);
+        return cy === undefined || n === undefined || n.empty() ? null : { ...n.renderedPosition(), w: cy.width(), h: cy.height() };
+      }, nodeId);
+    await expect
+      .poll(
+        async () => {
+          const p = await at();
+          return p !== null && Math.hypot(p.x - p.w / 2, p.y - p.h / 2) < CENTRED_PX;
+        },
+        { timeout: 30_000 },
+      )
+      .toBe(true);
     const box = await canvas.boundingBox();
-    if (box === null) throw new Error("the graph canvas has no box");
-    await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
+    const position = await at();
+    if (box === null || position === null) throw new Error("the graph canvas has no box, or the node is not drawn");
+    await page.mouse.click(box.x + position.x, box.y + position.y);
     await expect.poll(() => view.getAttribute("data-section-id")).toBe(firstSectionId);
   }
   await page.locator('[data-testid="pdf-page"][data-rendered="true"]').waitFor({ timeout: 30_000 });
