@@ -1,6 +1,6 @@
 import { earlierPartsText } from "../../core/answer/compose/earlier-parts.ts";
 import type { LanguageResources } from "../../core/answer/language-resources.ts";
-import { continuesItsList, followsGrammar, grammarFamily, opensLine, type GrammarFamily } from "../../core/citations/grammar.ts";
+import { continuesItsList, followsGrammar, grammarFamily, opensLine, pinpointHeads, type GrammarFamily } from "../../core/citations/grammar.ts";
 import { sentenceUnits, type SentenceUnit } from "../../core/answer/compose/sentence-units.ts";
 import type { DocumentRecord } from "../../core/model/store-records.ts";
 import type { Section } from "../../core/model/section-types.ts";
@@ -49,10 +49,7 @@ export function checkDocument(units: Map<Section, SentenceUnit[]>): GrammarRepor
     const base = provisionLabel(section.label);
     const set = known.get(base) ?? new Set<string>();
     known.set(base, set);
-    for (const u of list) {
-      const parts = [...(u.citable ?? "").matchAll(/\([^)]+\)/g)].map((m) => m[0]);
-      for (let i = 1; i <= parts.length; i++) set.add(parts.slice(0, i).join(""));
-    }
+    for (const u of list) for (const head of pinpointHeads(u.citable)) set.add(head);
   }
   const reports = new Map<GrammarFamily, GrammarReport & { seen: Set<string> }>();
   for (const [section, list] of units) {

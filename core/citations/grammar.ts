@@ -56,6 +56,12 @@ function fits(value: string, level: Level): boolean {
   return /^[a-z]{1,2}$/.test(value) || LETTERA_TOKEN.test(value);
 }
 
+/** A pinpoint's heads, itself included: "(3)(a)" → "(3)", "(3)(a)"; the lists a pinpoint shows printed. */
+export function pinpointHeads(pinpoint: string | null): string[] {
+  const parts = pinpoint?.match(/\([^)]+\)/g) ?? [];
+  return parts.map((_, i) => parts.slice(0, i + 1).join(""));
+}
+
 const valuesOf = (pinpoint: string): string[] => [...pinpoint.matchAll(/\(([^)]+)\)/g)].map((m) => m[1] ?? "");
 
 /** The pinpoint's markers follow the family's order of levels (one skipped at most), from its top. */
@@ -98,6 +104,8 @@ function printedMarkers(text: string): ReadonlySet<string> {
   const cached = printedCache.get(text);
   if (cached !== undefined) return cached;
   const out = new Set<string>();
+  // A provision marking numbers [Reserved] may skip any of them.
+  if (/\[Reserved\]|\[Deleted\]|\[soppresso\]/i.test(text)) out.add(RESERVED);
   for (const m of text.matchAll(PAREN_AT)) {
     out.add(`(${m[1] ?? ""})`);
     if (m[2] !== undefined) out.add(`(${m[1] ?? ""})+`);
@@ -111,6 +119,7 @@ function printedMarkers(text: string): ReadonlySet<string> {
   return out;
 }
 const PRINTED_CACHE = 16;
+const RESERVED = "[reserved]";
 const printedCache = new Map<string, ReadonlySet<string>>();
 
 /** Whether the marker `value` opens a line or sentence of the text: "(b)" or "b. ", "3." however printed, a lettera "b)" or "b. ". */
@@ -155,8 +164,8 @@ function predecessors(value: string): string[] {
  * broke this: a "(v)" read as a letter where "(iv)" had lost its space in print.
  */
 export function continuesItsList(pinpoint: string, known: ReadonlySet<string>, provisionText: string): boolean {
-  if (/\[Reserved\]|\[Deleted\]|\[soppresso\]/i.test(provisionText)) return true;
   const markers = printedMarkers(provisionText);
+  if (markers.has(RESERVED)) return true;
   let prefix = "";
   let last: string | undefined;
   for (const value of valuesOf(pinpoint)) {
@@ -179,12 +188,12 @@ export function continuesItsList(pinpoint: string, known: ReadonlySet<string>, p
  * prints; null when none does, or when a list was read twice (the sentence is cited by its provision).
  */
 export function withinGrammar(pinpoint: string, family: GrammarFamily, provisionText: string, known: ReadonlySet<string> = new Set()): string | null {
-  const parts = [...pinpoint.matchAll(/\([^)]+\)/g)].map((m) => m[0]);
+  const heads = pinpointHeads(pinpoint);
+  const values = valuesOf(pinpoint);
   // A list read twice leaves no level known: the tracker took a second list for a deeper one.
-  const repeated = parts.findIndex((p, i) => i > 0 && p === parts[i - 1]);
-  if (repeated > 0 && !continuesItsList(parts.slice(0, repeated + 1).join(""), known, provisionText)) return null;
-  for (let n = parts.length; n > 0; n--) {
-    const head = parts.slice(0, n).join("");
+  const repeated = values.findIndex((v, i) => i > 0 && v === values[i - 1]);
+  if (repeated > 0 && !continuesItsList(heads[repeated] ?? "", known, provisionText)) return null;
+  for (const head of heads.reverse()) {
     if (followsGrammar(head, family) && opensLine(head, provisionText) && continuesItsList(head, known, provisionText)) return head;
   }
   return null;

@@ -1,4 +1,4 @@
-import { grammarFamily, MARKER, marksLettere, PinpointTracker, pinpointFamily, withinGrammar } from "../../citations/index.ts";
+import { grammarFamily, MARKER, marksLettere, PinpointTracker, pinpointFamily, pinpointHeads, withinGrammar } from "../../citations/index.ts";
 import type { WinkMethods } from "wink-nlp";
 import type { LanguageResources } from "../language-resources.ts";
 import { partNumber } from "../../structure/part-label.ts";
@@ -140,11 +140,7 @@ export function sentenceUnits(text: string, resources: LanguageResources, option
  */
 function guarded(units: SentenceUnit[], provision: string, label: string | undefined): SentenceUnit[] {
   const grammar = grammarFamily(label);
-  const known = new Set<string>();
-  for (const u of units) {
-    const parts = u.citable?.match(/\([^)]+\)/g) ?? [];
-    for (let i = 1; i <= parts.length; i++) known.add(parts.slice(0, i).join(""));
-  }
+  const known = new Set(units.flatMap((u) => pinpointHeads(u.citable)));
   const checked = new Map<string, string | null>();
   return units.map((u) => {
     if (u.citable === null) return u;
