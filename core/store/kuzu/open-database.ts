@@ -1,7 +1,7 @@
 import { access, mkdir } from "node:fs/promises";
 import path from "node:path";
 import { ClauseGraphError, toErrorInfo } from "../../model/errors.ts";
-import { cypherString, LIBRARY_MAX_BYTES, newDatabase, openConnection, type Connection, type Database } from "./driver.ts";
+import { cypherString, LIBRARY_MAX_BYTES, newDatabase, openConnection, type Database } from "./driver.ts";
 import { removeEmptyWal } from "./empty-wal.ts";
 import { createMigrationBackup } from "./migration-backup.ts";
 import { migrate, type BeforeMigrate, type Migration } from "./migrations.ts";
@@ -22,7 +22,6 @@ export interface OpenLibrary {
   version: number;
   /** Opened read-only: asked for, or the library sits on a read-only file system. */
   readOnly: boolean;
-  connections: Connection[];
 }
 
 export interface OpenLibraryOptions {
@@ -73,11 +72,15 @@ async function openAs(options: OpenLibraryOptions, readOnly: boolean): Promise<O
   const walBytes = readOnly ? 0 : await removeEmptyWal(dbPath, log);
   const db = newDatabase(dbPath, { bufferPoolBytes: options.bufferPoolBytes, readOnly, maxBytes: LIBRARY_MAX_BYTES });
   const backup = options.beforeMigrate || readOnly ? null : createMigrationBackup(dbPath, { log });
-  const connections: Connection[] = [];
+  const sessions: KuzuSession[] = [];
+  const session = async (): Promise<KuzuSession> => {
+    const made = createKuzuSession(await openConnection(db), dbPath, () => openConnection(db));
+    sessions.push(made);
+    return made;
+  };
   try {
     await db.init();
-    connections.push(await openConnection(db));
-    const writer = createKuzuSession(connections[0] as Connection, dbPath);
+    const writer = await session();
     const version = await migrate(writer, {
       dbPath,
       readOnly,
@@ -88,11 +91,10 @@ async function openAs(options: OpenLibraryOptions, readOnly: boolean): Promise<O
     });
     if (walBytes > 0) await recoveryGuard(writer, log);
     if (!readOnly) await dropLegacySearchIndex(writer, log);
-    connections.push(await openConnection(db));
-    const reader = createKuzuSession(connections[1] as Connection, dbPath);
-    return { db, writer, reader, version, readOnly, connections };
+    const reader = await session();
+    return { db, writer, reader, version, readOnly };
   } catch (err) {
-    for (const conn of connections) await conn.close().catch(() => undefined);
+    for (const made of sessions) await made.close().catch(() => undefined);
     await db.close().catch(() => undefined);
     // Only once Kuzu has let go of the files can the backup be put back over them.
     const restored = backup ? await backup.restoreAfterFailure(err) : null;
@@ -103,7 +105,8 @@ async function openAs(options: OpenLibraryOptions, readOnly: boolean): Promise<O
 
 export async function closeLibrary(library: OpenLibrary, dbPath: string): Promise<void> {
   try {
-    for (const conn of library.connections) await conn.close();
+    await library.writer.close();
+    await library.reader.close();
     await library.db.close();
   } catch (err) {
     throw toStoreError(err, dbPath, "closing the database");

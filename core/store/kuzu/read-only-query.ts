@@ -1,3 +1,4 @@
+import { createConnectionSlot } from "./connection-slot.ts";
 import { drain, openConnection, type Database, type KuzuValue } from "./driver.ts";
 import { ClauseGraphError } from "../../model/errors.ts";
 import type { GraphValue, LiveGraphSchema, ReadOnlyRow } from "../../model/store-records.ts";
@@ -43,17 +44,20 @@ function nonEmptyLists(params: Params): Params {
 }
 
 export async function createReadOnlyConnection(db: Database, dbPath: string): Promise<ReadOnlyConnection> {
-  const conn = await openConnection(db);
-  const query = async (cypher: string): Promise<void> => {
-    await drain(await conn.query(cypher));
-  };
+  // Each graph question prepares its own statement: the slot replaces the connection before Kuzu's
+  // copies of them pile up (connection-slot.ts).
+  const slot = createConnectionSlot(await openConnection(db), () => openConnection(db));
   return {
     async run(cypher, raw, timeoutMs) {
       const params = nonEmptyLists(raw);
+      const conn = await slot.connection(true);
+      const query = async (statement: string): Promise<void> => {
+        await drain(await conn.query(statement));
+      };
       conn.setQueryTimeout(Math.max(1, Math.floor(timeoutMs)));
       await query("BEGIN TRANSACTION READ ONLY");
       try {
-        const prepared = await conn.prepare(cypher);
+        const prepared = await slot.prepare(cypher);
         if (!prepared.isSuccess()) throw new Error(prepared.getErrorMessage());
         const rows = await drain(await conn.execute(prepared, params));
         await query("COMMIT");
@@ -72,7 +76,7 @@ export async function createReadOnlyConnection(db: Database, dbPath: string): Pr
       }
     },
     async close() {
-      await conn.close();
+      await slot.close();
     },
   };
 }
