@@ -37,6 +37,7 @@ const LEAVES_INDEX: ReadonlySet<string> = new Set<keyof StoreWrites | Exclude<ke
   "refreshSearchIndex",
   "searchIndexSettled",
   "memoryUse",
+  "compactIfGrown",
   "isReadOnly",
 ]);
 

@@ -100,6 +100,7 @@ const ROW_NEUTRAL: ReadonlySet<string> = new Set<Exclude<keyof StoreLifecycle, "
   "refreshSearchIndex",
   "searchIndexSettled",
   "memoryUse",
+  "compactIfGrown",
   "warmReads",
   "prepareSearch",
 ]);

@@ -138,7 +138,15 @@ class BoundedHeaders extends Map<string, OpenedFile | null> {
  * Methods that change no row themselves, passed through as they are: some answer at once
  * (memoryUse, isReadOnly), and batchWrites' task writes through this wrapper.
  */
-const PASS_THROUGH: ReadonlySet<string> = new Set(["memoryUse", "isReadOnly", "batchWrites", "refreshSearchIndex", "searchIndexSettled", "prepareSearch"]);
+const PASS_THROUGH: ReadonlySet<string> = new Set([
+  "memoryUse",
+  "compactIfGrown",
+  "isReadOnly",
+  "batchWrites",
+  "refreshSearchIndex",
+  "searchIndexSettled",
+  "prepareSearch",
+]);
 
 const messageOf = (err: unknown): string => (err instanceof Error ? err.message : String(err));
 

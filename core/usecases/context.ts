@@ -57,7 +57,11 @@ export interface EngineContext {
 export interface SearchIndexFreshness {
   /** The library's documents changed since the index was last built. */
   markStale(): void;
-  /** Rebuilds the index when it is stale and the caller's task is the last one queued. */
+  /**
+   * When the caller's task is the last one queued: rebuilds the index if it is stale, and queues
+   * a compaction of the library for when the caller's task is done (it compacts only a file that
+   * deletes and re-imports grew far past its rows).
+   */
   refreshWhenDrained(): Promise<void>;
 }
 
@@ -70,9 +74,14 @@ export function searchIndexFreshness(store: GraphStore, writes: WriteQueue, log:
   return {
     markStale: () => void (stale = true),
     async refreshWhenDrained() {
-      if (!stale || writes.pending !== 1) return;
-      stale = false;
-      await store.refreshSearchIndex().catch((err: unknown) => log(`index refresh failed: ${toErrorInfo(err).message}`));
+      if (writes.pending !== 1) return;
+      if (stale) {
+        stale = false;
+        await store.refreshSearchIndex().catch((err: unknown) => log(`index refresh failed: ${toErrorInfo(err).message}`));
+      }
+      // Queued, not awaited: the import or delete that drained the queue is not held up by it. A
+      // failed compaction leaves the library as it was: it only costs memory and disk.
+      void writes.run(() => store.compactIfGrown()).catch((err: unknown) => log(`library not compacted: ${toErrorInfo(err).message}`));
     },
   };
 }

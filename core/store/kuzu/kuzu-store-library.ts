@@ -1,3 +1,4 @@
+import path from "node:path";
 import { toErrorInfo } from "../../model/errors.ts";
 import type { GraphStore } from "../graph-store.ts";
 import { liveSchemaOf, type StoreCore, type LibraryState } from "./kuzu-store-core.ts";
@@ -13,6 +14,8 @@ import {
   writePoolBytes,
   type MemoryRecord,
 } from "./memory-plan.ts";
+import { ensureFreeSpace } from "../free-space.ts";
+import { compactionDue, openFinishingCompaction, writeCompacted } from "./library-compaction.ts";
 import type { BeforeMigrate, Migration } from "./migrations.ts";
 import { closeLibrary, openLibrary } from "./open-database.ts";
 import { isPoolFullError } from "./store-errors.ts";
@@ -25,6 +28,7 @@ import { isPoolFullError } from "./store-errors.ts";
 export interface StoreLibraryOptions {
   /** A fixed pool, never grown before a write. */
   bufferPoolBytes?: number;
+  compactMinBytes?: number;
   beforeMigrate?: BeforeMigrate;
   migrations?: readonly Migration[];
 }
@@ -36,7 +40,13 @@ export interface StoreLibrary {
    * unless `done` says the write took effect before the failure (a checkpoint after the commit).
    */
   withPoolGrowth<T>(doing: string, done: () => Promise<boolean>, write: () => Promise<T>, writeChars?: number): Promise<T | void>;
-  methods: Pick<GraphStore, "open" | "close" | "memoryUse" | "warmReads" | "prepareSearch">;
+  methods: Pick<GraphStore, "open" | "close" | "memoryUse" | "compactIfGrown" | "warmReads" | "prepareSearch">;
+}
+
+async function closeState(open: LibraryState, dbPath: string): Promise<void> {
+  await open.search.close().catch(() => undefined);
+  await (await open.readOnlyConnection)?.close().catch(() => undefined);
+  await closeLibrary(open, dbPath);
 }
 
 export function createStoreLibrary(core: StoreCore, search: Pick<StoreSearch, "open">, options: StoreLibraryOptions, ceilingBytes: number): StoreLibrary {
@@ -46,12 +56,12 @@ export function createStoreLibrary(core: StoreCore, search: Pick<StoreSearch, "o
   /** `<library>.memory.json` as last read or written; only this process writes it. */
   let record: MemoryRecord = { libraryPoolBytes: 0, reason: "", at: "" };
 
-  async function openState(poolBytes?: number): Promise<LibraryState> {
+  async function openAtSize(poolBytes?: number): ReturnType<typeof openLibrary> {
     record = await readMemoryRecord(dbPath);
     const recordedPool = record.libraryPoolBytes;
     // A pool grown after a failure (withPoolGrowth) outranks the caller's fixed one.
     libraryPool = Math.max(poolBytes ?? options.bufferPoolBytes ?? libraryPoolBytes(await fileBytes(dbPath), recordedPool, ceilingBytes), recordedPool);
-    const library = await openLibrary({
+    return openLibrary({
       dbPath,
       readOnly: readOnlyOption,
       bufferPoolBytes: libraryPool,
@@ -59,6 +69,11 @@ export function createStoreLibrary(core: StoreCore, search: Pick<StoreSearch, "o
       ...(options.beforeMigrate ? { beforeMigrate: options.beforeMigrate } : {}),
       ...(options.migrations ? { migrations: options.migrations } : {}),
     });
+  }
+
+  /** Opens the library, first putting a complete compacted copy in its place (library-compaction.ts). */
+  async function openState(poolBytes?: number): Promise<LibraryState> {
+    const library = await openFinishingCompaction(dbPath, readOnlyOption, log, () => openAtSize(poolBytes));
     const searchDatabase = await search.open(library);
     return { ...library, search: searchDatabase };
   }
@@ -69,12 +84,30 @@ export function createStoreLibrary(core: StoreCore, search: Pick<StoreSearch, "o
       if (!core.state) return;
       const open = core.state;
       core.state = null;
-      await open.search.close().catch(() => undefined);
-      await (await open.readOnlyConnection)?.close().catch(() => undefined);
-      await closeLibrary(open, dbPath);
+      await closeState(open, dbPath);
       core.state = await openState(bytes);
       vectors.forget();
     });
+  }
+
+  /** In the write lane: the compacted copy is written while reads go on, then swapped in with reads held back. */
+  async function compact(open: LibraryState, beforeBytes: number): Promise<{ beforeBytes: number; afterBytes: number }> {
+    await core.beforeWrite("compacting the library");
+    // The export and the fresh copy sit beside the library until the swap.
+    await ensureFreeSpace(path.dirname(dbPath), core.minFree + 2 * beforeBytes, "compacting the library");
+    const started = Date.now();
+    await writeCompacted(open.writer, dbPath, libraryPool);
+    await lanes.quiesce(async () => {
+      core.state = null;
+      await closeState(open, dbPath);
+      core.state = await openState();
+      vectors.forget();
+    });
+    const afterBytes = await fileBytes(dbPath);
+    record = { ...record, compactedBytes: afterBytes };
+    await writeMemoryRecord(dbPath, record);
+    log(`library compacted from ${Math.round(beforeBytes / 2 ** 20)} MB to ${Math.round(afterBytes / 2 ** 20)} MB in ${Date.now() - started} ms`);
+    return { beforeBytes, afterBytes };
   }
 
   /**
@@ -144,6 +177,15 @@ export function createStoreLibrary(core: StoreCore, search: Pick<StoreSearch, "o
         vectorMirrorRows += vectors.mirrorRows();
         return { vectorMirrorRows, searchSegments: segments.segments, searchIndexBytes: segments.bytes, poolBytes: core.state === null ? 0 : libraryPool };
       },
+
+      compactIfGrown: () =>
+        lanes.write(async () => {
+          const open = core.state;
+          if (open === null || open.readOnly) return null;
+          const beforeBytes = await fileBytes(dbPath);
+          if (!compactionDue(beforeBytes, record.compactedBytes, options.compactMinBytes)) return null;
+          return compact(open, beforeBytes);
+        }),
 
       // Its indexes and mirrors are read at open or by the first search; the wrappers warm theirs.
       warmReads: () => Promise.resolve(),

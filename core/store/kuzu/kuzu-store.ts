@@ -57,6 +57,8 @@ export interface KuzuStoreOptions {
   bufferPoolBytes?: number;
   /** The largest pool the library's database may use (default: memory-plan.ts poolCeiling). */
   poolCeilingBytes?: number;
+  /** Tests: the file size below which the library is never compacted (default COMPACT_MIN_BYTES). */
+  compactMinBytes?: number;
   /** Tests: the search segments' thresholds (search-database.ts). */
   searchSegments?: { targetSections?: number; foldSections?: number };
   /** Tests only: a different migration list. */

@@ -82,6 +82,8 @@ export interface MemoryRecord {
    * writes get its pool per character, and the library's own pool is not raised for good.
    */
   largeWrite?: LargeWrite;
+  /** The library file's size right after it was last compacted (library-compaction.ts). */
+  compactedBytes?: number;
 }
 
 /**
@@ -121,11 +123,13 @@ export async function readMemoryRecord(dbPath: string): Promise<MemoryRecord> {
       const bytes = fields.libraryPoolBytes;
       if (isCount(bytes)) {
         const largeWrite = readLargeWrite(fields.largeWrite);
+        const compacted = fields.compactedBytes;
         return {
           libraryPoolBytes: bytes,
           reason: typeof fields.reason === "string" ? fields.reason : "",
           at: typeof fields.at === "string" ? fields.at : "",
           ...(largeWrite ? { largeWrite } : {}),
+          ...(isCount(compacted) ? { compactedBytes: compacted } : {}),
         };
       }
     }

@@ -39,6 +39,12 @@ export interface StoreLifecycle {
   batchWrites<T>(work: () => Promise<T>): Promise<T>;
   memoryUse(): StoreMemory;
   /**
+   * Between writes: when the library's file has grown far past its live rows (deletes and
+   * re-imports), writes them into a fresh file that replaces it. Rows are unchanged. The file's
+   * sizes before and after when it compacted, else null.
+   */
+  compactIfGrown(): Promise<{ beforeBytes: number; afterBytes: number } | null>;
+  /**
    * Reads into memory, in the background, what searches otherwise read at their first need (the
    * warm-up at open): never a reason to fail. `stop` is asked between steps (the engine closing).
    */
