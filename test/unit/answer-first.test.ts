@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { countsIn, thresholdAgreement, thresholdsIn } from "../../core/answer/compose/quantity-thresholds.ts";
 import { answerQuestion } from "../../core/answer/compose/answer-question.ts";
 import { askResultSchema } from "../../core/model/answer-schemas.ts";
 import type { TracedCandidate } from "../../core/model/answer-types.ts";
@@ -336,6 +337,34 @@ describe("answer first", () => {
     const fewer = await ask("When must the Secretary be notified of a breach affecting fewer than 500 individuals?");
     expect(fewer.sentences[0]?.text).toMatch(/involving less than 500 individuals.*60 days/);
     for (const result of [more, fewer]) expect(result.sentences.map((s) => s.text).join(" ")).not.toMatch(/FR 42740/);
+  });
+
+  it('rule "a count in the question is on one side of a threshold": 40 people and "nowhere near 500" are the fewer-than-500 case, 700 is not', async () => {
+    const ask = (question: string) => answerQuestion(input(question, ranked([[S164_408, HIPAA]]), hint("deadline", [], ["Secretary"])));
+    const many = await ask("When must the Secretary be notified of a breach of a stolen laptop holding files on roughly 700 people?");
+    // The 60 days of the fewer-than-500 case are the other case's: not shown.
+    expect(many.sentences.filter((x) => !x.more && /less than 500/.test(x.text))).toEqual([]);
+    for (const question of [
+      "When must the Secretary be notified of a breach of a misdirected fax holding the records of 40 patients?",
+      "When must the Secretary be notified of our breaches this year, none involving anywhere near 500 people?",
+    ]) {
+      const few = await ask(question);
+      expect(few.sentences[0]?.text).toMatch(/involving less than 500 individuals.*60 days/);
+    }
+  });
+
+  it("reads counts and plain-language thresholds in questions, in other regulations too (GDPR Art. 30(5), DORA Art. 2(3))", () => {
+    expect(countsIn("A stolen laptop held files on roughly 700 people, all living in Ohio.")).toEqual([700]);
+    // A year, a section number, a period, a share and a stated threshold are not counts.
+    expect(countsIn("In 2024, under Article 33 and SP 800-171 3.5.8, within 72 hours, 5 % of 500 or more users")).toEqual([]);
+    expect(thresholdsIn("none involving anywhere near 500 people")).toEqual([{ value: "500", side: "at-most" }]);
+    expect(thresholdsIn("claims in excess of 10,000 euros")).toEqual([{ value: "10000", side: "at-least" }]);
+    const gdpr = "The obligations referred to in paragraphs 1 and 2 shall not apply to an enterprise or an organisation employing fewer than 250 persons.";
+    expect(thresholdAgreement([], gdpr, countsIn("We are a clinic with 40 employees: must we keep a record of processing?"))).toBe(1);
+    expect(thresholdAgreement([], gdpr, countsIn("We are a hospital group with 3,000 employees: must we keep a record of processing?"))).toBe(-1);
+    const dora = "institutions for occupational retirement provision which operate pension schemes which together do not have more than 15 members in total";
+    expect(thresholdAgreement([], dora, countsIn("Our pension plan has 12 members. Are we in scope?"))).toBe(1);
+    expect(thresholdAgreement([], "Financial entities shall report at least yearly.", [12])).toBe(0);
   });
 
   it("a time limit elsewhere that does not state the asked threshold never takes the lead from the case asked about", async () => {

@@ -15,7 +15,7 @@ import { provisionRole, rolePrior } from "./provision-role.ts";
 import { emptyFeatures, sentenceScore } from "./sentence-score.ts";
 import { questionParties } from "../question/question-parties.ts";
 import { noticeRecipient, sameRecipient } from "./notice-recipient.ts";
-import { thresholdAgreement, thresholdsIn } from "./quantity-thresholds.ts";
+import { countsIn, thresholdAgreement, thresholdsIn } from "./quantity-thresholds.ts";
 import type { SentenceFeatures } from "../../model/sentence-features.ts";
 import { LIST_TYPES, MARKED_POINT, WEAK_CUE_TYPES } from "./answer-shapes.ts";
 
@@ -255,6 +255,7 @@ export async function buildSentencePool(
   // (The query the pool scores carries words retrieval added: "shall apply from" for a date question.)
   const asksExemption = (type === "yes-no" || type === "scope") && EXEMPTION_QUESTION.test(question);
   const askedThresholds = thresholdsIn(question);
+  const askedCounts = askedThresholds.length > 0 ? [] : countsIn(question);
   const asksList = LIST_TYPES.has(type);
   const askedRecipient = noticeRecipient(question);
   const otherRecipient = top.map((r) => {
@@ -349,7 +350,7 @@ export async function buildSentencePool(
     features.normative = IMPERATIVE.test(c.unit.text) ? 1 : SHALL.test(c.unit.text) ? 0.5 : 0;
     features.party = partyStems.some((p) => p.every((st) => words.has(st))) ? 1 : 0;
     features.actor = actor !== null && subjectHas(c.unit.text, actor, language, asksExemption) ? 1 : 0;
-    features.threshold = thresholdAgreement(askedThresholds, c.unit.text);
+    features.threshold = thresholdAgreement(askedThresholds, c.unit.text, askedCounts);
     features.paragraph = paragraphCoverage.get(keys[i] ?? "") ?? 0;
     features.alsoCue = (hints?.alsoAsks ?? []).some((t) => alsoCued(t, c.unit.text)) ? 1 : 0;
     const explanatory = discussion.has(i) || EXAMPLE.test(c.unit.text);
