@@ -1,4 +1,5 @@
-import { access, rename, rm, writeFile } from "node:fs/promises";
+import { rename, rm, writeFile } from "node:fs/promises";
+import { fileExists } from "../files/file-exists.ts";
 import type { DocumentRecord, LibraryHealth } from "../model/store-records.ts";
 import { removeSearchDatabases, searchDirectory } from "./search/search-database.ts";
 import { removeVectorSnapshots } from "./kuzu/vector-snapshot.ts";
@@ -33,13 +34,6 @@ export interface RebuildPlan {
 export const rebuiltPath = (dbPath: string): string => `${dbPath}.rebuilt`;
 const donePath = (dbPath: string): string => `${dbPath}.rebuilt.done`;
 
-async function exists(file: string): Promise<boolean> {
-  return access(file).then(
-    () => true,
-    () => false,
-  );
-}
-
 /** The user's alias edits to carry over (the registry's aliases are found again at the re-import). */
 function userAliasEdits(from: {
   userAliases?: string[] | undefined;
@@ -58,7 +52,7 @@ export async function planRebuild(dataDir: string, listed: readonly DocumentReco
   for (const doc of listed) {
     if (damaged.has(doc.id)) continue;
     const copy = await findSourceCopy(dataDir, doc.id);
-    const source = copy ?? ((await exists(doc.file)) ? doc.file : null);
+    const source = copy ?? ((await fileExists(doc.file)) ? doc.file : null);
     if (source === null) plan.missing.push({ documentId: doc.id, fileName: doc.fileName });
     else
       plan.items.push({ documentId: doc.id, source, origin: { file: doc.file, fileName: doc.fileName, importedAt: doc.importedAt, ...userAliasEdits(doc) } });
@@ -99,18 +93,18 @@ export async function markRebuilt(dbPath: string): Promise<void> {
  */
 export async function finishRebuild(dbPath: string, log: (message: string) => void): Promise<string | null> {
   const rebuilt = rebuiltPath(dbPath);
-  if (!(await exists(rebuilt))) {
+  if (!(await fileExists(rebuilt))) {
     await rm(donePath(dbPath), { force: true });
     return null;
   }
-  if (!(await exists(donePath(dbPath)))) {
+  if (!(await fileExists(donePath(dbPath)))) {
     await removeRebuilt(dbPath);
     log("removed an interrupted library rebuild; the library is as it was before it");
     return null;
   }
   const backup = `${dbPath}.damaged-${new Date().toISOString().replace(/[:.]/g, "-")}`;
-  if (await exists(dbPath)) await rename(dbPath, backup);
-  if (await exists(`${dbPath}.wal`)) await rename(`${dbPath}.wal`, `${backup}.wal`);
+  if (await fileExists(dbPath)) await rename(dbPath, backup);
+  if (await fileExists(`${dbPath}.wal`)) await rename(`${dbPath}.wal`, `${backup}.wal`);
   await rename(rebuilt, dbPath);
   await rm(`${rebuilt}.wal`, { force: true });
   // The rebuilt library's search index is of the same documents: it moves with it. The vectors'

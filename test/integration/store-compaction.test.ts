@@ -39,6 +39,16 @@ async function contents(s: KuzuGraphStore): Promise<string> {
   return JSON.stringify({ docs, sections });
 }
 
+/** A library of DOCS, closed; what it held. */
+async function closedLibrary(): Promise<string> {
+  const s = await openStore();
+  for (const id of DOCS) await insert(s, id);
+  const held = await contents(s);
+  await s.close();
+  store = null;
+  return held;
+}
+
 beforeEach(() => {
   tmp = tempDir("cg-compact-");
 });
@@ -103,11 +113,7 @@ describe("compacting the library", () => {
   });
 
   it("deletes at the next open a copy a stop left unfinished, the library untouched", async () => {
-    const s = await openStore();
-    for (const id of DOCS) await insert(s, id);
-    const before = await contents(s);
-    await s.close();
-    store = null;
+    const before = await closedLibrary();
     writeFileSync(compactedPath(dbFile()), "half a database");
 
     const reopened = await openStore();
@@ -116,11 +122,7 @@ describe("compacting the library", () => {
   });
 
   it("gives the place back to the old file when the compacted copy does not open", async () => {
-    const s = await openStore();
-    for (const id of DOCS) await insert(s, id);
-    const before = await contents(s);
-    await s.close();
-    store = null;
+    const before = await closedLibrary();
     // A copy marked complete that is not a database (a disk that lost it, say).
     writeFileSync(compactedPath(dbFile()), "not a database");
     writeFileSync(`${dbFile()}.compacted.done`, "marked\n");
@@ -130,7 +132,7 @@ describe("compacting the library", () => {
     for (const suffix of [".compacted", ".compacted.done", ".precompact"]) expect(existsSync(`${dbFile()}${suffix}`)).toBe(false);
   });
 
-  it("runs in the engine once an import or a delete has drained the write queue, without holding it up", async () => {
+  it("runs in the engine once an import or a delete has drained the write queue", async () => {
     const data = path.join(tmp.dir, "engine");
     const files = ["alpha", "beta"].map((name) => {
       const file = path.join(tmp.dir, `${name}.txt`);

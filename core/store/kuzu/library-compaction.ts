@@ -1,4 +1,6 @@
-import { access, rename, rm, writeFile } from "node:fs/promises";
+import { rename, rm, writeFile } from "node:fs/promises";
+import { fileExists } from "../../files/file-exists.ts";
+import { toErrorInfo } from "../../model/errors.ts";
 import { cypherString, drain, LIBRARY_MAX_BYTES, newDatabase, openConnection } from "./driver.ts";
 import type { KuzuSession } from "./session.ts";
 
@@ -26,13 +28,6 @@ const previousPath = (dbPath: string): string => `${dbPath}.precompact`;
 /** Whether a library file of `fileBytes` is due, `liveBytes` being its size when last compacted. */
 export function compactionDue(fileBytes: number, liveBytes: number | undefined, minBytes = COMPACT_MIN_BYTES): boolean {
   return fileBytes >= minBytes && fileBytes >= COMPACT_GROWTH * (liveBytes ?? 0);
-}
-
-async function exists(file: string): Promise<boolean> {
-  return access(file).then(
-    () => true,
-    () => false,
-  );
 }
 
 async function removeFresh(dbPath: string): Promise<void> {
@@ -93,20 +88,20 @@ export async function writeCompacted(writer: KuzuSession, dbPath: string, poolBy
  */
 async function finishCompaction(dbPath: string, log: (message: string) => void): Promise<boolean> {
   const fresh = compactedPath(dbPath);
-  if (!(await exists(donePath(dbPath)))) {
-    if (await exists(fresh)) log("removed an interrupted compaction; the library is as it was before it");
+  if (!(await fileExists(donePath(dbPath)))) {
+    if (await fileExists(fresh)) log("removed an interrupted compaction; the library is as it was before it");
     await removeFresh(dbPath);
     // A crash between the two renames below leaves the library under its old name; one after the
     // swap, before the old file was dropped, leaves that file behind.
-    if (!(await exists(dbPath)) && (await exists(previousPath(dbPath)))) await restorePrevious(dbPath);
+    if (!(await fileExists(dbPath)) && (await fileExists(previousPath(dbPath)))) await restorePrevious(dbPath);
     else await dropPrevious(dbPath);
     return false;
   }
-  if (await exists(fresh)) {
+  if (await fileExists(fresh)) {
     await dropPrevious(dbPath);
-    if (await exists(dbPath)) await rename(dbPath, previousPath(dbPath));
+    if (await fileExists(dbPath)) await rename(dbPath, previousPath(dbPath));
     // The old file's log goes with it: the compacted one starts without.
-    if (await exists(`${dbPath}.wal`)) await rename(`${dbPath}.wal`, `${previousPath(dbPath)}.wal`);
+    if (await fileExists(`${dbPath}.wal`)) await rename(`${dbPath}.wal`, `${previousPath(dbPath)}.wal`);
     await rename(fresh, dbPath);
     await rm(`${fresh}.wal`, { force: true });
   }
@@ -125,7 +120,7 @@ export async function openFinishingCompaction<T>(dbPath: string, readOnly: boole
     opened = await open();
   } catch (err) {
     if (!swapped) throw err;
-    log(`the compacted library did not open (${err instanceof Error ? err.message : String(err)}): the library is as it was`);
+    log(`the compacted library did not open (${toErrorInfo(err).message}): the library is as it was`);
     await restorePrevious(dbPath);
     opened = await open();
   }
@@ -135,11 +130,11 @@ export async function openFinishingCompaction<T>(dbPath: string, readOnly: boole
 
 /** Puts the old file back after a compacted library failed to open. */
 async function restorePrevious(dbPath: string): Promise<void> {
-  if (!(await exists(previousPath(dbPath)))) return;
+  if (!(await fileExists(previousPath(dbPath)))) return;
   await rm(dbPath, { force: true });
   await rm(`${dbPath}.wal`, { force: true });
   await rename(previousPath(dbPath), dbPath);
-  if (await exists(`${previousPath(dbPath)}.wal`)) await rename(`${previousPath(dbPath)}.wal`, `${dbPath}.wal`);
+  if (await fileExists(`${previousPath(dbPath)}.wal`)) await rename(`${previousPath(dbPath)}.wal`, `${dbPath}.wal`);
 }
 
 async function dropPrevious(dbPath: string): Promise<void> {

@@ -1,4 +1,5 @@
-import { copyFile, mkdir, readdir, rename, rm, stat } from "node:fs/promises";
+import { copyFile, mkdir, readdir, rename, rm } from "node:fs/promises";
+import { fileExists } from "../../files/file-exists.ts";
 import path from "node:path";
 import { ClauseGraphError } from "../../model/errors.ts";
 import type { MigrationPlan } from "./migrations.ts";
@@ -59,13 +60,6 @@ function stamp(date: Date): string {
     .replace(/\.\d+Z$/, "Z");
 }
 
-async function exists(file: string): Promise<boolean> {
-  return stat(file).then(
-    () => true,
-    () => false,
-  );
-}
-
 /** `<db>.backup-v<from>-<timestamp>` folders beside the database, oldest first. */
 export async function listMigrationBackups(dbPath: string): Promise<string[]> {
   const dir = path.dirname(dbPath);
@@ -92,13 +86,13 @@ export function createMigrationBackup(dbPath: string, options: MigrationBackupOp
   async function copyOut(plan: MigrationPlan): Promise<string> {
     let target = `${dbPath}.backup-v${plan.from}-${stamp(now())}`;
     // Two upgrades within one second (tests) must not share a folder.
-    for (let n = 2; await exists(target); n++) target = `${dbPath}.backup-v${plan.from}-${stamp(now())}-${n}`;
+    for (let n = 2; await fileExists(target); n++) target = `${dbPath}.backup-v${plan.from}-${stamp(now())}-${n}`;
     const partial = `${target}.part`;
     await rm(partial, { recursive: true, force: true });
     await mkdir(partial, { recursive: true });
     for (const suffix of COMPANIONS) {
       const source = `${dbPath}${suffix}`;
-      if (await exists(source)) await copyFile(source, path.join(partial, `${base}${suffix}`));
+      if (await fileExists(source)) await copyFile(source, path.join(partial, `${base}${suffix}`));
     }
     // Renamed into place only when complete: a half-written backup never looks like a backup.
     await rename(partial, target);
@@ -139,7 +133,7 @@ export function createMigrationBackup(dbPath: string, options: MigrationBackupOp
         for (const suffix of COMPANIONS) {
           const saved = path.join(from, `${base}${suffix}`);
           const live = `${dbPath}${suffix}`;
-          if (await exists(saved)) await copyFile(saved, live);
+          if (await fileExists(saved)) await copyFile(saved, live);
           else await rm(live, { force: true });
         }
         await rm(`${dbPath}.tmp`, { force: true });

@@ -1,4 +1,5 @@
-import { access, mkdir } from "node:fs/promises";
+import { mkdir } from "node:fs/promises";
+import { fileExists } from "../../files/file-exists.ts";
 import path from "node:path";
 import { ClauseGraphError, toErrorInfo } from "../../model/errors.ts";
 import { cypherString, LIBRARY_MAX_BYTES, newDatabase, openConnection, type Database } from "./driver.ts";
@@ -33,13 +34,6 @@ export interface OpenLibraryOptions {
   migrations?: readonly Migration[];
 }
 
-async function exists(file: string): Promise<boolean> {
-  return access(file).then(
-    () => true,
-    () => false,
-  );
-}
-
 /**
  * A library on a read-only disk (write-protected media, a read-only mount) still opens, for
  * reading: searching and asking work, and every write says why it cannot happen.
@@ -51,7 +45,7 @@ export async function openLibrary(options: OpenLibraryOptions): Promise<OpenLibr
     await mkdir(path.dirname(dbPath), { recursive: true });
     return await openAs(options, false);
   } catch (err) {
-    if (!isReadOnlyFsError(err) || !(await exists(dbPath))) {
+    if (!isReadOnlyFsError(err) || !(await fileExists(dbPath))) {
       if (isReadOnlyFsError(err)) {
         throw new ClauseGraphError("WRITE_FAILED", `cannot create a library in ${path.dirname(dbPath)}: the folder is on a read-only disk`, {
           file: dbPath,
