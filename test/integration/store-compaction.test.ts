@@ -89,6 +89,58 @@ describe("compacting the library", () => {
     expect(await contents(again)).toBe(before);
   });
 
+  it("keeps searches and reads answering while the compacted library is swapped in", async () => {
+    const s = await openStore();
+    for (const id of DOCS) await insert(s, id);
+    for (let round = 0; round < 3; round++) {
+      await s.deleteDocument("reg-b");
+      await insert(s, "reg-b");
+    }
+    const hits = (await s.searchSections("obligation", 5)).map((h) => h.section.id);
+    const sections = (await s.getSections("reg-a")).length;
+    expect(hits.length).toBeGreaterThan(0);
+
+    // Searches and reads back to back, several at once, for as long as the compaction runs.
+    let done = false;
+    const failures: string[] = [];
+    let searches = 0;
+    const searching = async (): Promise<void> => {
+      while (!done) {
+        try {
+          const found = (await s.searchSections("obligation", 5)).map((h) => h.section.id);
+          if (JSON.stringify(found) !== JSON.stringify(hits)) failures.push(`search gave ${JSON.stringify(found)}`);
+          if ((await s.searchSectionIds("provision", 3)).length === 0) failures.push("search gave nothing");
+          if ((await s.getSections("reg-a")).length !== sections) failures.push("read gave other sections");
+          searches++;
+        } catch (err) {
+          failures.push(String(err));
+        }
+        // A search that fails at once must not keep the compaction from going on.
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+    };
+    // Full-text searches alone, which take no lane of the library's: one lands inside the swap.
+    const searchingOnly = async (): Promise<void> => {
+      while (!done) {
+        try {
+          if ((await s.searchSectionIds("obligation", 5)).map((h) => h.id).join() !== hits.join()) failures.push("search gave other hits");
+          searches++;
+        } catch (err) {
+          failures.push(String(err));
+        }
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+    };
+    const loops = [searching(), searching(), searchingOnly(), searchingOnly()];
+    const result = await s.compactIfGrown().finally(() => {
+      done = true;
+    });
+    await Promise.all(loops);
+    expect(result).not.toBeNull();
+    expect(failures).toEqual([]);
+    expect(searches).toBeGreaterThan(0);
+  });
+
   it("finishes at the next open a compaction stopped after its copy was complete", async () => {
     const s = await openStore();
     for (const id of DOCS) await insert(s, id);

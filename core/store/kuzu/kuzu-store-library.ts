@@ -43,8 +43,8 @@ export interface StoreLibrary {
   methods: Pick<GraphStore, "open" | "close" | "memoryUse" | "compactIfGrown" | "warmReads" | "prepareSearch">;
 }
 
-async function closeState(open: LibraryState, dbPath: string): Promise<void> {
-  await open.search.close().catch(() => undefined);
+async function closeState(open: LibraryState, dbPath: string, log: (line: string) => void): Promise<void> {
+  await open.search.close().catch((err: unknown) => log(`closing the search index failed: ${toErrorInfo(err).message}`));
   await (await open.readOnlyConnection)?.close().catch(() => undefined);
   await closeLibrary(open, dbPath);
 }
@@ -78,16 +78,17 @@ export function createStoreLibrary(core: StoreCore, search: Pick<StoreSearch, "o
     return { ...library, search: searchDatabase };
   }
 
-  /** Closes the library and opens it again with a pool of `bytes` (between writes, in the exclusive lane). */
+  /** In the write lane, reads and searches held back (lanes.ts swap): the open library closed and opened again. */
+  async function swapIn(open: LibraryState, poolBytes?: number): Promise<void> {
+    core.state = null;
+    await closeState(open, dbPath, log);
+    core.state = await openState(poolBytes);
+    vectors.forget();
+  }
+
+  /** Closes the library and opens it again with a pool of `bytes`, between writes. */
   async function reopenWithPool(bytes: number): Promise<void> {
-    await lanes.exclusive(async () => {
-      if (!core.state) return;
-      const open = core.state;
-      core.state = null;
-      await closeState(open, dbPath);
-      core.state = await openState(bytes);
-      vectors.forget();
-    });
+    await lanes.write(() => lanes.swap(async () => (core.state === null ? undefined : swapIn(core.state, bytes))));
   }
 
   /** In the write lane: the compacted copy is written while reads go on, then swapped in with reads held back. */
@@ -97,12 +98,7 @@ export function createStoreLibrary(core: StoreCore, search: Pick<StoreSearch, "o
     await ensureFreeSpace(path.dirname(dbPath), core.minFree + 2 * beforeBytes, "compacting the library");
     const started = Date.now();
     await writeCompacted(open.writer, dbPath, libraryPool);
-    await lanes.quiesce(async () => {
-      core.state = null;
-      await closeState(open, dbPath);
-      core.state = await openState();
-      vectors.forget();
-    });
+    await lanes.swap(() => swapIn(open));
     const afterBytes = await fileBytes(dbPath);
     record = { ...record, compactedBytes: afterBytes };
     await writeMemoryRecord(dbPath, record);
@@ -161,15 +157,15 @@ export function createStoreLibrary(core: StoreCore, search: Pick<StoreSearch, "o
         }),
 
       close: () =>
-        lanes.exclusive(async () => {
-          if (!core.state) return;
-          const open = core.state;
-          await vectors.saveSnapshots(open.readOnly);
-          core.state = null;
-          await open.search.close().catch((err: unknown) => log(`closing the search index failed: ${toErrorInfo(err).message}`));
-          await (await open.readOnlyConnection)?.close().catch(() => undefined);
-          await closeLibrary(open, dbPath);
-        }),
+        lanes.write(() =>
+          lanes.swap(async () => {
+            if (!core.state) return;
+            const open = core.state;
+            await vectors.saveSnapshots(open.readOnly);
+            core.state = null;
+            await closeState(open, dbPath, log);
+          }),
+        ),
 
       memoryUse: () => {
         const segments = core.state?.search.describe() ?? { segments: 0, sections: 0, bytes: 0 };

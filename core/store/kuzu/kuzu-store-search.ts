@@ -122,15 +122,15 @@ export function createStoreSearch(core: StoreCore, options: StoreSearchOptions):
   }
 
   /**
-   * The index a search may use now. A write under way (in the store or a caller's batch) never
-   * makes a search wait for a refresh: the segments built answer, without the sections being
-   * written (deleted ones are filtered out). Otherwise the documents the segments lack are
-   * indexed first, so a search after a write finds what was written.
+   * Before a search: a write under way (in the store or a caller's batch) never makes a search
+   * wait for a refresh: the segments built answer, without the sections being written (deleted
+   * ones are filtered out). Otherwise the documents the segments lack are indexed first, so a
+   * search after a write finds what was written. Outside the search lane: the refresh waits for
+   * the write lane (lanes.ts).
    */
-  async function searchIndexReady(): Promise<SearchDatabase> {
-    const { search } = opened();
-    if (!searchStale) return search;
-    if (searchUsable && (batches > 0 || lanes.writing)) return search;
+  async function refreshBeforeSearch(): Promise<void> {
+    if (!searchStale) return;
+    if (searchUsable && (batches > 0 || lanes.writing)) return;
     try {
       await lanes.write(rebuildSearchIfStale);
     } catch (err) {
@@ -139,14 +139,16 @@ export function createStoreSearch(core: StoreCore, options: StoreSearchOptions):
       if (!searchUsable) throw toStoreError(err, dbPath, "building the search index");
       log(`search index not refreshed, the segments built answer: ${toErrorInfo(err).message}`);
     }
-    return opened().search;
   }
 
   async function searchIds(query: string, k: number): Promise<ScoredId[]> {
     const literal = ftsQueryLiteral(query);
     const top = Math.min(MAX_K, Math.floor(k));
     if (literal === "" || !Number.isFinite(top) || top < 1) return [];
-    return (await searchIndexReady()).query(literal, top);
+    await refreshBeforeSearch();
+    // In the search lane, the library is the one open now: a search arriving while it is swapped
+    // (compaction, a larger pool) waits for the swap and runs on the library swapped in.
+    return lanes.search(() => opened().search.query(literal, top));
   }
 
   return {
