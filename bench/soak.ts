@@ -130,6 +130,16 @@ if (values.mixed) {
   log(
     `peak RSS of the first hundred after a warm-up round ${summary.firstPeakMb} MB, of the last ${summary.lastPeakMb} MB (${summary.growthPct >= 0 ? "+" : ""}${summary.growthPct} %): ${summary.flat ? "flat" : "GROWING"}`,
   );
+  // One hundred's peak is set by its heaviest operation (a large re-import, a comparison): the
+  // medians of the first and last five hundreds tell growth from which operations a hundred drew.
+  const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
+  const peaks = summary.trace.map((t) => t.peakRssMb);
+  const ends = summary.trace.map((t) => t.endRssMb);
+  if (peaks.length >= 10)
+    log(
+      `median of the hundreds' peaks: first five ${median(peaks.slice(0, 5))} MB, last five ${median(peaks.slice(-5))} MB; ` +
+        `RSS at the hundreds' ends: first five ${median(ends.slice(0, 5))} MB, last five ${median(ends.slice(-5))} MB`,
+    );
   log(`INTERNAL errors: ${summary.internalErrors.length}; operations failing as they should not: ${summary.unexpected.length}`);
   for (const e of [...summary.internalErrors, ...summary.unexpected].slice(0, 20)) log(`  ${e}`);
   if (values.json) console.log(JSON.stringify(summary));

@@ -52,6 +52,10 @@ export interface MixedTracePoint {
   operations: number;
   /** The engine process's peak RSS over these hundred operations. */
   peakRssMb: number;
+  /** The operation running when that peak was sampled (with its file, for imports). */
+  peakDuring: string;
+  /** RSS at the hundred's end, between operations. */
+  endRssMb: number;
   heapMb: number;
   externalMb: number;
   handles: number;
@@ -101,9 +105,27 @@ export async function runMixedSoak(options: MixedSoakOptions): Promise<MixedSoak
   };
 
   let windowPeak = 0;
-  const sampler = setInterval(() => (windowPeak = Math.max(windowPeak, process.memoryUsage.rss())), SAMPLE_MS);
+  /** What runs now, and what ran when the window's peak was sampled: a peak is a growth or one operation's own work. */
+  let running = "between operations";
+  let windowPeakDuring = running;
+  const sample = (): void => {
+    const rss = process.memoryUsage.rss();
+    if (rss <= windowPeak) return;
+    windowPeak = rss;
+    windowPeakDuring = running;
+  };
+  const sampler = setInterval(sample, SAMPLE_MS);
   sampler.unref();
-  const engine: Engine = await createEngine({ dataDir: options.dataDir, llm: null, ...(options.modelRoot ? { modelRoot: options.modelRoot } : {}) });
+  // Compactions and pool changes are printed where they happen: each one is a peak of its own.
+  const engineLog = (message: string): void => {
+    if (/compacted|buffer pool/.test(message)) log(`  engine: ${message} (during ${running})`);
+  };
+  const engine: Engine = await createEngine({
+    dataDir: options.dataDir,
+    llm: null,
+    log: engineLog,
+    ...(options.modelRoot ? { modelRoot: options.modelRoot } : {}),
+  });
   const counts: Record<string, number> = {};
   const times = new Map<string, number[]>();
   const internalErrors: string[] = [];
@@ -120,6 +142,7 @@ export async function runMixedSoak(options: MixedSoakOptions): Promise<MixedSoak
     expect: (r: ImportResult) => boolean,
     extra: { ocr?: "auto" | "never" } = {},
   ): Promise<ImportResult | null> => {
+    running = `${op} ${path.basename(file)}`;
     try {
       const [r] = await engine.importFiles([file], { ocr: extra.ocr ?? "never" });
       if (r === undefined) return null;
@@ -144,6 +167,7 @@ export async function runMixedSoak(options: MixedSoakOptions): Promise<MixedSoak
 
   /** One operation of the given kind; what goes wrong is noted, never thrown. */
   const perform = async (op: MixedOperation): Promise<void> => {
+    running = op;
     try {
       switch (op) {
         case "search": {
@@ -216,6 +240,7 @@ export async function runMixedSoak(options: MixedSoakOptions): Promise<MixedSoak
       const info = toErrorInfo(err);
       note(op, `${info.code} ${info.message}`);
     }
+    running = "between operations";
   };
 
   // A warm-up round, every kind of operation once, not counted: the first hundred is then compared
@@ -225,6 +250,7 @@ export async function runMixedSoak(options: MixedSoakOptions): Promise<MixedSoak
 
   const started = performance.now();
   windowPeak = process.memoryUsage.rss();
+  windowPeakDuring = running;
   for (let i = 1; i <= options.operations; i++) {
     const op: MixedOperation = options.scanned !== null && i % OCR_EVERY === 0 ? "ocr" : draw();
     counts[op] = (counts[op] ?? 0) + 1;
@@ -239,6 +265,8 @@ export async function runMixedSoak(options: MixedSoakOptions): Promise<MixedSoak
       const point: MixedTracePoint = {
         operations: i,
         peakRssMb: Math.round(Math.max(windowPeak, memory.rss) / 2 ** 20),
+        peakDuring: windowPeak >= memory.rss ? windowPeakDuring : "between operations",
+        endRssMb: Math.round(memory.rss / 2 ** 20),
         heapMb: Math.round(memory.heapUsed / 2 ** 20),
         externalMb: Math.round(memory.external / 2 ** 20),
         handles: activeHandles(),
@@ -248,9 +276,10 @@ export async function runMixedSoak(options: MixedSoakOptions): Promise<MixedSoak
       };
       trace.push(point);
       windowPeak = memory.rss;
+      windowPeakDuring = running;
       const r = point.resources;
       log(
-        `${String(i).padStart(5)} ops ${((performance.now() - started) / 1000).toFixed(0).padStart(5)} s | peak RSS ${point.peakRssMb} MB, heap ${point.heapMb} MB, external ${point.externalMb} MB, ` +
+        `${String(i).padStart(5)} ops ${((performance.now() - started) / 1000).toFixed(0).padStart(5)} s | peak RSS ${point.peakRssMb} MB (${point.peakDuring}), end ${point.endRssMb} MB, heap ${point.heapMb} MB, external ${point.externalMb} MB, ` +
           `handles ${point.handles}, fds ${point.fds}, parse children ${point.parseChildren} | read cache ${r.readCacheEntries}, stems ${r.stemCacheEntries}, ` +
           `contexts ${r.contextCacheEntries}, section vectors ${r.sectionVectorCacheEntries}, mirror rows ${r.vectorMirrorRows}, segments ${r.searchSegments} (${r.searchIndexMb} MB), ` +
           `pools ${r.kuzuPoolMb} MB, writes ${r.pendingWrites} | INTERNAL ${internalErrors.length}, unexpected ${unexpected.length}`,
