@@ -1,6 +1,5 @@
-import winkNLP from "wink-nlp";
 import type { WinkMethods } from "wink-nlp";
-import model from "wink-eng-lite-web-model";
+import { englishPipeline } from "../text/index.ts";
 import { createEnglishNlp, type EnglishNlp } from "../extract/obligations.ts";
 import { instrumentForAlias } from "../names/instrument-names.ts";
 import type { InstrumentEntry } from "../names/instrument-registry.ts";
@@ -29,7 +28,7 @@ export function createLanguageResources(): LanguageResources {
   const aliasEntries = new Map<string, InstrumentEntry | null>();
   return {
     sentencePipeline() {
-      sentences ??= winkNLP(model, ["sbd"]);
+      sentences ??= englishPipeline(["sbd"]);
       return sentences;
     },
     englishNlp() {

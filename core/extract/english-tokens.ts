@@ -1,6 +1,5 @@
-import winkNLP from "wink-nlp";
 import type { WinkMethods } from "wink-nlp";
-import model from "wink-eng-lite-web-model";
+import { englishPipeline } from "../text/index.ts";
 
 // wink-nlp's tokens with what the English rules read off them: universal POS tag, lemma and the
 // character span in the source text (wink does not expose offsets, so each token is aligned).
@@ -13,7 +12,7 @@ export interface EnglishNlp {
 export function createEnglishNlp(): EnglishNlp {
   // Only the stages we read: sentence boundaries and POS (lemmas come with POS). NER, negation
   // and sentiment would cost time.
-  return { wink: winkNLP(model, ["sbd", "pos"]) };
+  return { wink: englishPipeline(["sbd", "pos"]) };
 }
 
 export interface Tok {

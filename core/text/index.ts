@@ -13,6 +13,7 @@ export {
 export { memoized, stemEnglish, stemEnglishFolded, STEM_MEMO_WORDS } from "./stem-english.ts";
 export { stemItalian } from "./stem-italian.ts";
 export { createEnglishStems, type EnglishStems } from "./stem-porter.ts";
+export { englishPipeline } from "./english-model.ts";
 export { porterStem } from "./stem-porter-original.ts";
 export { SEARCH_STOP_WORDS } from "./search-stop-words.ts";
 export { makeRoom } from "./make-room.ts";
