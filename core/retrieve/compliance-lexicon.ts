@@ -55,6 +55,7 @@ export const COMPLIANCE_LEXICON: readonly LexiconGroup[] = [
   g(["guest", "guests", "outsider", "outsiders"], ["visitors"]),
   g(["kid", "kids", "underage", "minor"], ["child"]),
   g(["jet", "jets", "aircraft"], ["airplanes"]),
+  g(["tv", "television", "tv station", "tv stations", "newspaper", "newspapers", "radio", "news outlets", "the news"], ["media outlets", "media"]),
 
   // ---- what: events and things ----
   g(
@@ -129,6 +130,14 @@ export const COMPLIANCE_LEXICON: readonly LexiconGroup[] = [
   g(["visitor log", "visitor logs", "sign-in sheet", "badge logs"], ["physical access", "audit logs"]),
   g(["threat intelligence", "threat intel"], ["cyber threat information", "information-sharing arrangements"]),
   g(["critical systems", "critical services", "key services"], ["critical or important functions"], DORA),
+  g(["dormant", "unused", "stale", "idle"], ["inactivity", "inactive"]),
+  g(
+    ["resigns", "resigned", "resignation", "quits", "leaves the company", "leavers", "moved to another", "reassigned"],
+    ["termination", "terminations", "transfers"],
+  ),
+  g(["homes", "at home", "kitchen", "kitchens", "home office"], ["alternate work sites"]),
+  g(["cycle back", "use again", "used before", "previous password", "old password"], ["reuse", "generations"]),
+  g(["nobody owns", "no owner", "unowned", "nobody claims", "ownerless"], ["identifiable owner"]),
 
   // ---- privacy as people say it ----
   g(["personal information", "personal info", "pii", "personally identifiable information"], ["personal data"], GDPR),

@@ -51,6 +51,17 @@ describe("query analysis", () => {
     expect(thesaurusExpansion("When must bidders submit the bid bond?")).toEqual(expect.arrayContaining(["offerta", "garanzia", "provvisoria"]));
   });
 
+  it("bridges the everyday words for media, leavers, home working, reused passwords and unowned devices", () => {
+    // Concepts several regulations word the same way: HIPAA's "prominent media outlets", NIST SP
+    // 800-171's "terminations and transfers", "alternate work sites", password "generations".
+    expect(thesaurusExpansion("Do we have to go to local TV stations and newspapers?")).toEqual(expect.arrayContaining(["media", "outlets"]));
+    expect(thesaurusExpansion("When an engineer resigns, what happens to her access?")).toEqual(expect.arrayContaining(["termination", "transfers"]));
+    expect(thesaurusExpansion("Staff handle files in their kitchens")).toEqual(expect.arrayContaining(["alternate", "work", "sites"]));
+    expect(thesaurusExpansion("May users cycle back to an old password?")).toEqual(expect.arrayContaining(["reuse", "generations"]));
+    expect(thesaurusExpansion("A thumb drive nobody claims as theirs")).toEqual(expect.arrayContaining(["identifiable", "owner"]));
+    expect(thesaurusExpansion("Disable dormant accounts")).toEqual(expect.arrayContaining(["inactivity"]));
+  });
+
   it("takes the sense of the regulation the question's first hits are in, when it names none", () => {
     const question = "What must our vendor tell us after a leak?";
     const votesOf = (aliases: string[][]): Map<string, number> => {
