@@ -16,6 +16,15 @@ import { ClauseGraphError } from "../model/errors.ts";
 // the raw bytes instead and decodes only the vectors it keeps, so the first-run build inside the
 // desktop app stays near the file's own size in memory.
 
+/**
+ * The scan of the whole file takes seconds of CPU. It runs in the engine's process (the model is
+ * built on first use), so it gives the event loop a turn after this long: the web host in that
+ * process kept no request waiting more than a moment while the model was built.
+ */
+const YIELD_AFTER_MS = 20;
+/** Entries between looks at the clock. */
+const YIELD_CHECK_ENTRIES = 256;
+
 export interface GloveWord {
   word: string;
   /** 0-based frequency rank in the GloVe vocabulary. */
@@ -121,6 +130,7 @@ export async function scanGloveVectors(
 
   let pos = vectorsAt + marker.length;
   let entries = 0;
+  let sliceStarted = performance.now();
   for (;;) {
     pos = skipSpace(buf, pos);
     if (buf[pos] === COMMA) pos = skipSpace(buf, pos + 1);
@@ -155,6 +165,10 @@ export async function scanGloveVectors(
     }
     entries++;
     pos = arrayEnd + 1;
+    if (entries % YIELD_CHECK_ENTRIES === 0 && performance.now() - sliceStarted > YIELD_AFTER_MS) {
+      await new Promise((resolve) => setImmediate(resolve));
+      sliceStarted = performance.now();
+    }
   }
   if (entries !== header.size) throw invalid(file, `${entries} vectors but size says ${header.size}`);
   return { ...source, dimensions: header.dimensions, size: header.size };

@@ -4,6 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildStaticEmbeddingModel } from "../../core/embed/build-static-model.ts";
+import { locateGloveSource, scanGloveVectors } from "../../core/embed/glove-source.ts";
 import { ensureDefaultEmbedder, ensureDefaultModel } from "../../core/embed/default-embedder.ts";
 import { isZeroVector, type Embedder } from "../../core/model/embedder.ts";
 import { defaultEmbeddingModel, loadModelManifest, type EmbeddingModelEntry } from "../../core/embed/model-manifest.ts";
@@ -156,6 +157,29 @@ describe("default static embedding model", () => {
     expect(result.sha256.model).toBe(configA?.files.model.sha256);
     // The build is atomic: no temp or old folders are left beside it.
     expect((await readdir(tmp)).filter((n) => n.includes(".tmp-") || n.includes(".old-"))).toEqual([]);
+  });
+
+  it("lets the event loop turn while it reads the word vectors (the web host answers meanwhile)", async () => {
+    // Timer turns between the first and the last entry read: a scan in one piece has none.
+    let turns = 0;
+    let atFirst = -1;
+    let atLast = -1;
+    const timer = setInterval(() => turns++, 1);
+    try {
+      await scanGloveVectors(
+        await locateGloveSource(),
+        () => {
+          if (atFirst < 0) atFirst = turns;
+          atLast = turns;
+          return false;
+        },
+        () => undefined,
+      );
+    } finally {
+      clearInterval(timer);
+    }
+    expect(atFirst).toBeGreaterThanOrEqual(0);
+    expect(atLast - atFirst).toBeGreaterThan(0);
   });
 
   it("treats a truncated build as invalid so it gets rebuilt", async () => {
