@@ -49,6 +49,17 @@ async function closedLibrary(): Promise<string> {
   return held;
 }
 
+/** An open library of DOCS whose file grew: reg-b deleted and inserted again `rounds` times. */
+async function grownLibrary(rounds: number): Promise<KuzuGraphStore> {
+  const s = await openStore();
+  for (const id of DOCS) await insert(s, id);
+  for (let round = 0; round < rounds; round++) {
+    await s.deleteDocument("reg-b");
+    await insert(s, "reg-b");
+  }
+  return s;
+}
+
 beforeEach(() => {
   tmp = tempDir("cg-compact-");
 });
@@ -61,12 +72,7 @@ afterEach(async () => {
 
 describe("compacting the library", () => {
   it("gives back what deletes and re-imports grew, with every row kept and the library writable", async () => {
-    const s = await openStore();
-    for (const id of DOCS) await insert(s, id);
-    for (let round = 0; round < 4; round++) {
-      await s.deleteDocument("reg-b");
-      await insert(s, "reg-b");
-    }
+    const s = await grownLibrary(4);
     const before = await contents(s);
     const hits = (await s.searchSections("obligation", 5)).map((h) => h.section.id);
     const grown = size();
@@ -90,12 +96,7 @@ describe("compacting the library", () => {
   });
 
   it("keeps searches and reads answering while the compacted library is swapped in", async () => {
-    const s = await openStore();
-    for (const id of DOCS) await insert(s, id);
-    for (let round = 0; round < 3; round++) {
-      await s.deleteDocument("reg-b");
-      await insert(s, "reg-b");
-    }
+    const s = await grownLibrary(3);
     const hits = (await s.searchSections("obligation", 5)).map((h) => h.section.id);
     const sections = (await s.getSections("reg-a")).length;
     expect(hits.length).toBeGreaterThan(0);
@@ -119,7 +120,7 @@ describe("compacting the library", () => {
         await new Promise((resolve) => setImmediate(resolve));
       }
     };
-    // Full-text searches alone, which take no lane of the library's: one lands inside the swap.
+    // Full-text searches alone, which take no read of the library: one lands inside the swap.
     const searchingOnly = async (): Promise<void> => {
       while (!done) {
         try {
